@@ -1,0 +1,69 @@
+import { InvalidArgumentError, type Command } from "commander";
+import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
+import { newKey } from "../../server/keys/api-keys.ts";
+import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
+import { dataDirFrom, environmentFrom, keysFileFrom } from "../config.ts";
+
+function parseScopes(raw: string): Scope[] {
+  const scopes = raw.split(",").map((scope) => scope.trim()).filter(Boolean);
+  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(`scopes must be a comma list of ${SCOPES.join(", ")}`);
+  }
+  return [...new Set(scopes)] as Scope[];
+}
+
+export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): void {
+  const keys = program
+    .command("keys")
+    .description("Create, list and revoke API keys (only their hashes are stored)")
+    .option("--data-dir <dir>", "data directory holding keys.json (env SERVICE_DATA_DIR, default ./var)");
+  const keysFile = () => keysFileFrom(env, dataDirFrom(env, keys.opts<{ dataDir?: string }>().dataDir));
+
+  keys
+    .command("create")
+    .description("Create a key; its secret is printed once, as the last line of stdout")
+    .requiredOption("--scopes <list>", `comma list of ${SCOPES.join(", ")}`, parseScopes)
+    .option("--env <name>", "environment the key is valid in (env SERVICE_ENV, default development)")
+    .option("--name <label>", "a label to recognise the key by", "unnamed")
+    .action((options: { scopes: Scope[]; env?: string; name: string }) => {
+      const path = keysFile();
+      const file = readKeyFile(path);
+      const { record, secret } = newKey({
+        name: options.name,
+        environment: environmentFrom(env, options.env),
+        scopes: options.scopes,
+        createdAt: new Date().toISOString(),
+      });
+      writeKeyFile(path, { keys: [...file.keys, record] });
+      process.stdout.write(`created key ${record.id} (${record.name}) for environment ${record.environment} with scopes ${record.scopes.join(",")}\n`);
+      process.stdout.write("store this secret now; it is not shown again:\n");
+      process.stdout.write(`${secret}\n`);
+    });
+
+  keys
+    .command("list")
+    .description("List keys (never their secrets)")
+    .action(() => {
+      const rows = readKeyFile(keysFile()).keys;
+      if (rows.length === 0) process.stdout.write("no keys\n");
+      for (const key of rows) {
+        const state = key.revokedAt ? `revoked ${key.revokedAt}` : "active";
+        process.stdout.write(`${key.id}  ${key.environment}  ${key.scopes.join(",")}  ${key.name}  created ${key.createdAt}  ${state}\n`);
+      }
+    });
+
+  keys
+    .command("revoke")
+    .description("Revoke a key by id; it stops working at once")
+    .argument("<id>", "key id as shown by keys list")
+    .action((id: string) => {
+      const path = keysFile();
+      const file = readKeyFile(path);
+      const key = file.keys.find((candidate) => candidate.id === id);
+      if (!key) throw new InvalidArgumentError(`no key has id ${id}`);
+      if (!key.revokedAt) key.revokedAt = new Date().toISOString();
+      writeKeyFile(path, file);
+      process.stdout.write(`revoked key ${id}\n`);
+    });
+}

@@ -1,0 +1,123 @@
+import { join, resolve } from "node:path";
+import { DATA_FILES } from "../schemas/data-files.ts";
+import type { RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
+
+/** A configuration problem, named: which variable or flag, and what is wrong with it. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/** Publishers' real hosts; each can be replaced (scheme and host only) by one variable, so a stand-in can answer. */
+export const UPSTREAM_VARIABLES = [
+  { id: "met-norway-locationforecast", domain: "weather", variable: "SERVICE_WEATHER_BASE_URL", publisher: "https://api.met.no" },
+  { id: "bls-www", domain: "economics", variable: "SERVICE_BLS_URL", publisher: "https://www.bls.gov" },
+  { id: "bls-api", domain: "economics", variable: "SERVICE_BLS_API_URL", publisher: "https://api.bls.gov" },
+  { id: "eurostat", domain: "economics", variable: "SERVICE_EUROSTAT_URL", publisher: "https://ec.europa.eu" },
+  { id: "ecb-www", domain: "economics", variable: "SERVICE_ECB_URL", publisher: "https://www.ecb.europa.eu" },
+  { id: "ecb-data", domain: "economics", variable: "SERVICE_ECB_DATA_URL", publisher: "https://data-api.ecb.europa.eu" },
+] as const;
+
+export const DEFAULT_WEATHER_USER_AGENT = "weather-economics-service/0.1 (set SERVICE_WEATHER_USER_AGENT to include your contact)";
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+}
+
+export function dataDirFrom(env: Env, flag?: string): string {
+  return resolve(flag ?? env.SERVICE_DATA_DIR ?? "./var");
+}
+
+export function keysFileFrom(env: Env, dataDir: string): string {
+  return resolve(env.SERVICE_KEYS_FILE ?? join(dataDir, DATA_FILES.keys));
+}
+
+export function environmentFrom(env: Env, flag?: string): string {
+  const value = flag ?? env.SERVICE_ENV ?? "development";
+  if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(value)) {
+    throw new ConfigError(`${flag ? "--env" : "SERVICE_ENV"} must be lower-case letters, digits and hyphens (e.g. production)`);
+  }
+  return value;
+}
+
+export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?: boolean; env?: string }): ServiceConfig {
+  const dataDir = dataDirFrom(env, flags.dataDir);
+  return {
+    environment: environmentFrom(env, flags.env),
+    dataDir,
+    keysFile: keysFileFrom(env, dataDir),
+    storageEnabled: flags.storage !== false && booleanVariable(env, "SERVICE_STORAGE", true),
+    corsOrigins: corsOriginsFrom(env.SERVICE_CORS_ORIGINS),
+    rateLimit: rateLimitFrom(env),
+    upstreams: upstreamsFrom(env),
+  };
+}
+
+export function serveOptionsFrom(env: Env, flags: { port?: string; host?: string }): ServeOptions {
+  const port = integerVariable(flags.port ?? env.SERVICE_PORT, flags.port ? "--port" : "SERVICE_PORT", 3000, 0, 65535);
+  const host = flags.host ?? env.SERVICE_HOST ?? "127.0.0.1";
+  if (host.trim() === "") throw new ConfigError(`${flags.host !== undefined ? "--host" : "SERVICE_HOST"} must not be empty`);
+  return { port, host };
+}
+
+function corsOriginsFrom(raw: string | undefined): string[] {
+  const origins = (raw ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new ConfigError("SERVICE_CORS_ORIGINS must be a comma list of origins such as https://app.example.com (scheme, host, optional port; no path, no *)");
+    }
+  }
+  return origins;
+}
+
+function rateLimitFrom(env: Env): RateLimitConfig {
+  return {
+    windowSeconds: integerVariable(env.SERVICE_RATE_LIMIT_WINDOW_SECONDS, "SERVICE_RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86400),
+    publicPerWindow: integerVariable(env.SERVICE_RATE_LIMIT_PUBLIC, "SERVICE_RATE_LIMIT_PUBLIC", 120, 1, 1_000_000),
+    credentialedPerWindow: integerVariable(env.SERVICE_RATE_LIMIT_CREDENTIALED, "SERVICE_RATE_LIMIT_CREDENTIALED", 600, 1, 1_000_000),
+  };
+}
+
+function upstreamsFrom(env: Env): UpstreamConfig[] {
+  return UPSTREAM_VARIABLES.map((upstream) => ({
+    id: upstream.id,
+    domain: upstream.domain,
+    baseUrl: baseUrlVariable(env[upstream.variable], upstream.variable, upstream.publisher),
+    publisherBaseUrl: upstream.publisher,
+    enabled: upstream.domain !== "weather" || booleanVariable(env, "SERVICE_WEATHER_ENABLED", true),
+  }));
+}
+
+/** Only scheme, host and port are taken: the path and query stay the publisher's own. */
+function baseUrlVariable(raw: string | undefined, name: string, fallback: string): string {
+  if (raw === undefined || raw === "") return fallback;
+  try {
+    const url = new URL(raw);
+    if ((url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" && !url.search && !url.username) return url.origin;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(`${name} must be an http(s) origin such as http://127.0.0.1:8080 (no path, query or credentials)`);
+}
+
+export function integerVariable(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^[0-9]+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
+  }
+  return Number(raw);
+}
+
+function booleanVariable(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new ConfigError(`${name} must be true or false`);
+}

@@ -1,0 +1,59 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
+import { builtRegistrySchema } from "../../schemas/registry-schema.ts";
+import { compileAssertion } from "../../schemas/validator.ts";
+
+const assertBuiltRegistry = compileAssertion<BuiltRegistry>(builtRegistrySchema, "registry");
+
+/** Reads the curated sources in `sourceDir`, checks them against the schema and each other, and returns the built registry. */
+export function buildRegistry(sourceDir: string, builtAt: string): BuiltRegistry {
+  const read = (name: string): unknown => JSON.parse(readFileSync(join(sourceDir, `${name}.json`), "utf8"));
+  const registry = assertBuiltRegistry({ builtAt, families: read("families"), series: read("series"), releases: read("releases") });
+  const problems = crossReferenceProblems(registry);
+  if (problems.length > 0) throw new Error(`registry is inconsistent: ${problems.join("; ")}`);
+  return registry;
+}
+
+/** Writes the registry JSON the server loads, atomically (built beside the live file, then renamed over it). */
+export function publishRegistry(registry: BuiltRegistry, dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, DATA_FILES.registry);
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(registry));
+  renameSync(temporary, path);
+  return path;
+}
+
+function crossReferenceProblems(registry: Registry): string[] {
+  const problems: string[] = [];
+  const families = new Set(registry.families.map((family) => family.slug));
+  const series = new Set(registry.series.map((entry) => entry.slug));
+  const duplicates = (slugs: string[]) => slugs.filter((slug, index) => slugs.indexOf(slug) !== index);
+
+  for (const slug of duplicates(registry.families.map((family) => family.slug))) problems.push(`family ${slug} is defined twice`);
+  for (const slug of duplicates(registry.series.map((entry) => entry.slug))) problems.push(`series ${slug} is defined twice`);
+  for (const slug of duplicates(registry.releases.map((release) => release.slug))) problems.push(`release ${slug} is defined twice`);
+  for (const family of registry.families) {
+    for (const related of family.relatedFamilySlugs) if (!families.has(related)) problems.push(`family ${family.slug} relates to unknown ${related}`);
+  }
+  for (const entry of registry.series) {
+    if (!families.has(entry.familySlug)) problems.push(`series ${entry.slug} names unknown family ${entry.familySlug}`);
+    if ((entry.country === null) === (entry.region === null)) problems.push(`series ${entry.slug} needs exactly one of country and region`);
+    if ((entry.upstream === null) === (entry.derived === null)) problems.push(`series ${entry.slug} needs exactly one of upstream and derived`);
+    if (entry.derived && !series.has(entry.derived.inputSeriesSlug)) problems.push(`series ${entry.slug} derives from unknown ${entry.derived.inputSeriesSlug}`);
+  }
+  for (const release of registry.releases) {
+    if ((release.country === null) === (release.region === null)) problems.push(`release ${release.slug} needs exactly one of country and region`);
+    for (const slug of release.seriesSlugs) if (!series.has(slug)) problems.push(`release ${release.slug} names unknown series ${slug}`);
+    for (const pattern of Object.values(release.titlePatterns).flat()) {
+      try {
+        new RegExp(pattern, "i");
+      } catch {
+        problems.push(`release ${release.slug} has an invalid title pattern ${pattern}`);
+      }
+    }
+  }
+  return problems;
+}

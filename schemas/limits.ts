@@ -1,0 +1,66 @@
+/** Every clamp, default and list size of the contract (spec "Limits"), defined once for routes, CLI and OpenAPI. */
+
+export interface PageLimit {
+  default: number;
+  max: number;
+}
+
+export const PAGE_LIMITS = {
+  credentialedForecastDays: { default: 9, max: 10 },
+  credentialedEvents: { default: 100, max: 500 },
+  seriesListing: { default: 100, max: 500 },
+  credentialedObservations: { default: 100, max: 500 },
+  publicCalendar: { default: 50, max: 200 },
+  publicReleases: { default: 20, max: 100 },
+  publicObservations: { default: 100, max: 365 },
+  publicNews: { default: 20, max: 100 },
+  publicForecastHours: { default: 24, max: 48 },
+  publicForecastDays: { default: 7, max: 10 },
+  places: { default: 10, max: 50 },
+} as const satisfies Record<string, PageLimit>;
+
+export const LIST_SIZES = {
+  country: 25,
+  region: 10,
+  currency: 10,
+  importance: 4,
+  release: 25,
+  source: 10,
+  publicFilter: 10,
+  publicSeries: 10,
+} as const;
+
+export const PER_SERIES_MAX = 5;
+
+export const WINDOWS = {
+  credentialedMaxDays: 400,
+  publicCalendarMaxDays: 93,
+  publicCalendarDaysBack: 7,
+  publicCalendarDaysAhead: 31,
+  publicNewsDaysBack: 366,
+} as const;
+
+export const COORDINATES = {
+  credentialedDecimals: 4,
+  publicDecimals: 2,
+  latitude: { min: -90, max: 90 },
+  longitude: { min: -180, max: 180 },
+  altitude: { min: -500, max: 9000 },
+} as const;
+
+export const PLACES_MIN_QUERY_LENGTH = 2;
+
+/** A serialised page above this many bytes is cut to fit and marked `meta.truncated`. */
+export const RESPONSE_CEILING_BYTES = 1_000_000;
+
+/** `Cache-Control: public, max-age=N` per route family (spec "Limits"). */
+export const PUBLIC_CACHE_SECONDS = {
+  registry: 3600,
+  calendar: 300,
+  releases: 300,
+  observations: 600,
+  news: 300,
+  status: 30,
+  weatherCurrent: 600,
+  weatherForecast: 1800,
+} as const;

@@ -1,0 +1,108 @@
+import { ERROR_TABLE, type ErrorCode } from "./errors.ts";
+import type { JsonSchema } from "./json-schema.ts";
+import { envelopeSchema, errorBodySchema } from "./responses/envelope.ts";
+import { DERIVED_STATES } from "./responses/economics.ts";
+import type { RouteSpec } from "./routes/route-spec.ts";
+
+export const OPENAPI_DOCUMENT_VERSION = "1.1.0";
+
+export interface OpenApiOptions {
+  routes: readonly RouteSpec[];
+  /** Whether this deployment's storage-backed routes can answer right now. */
+  durableStorage: boolean;
+  environment: string;
+}
+
+const DESCRIPTION = [
+  "Provider-independent weather readings and official economic release data. Every answer carries its freshness (meta.cached, meta.cacheAgeSeconds, meta.stale, meta.degraded), provenance and licensing (meta.attributionRecords).",
+  "Every success body is `{ data, meta }` (the OpenAPI document itself is served bare); every failure is `{ error: { code, message, requestId } }`. Branch on error.code; messages are not part of the contract.",
+  "Rate limits are fixed windows counted per route name and per client (API key on credentialed routes, client address on public ones) on each instance; RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset are sent on every answer.",
+  `Economic events carry derivedState, computed per request from the clock and never stored: ${DERIVED_STATES.join(", ")}. PAST_DUE_AWAITING_CONFIRMATION means the scheduled time (for a date-only event, the end of its scheduled date in the source zone) has passed without evidence of publication; CONFIRMED_PUBLISHED means publication.confirmed is true; DUE_TODAY means a date-only event whose scheduled date is today in the source zone; UPCOMING is everything before that.`,
+].join("\n\n");
+
+export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of options.routes) {
+    const item = (paths[route.path] ??= {});
+    item[route.method.toLowerCase()] = operation(route);
+    if (route.method === "GET") item.head = { ...operation(route, true), operationId: `${route.name}.head` };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Weather and economics data service", version: OPENAPI_DOCUMENT_VERSION, description: DESCRIPTION },
+    servers: [{ url: "/", description: `This deployment (environment ${options.environment})` }],
+    "x-service-durable-storage": options.durableStorage,
+    tags: ["weather", "economics", "registry", "news", "status", "service", "admin"].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        serviceApiKeyBearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API_KEY>" },
+        serviceApiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "X-API-Key: <API_KEY>" },
+      },
+      schemas: { ErrorBody: errorBodySchema },
+      headers: {
+        "X-Request-Id": { description: "Per-response identifier, equal to meta.requestId or error.requestId.", schema: { type: "string" } },
+        "RateLimit-Limit": { description: "Requests allowed in the current window.", schema: { type: "integer" } },
+        "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
+        "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },
+        "Retry-After": { description: "Seconds to wait (429 and 503).", schema: { type: "integer" } },
+      },
+    },
+  };
+}
+
+function operation(route: RouteSpec, head = false): Record<string, unknown> {
+  const common = commonHeaders(route);
+  const success = {
+    description: head ? "Same status and headers as GET, no body." : "Success.",
+    headers: common,
+    ...(head ? {} : { content: { "application/json": { schema: route.name === "v1.openapi" ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields) } } }),
+  };
+  return {
+    operationId: route.name,
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    parameters: route.parameters.map((parameter) => ({ ...parameter })),
+    security: route.access === "PUBLIC" ? [] : [{ serviceApiKeyBearer: [] }, { serviceApiKeyHeader: [] }],
+    responses: {
+      200: success,
+      ...(route.publicCacheSeconds !== null ? { 304: { description: "Not modified (If-None-Match matched the weak ETag).", headers: common } } : {}),
+      ...errorResponses(route.errorCodes, head),
+    },
+    "x-service-access": route.access === "PUBLIC" ? "PUBLIC" : "ECOSYSTEM_INTERNAL",
+    "x-service-required-scope": route.scope,
+    "x-service-route-name": route.name,
+    "x-service-requires-durable-storage": route.requiresDurableStorage,
+    "x-service-error-codes": [...route.errorCodes],
+    "x-service-ignored-parameters": [...route.ignoredParameters],
+    "x-service-public-cache-seconds": route.publicCacheSeconds,
+  };
+}
+
+function commonHeaders(route: RouteSpec): Record<string, unknown> {
+  const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+  const headers: Record<string, unknown> = {
+    "X-Request-Id": ref("X-Request-Id"), "RateLimit-Limit": ref("RateLimit-Limit"),
+    "RateLimit-Remaining": ref("RateLimit-Remaining"), "RateLimit-Reset": ref("RateLimit-Reset"),
+  };
+  if (route.publicCacheSeconds !== null) {
+    headers["Cache-Control"] = { description: `public, max-age=${route.publicCacheSeconds}`, schema: { type: "string" } };
+    headers.ETag = { description: "Weak validator over the data section.", schema: { type: "string" } };
+  }
+  return headers;
+}
+
+function errorResponses(codes: readonly ErrorCode[], head: boolean): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_TABLE[code].status, [...(byStatus.get(ERROR_TABLE[code].status) ?? []), code]);
+  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [String(status), {
+    description: `error.code one of: ${statusCodes.join(", ")}.`,
+    headers: {
+      "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+      ...(status === 429 || status === 503 ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } } : {}),
+      ...(status === 405 ? { Allow: { description: "Methods this path accepts.", schema: { type: "string" } } } : {}),
+    },
+    ...(head ? {} : { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } }),
+  }]));
+}

@@ -1,0 +1,49 @@
+import { arrayOf, bool, enumOf, int, nullable, obj, str, type JsonSchema } from "./json-schema.ts";
+import {
+  CALENDAR_SOURCES, CATEGORIES, FREQUENCIES, IMPORTANCE_LEVELS, PUBLISHERS, REGIONS,
+  SEASONAL_ADJUSTMENTS, SERIES_TRANSFORMATIONS,
+} from "./vocabularies.ts";
+
+/** JSON Schemas of the curated registry sources (`data/registry/*.json`), checked when the CLI builds registry JSON. */
+
+const slug = str({ pattern: "^[a-z0-9-]+$" });
+const strict = (schema: JsonSchema): JsonSchema => ({ ...schema, additionalProperties: false });
+
+export const familySourceSchema = strict(obj({
+  slug, name: str(), category: enumOf(CATEGORIES), description: str(),
+  relatedFamilySlugs: arrayOf(slug), active: bool(),
+}));
+
+export const seriesSourceSchema = strict(obj({
+  slug, familySlug: slug, name: str(), publisher: enumOf(PUBLISHERS),
+  country: nullable(str({ pattern: "^[A-Z]{2}$" })), region: nullable(enumOf(REGIONS)),
+  frequency: enumOf(FREQUENCIES),
+  unit: strict(obj({ code: str(), scale: int() })),
+  seasonalAdjustment: enumOf(SEASONAL_ADJUSTMENTS), transformation: enumOf(SERIES_TRANSFORMATIONS),
+  scope: str(), officialSeriesUrl: str({ pattern: "^https://" }),
+  upstream: nullable(strict(obj({ api: enumOf(["bls-api", "eurostat-sdmx", "ecb-data"]), id: str(), key: str() }, ["key"]))),
+  derived: nullable(strict(obj({
+    formula: str(), kind: enumOf(["PERCENT_CHANGE_YEAR_AGO"]), inputSeriesSlug: slug, decimalPlaces: int({ minimum: 0 }),
+  }))),
+  active: bool(),
+}));
+
+export const releaseSourceSchema = strict(obj({
+  slug, name: str(), publisher: enumOf(PUBLISHERS), officialPageUrl: str({ pattern: "^https://" }),
+  country: nullable(str({ pattern: "^[A-Z]{2}$" })), region: nullable(enumOf(REGIONS)),
+  currency: str({ pattern: "^[A-Z]{3}$" }), category: enumOf(CATEGORIES),
+  importance: enumOf(IMPORTANCE_LEVELS), importanceBasis: str(),
+  seriesSlugs: arrayOf(slug),
+  titlePatterns: {
+    type: "object",
+    propertyNames: enumOf(CALENDAR_SOURCES),
+    additionalProperties: arrayOf(str(), { minItems: 1 }),
+  },
+}));
+
+export const builtRegistrySchema = strict(obj({
+  builtAt: str({ format: "date-time" }),
+  families: arrayOf(familySourceSchema),
+  series: arrayOf(seriesSourceSchema),
+  releases: arrayOf(releaseSourceSchema),
+}));

@@ -1,0 +1,84 @@
+import type {
+  Category, CalendarSource, Frequency, Importance, Publisher, Region,
+  SeasonalAdjustment, SeriesTransformation,
+} from "./vocabularies.ts";
+
+/** A broad concept with no country, frequency, unit or value (spec "Registries"). */
+export interface IndicatorFamily {
+  slug: string;
+  name: string;
+  category: Category;
+  description: string;
+  relatedFamilySlugs: string[];
+  active: boolean;
+}
+
+/** Where a series' values are ingested from: the publisher's own identifier. */
+export interface UpstreamSeriesId {
+  /** `bls-api` (BLS Public Data API v2), `eurostat-sdmx` (SDMX-CSV), `ecb-data` (ECB Data Portal csvdata). */
+  api: "bls-api" | "eurostat-sdmx" | "ecb-data";
+  /** BLS series id, Eurostat dataset code, or ECB flow.key, e.g. `CUSR0000SA0`, `une_rt_m`, `FM.B.U2.EUR.4F.KR.DFR.LEV`. */
+  id: string;
+  /** Eurostat only: the dimension filter key of the dataset, e.g. `M.SA.TOTAL.PC_ACT.T.EA20`. */
+  key?: string;
+}
+
+/** A series the service computes from other series' published values. */
+export interface DerivedSeriesRule {
+  /** Human-readable formula including its rounding rule. */
+  formula: string;
+  kind: "PERCENT_CHANGE_YEAR_AGO";
+  inputSeriesSlug: string;
+  /** Decimal places of the published result (half-up rounding). */
+  decimalPlaces: number;
+}
+
+/** A measurable definition. It has no values (spec "Registries"). */
+export interface Series {
+  slug: string;
+  familySlug: string;
+  name: string;
+  publisher: Publisher;
+  /** ISO 3166-1 alpha-2, or null when the series is filed under a region. */
+  country: string | null;
+  region: Region | null;
+  frequency: Frequency;
+  unit: { code: string; scale: number };
+  seasonalAdjustment: SeasonalAdjustment;
+  transformation: SeriesTransformation;
+  scope: string;
+  officialSeriesUrl: string;
+  /** Null for series the service derives. */
+  upstream: UpstreamSeriesId | null;
+  derived: DerivedSeriesRule | null;
+  active: boolean;
+}
+
+/** A publisher's release family: what calendar events map onto. */
+export interface Release {
+  slug: string;
+  name: string;
+  publisher: Publisher;
+  officialPageUrl: string;
+  country: string | null;
+  region: Region | null;
+  currency: string;
+  category: Category;
+  importance: Importance;
+  /** How the importance level was arrived at (our editorial methodology, not a market-impact claim). */
+  importanceBasis: string;
+  seriesSlugs: string[];
+  /** Per calendar source: case-insensitive regular expressions matched against the source's event title. */
+  titlePatterns: Partial<Record<CalendarSource, string[]>>;
+}
+
+export interface Registry {
+  families: IndicatorFamily[];
+  series: Series[];
+  releases: Release[];
+}
+
+/** The registry JSON the CLI publishes into the data directory and the server loads. */
+export interface BuiltRegistry extends Registry {
+  builtAt: string;
+}

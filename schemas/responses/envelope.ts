@@ -1,0 +1,62 @@
+import { ERROR_CODES } from "../errors.ts";
+import { arrayOf, bool, dateTime, enumOf, int, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
+import { DATA_STATUSES } from "../vocabularies.ts";
+
+/** Fields of `meta` present on every success body (spec "Success envelope"). */
+const baseMeta: Record<string, JsonSchema> = {
+  requestId: str(),
+  generatedAt: dateTime(),
+  cached: bool(),
+  cacheAgeSeconds: int({ minimum: 0 }),
+  stale: bool(),
+  degraded: bool(),
+};
+
+export const attributionRecordSchema = obj({
+  sourceId: str(),
+  required: bool(),
+  licenseName: str(),
+  termsUrl: str(),
+  modifiedByService: bool(),
+});
+
+export const canonicalUnitsSchema = obj({
+  temperature: str(), windSpeed: str(), pressure: str(), precipitation: str(),
+});
+
+/** Route-specific `meta` fields, by name; a route lists the ones it sends. */
+export const META_FIELDS = {
+  fetchedAt: dateTime(),
+  coordinatePrecision: str(),
+  canonicalUnits: canonicalUnitsSchema,
+  attributionRecords: arrayOf(attributionRecordSchema),
+  nextCursor: nullable(str()),
+  truncated: bool(),
+  totalMatching: int({ minimum: 0 }),
+  dayCount: int({ minimum: 0 }),
+  lastIngestedAt: nullable(dateTime()),
+  lastSuccessfulIngestionAt: nullable(dateTime()),
+  dataUpdatedAt: nullable(dateTime()),
+  dataStatus: enumOf(DATA_STATUSES),
+  sourceChecks: arrayOf(obj({
+    sourceId: str(),
+    lastSuccessAt: nullable(dateTime()),
+    latestCheck: enumOf(["successful", "incomplete", "not_recorded"]),
+  })),
+} satisfies Record<string, JsonSchema>;
+
+export type MetaFieldName = keyof typeof META_FIELDS;
+
+/** `meta.truncated` may appear on any paged answer cut at the response ceiling. */
+export function envelopeSchema(data: JsonSchema, metaFields: readonly MetaFieldName[]): JsonSchema {
+  const routeMeta = Object.fromEntries(metaFields.map((name) => [name, META_FIELDS[name]]));
+  const meta = obj({ ...baseMeta, ...routeMeta, truncated: META_FIELDS.truncated }, ["truncated"]);
+  return { ...obj({ data, meta }), additionalProperties: false };
+}
+
+export const errorBodySchema: JsonSchema = {
+  ...obj({
+    error: { ...obj({ code: enumOf(ERROR_CODES), message: str(), requestId: str() }), additionalProperties: false },
+  }),
+  additionalProperties: false,
+};

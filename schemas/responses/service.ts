@@ -1,0 +1,20 @@
+import { arrayOf, bool, enumOf, nullable, obj, str, dateTime } from "../json-schema.ts";
+
+export const capabilitiesSchema = obj({
+  environment: str(),
+  durableStorage: obj({
+    bound: bool(),
+    indexPresent: bool(),
+    ingestionCompleted: bool(),
+    storageBackedRoutesAvailable: bool(),
+    lastSuccessfulIngestionAt: nullable(dateTime()),
+  }),
+  sources: arrayOf(obj({
+    id: str(),
+    domain: enumOf(["weather", "economics", "news"]),
+    enabled: bool(),
+    usesPublisherHost: bool(),
+  })),
+});
+
+export const openApiDocumentSchema = { type: "object", required: ["openapi", "info", "paths"] };

@@ -1,0 +1,12 @@
+import { adminRoutes } from "./admin.ts";
+import { economicsRoutes } from "./economics.ts";
+import { publicRoutes } from "./public.ts";
+import { registryRoutes } from "./registry.ts";
+import type { RouteSpec } from "./route-spec.ts";
+import { serviceRoutes } from "./service.ts";
+import { weatherRoutes } from "./weather.ts";
+
+/** Every operation of the contract, in the order the OpenAPI description lists them. */
+export const ALL_ROUTES: RouteSpec[] = [
+  ...weatherRoutes, ...economicsRoutes, ...registryRoutes, ...serviceRoutes, ...adminRoutes, ...publicRoutes,
+];

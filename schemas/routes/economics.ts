@@ -1,0 +1,76 @@
+import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
+import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../limits.ts";
+import { str } from "../json-schema.ts";
+import { credentialedCalendarSchema, eventsListSchema, observationsSchema } from "../responses/economics.ts";
+import { CALENDAR_SOURCES, IMPORTANCE_LEVELS, REGIONS } from "../vocabularies.ts";
+import { cursorParameter, enumListParameter, limitParameter, listParameter, slugPathParameter, tzParameter } from "./parameters.ts";
+import type { ParameterSpec, RouteSpec } from "./route-spec.ts";
+
+const storageCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "ECONOMICS_RANGE_INVALID", "SERVICE_UNAVAILABLE", "STORAGE_UNAVAILABLE"];
+const freshnessMeta = ["lastIngestedAt", "lastSuccessfulIngestionAt", "dataUpdatedAt", "nextCursor"] as const;
+
+const rangeParameter = (name: "from" | "to", extra: string): ParameterSpec => ({
+  name, in: "query", required: false,
+  description: `Bare YYYY-MM-DD (read in tz) or an instant with Z or +hh:mm. ${extra} The instant is reduced to its UTC calendar date and compared with scheduledDate. A timestamp without a zone, anything unparsable, a start not before the end, or a span over ${WINDOWS.credentialedMaxDays} days gives ECONOMICS_RANGE_INVALID.`,
+  schema: str(),
+});
+
+export const eventParameters: ParameterSpec[] = [
+  tzParameter("IANA zone of bare dates in from/to and of the local projection. Unknown gives VALIDATION_FAILED."),
+  rangeParameter("from", "A bare date is midnight in tz."),
+  rangeParameter("to", "A bare date expands to the start of the following day in tz."),
+  listParameter("country", LIST_SIZES.country, "ISO 3166-1 alpha-2 codes, case-insensitive; an event filed under a region never matches."),
+  enumListParameter("region", REGIONS, LIST_SIZES.region, "case-insensitive"),
+  listParameter("currency", LIST_SIZES.currency, "ISO 4217 codes, case-insensitive, not validated (an unknown code matches nothing)."),
+  enumListParameter("importance", IMPORTANCE_LEVELS, LIST_SIZES.importance, "case-insensitive"),
+  listParameter("release", LIST_SIZES.release, "Release slugs, exact and case-sensitive."),
+  { ...enumListParameter("source", CALENDAR_SOURCES, LIST_SIZES.source, "exact and case-sensitive"), description: `Source slugs (${CALENDAR_SOURCES.join(", ")}), exact and case-sensitive, at most ${LIST_SIZES.source}. An event matches any of its sources.` },
+  limitParameter(PAGE_LIMITS.credentialedEvents),
+  cursorParameter,
+  { name: "timezone", in: "query", required: false, description: "A switch only: any non-empty value turns on the local projection; its value is never read (the zone comes from tz).", schema: str() },
+];
+
+const credentialedEconomics = {
+  method: "GET", tag: "economics", access: "ECOSYSTEM_INTERNAL", scope: "economics:read", requiresDurableStorage: true,
+  publicCacheSeconds: null, errorCodes: storageCodes,
+} as const;
+
+export const economicsRoutes: RouteSpec[] = [
+  {
+    ...credentialedEconomics,
+    name: "v1.economics.events",
+    path: "/api/v1/economics/events",
+    summary: "Economic events ordered by scheduled date ascending, paged",
+    ignoredParameters: [],
+    parameters: eventParameters,
+    dataSchema: eventsListSchema,
+    metaFields: [...freshnessMeta],
+  },
+  {
+    ...credentialedEconomics,
+    name: "v1.economics.calendar",
+    path: "/api/v1/economics/calendar",
+    summary: "The same events grouped into local days (always localised); limit applies before grouping",
+    ignoredParameters: ["timezone"],
+    parameters: eventParameters,
+    dataSchema: credentialedCalendarSchema,
+    metaFields: [...freshnessMeta],
+  },
+  {
+    ...credentialedEconomics,
+    name: "v1.economics.seriesObservations",
+    path: "/api/v1/economics/series/{slug}/observations",
+    summary: "The current vintage of each reference period of one series, oldest first",
+    errorCodes: [...storageCodes, "NOT_FOUND"],
+    ignoredParameters: [],
+    parameters: [
+      slugPathParameter("Series slug; unknown gives NOT_FOUND."),
+      { name: "from", in: "query", required: false, description: "First reference-period code (YYYY-MM, YYYY-Q<n>, …), compared as a string.", schema: str() },
+      { name: "to", in: "query", required: false, description: "Last reference-period code, compared as a string.", schema: str() },
+      limitParameter(PAGE_LIMITS.credentialedObservations),
+      cursorParameter,
+    ],
+    dataSchema: observationsSchema,
+    metaFields: [...freshnessMeta],
+  },
+];

@@ -1,0 +1,57 @@
+import { COORDINATES, type PageLimit } from "../limits.ts";
+import { enumOf, int, num, str } from "../json-schema.ts";
+import type { ParameterSpec } from "./route-spec.ts";
+
+/** Parameter descriptions shared by many routes, phrased once. */
+
+export function limitParameter(limit: PageLimit, what = "page size"): ParameterSpec {
+  return {
+    name: "limit", in: "query", required: false,
+    description: `${what}: default ${limit.default}, clamped to ${limit.max}. Read as a base-ten integer prefix (3.7 reads as 3); below 1 or not starting with an integer gives VALIDATION_FAILED.`,
+    schema: int({ minimum: 1, default: limit.default }),
+  };
+}
+
+export const cursorParameter: ParameterSpec = {
+  name: "cursor", in: "query", required: false,
+  description: "Opaque token taken verbatim from meta.nextCursor; valid only with identical filters. Undecodable gives VALIDATION_FAILED; past the end gives an empty page.",
+  schema: str(),
+};
+
+export function tzParameter(description: string): ParameterSpec {
+  return { name: "tz", in: "query", required: false, description, schema: str({ default: "UTC", examples: ["Europe/Oslo"] }) };
+}
+
+export function listParameter(name: string, max: number, description: string): ParameterSpec {
+  return { name, in: "query", required: false, description: `${description} Comma-separated, at most ${max} values; more gives VALIDATION_FAILED.`, schema: str() };
+}
+
+export function enumListParameter(name: string, values: readonly string[], max: number, caseRule: string): ParameterSpec {
+  return {
+    name, in: "query", required: false,
+    description: `Comma-separated, at most ${max} of: ${values.join(", ")} (${caseRule}). An unknown value gives VALIDATION_FAILED.`,
+    schema: str(),
+  };
+}
+
+export function enumParameter(name: string, values: readonly string[], description: string): ParameterSpec {
+  return { name, in: "query", required: false, description, schema: enumOf(values) };
+}
+
+export function slugPathParameter(description: string): ParameterSpec {
+  return { name: "slug", in: "path", required: true, description, schema: str({ pattern: "^[a-z0-9-]+$" }) };
+}
+
+export function coordinateParameters(decimals: number, errorCode: string): ParameterSpec[] {
+  return [
+    { name: "lat", in: "query", required: true, description: `WGS 84 latitude, rounded to ${decimals} decimals. Non-numeric or out of range gives ${errorCode}.`, schema: num({ minimum: COORDINATES.latitude.min, maximum: COORDINATES.latitude.max }) },
+    { name: "lon", in: "query", required: true, description: `WGS 84 longitude, rounded to ${decimals} decimals. Non-numeric or out of range gives ${errorCode}.`, schema: num({ minimum: COORDINATES.longitude.min, maximum: COORDINATES.longitude.max }) },
+    { name: "altitude", in: "query", required: false, description: `Metres, rounded to a whole number. Omitted, the provider infers it. Outside ${COORDINATES.altitude.min}..${COORDINATES.altitude.max} gives ${errorCode}.`, schema: num({ minimum: COORDINATES.altitude.min, maximum: COORDINATES.altitude.max }) },
+  ];
+}
+
+export const unitsParameter: ParameterSpec = {
+  name: "units", in: "query", required: false,
+  description: "Exactly the case-sensitive string `imperial` selects imperial units; any other value, or none, gives metric. Never an error.",
+  schema: str(),
+};

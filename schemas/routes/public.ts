@@ -1,0 +1,109 @@
+import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
+import { LIST_SIZES, PAGE_LIMITS, PER_SERIES_MAX, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
+import { int, str } from "../json-schema.ts";
+import { observationsSchema, publicCalendarSchema, releasesSchema } from "../responses/economics.ts";
+import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES, newsEventsSchema, statusSchema } from "../responses/news-status.ts";
+import { EVENT_STATUSES, REGIONS } from "../vocabularies.ts";
+import { cursorParameter, enumListParameter, limitParameter, listParameter, tzParameter } from "./parameters.ts";
+import type { ParameterSpec, RouteSpec } from "./route-spec.ts";
+
+const publicCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "NOT_FOUND", "SERVICE_UNAVAILABLE"];
+const publicStorage = {
+  method: "GET", access: "PUBLIC", scope: null, requiresDurableStorage: true, errorCodes: publicCodes, ignoredParameters: [],
+} as const;
+const freshness = ["lastIngestedAt", "lastSuccessfulIngestionAt", "dataUpdatedAt", "dataStatus", "nextCursor"] as const;
+
+const filter = (name: string, description: string): ParameterSpec => listParameter(name, LIST_SIZES.publicFilter, description);
+const window = (days: string): ParameterSpec[] => [
+  { name: "from", in: "query", required: false, description: `Inclusive start: YYYY-MM-DD in tz, or an ISO instant. ${days}`, schema: str() },
+  { name: "to", in: "query", required: false, description: "Inclusive end: YYYY-MM-DD in tz, or an ISO instant.", schema: str() },
+];
+
+export const publicRoutes: RouteSpec[] = [
+  {
+    ...publicStorage,
+    name: "public.economics.calendar",
+    path: "/api/public/v1/economics/calendar",
+    tag: "economics",
+    summary: "Scheduled releases grouped by day",
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.calendar,
+    parameters: [
+      ...window(`Default ${WINDOWS.publicCalendarDaysBack} days back and ${WINDOWS.publicCalendarDaysAhead} days ahead; at most ${WINDOWS.publicCalendarMaxDays} days.`),
+      tzParameter("IANA zone; adds local.date, local.time (null for date-only releases) and local.timeZone. UTC values stay."),
+      filter("source", "Source slugs."), filter("release", "Release slugs."), filter("country", "Country codes."), filter("currency", "Currency codes."),
+      enumListParameter("region", REGIONS, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
+      enumListParameter("status", EVENT_STATUSES, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
+      limitParameter(PAGE_LIMITS.publicCalendar),
+      cursorParameter,
+    ],
+    dataSchema: publicCalendarSchema,
+    metaFields: [...freshness, "sourceChecks"],
+  },
+  {
+    ...publicStorage,
+    name: "public.economics.releases",
+    path: "/api/public/v1/economics/releases",
+    tag: "economics",
+    summary: "The newest published value of each registered series, newest first",
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.releases,
+    parameters: [
+      listParameter("series", LIST_SIZES.publicSeries, "Series slugs."),
+      { name: "country", in: "query", required: false, description: "Country code filter.", schema: str() },
+      { name: "region", in: "query", required: false, description: "Region code filter (closed vocabulary).", schema: str() },
+      { name: "perSeries", in: "query", required: false, description: `Newest reference periods per series, each with its current vintage: default 1, clamped to ${PER_SERIES_MAX}.`, schema: int({ minimum: 1 }) },
+      limitParameter(PAGE_LIMITS.publicReleases),
+      cursorParameter,
+    ],
+    dataSchema: releasesSchema,
+    metaFields: [...freshness],
+  },
+  {
+    ...publicStorage,
+    name: "public.economics.observations",
+    path: "/api/public/v1/economics/observations",
+    tag: "economics",
+    summary: "The current vintage of each reference period of one series, oldest first",
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.observations,
+    parameters: [
+      { name: "series", in: "query", required: true, description: "Series slug. Unknown gives NOT_FOUND; a registered series with nothing ingested gives SERVICE_UNAVAILABLE.", schema: str() },
+      { name: "from", in: "query", required: false, description: "First reference-period code, compared as a string.", schema: str() },
+      { name: "to", in: "query", required: false, description: "Last reference-period code, compared as a string.", schema: str() },
+      limitParameter(PAGE_LIMITS.publicObservations),
+      cursorParameter,
+    ],
+    dataSchema: observationsSchema,
+    metaFields: [...freshness],
+  },
+  {
+    ...publicStorage,
+    name: "public.news.events",
+    path: "/api/public/v1/news/events",
+    tag: "news",
+    summary: "The publishers' own announcements, newest first, linked with evidence to calendar events and series",
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.news,
+    parameters: [
+      ...window(`Default the last ${WINDOWS.publicNewsDaysBack} days.`),
+      filter("source", "Feed ids."), filter("releaseFamily", "Release slugs."), filter("series", "Series slugs."), filter("country", "Country codes."), filter("topic", "Topics."),
+      enumListParameter("state", NEWS_STATES, LIST_SIZES.publicFilter, "closed"),
+      enumListParameter("linkStatus", LINK_STATUSES, LIST_SIZES.publicFilter, "closed"),
+      enumListParameter("type", NEWS_TYPES, LIST_SIZES.publicFilter, "closed"),
+      limitParameter(PAGE_LIMITS.publicNews),
+      cursorParameter,
+    ],
+    dataSchema: newsEventsSchema,
+    metaFields: ["dataUpdatedAt", "dataStatus", "nextCursor"],
+  },
+  {
+    ...publicStorage,
+    name: "public.status",
+    path: "/api/public/v1/status",
+    tag: "status",
+    summary: "Per-domain status with when each feed last received data and last succeeded",
+    requiresDurableStorage: false,
+    errorCodes: [...COMMON_ERROR_CODES],
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.status,
+    parameters: [],
+    dataSchema: statusSchema,
+    metaFields: [],
+  },
+];

@@ -1,0 +1,39 @@
+import type { ErrorCode } from "../errors.ts";
+import type { JsonSchema } from "../json-schema.ts";
+import type { MetaFieldName } from "../responses/envelope.ts";
+import type { Scope } from "../vocabularies.ts";
+
+/**
+ * PUBLIC: no credential. ECOSYSTEM_INTERNAL: an API key with `scope` (any valid key when scope is null).
+ * OPERATOR: an operator key; everyone else gets the answer of an unregistered path.
+ */
+export type RouteAccess = "PUBLIC" | "ECOSYSTEM_INTERNAL" | "OPERATOR";
+
+export interface ParameterSpec {
+  name: string;
+  in: "query" | "path";
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+}
+
+/** One operation of the contract. The server, the OpenAPI builder and the contract tests all read this. */
+export interface RouteSpec {
+  name: string;
+  method: "GET" | "POST";
+  /** OpenAPI path template, e.g. `/api/v1/economics/indicators/{slug}`. */
+  path: string;
+  tag: "weather" | "economics" | "registry" | "news" | "status" | "service" | "admin";
+  summary: string;
+  description?: string;
+  access: RouteAccess;
+  scope: Scope | null;
+  requiresDurableStorage: boolean;
+  /** `Cache-Control: public, max-age=N` and a weak ETag when set. */
+  publicCacheSeconds: number | null;
+  errorCodes: readonly ErrorCode[];
+  ignoredParameters: readonly string[];
+  parameters: readonly ParameterSpec[];
+  dataSchema: JsonSchema;
+  metaFields: readonly MetaFieldName[];
+}

@@ -1,0 +1,94 @@
+import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
+import { COORDINATES, PAGE_LIMITS, PLACES_MIN_QUERY_LENGTH, PUBLIC_CACHE_SECONDS } from "../limits.ts";
+import { int, str } from "../json-schema.ts";
+import {
+  credentialedCurrentSchema, credentialedForecastSchema, placesSchema, publicCurrentSchema, publicForecastSchema,
+} from "../responses/weather.ts";
+import { coordinateParameters, limitParameter, tzParameter, unitsParameter } from "./parameters.ts";
+import type { RouteSpec } from "./route-spec.ts";
+
+const UPSTREAM_CODES: ErrorCode[] = ["UPSTREAM_UNAVAILABLE", "UPSTREAM_INVALID_PAYLOAD", "UPSTREAM_PAYLOAD_TOO_LARGE", "UPSTREAM_TIMEOUT"];
+const credentialedCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "WEATHER_LOCATION_INVALID", "SOURCE_DISABLED", ...UPSTREAM_CODES];
+const publicCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "SOURCE_DISABLED", ...UPSTREAM_CODES];
+const weatherMeta = ["canonicalUnits", "attributionRecords", "fetchedAt"] as const;
+
+const credentialed = {
+  method: "GET", tag: "weather", access: "ECOSYSTEM_INTERNAL", scope: "weather:read", requiresDurableStorage: false,
+  publicCacheSeconds: null, errorCodes: credentialedCodes,
+} as const;
+const publicWeather = {
+  method: "GET", tag: "weather", access: "PUBLIC", scope: null, requiresDurableStorage: false, errorCodes: publicCodes,
+} as const;
+
+export const weatherRoutes: RouteSpec[] = [
+  {
+    ...credentialed,
+    name: "v1.weather.current",
+    path: "/api/v1/weather/current",
+    summary: "Current conditions for a point (first entry of the provider series)",
+    ignoredParameters: [],
+    parameters: [...coordinateParameters(COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID"), unitsParameter],
+    dataSchema: credentialedCurrentSchema,
+    metaFields: [...weatherMeta],
+  },
+  {
+    ...credentialed,
+    name: "v1.weather.forecast",
+    path: "/api/v1/weather/forecast",
+    summary: "Hourly entries and service-derived daily records for a point",
+    ignoredParameters: ["days"],
+    parameters: [
+      ...coordinateParameters(COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID"),
+      tzParameter("IANA zone deciding day boundaries of data.daily. Unknown gives VALIDATION_FAILED. Not part of the cache key."),
+      limitParameter(PAGE_LIMITS.credentialedForecastDays, "Number of daily records (truncates data.daily only)"),
+      { name: "days", in: "query", required: false, description: "Accepted and ignored.", schema: str() },
+      unitsParameter,
+    ],
+    dataSchema: credentialedForecastSchema,
+    metaFields: [...weatherMeta, "dayCount"],
+  },
+  {
+    ...publicWeather,
+    name: "public.weather.current",
+    path: "/api/public/v1/weather/current",
+    summary: "Current conditions for a point rounded to 2 decimals",
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.weatherCurrent,
+    ignoredParameters: [],
+    parameters: [...coordinateParameters(COORDINATES.publicDecimals, "VALIDATION_FAILED"), unitsParameter],
+    dataSchema: publicCurrentSchema,
+    metaFields: [...weatherMeta, "coordinatePrecision"],
+  },
+  {
+    ...publicWeather,
+    name: "public.weather.forecast",
+    path: "/api/public/v1/weather/forecast",
+    summary: "Forecast hours and service-derived days for a point rounded to 2 decimals",
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.weatherForecast,
+    ignoredParameters: [],
+    parameters: [
+      ...coordinateParameters(COORDINATES.publicDecimals, "VALIDATION_FAILED"),
+      { name: "hours", in: "query", required: false, description: `Hourly entries: default ${PAGE_LIMITS.publicForecastHours.default}, clamped to ${PAGE_LIMITS.publicForecastHours.max}.`, schema: int({ minimum: 1 }) },
+      { name: "days", in: "query", required: false, description: `Daily records: default ${PAGE_LIMITS.publicForecastDays.default}, clamped to ${PAGE_LIMITS.publicForecastDays.max}. The provider decides the real horizon.`, schema: int({ minimum: 1 }) },
+      tzParameter("IANA zone in which daily records are assembled. First and last days can be partial."),
+      unitsParameter,
+    ],
+    dataSchema: publicForecastSchema,
+    metaFields: [...weatherMeta, "coordinatePrecision"],
+  },
+  {
+    ...publicWeather,
+    name: "public.weather.places",
+    path: "/api/public/v1/weather/places",
+    summary: "Place search by name (GeoNames gazetteer), ranked by population",
+    description: "With no place index on the deployment the answer is 200 with an empty list.",
+    errorCodes: [...COMMON_ERROR_CODES, "VALIDATION_FAILED"],
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.registry,
+    ignoredParameters: [],
+    parameters: [
+      { name: "q", in: "query", required: true, description: `Name or name prefix, at least ${PLACES_MIN_QUERY_LENGTH} characters; accent- and case-insensitive.`, schema: str({ minLength: PLACES_MIN_QUERY_LENGTH }) },
+      limitParameter(PAGE_LIMITS.places),
+    ],
+    dataSchema: placesSchema,
+    metaFields: ["attributionRecords"],
+  },
+];

@@ -1,0 +1,26 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import type { JsonSchema } from "./json-schema.ts";
+
+// ajv-formats ships CommonJS typings whose default export is the plugin itself.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** One ajv instance for the JSON Schema 2020-12 dialect (the one OpenAPI 3.1 uses), with formats checked. */
+export function createValidator(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+  addFormats(ajv);
+  ajv.addKeyword("example");
+  return ajv;
+}
+
+/** Compiles a schema and returns a check that throws with ajv's error list, for data the process itself produced. */
+export function compileAssertion<T>(schema: JsonSchema, what: string): (value: unknown) => T {
+  const validate = createValidator().compile(schema);
+  return (value) => {
+    if (!validate(value)) {
+      const details = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || "/"} ${error.message}`).join("; ");
+      throw new Error(`${what} is invalid: ${details}`);
+    }
+    return value as T;
+  };
+}

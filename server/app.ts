@@ -1,0 +1,61 @@
+import { H3 } from "h3";
+import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
+import { systemClock, type Clock, type ServiceConfig } from "./config.ts";
+import { answerFrameworkError, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
+import { createRateLimiter } from "./http/rate-limit.ts";
+import type { RouteHandler } from "./http/route-handler.ts";
+import { createKeyLookup } from "./keys/key-file.ts";
+import { createRegistrySource } from "./registry/registry-file.ts";
+import { registryHandlers } from "./resources/registry.ts";
+import { serviceHandlers } from "./resources/service.ts";
+import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
+
+export interface AppDependencies {
+  config: ServiceConfig;
+  clock?: Clock;
+  storage?: IndexStorage;
+  log?: (line: string) => void;
+}
+
+/** Builds the h3 app from its dependencies; nothing here reads the process environment. */
+export function createApp(dependencies: AppDependencies): H3 {
+  const { config } = dependencies;
+  const storage = dependencies.storage ?? createIndexStorage(config.dataDir, config.storageEnabled);
+  const context: PipelineContext = {
+    environment: config.environment,
+    corsOrigins: config.corsOrigins,
+    clock: dependencies.clock ?? systemClock,
+    keyLookup: createKeyLookup(config.keysFile),
+    rateLimiter: createRateLimiter(config.rateLimit),
+    storageReady: () => storage.ready(),
+    log: dependencies.log ?? ((line) => process.stderr.write(`${line}\n`)),
+  };
+  const handlers: Record<string, RouteHandler> = {
+    ...registryHandlers(createRegistrySource(config.dataDir)),
+    ...serviceHandlers(config, storage),
+  };
+
+  const app = new H3({
+    silent: true,
+    onError: (error, event) => answerFrameworkError(event, error.status, context),
+  });
+  for (const [path, routes] of routesByPath(handlers)) {
+    app.all(toRouterPath(path), (event) => handlePath(event, routes, context));
+  }
+  app.all("/**", (event) => handleUnmatched(event, context));
+  return app;
+}
+
+/** Routes whose handler exists on this build, grouped by path so one path answers 405 for its other methods. */
+function routesByPath(handlers: Record<string, RouteHandler>): Map<string, BoundRoute[]> {
+  const byPath = new Map<string, BoundRoute[]>();
+  for (const spec of ALL_ROUTES) {
+    const handler = handlers[spec.name];
+    if (handler) byPath.set(spec.path, [...(byPath.get(spec.path) ?? []), { spec, handler }]);
+  }
+  return byPath;
+}
+
+function toRouterPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([^}]+)\}/g, ":$1");
+}

@@ -1,0 +1,34 @@
+/** Everything the server needs to know about its deployment. Built by the CLI from flags and environment. */
+export interface ServiceConfig {
+  /** Deployment environment; API keys are valid only in the environment they were created for. */
+  environment: string;
+  dataDir: string;
+  keysFile: string;
+  /** False runs a deployment with no durable store bound: storage-backed routes answer 503. */
+  storageEnabled: boolean;
+  corsOrigins: string[];
+  rateLimit: RateLimitConfig;
+  /** Upstream base URLs by source id; shown (without their hosts) in capabilities. */
+  upstreams: UpstreamConfig[];
+}
+
+export interface RateLimitConfig {
+  windowSeconds: number;
+  publicPerWindow: number;
+  credentialedPerWindow: number;
+}
+
+export interface UpstreamConfig {
+  id: string;
+  domain: "weather" | "economics" | "news";
+  baseUrl: string;
+  publisherBaseUrl: string;
+  enabled: boolean;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };

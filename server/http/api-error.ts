@@ -1,0 +1,21 @@
+import { ERROR_TABLE, type ErrorCode } from "../../schemas/errors.ts";
+
+/**
+ * An expected failure with a contract code. Its message is public, so it must never carry
+ * a stack, an upstream body, a credentialed URL or an environment value.
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly retryAfterSeconds: number | null;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message?: string, options: { retryAfterSeconds?: number; headers?: Record<string, string> } = {}) {
+    super(message ?? ERROR_TABLE[code].message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = ERROR_TABLE[code].status;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+    this.headers = options.headers ?? {};
+  }
+}

@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import { getRequestIP, handleCors, type H3Event } from "h3";
+import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
+import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
+import type { Clock } from "../config.ts";
+import type { StoredKey } from "../keys/api-keys.ts";
+import { ApiError } from "./api-error.ts";
+import { authenticate, type Principal } from "./auth.ts";
+import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
+import { baseMeta, matchesIfNoneMatch, serialiseError, serialiseSuccess, weakEtag } from "./respond.ts";
+import type { RouteHandler } from "./route-handler.ts";
+
+export interface PipelineContext {
+  environment: string;
+  corsOrigins: string[];
+  clock: Clock;
+  keyLookup: (id: string) => StoredKey | undefined;
+  rateLimiter: RateLimiter;
+  /** Whether storage-backed routes can answer right now (store bound, index present, an ingestion completed). */
+  storageReady: () => boolean;
+  log: (line: string) => void;
+}
+
+export interface BoundRoute {
+  spec: RouteSpec;
+  handler: RouteHandler;
+}
+
+/** Route name under which unregistered paths (and hidden operator paths) are counted. */
+const UNMATCHED_ROUTE = "unmatched";
+
+const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type"];
+const CORS_EXPOSED_HEADERS = ["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "etag"];
+
+/** Answers every request to one path: method dispatch, CORS, auth, rate limit, storage gate, envelope, caching headers. */
+export async function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): Promise<unknown> {
+  const request = startRequest(event, context);
+  const access = routes[0]!.spec.access;
+  const preflight = handleCors(event, corsOptions(context, access === "OPERATOR" ? [] : routes));
+  if (preflight !== false) return preflight;
+
+  const method = event.req.method === "HEAD" ? "GET" : event.req.method;
+  const route = routes.find((candidate) => candidate.spec.method === method);
+  const principal = access === "PUBLIC" ? null : authenticate(event.req.headers, context.keyLookup, context.environment);
+
+  if (access === "OPERATOR" && !principal?.scopes.includes("operator")) return answerUnmatched(event, request, context);
+
+  const limited = consumeRateLimit(event, request, route?.spec.name ?? routes[0]!.spec.name, principal, context);
+  if (limited) return limited;
+
+  try {
+    if (!route) {
+      throw new ApiError("METHOD_NOT_ALLOWED", undefined, { headers: { allow: allowedMethods(routes) } });
+    }
+    const { spec, handler } = route;
+    if (spec.access === "ECOSYSTEM_INTERNAL") {
+      if (!principal) throw new ApiError("UNAUTHORIZED");
+      if (spec.scope !== null && !principal.scopes.includes(spec.scope)) throw new ApiError("FORBIDDEN");
+    }
+    if (spec.requiresDurableStorage && !context.storageReady()) {
+      throw new ApiError("SERVICE_UNAVAILABLE", undefined, { retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS });
+    }
+    const result = await handler({
+      query: event.url.searchParams,
+      params: (event.context.params ?? {}) as Record<string, string>,
+      principal,
+      now: request.now,
+    });
+    return answerSuccess(event, spec, request, serialiseSuccess(result, baseMeta(request.id, request.now)));
+  } catch (error) {
+    return answerError(event, request, toApiError(error, context));
+  }
+}
+
+/** Unregistered paths: 404 with the same headers as any other answer. */
+export function handleUnmatched(event: H3Event, context: PipelineContext): unknown {
+  const request = startRequest(event, context);
+  const preflight = handleCors(event, corsOptions(context, []));
+  if (preflight !== false) return preflight;
+  return answerUnmatched(event, request, context);
+}
+
+/** Failures h3 raises before routing (a malformed URL): shaped like every other error. */
+export function answerFrameworkError(event: H3Event, status: number, context: PipelineContext): unknown {
+  const request = startRequest(event, context);
+  return answerError(event, request, new ApiError(status === 404 ? "NOT_FOUND" : status < 500 ? "BAD_REQUEST" : "INTERNAL"));
+}
+
+interface RequestState {
+  id: string;
+  now: number;
+}
+
+function startRequest(event: H3Event, context: PipelineContext): RequestState {
+  const request = { id: randomUUID(), now: context.clock.now() };
+  event.res.headers.set("x-request-id", request.id);
+  return request;
+}
+
+function corsOptions(context: PipelineContext, routes: BoundRoute[]) {
+  return {
+    origin: context.corsOrigins,
+    methods: routes.length > 0 ? allowedMethods(routes).split(", ") : ["GET", "HEAD"],
+    allowHeaders: CORS_ALLOWED_HEADERS,
+    exposeHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: "600",
+  };
+}
+
+function allowedMethods(routes: BoundRoute[]): string {
+  const methods = routes.map((route) => route.spec.method);
+  return (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
+}
+
+function answerUnmatched(event: H3Event, request: RequestState, context: PipelineContext): unknown {
+  const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
+  return limited ?? answerError(event, request, new ApiError("NOT_FOUND"));
+}
+
+/** Counts the request; returns the 429 answer when the allowance is spent. */
+function consumeRateLimit(event: H3Event, request: RequestState, routeName: string, principal: Principal | null, context: PipelineContext): unknown {
+  const client = principal ? `key:${principal.keyId}` : `ip:${getRequestIP(event) ?? "unknown"}`;
+  const decision = context.rateLimiter(routeName, client, principal !== null, request.now);
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) event.res.headers.set(name, value);
+  if (decision.allowed) return undefined;
+  return answerError(event, request, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
+}
+
+function answerSuccess(event: H3Event, spec: RouteSpec, request: RequestState, success: { body: string; data: unknown }): unknown {
+  event.res.headers.set("content-type", "application/json; charset=utf-8");
+  if (spec.publicCacheSeconds !== null) {
+    const etag = weakEtag(success.data);
+    event.res.headers.set("cache-control", `public, max-age=${spec.publicCacheSeconds}`);
+    event.res.headers.set("etag", etag);
+    if (matchesIfNoneMatch(event.req.headers.get("if-none-match"), etag)) {
+      event.res.status = 304;
+      return null;
+    }
+  } else {
+    event.res.headers.set("cache-control", "no-store");
+  }
+  event.res.status = 200;
+  return success.body;
+}
+
+function answerError(event: H3Event, request: RequestState, error: ApiError): string {
+  event.res.status = error.status;
+  event.res.headers.set("content-type", "application/json; charset=utf-8");
+  event.res.headers.set("cache-control", "no-store");
+  const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? RETRY_AFTER_UNAVAILABLE_SECONDS : null);
+  if (retryAfter !== null) event.res.headers.set("retry-after", String(retryAfter));
+  for (const [name, value] of Object.entries(error.headers)) event.res.headers.set(name, value);
+  return serialiseError(error, request.id);
+}
+
+/** Anything that is not an ApiError is a bug: log it for operators, answer INTERNAL with nothing internal. */
+function toApiError(error: unknown, context: PipelineContext): ApiError {
+  if (error instanceof ApiError) return error;
+  context.log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return new ApiError("INTERNAL");
+}

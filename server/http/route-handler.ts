@@ -1,0 +1,22 @@
+import type { Principal } from "./auth.ts";
+
+/** What a route handler sees of a request: no HTTP objects, so handlers stay plain functions. */
+export interface RouteInput {
+  query: URLSearchParams;
+  params: Record<string, string>;
+  principal: Principal | null;
+  /** Milliseconds since the epoch, from the app's clock, fixed for the whole request. */
+  now: number;
+}
+
+/** A handler's answer: the `data` section and its route-specific `meta` fields. */
+export interface RouteResult {
+  data: unknown;
+  meta?: Record<string, unknown>;
+  /** Serve `data` alone, without the envelope (only the OpenAPI document, which tools read directly). */
+  bare?: boolean;
+  /** For list answers: how to rebuild the answer with only the first `n` items when it exceeds the response ceiling. */
+  cut?: { count: number; keep(n: number): { data: unknown; meta?: Record<string, unknown> } };
+}
+
+export type RouteHandler = (input: RouteInput) => RouteResult | Promise<RouteResult>;

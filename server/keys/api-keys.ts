@@ -1,0 +1,42 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import type { Scope } from "../../schemas/vocabularies.ts";
+
+/** A stored key: only the SHA-256 of the secret is kept (the secret has 256 bits of entropy, so no slow KDF is needed). */
+export interface StoredKey {
+  id: string;
+  name: string;
+  environment: string;
+  scopes: Scope[];
+  secretHash: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface KeyFile {
+  keys: StoredKey[];
+}
+
+const SECRET_PREFIX = "svc";
+
+/** The secret is `svc_<id>_<random>`: the id finds the record, the hash proves the secret. */
+export function newKey(input: { name: string; environment: string; scopes: Scope[]; createdAt: string }): { record: StoredKey; secret: string } {
+  const id = randomUUID().replaceAll("-", "").slice(0, 16);
+  const secret = `${SECRET_PREFIX}_${id}_${randomBytes(32).toString("base64url")}`;
+  return { record: { id, ...input, secretHash: hashSecret(secret), revokedAt: null }, secret };
+}
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+export function keyIdOf(secret: string): string | null {
+  const match = /^svc_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/.exec(secret);
+  return match ? match[1]! : null;
+}
+
+/** Compares the presented secret with the stored hash in constant time. */
+export function secretMatches(secret: string, record: StoredKey): boolean {
+  const presented = Buffer.from(hashSecret(secret), "hex");
+  const stored = Buffer.from(record.secretHash, "hex");
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}

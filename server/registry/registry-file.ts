@@ -1,0 +1,14 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+import type { BuiltRegistry } from "../../schemas/registry.ts";
+import { createReloadingFile } from "../files/reloading-file.ts";
+
+/** The registry JSON published by the CLI, re-read whenever a new one is published. Null when none has been built. */
+export function createRegistrySource(dataDir: string): () => BuiltRegistry | null {
+  return createReloadingFile<BuiltRegistry | null>(
+    join(dataDir, DATA_FILES.registry),
+    (path) => JSON.parse(readFileSync(path, "utf8")) as BuiltRegistry,
+    () => null,
+  );
+}

@@ -1,0 +1,33 @@
+import type { IndicatorFamily, Series } from "../../schemas/registry.ts";
+
+/** The public shape of registry records: definitions and provenance, no operational detail. */
+
+export function familyView(family: IndicatorFamily) {
+  return {
+    slug: family.slug,
+    name: family.name,
+    category: family.category,
+    description: family.description,
+    relatedFamilySlugs: family.relatedFamilySlugs,
+  };
+}
+
+export function seriesView(series: Series) {
+  return {
+    slug: series.slug,
+    family: series.familySlug,
+    name: series.name,
+    publisher: series.publisher,
+    country: series.country,
+    region: series.region,
+    frequency: series.frequency,
+    unit: series.unit,
+    seasonalAdjustment: series.seasonalAdjustment,
+    transformation: series.transformation,
+    scope: series.scope,
+    officialSeriesUrl: series.officialSeriesUrl,
+    upstreamSeriesId: series.upstream ? [series.upstream.id, series.upstream.key].filter(Boolean).join(".") : null,
+    derived: series.derived ? { formula: series.derived.formula, inputSeries: [series.derived.inputSeriesSlug] } : null,
+    active: series.active,
+  };
+}

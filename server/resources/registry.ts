@@ -1,0 +1,46 @@
+import { PAGE_LIMITS } from "../../schemas/limits.ts";
+import type { BuiltRegistry } from "../../schemas/registry.ts";
+import { CATEGORIES, REGIONS } from "../../schemas/vocabularies.ts";
+import { ApiError } from "../http/api-error.ts";
+import { parseEnum, parseLimit } from "../http/params.ts";
+import type { RouteHandler } from "../http/route-handler.ts";
+import { activeFamilies, familyWithSeries, matchingSeries } from "../registry/registry-queries.ts";
+import { familyView, seriesView } from "../registry/registry-views.ts";
+
+const SLUG_PATTERN = /^[a-z0-9-]+$/;
+
+export function registryHandlers(registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
+  const registry = (): BuiltRegistry => {
+    const built = registrySource();
+    if (!built) throw new ApiError("CONFIGURATION_ERROR", "The registry has not been built on this deployment.");
+    return built;
+  };
+
+  return {
+    "v1.economics.indicators": ({ query }) => {
+      const category = parseEnum(query.get("category"), CATEGORIES, "category");
+      return { data: { indicators: activeFamilies(registry(), category).map(familyView), categories: [...CATEGORIES] } };
+    },
+
+    "v1.economics.indicator": ({ params }) => {
+      const slug = params.slug ?? "";
+      const found = SLUG_PATTERN.test(slug) ? familyWithSeries(registry(), slug) : null;
+      if (!found) throw new ApiError("NOT_FOUND", "No indicator family has this slug.");
+      return { data: { indicator: familyView(found.family), series: found.series.map(seriesView) } };
+    },
+
+    "v1.economics.series": ({ query }) => {
+      const limit = parseLimit(query.get("limit"), PAGE_LIMITS.seriesListing);
+      const matches = matchingSeries(registry(), {
+        indicator: query.get("indicator") || null,
+        country: query.get("country")?.trim().toUpperCase() || null,
+        region: parseEnum(query.get("region"), REGIONS, "region"),
+      });
+      const shape = (n: number) => ({
+        data: { totalMatching: matches.length, series: matches.slice(0, n).map(seriesView) },
+        meta: { totalMatching: matches.length },
+      });
+      return { ...shape(limit), cut: { count: Math.min(limit, matches.length), keep: shape } };
+    },
+  };
+}

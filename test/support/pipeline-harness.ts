@@ -1,0 +1,52 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { H3 } from "h3";
+import { serve } from "h3/node";
+import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
+import type { Scope } from "../../schemas/vocabularies.ts";
+import { newKey } from "../../server/keys/api-keys.ts";
+import { createKeyLookup, readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
+import { handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "../../server/http/pipeline.ts";
+import { createRateLimiter } from "../../server/http/rate-limit.ts";
+import type { RouteHandler } from "../../server/http/route-handler.ts";
+
+export function testSpec(overrides: Partial<RouteSpec> & Pick<RouteSpec, "name" | "path">): RouteSpec {
+  return {
+    method: "GET", tag: "service", summary: "test route", access: "PUBLIC", scope: null, requiresDurableStorage: false,
+    publicCacheSeconds: null, errorCodes: [], ignoredParameters: [], parameters: [], dataSchema: {}, metaFields: [],
+    ...overrides,
+  };
+}
+
+/** The generic pipeline on a real port with routes of the test's own making. */
+export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHandler }[], options: { storageReady?: boolean; publicPerWindow?: number } = {}) {
+  const keysFile = join(mkdtempSync(join(tmpdir(), "pipeline-")), "keys.json");
+  let now = Date.parse("2026-11-21T12:00:00Z");
+  const context: PipelineContext = {
+    environment: "test",
+    corsOrigins: ["https://app.example.com"],
+    clock: { now: () => now },
+    keyLookup: createKeyLookup(keysFile),
+    rateLimiter: createRateLimiter({ windowSeconds: 60, publicPerWindow: options.publicPerWindow ?? 1000, credentialedPerWindow: 1000 }),
+    storageReady: () => options.storageReady ?? true,
+    log: () => {},
+  };
+  const app = new H3({ silent: true });
+  const byPath = new Map<string, BoundRoute[]>();
+  for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);
+  for (const [path, bound] of byPath) app.all(path, (event) => handlePath(event, bound, context));
+  app.all("/**", (event) => handleUnmatched(event, context));
+  const server = serve(app, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
+  await server.ready();
+  return {
+    url: server.url!.replace(/\/$/, ""),
+    advance: (ms: number) => { now += ms; },
+    key(scopes: Scope[]) {
+      const { record, secret } = newKey({ name: "t", environment: "test", scopes, createdAt: "2026-11-21T00:00:00Z" });
+      writeKeyFile(keysFile, { keys: [...readKeyFile(keysFile).keys, record] });
+      return secret;
+    },
+    close: () => server.close(true),
+  };
+}

@@ -1,0 +1,88 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve } from "h3/node";
+import { rebuildRegistry } from "../../cli/commands/registry.ts";
+import { createApp } from "../../server/app.ts";
+import type { RateLimitConfig, ServiceConfig } from "../../server/config.ts";
+import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
+import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
+import type { Scope } from "../../schemas/vocabularies.ts";
+import { assertContract } from "./contract.ts";
+
+export interface FakeClock {
+  now(): number;
+  set(iso: string): void;
+  advance(ms: number): void;
+}
+
+export function fakeClock(startIso = "2026-11-21T12:00:00Z"): FakeClock {
+  let current = Date.parse(startIso);
+  return { now: () => current, set: (iso) => { current = Date.parse(iso); }, advance: (ms) => { current += ms; } };
+}
+
+export interface RunningService {
+  url: string;
+  dataDir: string;
+  config: ServiceConfig;
+  clock: FakeClock;
+  logs: string[];
+  createKey(scopes: Scope[], options?: { environment?: string; revoked?: boolean }): string;
+  /** fetch that also checks the body against the route's JSON Schema (every response the suite receives). */
+  request(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  environment?: string;
+  storageEnabled?: boolean;
+  corsOrigins?: string[];
+  rateLimit?: Partial<RateLimitConfig>;
+  /** A data directory to copy in (e.g. a prepared index); otherwise an empty one. */
+  seedDataDir?: string;
+  clock?: FakeClock;
+}
+
+/** The real app on a real port with a temporary data directory and a fake clock. */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const dataDir = mkdtempSync(join(tmpdir(), "service-test-"));
+  if (options.seedDataDir) cpSync(options.seedDataDir, dataDir, { recursive: true });
+  rebuildRegistry(dataDir);
+  const clock = options.clock ?? fakeClock();
+  const logs: string[] = [];
+  const config: ServiceConfig = {
+    environment: options.environment ?? "test",
+    dataDir,
+    keysFile: join(dataDir, "keys.json"),
+    storageEnabled: options.storageEnabled ?? true,
+    corsOrigins: options.corsOrigins ?? [],
+    rateLimit: { windowSeconds: 60, publicPerWindow: 1000, credentialedPerWindow: 1000, ...options.rateLimit },
+    upstreams: [],
+  };
+  const server = serve(createApp({ config, clock, log: (line) => logs.push(line) }), { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
+  await server.ready();
+  const url = server.url!.replace(/\/$/, "");
+
+  return {
+    url, dataDir, config, clock, logs,
+    createKey(scopes, keyOptions = {}) {
+      const { record, secret } = newKey({ name: "test", environment: keyOptions.environment ?? config.environment, scopes, createdAt: new Date(clock.now()).toISOString() });
+      const stored: StoredKey = keyOptions.revoked ? { ...record, revokedAt: new Date(clock.now()).toISOString() } : record;
+      writeKeyFile(config.keysFile, { keys: [...readKeyFile(config.keysFile).keys, stored] });
+      return secret;
+    },
+    async request(path, init = {}) {
+      const target = new URL(path, url);
+      const response = await fetch(target, init);
+      const text = await response.text();
+      const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
+      const body = text && isJson ? JSON.parse(text) : null;
+      if (text) assertContract(init.method ?? "GET", target, response.status, body);
+      return { status: response.status, headers: response.headers, body, text };
+    },
+    async close() {
+      await server.close(true);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
