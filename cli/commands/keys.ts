@@ -61,7 +61,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
       const path = keysFile();
       const file = readKeyFile(path);
       const key = file.keys.find((candidate) => candidate.id === id);
-      if (!key) throw new InvalidArgumentError(`no key has id ${id}`);
+      if (!key) return keys.error(`error: no key has id ${id}`, { exitCode: 2, code: "service.unknownKey" });
       if (!key.revokedAt) key.revokedAt = new Date().toISOString();
       writeKeyFile(path, file);
       process.stdout.write(`revoked key ${id}\n`);

@@ -1,0 +1,106 @@
+import Database from "better-sqlite3";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INDEX_DDL } from "../../schemas/index-ddl.ts";
+import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
+import { startService, type RunningService } from "../support/service.ts";
+
+/** A published index holding only its publication facts. */
+function dataDirWithIndex(lastSuccessfulIngestionAt: string | null): string {
+  const dir = mkdtempSync(join(tmpdir(), "seed-"));
+  const db = new Database(join(dir, "index.sqlite"));
+  db.exec(INDEX_DDL);
+  db.prepare("INSERT INTO publication (key, value) VALUES (?, ?)").run("lastSuccessfulIngestionAt", lastSuccessfulIngestionAt);
+  db.close();
+  return dir;
+}
+
+describe("capabilities", () => {
+  const services: RunningService[] = [];
+  afterAll(async () => { for (const service of services) await service.close(); });
+
+  async function capabilitiesOf(options: Parameters<typeof startService>[0]) {
+    const service = await startService(options);
+    services.push(service);
+    const { status, body } = await service.request("/api/v1/capabilities", { headers: { "x-api-key": service.createKey(["weather:read"]) } });
+    expect(status).toBe(200);
+    return body.data;
+  }
+
+  it("reports storage-backed routes unavailable with no index", async () => {
+    const data = await capabilitiesOf({});
+    expect(data.environment).toBe("test");
+    expect(data.durableStorage).toEqual({ bound: true, indexPresent: false, ingestionCompleted: false, storageBackedRoutesAvailable: false, lastSuccessfulIngestionAt: null });
+  });
+
+  it("reports them unavailable when an index exists but no ingestion completed", async () => {
+    const data = await capabilitiesOf({ seedDataDir: dataDirWithIndex(null) });
+    expect(data.durableStorage).toMatchObject({ indexPresent: true, ingestionCompleted: false, storageBackedRoutesAvailable: false });
+  });
+
+  it("reports them available with an index from a completed ingestion", async () => {
+    const data = await capabilitiesOf({ seedDataDir: dataDirWithIndex("2026-11-20T06:00:00.000Z") });
+    expect(data.durableStorage).toMatchObject({ indexPresent: true, ingestionCompleted: true, storageBackedRoutesAvailable: true, lastSuccessfulIngestionAt: "2026-11-20T06:00:00.000Z" });
+  });
+
+  it("reports no durable store on a deployment without one, even with an index file", async () => {
+    const data = await capabilitiesOf({ storageEnabled: false, seedDataDir: dataDirWithIndex("2026-11-20T06:00:00.000Z") });
+    expect(data.durableStorage).toMatchObject({ bound: false, storageBackedRoutesAvailable: false });
+  });
+});
+
+describe("OpenAPI description", () => {
+  let service: RunningService;
+  let document: any;
+  beforeAll(async () => {
+    service = await startService({ seedDataDir: dataDirWithIndex("2026-11-20T06:00:00.000Z") });
+    document = (await service.request("/api/v1/openapi.json")).body;
+  });
+  afterAll(() => service.close());
+
+  it("is a valid OpenAPI 3.1.0 document at version 1.1.0", async () => {
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("1.1.0");
+  });
+
+  it("describes every route of the contract with the service extensions", () => {
+    for (const route of ALL_ROUTES) {
+      const operation = document.paths[route.path]?.[route.method.toLowerCase()];
+      expect(operation, route.name).toBeDefined();
+      expect(operation["x-service-route-name"]).toBe(route.name);
+      expect(operation["x-service-access"]).toBe(route.access === "PUBLIC" ? "PUBLIC" : "ECOSYSTEM_INTERNAL");
+      expect(operation["x-service-required-scope"]).toBe(route.scope);
+      expect(operation["x-service-requires-durable-storage"]).toBe(route.requiresDurableStorage);
+      expect(operation["x-service-error-codes"]).toEqual(route.errorCodes);
+      expect(operation["x-service-ignored-parameters"]).toEqual(route.ignoredParameters);
+      expect(operation["x-service-public-cache-seconds"]).toBe(route.publicCacheSeconds);
+      if (route.method === "GET") expect(document.paths[route.path].head).toBeDefined();
+    }
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["serviceApiKeyBearer", "serviceApiKeyHeader"]);
+  });
+
+  it("publishes the spec's error code sets", () => {
+    const codes = (path: string) => document.paths[path].get["x-service-error-codes"];
+    const firstSeven = ["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "METHOD_NOT_ALLOWED", "RATE_LIMITED", "CONFIGURATION_ERROR", "INTERNAL"];
+    expect(codes("/api/v1/weather/current").sort()).toEqual([...firstSeven, "VALIDATION_FAILED", "WEATHER_LOCATION_INVALID", "SOURCE_DISABLED", "UPSTREAM_UNAVAILABLE", "UPSTREAM_INVALID_PAYLOAD", "UPSTREAM_PAYLOAD_TOO_LARGE", "UPSTREAM_TIMEOUT"].sort());
+    expect(codes("/api/v1/economics/events").sort()).toEqual([...firstSeven, "VALIDATION_FAILED", "ECONOMICS_RANGE_INVALID", "SERVICE_UNAVAILABLE", "STORAGE_UNAVAILABLE"].sort());
+    expect(codes("/api/v1/economics/indicators").sort()).toEqual([...firstSeven, "VALIDATION_FAILED"].sort());
+    expect(codes("/api/v1/economics/indicators/{slug}").sort()).toEqual([...firstSeven, "NOT_FOUND"].sort());
+  });
+
+  it("reflects this deployment's durable storage at the root", async () => {
+    expect(document["x-service-durable-storage"]).toBe(true);
+    const bare = await startService({ storageEnabled: false });
+    try {
+      expect((await bare.request("/api/v1/openapi.json")).body["x-service-durable-storage"]).toBe(false);
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { decodeCursor, encodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../../server/http/params.ts";
+import { REGIONS } from "../../schemas/vocabularies.ts";
+
+const code = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+  return "no error";
+};
+
+describe("limit", () => {
+  const limit = { default: 9, max: 10 };
+  it("defaults, reads a base-ten integer prefix and clamps", () => {
+    expect(parseLimit(null, limit)).toBe(9);
+    expect(parseLimit("", limit)).toBe(9);
+    expect(parseLimit("3.7", limit)).toBe(3);
+    expect(parseLimit("5abc", limit)).toBe(5);
+    expect(parseLimit("010", limit)).toBe(10);
+    expect(parseLimit("11", limit)).toBe(10);
+    expect(parseLimit("1000000000000", limit)).toBe(10);
+  });
+  it("refuses below 1 and non-integer starts", () => {
+    for (const raw of ["0", "-1", "abc", ".5", "x1"]) expect(code(() => parseLimit(raw, limit)), raw).toBe("VALIDATION_FAILED");
+  });
+});
+
+describe("lists and enums", () => {
+  it("splits comma lists, drops blanks and refuses too many", () => {
+    expect(parseList("US, de,,", 3, "country")).toEqual(["US", "de"]);
+    expect(parseList(null, 3, "country")).toBeNull();
+    expect(parseList(" , ", 3, "country")).toBeNull();
+    expect(code(() => parseList("a,b,c,d", 3, "country"))).toBe("VALIDATION_FAILED");
+  });
+  it("matches closed vocabularies case-insensitively and refuses unknown values", () => {
+    expect(parseEnumList("ea,g7", REGIONS, 10, "region")).toEqual(["EA", "G7"]);
+    expect(parseEnum("eu27_2020", REGIONS, "region")).toBe("EU27_2020");
+    expect(code(() => parseEnum("EU", REGIONS, "region"))).toBe("VALIDATION_FAILED");
+    expect(code(() => parseEnumList("EA,XX", REGIONS, 10, "region"))).toBe("VALIDATION_FAILED");
+  });
+});
+
+describe("time zones", () => {
+  it("accepts IANA names, defaults to UTC and refuses the rest", () => {
+    expect(parseZone(null)).toBe("UTC");
+    expect(parseZone("Pacific/Kiritimati")).toBe("Pacific/Kiritimati");
+    for (const raw of ["Mars/Base", "EST5EDTX", "+02:00x"]) expect(code(() => parseZone(raw)), raw).toBe("VALIDATION_FAILED");
+  });
+});
+
+describe("cursors", () => {
+  it("round-trips offsets and refuses undecodable tokens", () => {
+    expect(decodeCursor(encodeCursor(250))).toBe(250);
+    expect(decodeCursor(null)).toBe(0);
+    for (const raw of ["%%%", "abc", Buffer.from("o:-1").toString("base64url"), Buffer.from("o:1e3").toString("base64url")]) {
+      expect(code(() => decodeCursor(raw)), raw).toBe("VALIDATION_FAILED");
+    }
+  });
+  it("pages with a next cursor until the end, and an empty page past it", () => {
+    const items = [1, 2, 3, 4, 5];
+    const first = pageOf(items, 0, 2);
+    expect(first).toEqual({ items: [1, 2], nextCursor: encodeCursor(2) });
+    expect(pageOf(items, decodeCursor(encodeCursor(4)), 2)).toEqual({ items: [5], nextCursor: null });
+    expect(pageOf(items, 99, 2)).toEqual({ items: [], nextCursor: null });
+  });
+});
