@@ -1,0 +1,46 @@
+import { fetchLimited, headerValue, UpstreamRequestError, type LimitedRequest, type LimitOptions } from "../../server/upstream/fetch-limited.ts";
+
+export interface FetchedDocument {
+  url: string;
+  status: number;
+  body: Buffer;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+export interface PoliteOptions extends LimitOptions {
+  /** Attempts after the first, for network failures, 429 and 5xx. */
+  retries: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const RETRYABLE_STATUS = (status: number) => status === 429 || status >= 500;
+const MAX_RETRY_WAIT_MS = 30_000;
+
+/** Fetches a publisher document politely: identified, bounded, retried with back-off (honouring Retry-After). */
+export async function fetchDocument(target: LimitedRequest, options: PoliteOptions): Promise<FetchedDocument> {
+  const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  for (let attempt = 0; ; attempt++) {
+    let waitMs = 1000 * 2 ** attempt;
+    try {
+      const response = await fetchLimited(target, options);
+      if (response.status >= 200 && response.status < 300) {
+        return {
+          url: target.url,
+          status: response.status,
+          body: response.body,
+          etag: headerValue(response.headers, "etag"),
+          lastModified: headerValue(response.headers, "last-modified"),
+        };
+      }
+      const failure = new UpstreamRequestError("http-status", `${new URL(target.url).host} answered HTTP ${response.status}`, response.status);
+      if (!RETRYABLE_STATUS(response.status) || attempt >= options.retries) throw failure;
+      const retryAfter = Number(headerValue(response.headers, "retry-after"));
+      if (Number.isFinite(retryAfter) && retryAfter > 0) waitMs = retryAfter * 1000;
+    } catch (error) {
+      const retryable = error instanceof UpstreamRequestError && (error.failure === "unavailable" || error.failure === "timeout");
+      if (!retryable || attempt >= options.retries) throw error;
+    }
+    await sleep(Math.min(waitMs, MAX_RETRY_WAIT_MS));
+  }
+}

@@ -1,0 +1,107 @@
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { STORE_DDL } from "../../schemas/store-ddl.ts";
+
+export interface StoredEvent {
+  id: string;
+  release_slug: string;
+  title: string;
+  scheduled_date: string;
+  scheduled_at: string | null;
+  time_precision: string;
+  source_timezone: string;
+  reference_period: string | null;
+  status: string;
+  withdrawn_at: string | null;
+  first_seen_at: string;
+  updated_at: string;
+}
+
+export interface StoredEventSource {
+  source: string;
+  source_event_id: string;
+  event_id: string;
+  title: string;
+  scheduled_date: string;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
+export interface StoredVintage {
+  series_slug: string;
+  reference_period: string;
+  sequence: number;
+  value: string | null;
+  publication_status: string | null;
+  source_updated_at: string | null;
+  ingested_at: string;
+  run_id: string;
+}
+
+export type Store = ReturnType<typeof openStore>;
+
+/** The ledger's data access: synchronous prepared statements, one per question (better-sqlite3 style). */
+export function openStore(path: string) {
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.pragma("foreign_keys = ON");
+  db.exec(STORE_DDL);
+
+  const statements = {
+    startRun: db.prepare("INSERT INTO runs (id, started_at, mode, outcome) VALUES (?, ?, ?, 'running')"),
+    finishRun: db.prepare("UPDATE runs SET finished_at = ?, outcome = ?, summary = ? WHERE id = ?"),
+    recordCheck: db.prepare("INSERT OR REPLACE INTO source_checks (run_id, source, checked_at, result, detail) VALUES (?, ?, ?, ?, ?)"),
+    recordDocument: db.prepare(`INSERT OR IGNORE INTO documents (sha256, run_id, source, url, fetched_at, http_status, etag, last_modified, bytes, archive_path)
+      VALUES (@sha256, @runId, @source, @url, @fetchedAt, @httpStatus, @etag, @lastModified, @bytes, @archivePath)`),
+    eventSource: db.prepare("SELECT * FROM event_sources WHERE source = ? AND source_event_id = ?"),
+    event: db.prepare("SELECT * FROM events WHERE id = ?"),
+    canonicalCandidates: db.prepare("SELECT * FROM events WHERE release_slug = ? AND (scheduled_date = ? OR (reference_period IS NOT NULL AND json_extract(reference_period, '$.code') = ?))"),
+    sourcesOfEvent: db.prepare("SELECT * FROM event_sources WHERE event_id = ?"),
+    insertEvent: db.prepare(`INSERT INTO events (id, release_slug, title, scheduled_date, scheduled_at, time_precision, source_timezone, reference_period, status, withdrawn_at, first_seen_at, updated_at)
+      VALUES (@id, @release_slug, @title, @scheduled_date, @scheduled_at, @time_precision, @source_timezone, @reference_period, @status, @withdrawn_at, @first_seen_at, @updated_at)`),
+    updateEvent: db.prepare(`UPDATE events SET title = @title, scheduled_date = @scheduled_date, scheduled_at = @scheduled_at, time_precision = @time_precision,
+      reference_period = @reference_period, status = @status, withdrawn_at = @withdrawn_at, updated_at = @updated_at WHERE id = @id`),
+    upsertEventSource: db.prepare(`INSERT INTO event_sources (source, source_event_id, event_id, title, scheduled_date, first_seen_at, last_seen_at)
+      VALUES (@source, @source_event_id, @event_id, @title, @scheduled_date, @first_seen_at, @last_seen_at)
+      ON CONFLICT (source, source_event_id) DO UPDATE SET title = excluded.title, scheduled_date = excluded.scheduled_date, last_seen_at = excluded.last_seen_at`),
+    recordChange: db.prepare("INSERT INTO event_changes (event_id, run_id, changed_at, field, old_value, new_value) VALUES (?, ?, ?, ?, ?, ?)"),
+    sourceRefsInRange: db.prepare("SELECT * FROM event_sources WHERE source = ? AND scheduled_date BETWEEN ? AND ?"),
+    addEvidence: db.prepare("INSERT OR IGNORE INTO evidence (event_id, kind, observed_at, released_at, detail, url) VALUES (?, ?, ?, ?, ?, ?)"),
+    eventsAwaitingPeriod: db.prepare("SELECT * FROM events WHERE release_slug = ? AND json_extract(reference_period, '$.code') = ?"),
+    currentVintage: db.prepare("SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence DESC LIMIT 1"),
+    appendVintage: db.prepare(`INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, source_updated_at, ingested_at, run_id)
+      VALUES (@series_slug, @reference_period, @sequence, @value, @publication_status, @source_updated_at, @ingested_at, @run_id)`),
+  };
+
+  return {
+    db,
+    close: () => db.close(),
+    transaction: <T>(work: () => T): T => db.transaction(work)(),
+    startRun: (id: string, startedAt: string, mode: "fetch" | "archive") => statements.startRun.run(id, startedAt, mode),
+    finishRun: (id: string, finishedAt: string, outcome: string, summary: unknown) =>
+      statements.finishRun.run(finishedAt, outcome, JSON.stringify(summary), id),
+    recordCheck: (runId: string, source: string, checkedAt: string, result: "successful" | "incomplete", detail: string | null) =>
+      statements.recordCheck.run(runId, source, checkedAt, result, detail),
+    recordDocument: (document: { sha256: string; runId: string; source: string; url: string; fetchedAt: string; httpStatus: number | null; etag: string | null; lastModified: string | null; bytes: number; archivePath: string }) =>
+      statements.recordDocument.run(document),
+    eventSource: (source: string, sourceEventId: string) => statements.eventSource.get(source, sourceEventId) as StoredEventSource | undefined,
+    event: (id: string) => statements.event.get(id) as StoredEvent | undefined,
+    canonicalCandidates: (releaseSlug: string, scheduledDate: string, periodCode: string | null) =>
+      statements.canonicalCandidates.all(releaseSlug, scheduledDate, periodCode) as StoredEvent[],
+    sourcesOfEvent: (eventId: string) => statements.sourcesOfEvent.all(eventId) as StoredEventSource[],
+    insertEvent: (event: StoredEvent) => statements.insertEvent.run(event),
+    updateEvent: (event: StoredEvent) => statements.updateEvent.run(event),
+    upsertEventSource: (reference: StoredEventSource) => statements.upsertEventSource.run(reference),
+    recordChange: (eventId: string, runId: string, at: string, field: string, oldValue: string | null, newValue: string | null) =>
+      statements.recordChange.run(eventId, runId, at, field, oldValue, newValue),
+    sourceRefsInRange: (source: string, from: string, to: string) => statements.sourceRefsInRange.all(source, from, to) as StoredEventSource[],
+    addEvidence: (eventId: string, kind: string, observedAt: string, releasedAt: string | null, detail: string, url: string | null) =>
+      statements.addEvidence.run(eventId, kind, observedAt, releasedAt, detail, url).changes > 0,
+    eventsForPeriod: (releaseSlug: string, periodCode: string) => statements.eventsAwaitingPeriod.all(releaseSlug, periodCode) as StoredEvent[],
+    currentVintage: (seriesSlug: string, period: string) => statements.currentVintage.get(seriesSlug, period) as StoredVintage | undefined,
+    appendVintage: (vintage: StoredVintage) => statements.appendVintage.run(vintage),
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The durable ledger (`store.sqlite`), written only by `service ingest`. Observation vintages and
+ * document records are append-only; events are updated in place with their change history kept.
+ */
+export const STORE_DDL = `
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  mode TEXT NOT NULL CHECK (mode IN ('fetch', 'archive')),
+  outcome TEXT NOT NULL CHECK (outcome IN ('running', 'succeeded', 'partial', 'failed')),
+  summary TEXT
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS source_checks (
+  run_id TEXT NOT NULL REFERENCES runs(id),
+  source TEXT NOT NULL,
+  checked_at TEXT NOT NULL,
+  result TEXT NOT NULL CHECK (result IN ('successful', 'incomplete')),
+  detail TEXT,
+  PRIMARY KEY (run_id, source)
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS documents (
+  sha256 TEXT NOT NULL,
+  run_id TEXT NOT NULL REFERENCES runs(id),
+  source TEXT NOT NULL,
+  url TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  http_status INTEGER,
+  etag TEXT,
+  last_modified TEXT,
+  bytes INTEGER NOT NULL,
+  archive_path TEXT NOT NULL,
+  PRIMARY KEY (run_id, source, url, sha256)
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS events (
+  id TEXT PRIMARY KEY,
+  release_slug TEXT NOT NULL,
+  title TEXT NOT NULL,
+  scheduled_date TEXT NOT NULL,
+  scheduled_at TEXT,
+  time_precision TEXT NOT NULL,
+  source_timezone TEXT NOT NULL,
+  reference_period TEXT,
+  status TEXT NOT NULL,
+  withdrawn_at TEXT,
+  first_seen_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS event_sources (
+  source TEXT NOT NULL,
+  source_event_id TEXT NOT NULL,
+  event_id TEXT NOT NULL REFERENCES events(id),
+  title TEXT NOT NULL,
+  scheduled_date TEXT NOT NULL,
+  first_seen_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL,
+  PRIMARY KEY (source, source_event_id)
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS event_changes (
+  event_id TEXT NOT NULL REFERENCES events(id),
+  run_id TEXT NOT NULL,
+  changed_at TEXT NOT NULL,
+  field TEXT NOT NULL,
+  old_value TEXT,
+  new_value TEXT
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS evidence (
+  event_id TEXT NOT NULL REFERENCES events(id),
+  kind TEXT NOT NULL,
+  observed_at TEXT NOT NULL,
+  released_at TEXT,
+  detail TEXT NOT NULL,
+  url TEXT,
+  PRIMARY KEY (event_id, kind, detail)
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS vintages (
+  series_slug TEXT NOT NULL,
+  reference_period TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  value TEXT,
+  publication_status TEXT,
+  source_updated_at TEXT,
+  ingested_at TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  PRIMARY KEY (series_slug, reference_period, sequence)
+) STRICT;
+`;

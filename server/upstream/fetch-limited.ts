@@ -1,0 +1,95 @@
+import { request, type Dispatcher } from "undici";
+
+/** Why an upstream request failed. Messages are for operators' logs and never include the body or a credentialed URL. */
+export type UpstreamFailure = "timeout" | "too-large" | "unavailable" | "http-status";
+
+export class UpstreamRequestError extends Error {
+  readonly failure: UpstreamFailure;
+  readonly status: number | null;
+  constructor(failure: UpstreamFailure, message: string, status: number | null = null) {
+    super(message);
+    this.name = "UpstreamRequestError";
+    this.failure = failure;
+    this.status = status;
+  }
+}
+
+export interface LimitedRequest {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LimitOptions {
+  userAgent: string;
+  timeoutMs: number;
+  maxBytes: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface LimitedResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/**
+ * One HTTP request with a time-out over the whole exchange and a ceiling on the body size,
+ * checked against Content-Length first and enforced while reading.
+ */
+export async function fetchLimited(target: LimitedRequest, options: LimitOptions): Promise<LimitedResponse> {
+  const host = safeHost(target.url);
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await request(target.url, {
+      method: target.method ?? "GET",
+      headers: { "user-agent": options.userAgent, ...target.headers },
+      body: target.body,
+      signal,
+      dispatcher: options.dispatcher,
+    });
+  } catch (error) {
+    throw signal.aborted
+      ? new UpstreamRequestError("timeout", `${host} did not answer within ${options.timeoutMs} ms`)
+      : new UpstreamRequestError("unavailable", `${host} could not be reached (${(error as Error).name})`);
+  }
+  const declared = Number(response.headers["content-length"] ?? NaN);
+  if (declared > options.maxBytes) {
+    response.body.destroy();
+    throw new UpstreamRequestError("too-large", `${host} announced ${declared} bytes, over the ${options.maxBytes}-byte ceiling`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > options.maxBytes) {
+        response.body.destroy();
+        throw new UpstreamRequestError("too-large", `${host} sent more than the ${options.maxBytes}-byte ceiling`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof UpstreamRequestError) throw error;
+    throw signal.aborted
+      ? new UpstreamRequestError("timeout", `${host} did not finish within ${options.timeoutMs} ms`)
+      : new UpstreamRequestError("unavailable", `${host} broke off the answer`);
+  }
+  return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
+}
+
+export function headerValue(headers: LimitedResponse["headers"], name: string): string | null {
+  const value = headers[name];
+  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+}
+
+/** Only the host is ever named in messages: paths and queries may carry keys. */
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "upstream";
+  }
+}
