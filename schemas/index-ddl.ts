@@ -1,11 +1,59 @@
 /**
  * The published index (`index.sqlite`): written whole by `service ingest`, renamed into place, then only read.
- * `publication` holds the facts about the run that built it.
+ * It holds records ready to serve, so requests do no assembly beyond filtering, paging and per-request state.
  */
 export const INDEX_DDL = `
 CREATE TABLE publication (
   key TEXT PRIMARY KEY,
   value TEXT
+) STRICT;
+
+CREATE TABLE events (
+  id TEXT PRIMARY KEY,
+  scheduled_date TEXT NOT NULL,
+  scheduled_at TEXT,
+  release_slug TEXT NOT NULL,
+  country TEXT,
+  region TEXT,
+  currency TEXT NOT NULL,
+  importance TEXT NOT NULL,
+  status TEXT NOT NULL,
+  confirmed INTEGER NOT NULL,
+  record TEXT NOT NULL
+) STRICT;
+CREATE INDEX events_in_order ON events (scheduled_date, scheduled_at, id);
+
+CREATE TABLE event_sources (
+  event_id TEXT NOT NULL,
+  source TEXT NOT NULL,
+  PRIMARY KEY (event_id, source)
+) STRICT;
+
+CREATE TABLE observations (
+  series_slug TEXT NOT NULL,
+  reference_period TEXT NOT NULL,
+  value TEXT,
+  publication_status TEXT,
+  revision_count INTEGER NOT NULL,
+  previous_value TEXT,
+  source_updated_at TEXT,
+  ingested_at TEXT NOT NULL,
+  published_at TEXT,
+  derived_inputs TEXT,
+  PRIMARY KEY (series_slug, reference_period)
+) STRICT;
+
+CREATE TABLE series_facts (
+  series_slug TEXT PRIMARY KEY,
+  last_ingested_at TEXT NOT NULL,
+  observation_count INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE source_checks (
+  source TEXT PRIMARY KEY,
+  last_success_at TEXT,
+  latest_check TEXT NOT NULL,
+  checked_at TEXT NOT NULL
 ) STRICT;
 `;
 

@@ -64,3 +64,6 @@ export const PUBLIC_CACHE_SECONDS = {
   weatherCurrent: 600,
   weatherForecast: 1800,
 } as const;
+
+/** Economics data is `fresh` while the last successful ingestion is younger than this; `stale` after. */
+export const DATA_FRESH_HOURS = 36;

@@ -82,3 +82,8 @@ export interface Registry {
 export interface BuiltRegistry extends Registry {
   builtAt: string;
 }
+
+/** The publisher's identifier of a series as one string: BLS and ECB ids as they are, Eurostat `dataset.key`. */
+export function upstreamSeriesKey(upstream: UpstreamSeriesId): string {
+  return upstream.key ? `${upstream.id}.${upstream.key}` : upstream.id;
+}

@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS event_sources (
   event_id TEXT NOT NULL REFERENCES events(id),
   title TEXT NOT NULL,
   scheduled_date TEXT NOT NULL,
+  scheduled_at TEXT,
   first_seen_at TEXT NOT NULL,
   last_seen_at TEXT NOT NULL,
   PRIMARY KEY (source, source_event_id)

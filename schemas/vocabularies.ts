@@ -24,7 +24,8 @@ export type CalendarSource = (typeof CALENDAR_SOURCES)[number];
 export const PUBLISHERS = ["BLS", "EUROSTAT", "ECB"] as const;
 export type Publisher = (typeof PUBLISHERS)[number];
 
-export const EVENT_STATUSES = ["SCHEDULED", "RESCHEDULED", "PUBLISHED"] as const;
+/** CANCELLED: the source removed the event from its calendar before its date (a cancelled release disappears). */
+export const EVENT_STATUSES = ["SCHEDULED", "RESCHEDULED", "PUBLISHED", "CANCELLED"] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 export const TIME_PRECISIONS = ["EXACT_TIME", "DATE_ONLY"] as const;

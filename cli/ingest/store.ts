@@ -24,6 +24,7 @@ export interface StoredEventSource {
   event_id: string;
   title: string;
   scheduled_date: string;
+  scheduled_at: string | null;
   first_seen_at: string;
   last_seen_at: string;
 }
@@ -63,10 +64,11 @@ export function openStore(path: string) {
     insertEvent: db.prepare(`INSERT INTO events (id, release_slug, title, scheduled_date, scheduled_at, time_precision, source_timezone, reference_period, status, withdrawn_at, first_seen_at, updated_at)
       VALUES (@id, @release_slug, @title, @scheduled_date, @scheduled_at, @time_precision, @source_timezone, @reference_period, @status, @withdrawn_at, @first_seen_at, @updated_at)`),
     updateEvent: db.prepare(`UPDATE events SET title = @title, scheduled_date = @scheduled_date, scheduled_at = @scheduled_at, time_precision = @time_precision,
-      reference_period = @reference_period, status = @status, withdrawn_at = @withdrawn_at, updated_at = @updated_at WHERE id = @id`),
-    upsertEventSource: db.prepare(`INSERT INTO event_sources (source, source_event_id, event_id, title, scheduled_date, first_seen_at, last_seen_at)
-      VALUES (@source, @source_event_id, @event_id, @title, @scheduled_date, @first_seen_at, @last_seen_at)
-      ON CONFLICT (source, source_event_id) DO UPDATE SET title = excluded.title, scheduled_date = excluded.scheduled_date, last_seen_at = excluded.last_seen_at`),
+      source_timezone = @source_timezone, reference_period = @reference_period, status = @status, withdrawn_at = @withdrawn_at, updated_at = @updated_at WHERE id = @id`),
+    upsertEventSource: db.prepare(`INSERT INTO event_sources (source, source_event_id, event_id, title, scheduled_date, scheduled_at, first_seen_at, last_seen_at)
+      VALUES (@source, @source_event_id, @event_id, @title, @scheduled_date, @scheduled_at, @first_seen_at, @last_seen_at)
+      ON CONFLICT (source, source_event_id) DO UPDATE SET title = excluded.title, scheduled_date = excluded.scheduled_date,
+        scheduled_at = excluded.scheduled_at, last_seen_at = excluded.last_seen_at`),
     recordChange: db.prepare("INSERT INTO event_changes (event_id, run_id, changed_at, field, old_value, new_value) VALUES (?, ?, ?, ?, ?, ?)"),
     sourceRefsInRange: db.prepare("SELECT * FROM event_sources WHERE source = ? AND scheduled_date BETWEEN ? AND ?"),
     addEvidence: db.prepare("INSERT OR IGNORE INTO evidence (event_id, kind, observed_at, released_at, detail, url) VALUES (?, ?, ?, ?, ?, ?)"),

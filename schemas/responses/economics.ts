@@ -5,7 +5,7 @@ import {
 import { seriesDefinitionSchema } from "./registry.ts";
 
 /** Evaluated per request from the clock (spec "States and transitions"); documented in the OpenAPI description. */
-export const DERIVED_STATES = ["UPCOMING", "DUE_TODAY", "PAST_DUE_AWAITING_CONFIRMATION", "CONFIRMED_PUBLISHED"] as const;
+export const DERIVED_STATES = ["UPCOMING", "DUE_TODAY", "PAST_DUE_AWAITING_CONFIRMATION", "CONFIRMED_PUBLISHED", "CANCELLED_AT_SOURCE"] as const;
 
 const periodCode = str({ pattern: REFERENCE_PERIOD_PATTERN });
 const attribution = obj({ text: str(), required: bool() });
@@ -47,7 +47,7 @@ const eventFields = {
     officialPublication: nullable(obj({ url: str() })),
   }),
   values: obj({
-    availability: enumOf(["NOT_YET_AVAILABLE", "AVAILABLE", "NOT_TRACKED"]),
+    availability: enumOf(["AVAILABLE", "NOT_YET_AVAILABLE", "NOT_LINKED"]),
     actual: nullable(obj({ seriesSlug: str(), referencePeriod: periodCode, value: nullable(str()) })),
     previous: nullable(obj({ seriesSlug: str(), referencePeriod: periodCode, value: nullable(str()) })),
   }),

@@ -7,6 +7,7 @@ export const capabilitiesSchema = obj({
     indexPresent: bool(),
     ingestionCompleted: bool(),
     storageBackedRoutesAvailable: bool(),
+    lastIngestedAt: nullable(dateTime()),
     lastSuccessfulIngestionAt: nullable(dateTime()),
   }),
   sources: arrayOf(obj({

@@ -1,4 +1,4 @@
-import type { IndicatorFamily, Series } from "../../schemas/registry.ts";
+import { upstreamSeriesKey, type IndicatorFamily, type Series } from "../../schemas/registry.ts";
 
 /** The public shape of registry records: definitions and provenance, no operational detail. */
 
@@ -26,7 +26,7 @@ export function seriesView(series: Series) {
     transformation: series.transformation,
     scope: series.scope,
     officialSeriesUrl: series.officialSeriesUrl,
-    upstreamSeriesId: series.upstream ? [series.upstream.id, series.upstream.key].filter(Boolean).join(".") : null,
+    upstreamSeriesId: series.upstream ? upstreamSeriesKey(series.upstream) : null,
     derived: series.derived ? { formula: series.derived.formula, inputSeries: [series.derived.inputSeriesSlug] } : null,
     active: series.active,
   };

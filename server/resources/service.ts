@@ -8,16 +8,17 @@ export function serviceHandlers(config: ServiceConfig, storage: IndexStorage): R
   return {
     "v1.capabilities": () => {
       const index = storage.current();
-      const lastSuccess = index?.facts.lastSuccessfulIngestionAt ?? null;
+      const facts = index?.facts;
       return {
         data: {
           environment: config.environment,
           durableStorage: {
             bound: storage.bound,
             indexPresent: index !== null,
-            ingestionCompleted: lastSuccess !== null,
+            ingestionCompleted: (facts?.lastIngestedAt ?? null) !== null,
             storageBackedRoutesAvailable: storage.ready(),
-            lastSuccessfulIngestionAt: lastSuccess,
+            lastIngestedAt: facts?.lastIngestedAt ?? null,
+            lastSuccessfulIngestionAt: facts?.lastSuccessfulIngestionAt ?? null,
           },
           sources: config.upstreams.map((upstream) => ({
             id: upstream.id,

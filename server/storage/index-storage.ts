@@ -14,7 +14,7 @@ export interface IndexStorage {
   bound: boolean;
   /** The current published index, or null when there is none (or no store is bound). */
   current(): OpenIndex | null;
-  /** Whether storage-backed routes can answer: store bound, index present, an ingestion completed. */
+  /** Whether storage-backed routes can answer: store bound, index present, published by a completed ingestion. */
   ready(): boolean;
 }
 
@@ -35,7 +35,7 @@ export function createIndexStorage(dataDir: string, bound: boolean): IndexStorag
     open = next;
     return next;
   }
-  return { bound, current, ready: () => current()?.facts.lastSuccessfulIngestionAt != null };
+  return { bound, current, ready: () => current()?.facts.lastIngestedAt != null };
 }
 
 function openIndex(path: string): OpenIndex | null {

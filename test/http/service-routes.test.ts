@@ -8,12 +8,13 @@ import { INDEX_DDL } from "../../schemas/index-ddl.ts";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
-/** A published index holding only its publication facts. */
-function dataDirWithIndex(lastSuccessfulIngestionAt: string | null): string {
+/** A published index holding only its publication facts (null: built, but by no completed ingestion). */
+function dataDirWithIndex(ingestedAt: string | null): string {
   const dir = mkdtempSync(join(tmpdir(), "seed-"));
   const db = new Database(join(dir, "index.sqlite"));
   db.exec(INDEX_DDL);
-  db.prepare("INSERT INTO publication (key, value) VALUES (?, ?)").run("lastSuccessfulIngestionAt", lastSuccessfulIngestionAt);
+  const insert = db.prepare("INSERT INTO publication (key, value) VALUES (?, ?)");
+  for (const key of ["publishedAt", "lastIngestedAt", "lastSuccessfulIngestionAt"]) insert.run(key, ingestedAt);
   db.close();
   return dir;
 }
@@ -33,7 +34,7 @@ describe("capabilities", () => {
   it("reports storage-backed routes unavailable with no index", async () => {
     const data = await capabilitiesOf({});
     expect(data.environment).toBe("test");
-    expect(data.durableStorage).toEqual({ bound: true, indexPresent: false, ingestionCompleted: false, storageBackedRoutesAvailable: false, lastSuccessfulIngestionAt: null });
+    expect(data.durableStorage).toEqual({ bound: true, indexPresent: false, ingestionCompleted: false, storageBackedRoutesAvailable: false, lastIngestedAt: null, lastSuccessfulIngestionAt: null });
   });
 
   it("reports them unavailable when an index exists but no ingestion completed", async () => {

@@ -1,0 +1,151 @@
+import { createHash } from "node:crypto";
+import type { Release } from "../../schemas/registry.ts";
+import type { CalendarSource } from "../../schemas/vocabularies.ts";
+import type { SourceEvent } from "./records.ts";
+import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
+
+export interface CalendarCounts {
+  received: number;
+  unmatched: number;
+  created: number;
+  attached: number;
+  changed: number;
+  unchanged: number;
+  cancelled: number;
+}
+
+export interface RunContext {
+  runId: string;
+  /** ISO time of this run's observation of the source. */
+  at: string;
+}
+
+/** Event ids are derived from the first source that described the release, so they are stable across runs. */
+export function stableEventId(source: string, sourceEventId: string): string {
+  return `evt_${createHash("sha256").update(`${source}\n${sourceEventId}`).digest("hex").slice(0, 20)}`;
+}
+
+/**
+ * Applies one snapshot of a calendar source to the store. A moved event becomes RESCHEDULED; a second
+ * source describing the same release attaches to the canonical event; an event that vanished from the
+ * dates the snapshot covers becomes CANCELLED. Time passing never changes a status.
+ */
+export function applyCalendarSnapshot(
+  store: Store,
+  matchRelease: (source: CalendarSource, title: string) => Release | null,
+  source: CalendarSource,
+  snapshot: SourceEvent[],
+  run: RunContext,
+): CalendarCounts {
+  const counts: CalendarCounts = { received: snapshot.length, unmatched: 0, created: 0, attached: 0, changed: 0, unchanged: 0, cancelled: 0 };
+  const seen = new Set<string>();
+  store.transaction(() => {
+    for (const incoming of snapshot) {
+      const release = matchRelease(source, incoming.title);
+      if (!release) {
+        counts.unmatched++;
+        continue;
+      }
+      seen.add(incoming.sourceEventId);
+      const reference = store.eventSource(source, incoming.sourceEventId);
+      const { outcome, eventId } = reference ? updateKnown(store, reference, incoming, run) : placeNew(store, release, incoming, run);
+      counts[outcome]++;
+      store.upsertEventSource({
+        source, source_event_id: incoming.sourceEventId, event_id: eventId, title: incoming.title,
+        scheduled_date: incoming.scheduledDate, scheduled_at: incoming.scheduledAt,
+        first_seen_at: reference?.first_seen_at ?? run.at, last_seen_at: run.at,
+      });
+    }
+    counts.cancelled = cancelVanished(store, source, snapshot, seen, run);
+  });
+  return counts;
+}
+
+type Placement = { outcome: "changed" | "unchanged" | "created" | "attached"; eventId: string };
+
+function updateKnown(store: Store, reference: StoredEventSource, incoming: SourceEvent, run: RunContext): Placement {
+  const before = store.event(reference.event_id)!;
+  const after: StoredEvent = { ...before };
+  const moved = reference.scheduled_date !== incoming.scheduledDate || reference.scheduled_at !== incoming.scheduledAt;
+  if (moved) {
+    Object.assign(after, { scheduled_date: incoming.scheduledDate, scheduled_at: incoming.scheduledAt, time_precision: incoming.timePrecision });
+    if (after.status !== "PUBLISHED") after.status = "RESCHEDULED";
+  }
+  if (before.status === "CANCELLED") {
+    after.status = moved ? "RESCHEDULED" : "SCHEDULED";
+    after.withdrawn_at = null;
+  }
+  if (after.reference_period === null && incoming.referencePeriod) after.reference_period = JSON.stringify(incoming.referencePeriod);
+  if (incoming.sourceStatus === "PUBLISHED") markPublishedBySource(store, after, incoming, run);
+  return { outcome: saveIfChanged(store, before, after, run), eventId: before.id };
+}
+
+function placeNew(store: Store, release: Release, incoming: SourceEvent, run: RunContext): Placement {
+  const periodCode = incoming.referencePeriod?.code ?? null;
+  const canonical = store.canonicalCandidates(release.slug, incoming.scheduledDate, periodCode)
+    .find((event) => !store.sourcesOfEvent(event.id).some((reference) => reference.source === incoming.source));
+  if (canonical) {
+    const after: StoredEvent = { ...canonical };
+    if (after.reference_period === null && incoming.referencePeriod) after.reference_period = JSON.stringify(incoming.referencePeriod);
+    if (after.scheduled_at === null && incoming.scheduledAt !== null && after.scheduled_date === incoming.scheduledDate) {
+      Object.assign(after, { scheduled_at: incoming.scheduledAt, time_precision: incoming.timePrecision, source_timezone: incoming.sourceTimezone });
+    }
+    if (incoming.sourceStatus === "PUBLISHED") markPublishedBySource(store, after, incoming, run);
+    saveIfChanged(store, canonical, after, run);
+    return { outcome: "attached", eventId: canonical.id };
+  }
+  const published = incoming.sourceStatus === "PUBLISHED";
+  const event: StoredEvent = {
+    id: stableEventId(incoming.source, incoming.sourceEventId),
+    release_slug: release.slug,
+    title: incoming.title,
+    scheduled_date: incoming.scheduledDate,
+    scheduled_at: incoming.scheduledAt,
+    time_precision: incoming.timePrecision,
+    source_timezone: incoming.sourceTimezone,
+    reference_period: incoming.referencePeriod ? JSON.stringify(incoming.referencePeriod) : null,
+    status: published ? "PUBLISHED" : "SCHEDULED",
+    withdrawn_at: null,
+    first_seen_at: run.at,
+    updated_at: run.at,
+  };
+  store.insertEvent(event);
+  if (published) recordSourceCalendarEvidence(store, event.id, incoming, run);
+  return { outcome: "created", eventId: event.id };
+}
+
+function markPublishedBySource(store: Store, event: StoredEvent, incoming: SourceEvent, run: RunContext): void {
+  event.status = "PUBLISHED";
+  recordSourceCalendarEvidence(store, event.id, incoming, run);
+}
+
+/** The source calendar stating that the release happened is evidence of publication. */
+function recordSourceCalendarEvidence(store: Store, eventId: string, incoming: SourceEvent, run: RunContext): void {
+  store.addEvidence(eventId, "SOURCE_CALENDAR", run.at, null, `${incoming.source} lists ${incoming.sourceEventId} as published`, incoming.sourceUrl);
+}
+
+/** Events this source no longer lists, within the dates its snapshot covers, were removed by the publisher. */
+function cancelVanished(store: Store, source: CalendarSource, snapshot: SourceEvent[], seen: Set<string>, run: RunContext): number {
+  if (snapshot.length === 0) return 0;
+  const dates = snapshot.map((event) => event.scheduledDate).sort();
+  let cancelled = 0;
+  for (const reference of store.sourceRefsInRange(source, dates[0]!, dates.at(-1)!)) {
+    if (seen.has(reference.source_event_id)) continue;
+    const before = store.event(reference.event_id)!;
+    if (before.status === "CANCELLED" || before.status === "PUBLISHED") continue;
+    const others = store.sourcesOfEvent(before.id).filter((other) => other.source !== source);
+    if (others.length > 0) continue;
+    saveIfChanged(store, before, { ...before, status: "CANCELLED", withdrawn_at: run.at }, run);
+    cancelled++;
+  }
+  return cancelled;
+}
+
+function saveIfChanged(store: Store, before: StoredEvent, after: StoredEvent, run: RunContext): "changed" | "unchanged" {
+  const fields = ["title", "scheduled_date", "scheduled_at", "time_precision", "source_timezone", "reference_period", "status", "withdrawn_at"] as const;
+  const changed = fields.filter((field) => before[field] !== after[field]);
+  if (changed.length === 0) return "unchanged";
+  for (const field of changed) store.recordChange(before.id, run.runId, run.at, field, before[field], after[field]);
+  store.updateEvent({ ...after, updated_at: run.at });
+  return "changed";
+}

@@ -1,0 +1,71 @@
+import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
+import type { Release } from "../../schemas/registry.ts";
+import type { StoredEvent, StoredEventSource } from "./store.ts";
+
+export interface StoredEvidence {
+  kind: string;
+  observed_at: string;
+  released_at: string | null;
+  detail: string;
+  url: string | null;
+}
+
+export interface PeriodValue {
+  seriesSlug: string;
+  referencePeriod: string;
+  value: string | null;
+}
+
+/** What the index needs to know about values to describe an event's `values` section. */
+export interface ValueLookup {
+  current(seriesSlug: string, period: string): PeriodValue | null;
+  before(seriesSlug: string, period: string): PeriodValue | null;
+}
+
+/**
+ * The event record as served, minus what depends on the request (derivedState, local projection).
+ * `confirmed` is true only with evidence; `releasedAt`/`detectedAt` come from that evidence alone.
+ */
+export function eventRecord(event: StoredEvent, release: Release, sources: StoredEventSource[], evidence: StoredEvidence[], values: ValueLookup) {
+  const referencePeriod = event.reference_period ? JSON.parse(event.reference_period) as { code: string } : null;
+  const releasedTimes = evidence.map((item) => item.released_at).filter((time): time is string => time !== null).sort();
+  const detectedTimes = evidence.map((item) => item.observed_at).sort();
+  const confirmed = evidence.length > 0;
+  const primarySeries = release.seriesSlugs[0] ?? null;
+  const actual = primarySeries && referencePeriod ? values.current(primarySeries, referencePeriod.code) : null;
+  const previous = primarySeries && referencePeriod ? values.before(primarySeries, referencePeriod.code) : null;
+  const terms = PUBLISHER_TERMS[release.publisher];
+  return {
+    id: event.id,
+    title: event.title,
+    release: { slug: release.slug, publisher: release.publisher, officialPageUrl: release.officialPageUrl },
+    country: release.country,
+    region: release.region,
+    currency: release.currency,
+    category: release.category,
+    referencePeriod,
+    scheduledDate: event.scheduled_date,
+    scheduledAt: event.scheduled_at,
+    timePrecision: event.time_precision,
+    sourceTimezone: event.source_timezone,
+    status: event.status,
+    publication: {
+      releasedAt: releasedTimes[0] ?? null,
+      detectedAt: detectedTimes[0] ?? null,
+      confirmed,
+      evidence: evidence.map((item) => ({ kind: item.kind, observedAt: item.observed_at, detail: item.detail, url: item.url })),
+      officialPublication: confirmed ? { url: release.officialPageUrl } : null,
+    },
+    values: {
+      availability: primarySeries === null || referencePeriod === null ? "NOT_LINKED" : actual?.value != null ? "AVAILABLE" : "NOT_YET_AVAILABLE",
+      actual: actual?.value != null ? actual : null,
+      previous,
+    },
+    importance: release.importance,
+    importanceBasis: release.importanceBasis,
+    sources: sources.map((source) => ({ sourceId: source.source, sourceEventId: source.source_event_id, title: source.title })),
+    attribution: { text: terms.attributionText, required: terms.required },
+  };
+}
+
+export type EventRecord = ReturnType<typeof eventRecord>;

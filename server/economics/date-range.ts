@@ -1,0 +1,54 @@
+import { DateTime } from "luxon";
+import type { ErrorCode } from "../../schemas/errors.ts";
+import { ApiError } from "../http/api-error.ts";
+
+export interface DateRange {
+  from: DateTime;
+  to: DateTime;
+  /** The instants reduced to their UTC calendar dates, compared inclusively with `scheduledDate`. */
+  fromDate: string;
+  toDate: string;
+}
+
+export interface RangeRules {
+  zone: string;
+  maxDays: number;
+  defaultDaysBack: number;
+  defaultDaysAhead: number;
+  errorCode: ErrorCode;
+}
+
+const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** An instant must carry its zone: `Z` or `±hh:mm` (or `±hhmm`). */
+const ZONED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * `from`/`to` as bare dates in the zone or instants with a zone (spec events "Range rules"). A bare `to`
+ * is the start of the following day, so after reduction to UTC dates it can admit events of the next UTC day.
+ * Defaults: the start of today in the zone, minus `defaultDaysBack`, through plus `defaultDaysAhead`.
+ */
+export function parseDateRange(rawFrom: string | null, rawTo: string | null, now: number, rules: RangeRules): DateRange {
+  const today = DateTime.fromMillis(now, { zone: rules.zone }).startOf("day");
+  const from = rawFrom ? parseBound(rawFrom, rules, false) : rawTo ? null : today.minus({ days: rules.defaultDaysBack });
+  const to = rawTo ? parseBound(rawTo, rules, true) : null;
+  const start = from ?? to!.minus({ days: rules.defaultDaysBack + rules.defaultDaysAhead });
+  const end = to ?? (rawFrom ? start.plus({ days: rules.defaultDaysBack + rules.defaultDaysAhead }) : today.plus({ days: rules.defaultDaysAhead + 1 }));
+  if (start >= end) throw new ApiError(rules.errorCode, "from must be before to.");
+  if (end.diff(start, "days").days > rules.maxDays) throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
+  return { from: start, to: end, fromDate: start.toUTC().toISODate()!, toDate: end.toUTC().toISODate()! };
+}
+
+function parseBound(raw: string, rules: RangeRules, isEnd: boolean): DateTime {
+  const text = raw.trim();
+  let parsed: DateTime;
+  if (BARE_DATE.test(text)) {
+    parsed = DateTime.fromISO(text, { zone: rules.zone });
+    if (isEnd) parsed = parsed.plus({ days: 1 });
+  } else if (ZONED_INSTANT.test(text)) {
+    parsed = DateTime.fromISO(text, { setZone: true });
+  } else {
+    throw new ApiError(rules.errorCode, "from and to must be YYYY-MM-DD or an instant with Z or an offset.");
+  }
+  if (!parsed.isValid) throw new ApiError(rules.errorCode, "from or to is not a real date.");
+  return parsed;
+}

@@ -1,0 +1,18 @@
+import type { PublicationFacts } from "../../schemas/index-ddl.ts";
+import { DATA_FRESH_HOURS } from "../../schemas/limits.ts";
+import type { DataStatus } from "../../schemas/vocabularies.ts";
+
+/** The economics freshness fields of `meta`, from the facts of the run that published the index. */
+export function freshnessMeta(facts: PublicationFacts, now: number) {
+  return {
+    lastIngestedAt: facts.lastIngestedAt,
+    lastSuccessfulIngestionAt: facts.lastSuccessfulIngestionAt,
+    dataUpdatedAt: facts.publishedAt,
+    dataStatus: dataStatusOf(facts.lastSuccessfulIngestionAt, now),
+  };
+}
+
+export function dataStatusOf(lastSuccessAt: string | null, now: number): DataStatus {
+  if (lastSuccessAt === null) return "unavailable";
+  return now - Date.parse(lastSuccessAt) <= DATA_FRESH_HOURS * 3_600_000 ? "fresh" : "stale";
+}

@@ -1,0 +1,43 @@
+import type Database from "better-sqlite3";
+
+interface ObservationRow {
+  reference_period: string;
+  value: string | null;
+  publication_status: string | null;
+  revision_count: number;
+  previous_value: string | null;
+  source_updated_at: string | null;
+  ingested_at: string;
+  published_at: string | null;
+  derived_inputs: string | null;
+}
+
+/** An observation as served: the current vintage of its period and what it replaced (spec "Observation"). */
+export function observationView(row: ObservationRow) {
+  return {
+    referencePeriod: row.reference_period,
+    value: row.value,
+    publicationStatus: row.publication_status,
+    revisionCount: row.revision_count,
+    isRevision: row.revision_count > 0,
+    previousValue: row.previous_value,
+    sourceUpdatedAt: row.source_updated_at,
+    ingestedAt: row.ingested_at,
+  };
+}
+
+/** One page of a series' periods, oldest first, `from`/`to` compared as strings (spec: period codes compare as strings). */
+export function readObservationPage(db: Database.Database, seriesSlug: string, from: string | null, to: string | null, offset: number, limit: number) {
+  const rows = db.prepare(`SELECT * FROM observations WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
+    ORDER BY reference_period LIMIT ? OFFSET ?`).all(seriesSlug, from || "", to || "\uffff", limit + 1, offset) as ObservationRow[];
+  return { observations: rows.slice(0, limit).map(observationView), more: rows.length > limit };
+}
+
+/** The newest `count` periods of a series, newest first. */
+export function readNewestPeriods(db: Database.Database, seriesSlug: string, count: number): ObservationRow[] {
+  return db.prepare("SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(seriesSlug, count) as ObservationRow[];
+}
+
+export function hasObservations(db: Database.Database, seriesSlug: string): boolean {
+  return db.prepare("SELECT 1 FROM series_facts WHERE series_slug = ?").get(seriesSlug) !== undefined;
+}

@@ -1,0 +1,84 @@
+import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
+import type { BuiltRegistry } from "../../schemas/registry.ts";
+import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
+import { parseDateRange } from "../economics/date-range.ts";
+import { readEvents, type EventFilter } from "../economics/events-reader.ts";
+import { credentialedEntry, groupByDay } from "../economics/event-views.ts";
+import { freshnessMeta } from "../economics/freshness.ts";
+import { readIndex, requireIndex } from "../economics/index-access.ts";
+import { readObservationPage } from "../economics/observations-reader.ts";
+import { ApiError } from "../http/api-error.ts";
+import { decodeCursor, encodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
+import { seriesBySlug } from "../registry/registry-queries.ts";
+import { seriesView } from "../registry/registry-views.ts";
+import type { IndexStorage } from "../storage/index-storage.ts";
+
+/** The parameters shared by the credentialed events and calendar routes (spec events table). */
+export function eventQueryFrom(query: URLSearchParams, now: number) {
+  const zone = parseZone(query.get("tz"));
+  const range = parseDateRange(query.get("from"), query.get("to"), now, {
+    zone, maxDays: WINDOWS.credentialedMaxDays, defaultDaysBack: WINDOWS.publicCalendarDaysBack,
+    defaultDaysAhead: WINDOWS.publicCalendarDaysAhead, errorCode: "ECONOMICS_RANGE_INVALID",
+  });
+  const filter: EventFilter = {
+    fromDate: range.fromDate,
+    toDate: range.toDate,
+    countries: parseList(query.get("country"), LIST_SIZES.country, "country")?.map((code) => code.toUpperCase()) ?? null,
+    regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.region, "region"),
+    currencies: parseList(query.get("currency"), LIST_SIZES.currency, "currency")?.map((code) => code.toUpperCase()) ?? null,
+    importance: parseEnumList(query.get("importance"), IMPORTANCE_LEVELS, LIST_SIZES.importance, "importance"),
+    releases: parseList(query.get("release"), LIST_SIZES.release, "release"),
+    sources: parseList(query.get("source"), LIST_SIZES.source, "source"),
+    statuses: null,
+  };
+  const localise = (query.get("tz") ?? "") !== "" || (query.get("timezone") ?? "") !== "";
+  return {
+    zone, localise, filter,
+    limit: parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents),
+    offset: decodeCursor(query.get("cursor")),
+  };
+}
+
+export function economicsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
+  const eventPage = ({ query, now }: RouteInput) => {
+    const request = eventQueryFrom(query, now);
+    const index = requireIndex(storage);
+    const page = readIndex(() => readEvents(index.db, request.filter, request.offset, request.limit));
+    const meta = { ...freshnessMeta(index.facts, now), nextCursor: page.more ? encodeCursor(request.offset + page.records.length) : null };
+    return { request, page, meta };
+  };
+
+  return {
+    "v1.economics.events": (input) => {
+      const { request, page, meta } = eventPage(input);
+      const entries = page.records.map((record) => credentialedEntry(record, input.now, request.localise ? request.zone : null));
+      const { dataStatus: _publicOnly, ...credentialedMeta } = meta;
+      return { data: { entries }, meta: credentialedMeta };
+    },
+
+    "v1.economics.calendar": (input) => {
+      const { request, page, meta } = eventPage(input);
+      const entries = page.records.map((record) => credentialedEntry(record, input.now, request.zone));
+      const days = groupByDay(entries, (entry) => ("localDate" in entry ? entry.localDate : entry.scheduledDate))
+        .map((day) => ({ date: day.date, entries: day.items }));
+      const { dataStatus: _publicOnly, ...credentialedMeta } = meta;
+      return { data: { days }, meta: credentialedMeta };
+    },
+
+    "v1.economics.seriesObservations": ({ query, params, now }) => {
+      const registry = registrySource();
+      const series = registry ? seriesBySlug(registry, params.slug ?? "") : null;
+      if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
+      const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedObservations);
+      const offset = decodeCursor(query.get("cursor"));
+      const index = requireIndex(storage);
+      const page = readIndex(() => readObservationPage(index.db, series.slug, query.get("from"), query.get("to"), offset, limit));
+      const { dataStatus: _publicOnly, ...meta } = freshnessMeta(index.facts, now);
+      return {
+        data: { series: seriesView(series), observations: page.observations },
+        meta: { ...meta, nextCursor: page.more ? encodeCursor(offset + page.observations.length) : null },
+      };
+    },
+  };
+}
