@@ -66,7 +66,7 @@ function operation(route: RouteSpec, head = false): Record<string, unknown> {
     parameters: route.parameters.map((parameter) => ({ ...parameter })),
     security: route.access === "PUBLIC" ? [] : [{ serviceApiKeyBearer: [] }, { serviceApiKeyHeader: [] }],
     responses: {
-      200: success,
+      [route.successStatus ?? 200]: success,
       ...(route.publicCacheSeconds !== null ? { 304: { description: "Not modified (If-None-Match matched the weak ETag).", headers: common } } : {}),
       ...errorResponses(route.errorCodes, head),
     },

@@ -6,6 +6,9 @@ import { createRateLimiter } from "./http/rate-limit.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import { createKeyLookup } from "./keys/key-file.ts";
 import { createRegistrySource } from "./registry/registry-file.ts";
+import { adminHandlers, type IngestionLauncher } from "./resources/admin.ts";
+import { economicsHandlers } from "./resources/economics.ts";
+import { publicEconomicsHandlers } from "./resources/public-economics.ts";
 import { registryHandlers } from "./resources/registry.ts";
 import { serviceHandlers } from "./resources/service.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
@@ -14,6 +17,8 @@ export interface AppDependencies {
   config: ServiceConfig;
   clock?: Clock;
   storage?: IndexStorage;
+  /** Starts an ingestion run for the operator trigger route; absent, that route answers CONFIGURATION_ERROR. */
+  launchIngestion?: IngestionLauncher;
   log?: (line: string) => void;
 }
 
@@ -27,12 +32,16 @@ export function createApp(dependencies: AppDependencies): H3 {
     clock: dependencies.clock ?? systemClock,
     keyLookup: createKeyLookup(config.keysFile),
     rateLimiter: createRateLimiter(config.rateLimit),
-    storageReady: () => storage.ready(),
+    storageBound: storage.bound,
     log: dependencies.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
+  const registry = createRegistrySource(config.dataDir);
   const handlers: Record<string, RouteHandler> = {
-    ...registryHandlers(createRegistrySource(config.dataDir)),
+    ...registryHandlers(registry),
     ...serviceHandlers(config, storage),
+    ...economicsHandlers(storage, registry),
+    ...publicEconomicsHandlers(storage, registry),
+    ...adminHandlers(config, dependencies.launchIngestion ?? null),
   };
 
   const app = new H3({

@@ -1,4 +1,4 @@
-import { arrayOf, dateTime, enumOf, nullable, obj, str } from "../json-schema.ts";
+import { arrayOf, bool, dateTime, enumOf, nullable, obj, str } from "../json-schema.ts";
 import { DOMAIN_STATUSES } from "../vocabularies.ts";
 
 export const NEWS_TYPES = ["RELEASE", "PRESS_RELEASE", "MONETARY_POLICY_DECISION", "SPEECH", "OTHER"] as const;
@@ -39,9 +39,10 @@ export const statusSchema = obj({
   ]))),
 });
 
-export const ingestionRunsSchema = obj({
-  runs: arrayOf(obj({
+const runsSchema = arrayOf(obj({
     id: str(), startedAt: dateTime(), finishedAt: nullable(dateTime()), outcome: enumOf(["running", "succeeded", "failed", "partial"]),
     sources: arrayOf(obj({ sourceId: str(), check: enumOf(["successful", "incomplete"]), detail: nullable(str()) })),
-  })),
-});
+}));
+
+export const ingestionRunsSchema = obj({ runs: runsSchema });
+export const ingestionTriggerSchema = obj({ started: bool(), runs: runsSchema });

@@ -1,5 +1,5 @@
 import { COMMON_ERROR_CODES } from "../errors.ts";
-import { ingestionRunsSchema } from "../responses/news-status.ts";
+import { ingestionRunsSchema, ingestionTriggerSchema } from "../responses/news-status.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
 const operator = {
@@ -11,6 +11,6 @@ const operator = {
 
 export const adminRoutes: RouteSpec[] = [
   { ...operator, name: "v1.admin.ingestionRuns", method: "GET", path: "/api/v1/admin/ingestion/runs", summary: "The most recent ingestion runs and their source checks" },
-  { ...operator, name: "v1.admin.ingestionTrigger", method: "POST", path: "/api/v1/admin/ingestion/runs", summary: "Start an ingestion run now", requiresDurableStorage: false },
+  { ...operator, name: "v1.admin.ingestionTrigger", method: "POST", path: "/api/v1/admin/ingestion/runs", summary: "Start an ingestion run now (202; `started` is false when a run is already in progress)", dataSchema: ingestionTriggerSchema, successStatus: 202 },
 ];
 

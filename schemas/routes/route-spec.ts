@@ -36,4 +36,6 @@ export interface RouteSpec {
   parameters: readonly ParameterSpec[];
   dataSchema: JsonSchema;
   metaFields: readonly MetaFieldName[];
+  /** 202 for routes that accept work to be done later; 200 when absent. */
+  successStatus?: 202;
 }

@@ -7,7 +7,7 @@ import type { StoredKey } from "../keys/api-keys.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
-import { baseMeta, matchesIfNoneMatch, serialiseError, serialiseSuccess, weakEtag } from "./respond.ts";
+import { baseMeta, matchesIfNoneMatch, serialiseError, serialiseSuccess, weakEtag, type SerialisedSuccess } from "./respond.ts";
 import type { RouteHandler } from "./route-handler.ts";
 
 export interface PipelineContext {
@@ -16,8 +16,8 @@ export interface PipelineContext {
   clock: Clock;
   keyLookup: (id: string) => StoredKey | undefined;
   rateLimiter: RateLimiter;
-  /** Whether storage-backed routes can answer right now (store bound, index present, an ingestion completed). */
-  storageReady: () => boolean;
+  /** Whether a durable store is bound; routes reading the index also need a completed ingestion (checked where they read). */
+  storageBound: boolean;
   log: (line: string) => void;
 }
 
@@ -57,7 +57,7 @@ export async function handlePath(event: H3Event, routes: BoundRoute[], context: 
       if (!principal) throw new ApiError("UNAUTHORIZED");
       if (spec.scope !== null && !principal.scopes.includes(spec.scope)) throw new ApiError("FORBIDDEN");
     }
-    if (spec.requiresDurableStorage && !context.storageReady()) {
+    if (spec.requiresDurableStorage && !context.storageBound) {
       throw new ApiError("SERVICE_UNAVAILABLE", undefined, { retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS });
     }
     const result = await handler({
@@ -66,7 +66,7 @@ export async function handlePath(event: H3Event, routes: BoundRoute[], context: 
       principal,
       now: request.now,
     });
-    return answerSuccess(event, spec, request, serialiseSuccess(result, baseMeta(request.id, request.now)));
+    return answerSuccess(event, spec, serialiseSuccess(result, baseMeta(request.id, request.now)));
   } catch (error) {
     return answerError(event, request, toApiError(error, context));
   }
@@ -126,7 +126,7 @@ function consumeRateLimit(event: H3Event, request: RequestState, routeName: stri
   return answerError(event, request, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
 }
 
-function answerSuccess(event: H3Event, spec: RouteSpec, request: RequestState, success: { body: string; data: unknown }): unknown {
+function answerSuccess(event: H3Event, spec: RouteSpec, success: SerialisedSuccess): unknown {
   event.res.headers.set("content-type", "application/json; charset=utf-8");
   if (spec.publicCacheSeconds !== null) {
     const etag = weakEtag(success.data);
@@ -139,7 +139,7 @@ function answerSuccess(event: H3Event, spec: RouteSpec, request: RequestState, s
   } else {
     event.res.headers.set("cache-control", "no-store");
   }
-  event.res.status = 200;
+  event.res.status = success.status;
   return success.body;
 }
 

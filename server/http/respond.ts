@@ -18,17 +18,19 @@ export function baseMeta(requestId: string, now: number): Record<string, unknown
 export interface SerialisedSuccess {
   body: string;
   data: unknown;
+  status: number;
 }
 
 /** The `{ data, meta }` body, cut to fit the response ceiling when the route says how (spec "Limits"). */
 export function serialiseSuccess(result: RouteResult, meta: Record<string, unknown>): SerialisedSuccess {
-  if (result.bare) return { body: JSON.stringify(result.data), data: result.data };
+  const status = result.status ?? 200;
+  if (result.bare) return { body: JSON.stringify(result.data), data: result.data, status };
   const whole = JSON.stringify({ data: result.data, meta: { ...meta, ...result.meta } });
-  if (Buffer.byteLength(whole) <= RESPONSE_CEILING_BYTES || !result.cut) return { body: whole, data: result.data };
+  if (Buffer.byteLength(whole) <= RESPONSE_CEILING_BYTES || !result.cut) return { body: whole, data: result.data, status };
 
   const render = (n: number) => {
     const kept = result.cut!.keep(n);
-    return { data: kept.data, body: JSON.stringify({ data: kept.data, meta: { ...meta, ...kept.meta, truncated: true } }) };
+    return { data: kept.data, status, body: JSON.stringify({ data: kept.data, meta: { ...meta, ...kept.meta, truncated: true } }) };
   };
   let low = 0;
   let high = result.cut.count - 1;

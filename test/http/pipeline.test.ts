@@ -22,7 +22,7 @@ describe("shared pipeline rules", () => {
           cut: { count: bigItems.length, keep: (n) => ({ data: { items: bigItems.slice(0, n) } }) },
         }),
       },
-    ], { storageReady: false });
+    ], { storageBound: false });
   });
   afterAll(() => service.close());
 

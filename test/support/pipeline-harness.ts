@@ -20,7 +20,7 @@ export function testSpec(overrides: Partial<RouteSpec> & Pick<RouteSpec, "name" 
 }
 
 /** The generic pipeline on a real port with routes of the test's own making. */
-export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHandler }[], options: { storageReady?: boolean; publicPerWindow?: number } = {}) {
+export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHandler }[], options: { storageBound?: boolean; publicPerWindow?: number } = {}) {
   const keysFile = join(mkdtempSync(join(tmpdir(), "pipeline-")), "keys.json");
   let now = Date.parse("2026-11-21T12:00:00Z");
   const context: PipelineContext = {
@@ -29,7 +29,7 @@ export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHan
     clock: { now: () => now },
     keyLookup: createKeyLookup(keysFile),
     rateLimiter: createRateLimiter({ windowSeconds: 60, publicPerWindow: options.publicPerWindow ?? 1000, credentialedPerWindow: 1000 }),
-    storageReady: () => options.storageReady ?? true,
+    storageBound: options.storageBound ?? true,
     log: () => {},
   };
   const app = new H3({ silent: true });

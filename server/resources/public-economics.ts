@@ -1,0 +1,127 @@
+import { LIST_SIZES, PAGE_LIMITS, PER_SERIES_MAX, WINDOWS } from "../../schemas/limits.ts";
+import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
+import type { BuiltRegistry, Series } from "../../schemas/registry.ts";
+import { EVENT_STATUSES, REGIONS } from "../../schemas/vocabularies.ts";
+import { parseDateRange } from "../economics/date-range.ts";
+import { readEvents } from "../economics/events-reader.ts";
+import { groupByDay, publicEvent } from "../economics/event-views.ts";
+import { freshnessMeta } from "../economics/freshness.ts";
+import { readIndex, requireIndex } from "../economics/index-access.ts";
+import { hasObservations, readNewestPeriods, readObservationPage } from "../economics/observations-reader.ts";
+import { readSourceChecks } from "../economics/source-checks-reader.ts";
+import { ApiError } from "../http/api-error.ts";
+import { decodeCursor, encodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import type { RouteHandler } from "../http/route-handler.ts";
+import { seriesBySlug } from "../registry/registry-queries.ts";
+import { seriesView } from "../registry/registry-views.ts";
+import type { IndexStorage } from "../storage/index-storage.ts";
+
+export function publicEconomicsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
+  const registry = () => {
+    const built = registrySource();
+    if (!built) throw new ApiError("CONFIGURATION_ERROR", "The registry has not been built on this deployment.");
+    return built;
+  };
+
+  return {
+    "public.economics.calendar": ({ query, now }) => {
+      const zoneGiven = (query.get("tz") ?? "") !== "";
+      const zone = parseZone(query.get("tz"));
+      const range = parseDateRange(query.get("from"), query.get("to"), now, {
+        zone, maxDays: WINDOWS.publicCalendarMaxDays, defaultDaysBack: WINDOWS.publicCalendarDaysBack,
+        defaultDaysAhead: WINDOWS.publicCalendarDaysAhead, errorCode: "VALIDATION_FAILED",
+      });
+      const upper = (name: string) => parseList(query.get(name), LIST_SIZES.publicFilter, name)?.map((code) => code.toUpperCase()) ?? null;
+      const filter = {
+        fromDate: range.fromDate, toDate: range.toDate,
+        countries: upper("country"), currencies: upper("currency"), importance: null,
+        regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.publicFilter, "region"),
+        statuses: parseEnumList(query.get("status"), EVENT_STATUSES, LIST_SIZES.publicFilter, "status"),
+        releases: parseList(query.get("release"), LIST_SIZES.publicFilter, "release"),
+        sources: parseList(query.get("source"), LIST_SIZES.publicFilter, "source"),
+      };
+      const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicCalendar);
+      const offset = decodeCursor(query.get("cursor"));
+      const index = requireIndex(storage);
+      const page = readIndex(() => readEvents(index.db, filter, offset, limit));
+      const events = page.records.map((record) => publicEvent(record, now, zoneGiven ? zone : null));
+      const days = groupByDay(events, (event) => ("local" in event ? event.local.date : event.scheduledDate))
+        .map((day) => ({ date: day.date, events: day.items }));
+      return {
+        data: { days },
+        meta: {
+          ...freshnessMeta(index.facts, now),
+          sourceChecks: readIndex(() => readSourceChecks(index.db)),
+          nextCursor: page.more ? encodeCursor(offset + page.records.length) : null,
+        },
+      };
+    },
+
+    "public.economics.releases": ({ query, now }) => {
+      const wanted = parseList(query.get("series"), LIST_SIZES.publicSeries, "series");
+      const country = query.get("country")?.trim().toUpperCase() || null;
+      const region = parseEnum(query.get("region"), REGIONS, "region");
+      const perSeries = parseLimit(query.get("perSeries"), { default: 1, max: PER_SERIES_MAX }, "perSeries");
+      const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicReleases);
+      const offset = decodeCursor(query.get("cursor"));
+      const index = requireIndex(storage);
+      const series = registry().series.filter((entry) => entry.active
+        && (wanted === null || wanted.includes(entry.slug))
+        && (country === null || entry.country === country)
+        && (region === null || entry.region === region));
+      const releases = readIndex(() => series.map((entry) => releaseOf(entry, readNewestPeriods(index.db, entry.slug, Math.max(perSeries, 2)), perSeries)));
+      const ordered = releases.sort((a, b) => (b.sortKey ?? "").localeCompare(a.sortKey ?? "") || a.release.series.slug.localeCompare(b.release.series.slug));
+      const page = pageOf(ordered.map((entry) => entry.release), offset, limit);
+      return { data: { releases: page.items }, meta: { ...freshnessMeta(index.facts, now), nextCursor: page.nextCursor } };
+    },
+
+    "public.economics.observations": ({ query, now }) => {
+      const slug = query.get("series");
+      if (!slug) throw new ApiError("VALIDATION_FAILED", "series is required.");
+      const series = seriesBySlug(registry(), slug);
+      if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
+      const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicObservations);
+      const offset = decodeCursor(query.get("cursor"));
+      const index = requireIndex(storage);
+      if (!readIndex(() => hasObservations(index.db, series.slug))) {
+        throw new ApiError("SERVICE_UNAVAILABLE", "Nothing has been ingested for this series yet.");
+      }
+      const page = readIndex(() => readObservationPage(index.db, series.slug, query.get("from"), query.get("to"), offset, limit));
+      return {
+        data: { series: seriesView(series), observations: page.observations },
+        meta: { ...freshnessMeta(index.facts, now), nextCursor: page.more ? encodeCursor(offset + page.observations.length) : null },
+      };
+    },
+  };
+}
+
+type NewestRows = ReturnType<typeof readNewestPeriods>;
+
+/** One series' release record: its newest value with revision facts, or `UNAVAILABLE` when nothing is ingested. */
+function releaseOf(series: Series, rows: NewestRows, perSeries: number) {
+  const [newest, previous] = rows;
+  const terms = PUBLISHER_TERMS[series.publisher];
+  const release = {
+    series: {
+      slug: series.slug, family: series.familySlug, country: series.country, region: series.region, frequency: series.frequency,
+      unit: series.unit, seasonalAdjustment: series.seasonalAdjustment, transformation: series.transformation, officialSeriesUrl: series.officialSeriesUrl,
+    },
+    availability: newest ? "AVAILABLE" : "UNAVAILABLE",
+    referencePeriod: newest ? { code: newest.reference_period } : null,
+    value: newest?.value ?? null,
+    publicationStatus: newest?.publication_status ?? null,
+    publishedAt: newest?.published_at ?? null,
+    sourceUpdatedAt: newest?.source_updated_at ?? null,
+    ingestedAt: newest?.ingested_at ?? null,
+    revision: newest ? { count: newest.revision_count, isRevision: newest.revision_count > 0, previousValue: newest.previous_value } : null,
+    previous: previous ? { referencePeriod: previous.reference_period, value: previous.value, publicationStatus: previous.publication_status } : null,
+    periods: rows.slice(0, perSeries).map((row) => ({ referencePeriod: row.reference_period, value: row.value, publicationStatus: row.publication_status, revisionCount: row.revision_count })),
+    ...(series.derived && newest?.derived_inputs ? { derived: { formula: series.derived.formula, inputs: JSON.parse(newest.derived_inputs) } } : {}),
+    attribution: { text: terms.attributionText, required: terms.required },
+    links: {
+      observations: `/api/public/v1/economics/observations?series=${series.slug}`,
+      calendar: series.country ? `/api/public/v1/economics/calendar?country=${series.country}` : `/api/public/v1/economics/calendar?region=${series.region}`,
+    },
+  };
+  return { release, sortKey: newest ? newest.published_at ?? newest.source_updated_at ?? newest.ingested_at : null };
+}

@@ -1,0 +1,28 @@
+import Database from "better-sqlite3";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+
+const RECENT_RUNS = 20;
+
+/** The most recent ingestion runs of the ledger with their source checks, newest first; empty when none ever ran. */
+export function readRecentRuns(dataDir: string) {
+  const path = join(dataDir, DATA_FILES.store);
+  if (!existsSync(path)) return [];
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const runs = db.prepare("SELECT id, started_at, finished_at, outcome FROM runs ORDER BY started_at DESC LIMIT ?").all(RECENT_RUNS) as
+      { id: string; started_at: string; finished_at: string | null; outcome: "running" | "succeeded" | "failed" | "partial" }[];
+    const checks = db.prepare("SELECT source, result, detail FROM source_checks WHERE run_id = ? ORDER BY source");
+    return runs.map((run) => ({
+      id: run.id,
+      startedAt: run.started_at,
+      finishedAt: run.finished_at,
+      outcome: run.outcome,
+      sources: (checks.all(run.id) as { source: string; result: "successful" | "incomplete"; detail: string | null }[])
+        .map((check) => ({ sourceId: check.source, check: check.result, detail: check.detail })),
+    }));
+  } finally {
+    db.close();
+  }
+}
