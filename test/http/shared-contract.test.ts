@@ -116,7 +116,8 @@ describe("authentication", () => {
     const { readFileSync } = await import("node:fs");
     const stored = readFileSync(service.config.keysFile, "utf8");
     expect(stored).not.toContain(key);
-    expect(stored).not.toContain(key.split("_")[2]);
+    const randomPart = /^svc_[0-9a-f]{16}_(.+)$/.exec(key)![1]!;
+    expect(stored).not.toContain(randomPart);
   });
 });
 
