@@ -1,12 +1,70 @@
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { UpstreamConfig } from "../../server/config.ts";
+import { ingestHttpFrom, serviceConfigFrom } from "../config.ts";
+import { acquireIngestionLock } from "../ingest/run-lock.ts";
+import { runIngestion, type IngestSummary } from "../ingest/run-ingestion.ts";
+import { SOURCES, type UpstreamHosts } from "../ingest/sources.ts";
+import { publishRegistry } from "../registry/build-registry.ts";
+import { readRegistrySources } from "./registry.ts";
 
-export function registerIngestCommand(program: Command, _env: NodeJS.ProcessEnv): void {
+const SOURCE_SLUGS = SOURCES.map((source) => source.slug);
+
+function collectSource(value: string, previous: string[] = []): string[] {
+  if (!(SOURCE_SLUGS as string[]).includes(value)) throw new InvalidArgumentError(`source must be one of ${SOURCE_SLUGS.join(", ")}`);
+  return [...previous, value];
+}
+
+function hostsFrom(upstreams: UpstreamConfig[]): UpstreamHosts {
+  const host = (id: keyof UpstreamHosts) => upstreams.find((upstream) => upstream.id === id)!.baseUrl;
+  return { "bls-www": host("bls-www"), "bls-api": host("bls-api"), eurostat: host("eurostat"), "ecb-www": host("ecb-www"), "ecb-data": host("ecb-data") };
+}
+
+export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv): void {
   program
     .command("ingest")
-    .description("Fetch publisher calendars and values and publish the index (not built yet)")
-    .allowUnknownOption()
-    .action(() => {
-      process.stderr.write("service ingest is not available in this version yet: economics ingestion has not been built.\n");
-      process.exitCode = 1;
+    .description("Fetch publisher calendars and values into the store, then publish the index the server reads")
+    .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
+    .option("--from-archive <dir>", "replay documents from a folder laid out per source (an archive or data/samples) instead of fetching")
+    .option("--source <slug>", `limit the run to a source (repeatable): ${SOURCE_SLUGS.join(", ")}`, collectSource)
+    .action(async (options: { dataDir?: string; fromArchive?: string; source?: string[] }) => {
+      const config = serviceConfigFrom(env, options);
+      if (!config.storageEnabled) throw new InvalidArgumentError("ingestion needs a durable store: SERVICE_STORAGE is false");
+      if (options.fromArchive && !(existsSync(options.fromArchive) && statSync(options.fromArchive).isDirectory())) {
+        throw new InvalidArgumentError(`--from-archive ${options.fromArchive} is not a folder`);
+      }
+      const http = ingestHttpFrom(env);
+      const registry = readRegistrySources();
+      publishRegistry(registry, config.dataDir);
+      const release = acquireIngestionLock(config.dataDir);
+      if (!release) throw new Error("another ingestion run is in progress for this data directory");
+      try {
+        const summary = await runIngestion({
+          dataDir: config.dataDir,
+          registry,
+          mode: options.fromArchive
+            ? { kind: "archive", dir: resolve(options.fromArchive) }
+            : { kind: "fetch", hosts: hostsFrom(config.upstreams), blsApiKey: http.blsApiKey, http },
+          only: options.source ?? null,
+          now: () => Date.now(),
+          progress: (line) => process.stderr.write(`${line}\n`),
+        });
+        process.stdout.write(summaryText(summary));
+        if (summary.outcome !== "succeeded") process.exitCode = 1;
+      } finally {
+        release();
+      }
     });
+}
+
+function summaryText(summary: IngestSummary): string {
+  const { totals } = summary;
+  const failed = summary.sources.filter((source) => !source.ok).map((source) => source.source);
+  return [
+    `run ${summary.runId}: ${summary.outcome}${summary.published ? ", index published" : ", nothing published"}`,
+    `documents ${totals.documents}, events new ${totals.eventsNew}, changed ${totals.eventsChanged}, cancelled ${totals.eventsCancelled}, vintages appended ${totals.vintagesAppended}, ${(summary.durationMs / 1000).toFixed(1)} s`,
+    ...(failed.length ? [`incomplete sources: ${failed.join(", ")}`] : []),
+    "",
+  ].join("\n");
 }

@@ -8,7 +8,12 @@ export const REGISTRY_SOURCE_DIR = fileURLToPath(new URL("../../data/registry/",
 
 /** Validates the curated registry and publishes the registry JSON into the data directory. */
 export function rebuildRegistry(dataDir: string, now: Date = new Date()): string {
-  return publishRegistry(buildRegistry(REGISTRY_SOURCE_DIR, now.toISOString()), dataDir);
+  return publishRegistry(readRegistrySources(now), dataDir);
+}
+
+/** The curated registry, validated. */
+export function readRegistrySources(now: Date = new Date()) {
+  return buildRegistry(REGISTRY_SOURCE_DIR, now.toISOString());
 }
 
 export function registerRegistryCommand(program: Command, env: NodeJS.ProcessEnv): void {

@@ -1,0 +1,157 @@
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { DateTime } from "luxon";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+import type { Registry } from "../../schemas/registry.ts";
+import type { CalendarSource } from "../../schemas/vocabularies.ts";
+import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
+import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
+import { archiveDocument, replayDocuments } from "./archive.ts";
+import { fetchDocument, type PoliteOptions } from "./fetch-document.ts";
+import { publishIndex } from "./publish-index.ts";
+import { createReleaseMatcher } from "./release-matching.ts";
+import { SOURCES, type RequestContext, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
+import { openStore, type Store } from "./store.ts";
+
+export type IngestMode =
+  | { kind: "fetch"; hosts: UpstreamHosts; blsApiKey: string | null; http: PoliteOptions }
+  | { kind: "archive"; dir: string };
+
+export interface IngestOptions {
+  dataDir: string;
+  registry: Registry;
+  mode: IngestMode;
+  /** Limit the run to these source slugs; all when null. */
+  only: string[] | null;
+  now: () => number;
+  progress: (line: string) => void;
+}
+
+export interface SourceResult {
+  source: string;
+  ok: boolean;
+  documents: number;
+  detail: string;
+  counts: Record<string, number>;
+}
+
+export interface IngestSummary {
+  runId: string;
+  outcome: "succeeded" | "partial" | "failed";
+  published: boolean;
+  durationMs: number;
+  sources: SourceResult[];
+  totals: { documents: number; eventsNew: number; eventsChanged: number; eventsCancelled: number; vintagesAppended: number };
+}
+
+interface Document {
+  name: string;
+  url: string;
+  body: Buffer;
+  status: number | null;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/**
+ * One ingestion run: each source's documents are fetched (or replayed), archived by content hash, parsed and
+ * applied to the store in their own transactions; a failing source is recorded `incomplete` and does not stop
+ * the others. The index is published only at the end, and only if some source succeeded.
+ */
+export async function runIngestion(options: IngestOptions): Promise<IngestSummary> {
+  const started = options.now();
+  const store = openStore(join(options.dataDir, DATA_FILES.store));
+  const runId = `run_${DateTime.fromMillis(started, { zone: "utc" }).toFormat("yyyyMMdd'T'HHmmss")}_${randomBytes(3).toString("hex")}`;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  store.startRun(runId, iso(started), options.mode.kind);
+  try {
+    const sources = SOURCES.filter((source) => options.only === null || options.only.includes(source.slug));
+    const results: SourceResult[] = [];
+    for (const [position, source] of sources.entries()) {
+      options.progress(`[${position + 1}/${sources.length}] ${source.slug}: ${options.mode.kind === "fetch" ? "fetching" : "replaying"}…`);
+      const result = await ingestSource(store, source, options, runId);
+      store.recordCheck(runId, source.slug, iso(options.now()), result.ok ? "successful" : "incomplete", result.ok ? null : result.detail);
+      options.progress(`[${position + 1}/${sources.length}] ${source.slug}: ${result.ok ? "ok" : "INCOMPLETE"} — ${result.detail}`);
+      results.push(result);
+    }
+    const finished = iso(options.now());
+    const failed = results.filter((result) => !result.ok).length;
+    const outcome = failed === 0 ? "succeeded" : failed < results.length ? "partial" : "failed";
+    const published = outcome !== "failed";
+    store.finishRun(runId, finished, outcome, { sources: results });
+    if (published) {
+      const lastSuccess = store.db.prepare("SELECT max(finished_at) FROM runs WHERE outcome = 'succeeded'").pluck().get() as string | null;
+      options.progress("publishing the index…");
+      publishIndex(store, options.registry, options.dataDir, { publishedAt: finished, lastIngestedAt: finished, lastSuccessfulIngestionAt: lastSuccess });
+    }
+    return { runId, outcome, published, durationMs: options.now() - started, sources: results, totals: totalsOf(results) };
+  } catch (error) {
+    store.finishRun(runId, iso(options.now()), "failed", { error: (error as Error).message });
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+async function ingestSource(store: Store, source: SourceDefinition, options: IngestOptions, runId: string): Promise<SourceResult> {
+  const counts: Record<string, number> = {};
+  let documents = 0;
+  try {
+    const received = await documentsOf(source, options);
+    if (received.length === 0) return { source: source.slug, ok: false, documents, detail: "no documents to read", counts };
+    const matchRelease = createReleaseMatcher(options.registry);
+    const seriesIndex = createSeriesIndex(options.registry);
+    for (const document of received) {
+      const at = new Date(options.now()).toISOString();
+      const archived = archiveDocument(join(options.dataDir, DATA_FILES.archive), source.slug, document.body, at, source.extension);
+      store.recordDocument({ sha256: archived.sha256, runId, source: source.slug, url: document.url, fetchedAt: at, httpStatus: document.status, etag: document.etag, lastModified: document.lastModified, bytes: archived.bytes, archivePath: archived.path });
+      documents++;
+      const run: RunContext = { runId, at };
+      const applied = source.kind === "calendar"
+        ? applyCalendarSnapshot(store, matchRelease, source.slug as CalendarSource, source.parse(document.body, retrievedAtOf(document.name, at)).events, run)
+        : applyObservations(store, seriesIndex, source.parse(document.body), run);
+      for (const [name, value] of Object.entries(applied)) counts[name] = (counts[name] ?? 0) + value;
+    }
+    return { source: source.slug, ok: true, documents, detail: describe(documents, counts), counts };
+  } catch (error) {
+    return { source: source.slug, ok: false, documents, detail: (error as Error).message, counts };
+  }
+}
+
+async function documentsOf(source: SourceDefinition, options: IngestOptions): Promise<Document[]> {
+  const mode = options.mode;
+  if (mode.kind === "archive") {
+    return replayDocuments(mode.dir, source.slug).map((file) => ({ name: file.name, url: `file:${file.name}`, body: file.body, status: null, etag: null, lastModified: null }));
+  }
+  const context: RequestContext = { hosts: mode.hosts, registry: options.registry, now: DateTime.fromMillis(options.now(), { zone: "utc" }), blsApiKey: mode.blsApiKey };
+  const documents: Document[] = [];
+  for (const request of source.requests(context)) {
+    const fetched = await fetchDocument(request, mode.http);
+    documents.push({ name: "", url: request.url, body: fetched.body, status: fetched.status, etag: fetched.etag, lastModified: fetched.lastModified });
+  }
+  return documents;
+}
+
+/** When a replayed document was retrieved, from its name (an archive stamp or a dated sample); else the run time. */
+function retrievedAtOf(name: string, fallback: string): string {
+  const stamp = /^(\d{8}T\d{6}Z)-/.exec(name) ?? /(\d{4}-\d{2}-\d{2})/.exec(name);
+  if (!stamp) return fallback;
+  const parsed = stamp[1]!.includes("T") ? DateTime.fromFormat(stamp[1]!, "yyyyMMdd'T'HHmmss'Z'", { zone: "utc" }) : DateTime.fromISO(stamp[1]!, { zone: "utc" });
+  return parsed.isValid ? parsed.toISO()! : fallback;
+}
+
+function describe(documents: number, counts: Record<string, number>): string {
+  const parts = Object.entries(counts).filter(([, value]) => value > 0).map(([name, value]) => `${value} ${name}`);
+  return `${documents} document${documents === 1 ? "" : "s"}${parts.length ? `, ${parts.join(", ")}` : ""}`;
+}
+
+function totalsOf(results: SourceResult[]): IngestSummary["totals"] {
+  const sum = (name: string) => results.reduce((total, result) => total + (result.counts[name] ?? 0), 0);
+  return {
+    documents: results.reduce((total, result) => total + result.documents, 0),
+    eventsNew: sum("created"),
+    eventsChanged: sum("changed") + sum("attached"),
+    eventsCancelled: sum("cancelled"),
+    vintagesAppended: sum("appended"),
+  };
+}

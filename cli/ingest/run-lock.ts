@@ -1,0 +1,50 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+const LOCK_FILE = "ingest.lock";
+
+/** Whether another live process holds the ingestion lock of this data directory. */
+export function ingestionRunning(dataDir: string): boolean {
+  const holder = lockHolder(join(dataDir, LOCK_FILE));
+  return holder !== null && processAlive(holder);
+}
+
+/**
+ * Takes the data directory's ingestion lock, so two runs never write the store at once. A lock left by a
+ * killed run (its process is gone) is taken over. Returns the release function, or null when another run holds it.
+ */
+export function acquireIngestionLock(dataDir: string): (() => void) | null {
+  const path = join(dataDir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const descriptor = openSync(path, "wx");
+      writeSync(descriptor, String(process.pid));
+      closeSync(descriptor);
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = lockHolder(path);
+      if (holder !== null && processAlive(holder)) return null;
+      rmSync(path, { force: true });
+    }
+  }
+  return null;
+}
+
+function lockHolder(path: string): number | null {
+  try {
+    const pid = Number(readFileSync(path, "utf8").trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

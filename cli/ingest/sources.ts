@@ -1,0 +1,100 @@
+import { DateTime } from "luxon";
+import type { Registry, Series } from "../../schemas/registry.ts";
+import type { LimitedRequest } from "../../server/upstream/fetch-limited.ts";
+import { parseBlsObservations } from "./adapters/bls-observations.ts";
+import { parseBlsReleaseSchedule } from "./adapters/bls-release-schedule.ts";
+import { parseEcbCsvdata } from "./adapters/ecb-csvdata.ts";
+import { parseEcbMeetingsCalendar } from "./adapters/ecb-meetings-calendar.ts";
+import { parseEcbStatisticalCalendar } from "./adapters/ecb-statistical-calendar.ts";
+import { parseEurostatReleaseCalendar } from "./adapters/eurostat-release-calendar.ts";
+import { parseEurostatSdmxCsv } from "./adapters/eurostat-sdmx-csv.ts";
+import type { CalendarSnapshot, SourceObservation, UpstreamSource } from "./records.ts";
+
+/** Base URLs (scheme and host) by upstream id, from configuration; paths and queries stay the publisher's own. */
+export type UpstreamHosts = Record<"bls-www" | "bls-api" | "eurostat" | "ecb-www" | "ecb-data", string>;
+
+export interface RequestContext {
+  hosts: UpstreamHosts;
+  registry: Registry;
+  now: DateTime;
+  blsApiKey: string | null;
+}
+
+interface SourceBase {
+  slug: UpstreamSource;
+  /** File extension of its archived documents. */
+  extension: string;
+  requests(context: RequestContext): LimitedRequest[];
+}
+
+export interface CalendarSourceDefinition extends SourceBase {
+  kind: "calendar";
+  parse(body: Buffer, retrievedAt: string): CalendarSnapshot;
+}
+
+export interface ObservationSourceDefinition extends SourceBase {
+  kind: "observations";
+  parse(body: Buffer): SourceObservation[];
+}
+
+export type SourceDefinition = CalendarSourceDefinition | ObservationSourceDefinition;
+
+const seriesOf = (registry: Registry, api: string): Series[] => registry.series.filter((series) => series.active && series.upstream?.api === api);
+const startYear = (now: DateTime) => now.year - 3;
+
+/** Every upstream of economics ingestion, calendars first so that values arriving later can confirm their events. */
+export const SOURCES: SourceDefinition[] = [
+  {
+    slug: "labour-stats-release-schedule", kind: "calendar", extension: "ics",
+    requests: ({ hosts }) => [{ url: `${hosts["bls-www"]}/schedule/news_release/bls.ics` }],
+    parse: (body) => parseBlsReleaseSchedule(body),
+  },
+  {
+    slug: "eu-stats-release-calendar", kind: "calendar", extension: "json",
+    requests: ({ hosts, now }) => {
+      const query = new URLSearchParams({
+        start: now.minus({ days: 31 }).toUTC().toISO({ suppressMilliseconds: true })!,
+        end: now.plus({ days: 366 }).toUTC().toISO({ suppressMilliseconds: true })!,
+        isEuroindicator: "true",
+        timeZone: "Europe/Luxembourg",
+      });
+      return [{ url: `${hosts.eurostat}/eurostat/o/calendars/eventsJson?${query}` }];
+    },
+    parse: (body, retrievedAt) => parseEurostatReleaseCalendar(body, retrievedAt),
+  },
+  {
+    slug: "central-bank-meetings-calendar", kind: "calendar", extension: "ics",
+    requests: ({ hosts }) => [{ url: `${hosts["ecb-www"]}/press/calendars/mgcgc/html/index.en.html` }],
+    parse: (body) => parseEcbMeetingsCalendar(body),
+  },
+  {
+    slug: "central-bank-statistics-calendar", kind: "calendar", extension: "html",
+    requests: ({ hosts }) => [{ url: `${hosts["ecb-www"]}/press/calendars/statscal/html/index.en.html` }],
+    parse: (body) => parseEcbStatisticalCalendar(body),
+  },
+  {
+    slug: "bls-api", kind: "observations", extension: "json",
+    requests: ({ hosts, registry, now, blsApiKey }) => {
+      const ids = seriesOf(registry, "bls-api").map((series) => series.upstream!.id);
+      if (ids.length === 0) return [];
+      const body = { seriesid: ids, startyear: String(startYear(now)), endyear: String(now.year), ...(blsApiKey ? { registrationkey: blsApiKey } : {}) };
+      return [{ url: `${hosts["bls-api"]}/publicAPI/v2/timeseries/data/`, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }];
+    },
+    parse: (body) => parseBlsObservations(body),
+  },
+  {
+    slug: "eurostat-sdmx", kind: "observations", extension: "csv",
+    requests: ({ hosts, registry, now }) => seriesOf(registry, "eurostat-sdmx").map((series) => ({
+      url: `${hosts.eurostat}/eurostat/api/dissemination/sdmx/2.1/data/${series.upstream!.id}/${series.upstream!.key ?? ""}?format=SDMX-CSV&startPeriod=${startYear(now)}`,
+    })),
+    parse: (body) => parseEurostatSdmxCsv(body),
+  },
+  {
+    slug: "ecb-data", kind: "observations", extension: "csv",
+    requests: ({ hosts, registry, now }) => seriesOf(registry, "ecb-data").map((series) => {
+      const [flow, ...key] = series.upstream!.id.split(".");
+      return { url: `${hosts["ecb-data"]}/service/data/${flow}/${key.join(".")}?format=csvdata&startPeriod=${startYear(now)}` };
+    }),
+    parse: (body) => parseEcbCsvdata(body),
+  },
+];
