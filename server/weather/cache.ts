@@ -1,0 +1,175 @@
+import { LruMap } from "./lru.ts";
+import { WeatherUpstreamError, type MetClient } from "./met-client.ts";
+import { pointKey, roundPoint, type WeatherPoint } from "./point.ts";
+import type { RateGate } from "./rate-gate.ts";
+import { createUpstreamHealth, type UpstreamHealthSnapshot } from "./upstream-health.ts";
+
+/** Both weather routes read the same entry per point; each judges its freshness by its own rules. */
+export type WeatherView = "current" | "forecast";
+
+export interface FreshnessPolicy {
+  /** Bounds on MET's Expires; `defaultMs` applies when MET sends none. */
+  ttl: { minMs: number; maxMs: number; defaultMs: number };
+  /** Oldest copy (since fetch or last confirmation) that may still be served while MET fails. */
+  maxStaleMs: number;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/**
+ * The spec's clamps. The defaults are the TTLs its stale maxima are built from:
+ * 22200 s is 10 min plus 6 h, 90000 s is 1 h plus 24 h.
+ */
+export const WEATHER_FRESHNESS: Readonly<Record<WeatherView, FreshnessPolicy>> = {
+  current: { ttl: { minMs: 5 * MINUTE_MS, maxMs: HOUR_MS, defaultMs: 10 * MINUTE_MS }, maxStaleMs: 22_200_000 },
+  forecast: { ttl: { minMs: 15 * MINUTE_MS, maxMs: 6 * HOUR_MS, defaultMs: HOUR_MS }, maxStaleMs: 90_000_000 },
+};
+
+/**
+ * A normalised payload costs about 65 KB of heap (bench/weather-cache-memory.ts), so 2000 points stay near 130 MB.
+ * Keeping 2000 points fresh at MET's usual 30-minute Expires takes about one request per second of the 20 allowed.
+ */
+export const DEFAULT_MAX_ENTRIES = 2000;
+
+/** While MET fails, a point with a servable copy asks again at most this often instead of once per reader. */
+export const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
+
+export interface WeatherCacheOptions<T> {
+  client: MetClient;
+  /** Turns MET's document into the stored value; throws when the document is not a usable forecast. */
+  parse: (body: unknown) => T;
+  now: () => number;
+  /** The process-wide gate: every provider request passes through it. */
+  rateGate: RateGate;
+  maxEntries?: number;
+  freshness?: Readonly<Record<WeatherView, FreshnessPolicy>>;
+  retryAfterFailureMs?: number;
+}
+
+export interface CachedWeather<T> {
+  value: T;
+  /** False only when this request's own provider call produced a new payload. */
+  cached: boolean;
+  /** Whole seconds since the payload was fetched or last confirmed with a 304. */
+  cacheAgeSeconds: number;
+  fetchedAt: string;
+  /** An expired copy served because MET failed. */
+  stale: boolean;
+  degraded: boolean;
+}
+
+export interface WeatherCache<T> {
+  /** Throws WeatherUpstreamError when MET fails and no copy young enough for this view is held. */
+  get(point: WeatherPoint, view: WeatherView): Promise<CachedWeather<T>>;
+  upstreamHealth(): UpstreamHealthSnapshot;
+}
+
+interface Entry<T> {
+  value: T;
+  /** Last fetch, or last 304 confirmation. */
+  fetchedAt: number;
+  expires: number | null;
+  lastModified: string | null;
+  lastFailureAt: number | null;
+}
+
+interface Refreshed<T> {
+  entry: Entry<T>;
+  replaced: boolean;
+}
+
+type Source = "provider" | "cache" | "stale";
+
+export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherCache<T> {
+  const { client, parse, now, rateGate } = options;
+  const freshness = options.freshness ?? WEATHER_FRESHNESS;
+  const retryAfterFailureMs = options.retryAfterFailureMs ?? RETRY_AFTER_FAILURE_MS;
+  const entries = new LruMap<string, Entry<T>>(options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+  const inFlight = new Map<string, Promise<Refreshed<T>>>();
+  const health = createUpstreamHealth({ now });
+
+  function served(entry: Entry<T>, source: Source): CachedWeather<T> {
+    return {
+      value: entry.value,
+      cached: source !== "provider",
+      cacheAgeSeconds: Math.floor(Math.max(0, now() - entry.fetchedAt) / 1000),
+      fetchedAt: new Date(entry.fetchedAt).toISOString(),
+      stale: source === "stale",
+      degraded: source === "stale",
+    };
+  }
+
+  function refreshOnce(key: string, point: WeatherPoint, held: Entry<T> | undefined): Promise<Refreshed<T>> {
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const refresh = refreshFromProvider(key, point, held).finally(() => inFlight.delete(key));
+    inFlight.set(key, refresh);
+    return refresh;
+  }
+
+  async function refreshFromProvider(key: string, point: WeatherPoint, held: Entry<T> | undefined): Promise<Refreshed<T>> {
+    await rateGate.acquire();
+    health.recordAttempt();
+    try {
+      const refreshed = await fetchEntry(point, held);
+      entries.set(key, refreshed.entry);
+      health.recordSuccess();
+      return refreshed;
+    } catch (error) {
+      health.recordFailure();
+      if (held) held.lastFailureAt = now();
+      throw error;
+    }
+  }
+
+  async function fetchEntry(point: WeatherPoint, held: Entry<T> | undefined): Promise<Refreshed<T>> {
+    const result = await client.fetchLocation({ ...point, ifModifiedSince: held?.lastModified ?? undefined });
+    const fetchedAt = now();
+    if (result.kind === "not-modified") {
+      if (!held) throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET answered 304 to an unconditional request");
+      // A 304 updates only the validators it carries (RFC 9111 section 4.3.4).
+      const expires = result.expires ?? held.expires;
+      const lastModified = result.lastModified ?? held.lastModified;
+      return { entry: { value: held.value, fetchedAt, expires, lastModified, lastFailureAt: null }, replaced: false };
+    }
+    const value = parseDocument(result.body);
+    return { entry: { value, fetchedAt, expires: result.expires, lastModified: result.lastModified, lastFailureAt: null }, replaced: true };
+  }
+
+  function parseDocument(body: unknown): T {
+    try {
+      return parse(body);
+    } catch {
+      throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET's document is not a usable forecast");
+    }
+  }
+
+  return {
+    async get(point, view) {
+      const rounded = roundPoint(point);
+      const key = pointKey(rounded);
+      const policy = freshness[view];
+      const held = entries.get(key);
+      const servableWhileFailing = (entry: Entry<T>) => now() - entry.fetchedAt <= policy.maxStaleMs;
+      if (held) {
+        if (now() - held.fetchedAt < timeToLive(held, policy)) return served(held, "cache");
+        const recentlyFailed = held.lastFailureAt !== null && now() - held.lastFailureAt < retryAfterFailureMs;
+        if (recentlyFailed && servableWhileFailing(held)) return served(held, "stale");
+      }
+      try {
+        const { entry, replaced } = await refreshOnce(key, rounded, held);
+        return served(entry, replaced ? "provider" : "cache");
+      } catch (error) {
+        if (error instanceof WeatherUpstreamError && held && servableWhileFailing(held)) return served(held, "stale");
+        throw error;
+      }
+    },
+    upstreamHealth: () => health.snapshot(),
+  };
+}
+
+function timeToLive(entry: Entry<unknown>, policy: FreshnessPolicy): number {
+  if (entry.expires === null) return policy.ttl.defaultMs;
+  return Math.min(policy.ttl.maxMs, Math.max(policy.ttl.minMs, entry.expires - entry.fetchedAt));
+}

@@ -1,0 +1,162 @@
+import { Decimal } from "decimal.js";
+import { DateTime, IANAZone } from "luxon";
+import type { Condition, DailyRecord, DailyTransformation, ForecastWindow, WeatherPayload } from "./model.ts";
+
+/**
+ * How daily records are assembled, worded so the README and the OpenAPI description can quote them. The provider
+ * publishes no day record, so each of these is a choice the service made, not a fact about the provider.
+ */
+export const DAILY_RULES = {
+  precipitation:
+    "Precipitation is the sum over a non-overlapping cover of the provider's periods: every 1-hour period, then each "
+    + "6-hour period that overlaps none already taken (in practice the 6-hourly periods after the hourly range). "
+    + "Overlapping periods are never added twice. Null when no period counted for the day carries an amount.",
+  midnightCrossing:
+    "A provider period that crosses local midnight counts in full towards the local day in which it starts. "
+    + "The provider gives one amount for the whole period, so it is not split by guessing when the precipitation fell.",
+  temperature:
+    "Minimum and maximum come from the instant temperatures at the provider steps inside the local day, together "
+    + "with the minimum and maximum of each 6-hour period lying wholly inside the day (for a period crossing midnight "
+    + "the provider does not say on which side the extreme fell). Null when there are none.",
+  condition:
+    "The condition of the 6-hour period containing local noon, the one centred nearest noon when several do. "
+    + "When no period contains noon (a first or last day the forecast does not reach at noon): the condition code "
+    + "covering the most hours of the day among the periods counted for precipitation, ties to the earlier.",
+  partialDay:
+    "hoursCovered counts the whole hours of the local day (23, 24 or 25 around daylight-saving changes) lying inside "
+    + "the periods counted for precipitation, clipped at midnight. A day is partial when they cover less than all of "
+    + "it; the first and last days normally are.",
+} as const;
+
+export const DAILY_TRANSFORMATIONS: readonly DailyTransformation[] = ["AGGREGATION", "SYMBOL_MAPPING"];
+
+const HOUR_MS = 3_600_000;
+
+/** A provider period as a half-open interval of epoch milliseconds. */
+interface Span {
+  window: ForecastWindow;
+  start: number;
+  end: number;
+}
+
+interface CoverSpan extends Span {
+  precipitationMm: number;
+}
+
+interface Instant {
+  at: number;
+  temperatureC: number | null;
+}
+
+/** One record per local calendar day in `zone` from the first provider step to the last. */
+export function assembleDailyRecords(payload: WeatherPayload, zone: string): DailyRecord[] {
+  if (!IANAZone.isValidZone(zone)) throw new RangeError(`Unknown IANA time zone: ${zone}`);
+  const spans = payload.windows.map(toSpan);
+  const cover = precipitationCover(spans);
+  const instants: Instant[] = payload.instantTemperatures.map(({ at, temperatureC }) => ({ at: epochMillis(at), temperatureC }));
+  const first = instants[0];
+  const last = instants.at(-1);
+  if (first === undefined || last === undefined) return [];
+
+  const records: DailyRecord[] = [];
+  let day = DateTime.fromMillis(first.at, { zone }).startOf("day");
+  while (day.toMillis() <= last.at) {
+    const next = day.plus({ days: 1 }).startOf("day");
+    records.push(assembleDay(day, next.toMillis(), spans, cover, instants));
+    day = next;
+  }
+  return records;
+}
+
+function assembleDay(day: DateTime, end: number, spans: Span[], cover: CoverSpan[], instants: Instant[]): DailyRecord {
+  const start = day.toMillis();
+  const startsInDay = (time: number) => time >= start && time < end;
+  const counted = cover.filter((span) => startsInDay(span.start));
+  const coveredMs = cover.reduce((sum, span) => sum + Math.max(0, Math.min(span.end, end) - Math.max(span.start, start)), 0);
+
+  const temperatures = [
+    ...instants.filter((instant) => startsInDay(instant.at)).map((instant) => instant.temperatureC),
+    ...spans
+      .filter((span) => span.start >= start && span.end <= end)
+      .flatMap((span) => [span.window.temperatureMinC, span.window.temperatureMaxC]),
+  ].filter((value) => value !== null);
+
+  return {
+    date: isoDate(day),
+    temperatureMinC: temperatures.length === 0 ? null : Math.min(...temperatures),
+    temperatureMaxC: temperatures.length === 0 ? null : Math.max(...temperatures),
+    precipitationMm: counted.length === 0 ? null : sumExactly(counted.map((span) => span.precipitationMm)),
+    condition: noonCondition(day, spans) ?? longestCondition(counted),
+    derivation: "SERVICE_DERIVED",
+    transformation: [...DAILY_TRANSFORMATIONS],
+    partial: coveredMs < end - start,
+    // Floored: in a half-hour-offset zone a day is only reported as 24 hours once all of it is covered.
+    hoursCovered: Math.floor(coveredMs / HOUR_MS),
+  };
+}
+
+/**
+ * 1-hour periods first (finest detail), then 6-hour periods in time order wherever they overlap nothing already
+ * taken. Only periods carrying an amount qualify, so a gap shows up as uncovered hours rather than as zero.
+ */
+function precipitationCover(spans: Span[]): CoverSpan[] {
+  const withAmount = spans.flatMap((span) =>
+    span.window.precipitationMm === null ? [] : [{ ...span, precipitationMm: span.window.precipitationMm }]);
+  const cover = withAmount.filter((span) => span.window.durationHours === 1);
+  for (const span of withAmount) {
+    if (span.window.durationHours === 6 && !cover.some((taken) => taken.start < span.end && span.start < taken.end)) {
+      cover.push(span);
+    }
+  }
+  return cover.sort((a, b) => a.start - b.start);
+}
+
+function noonCondition(day: DateTime, spans: Span[]): Condition | null {
+  const noon = day.set({ hour: 12 }).toMillis();
+  let best: { condition: Condition; distance: number } | null = null;
+  for (const span of spans) {
+    const condition = span.window.condition;
+    if (span.window.durationHours !== 6 || condition === null || span.start > noon || span.end <= noon) continue;
+    const distance = Math.abs((span.start + span.end) / 2 - noon);
+    // Strictly nearer only: spans are in time order, so a tie keeps the earlier period.
+    if (best === null || distance < best.distance) best = { condition, distance };
+  }
+  return best?.condition ?? null;
+}
+
+/** Weighted by hours, so six 1-hour periods count as much as one 6-hour period; the earliest period speaks for its code. */
+function longestCondition(counted: CoverSpan[]): Condition | null {
+  const byCode = new Map<string, { condition: Condition; hours: number }>();
+  for (const span of counted) {
+    const condition = span.window.condition;
+    if (condition === null) continue;
+    const entry = byCode.get(condition.code) ?? { condition, hours: 0 };
+    entry.hours += span.window.durationHours;
+    byCode.set(condition.code, entry);
+  }
+  let best: { condition: Condition; hours: number } | null = null;
+  for (const entry of byCode.values()) {
+    if (best === null || entry.hours > best.hours) best = entry;
+  }
+  return best?.condition ?? null;
+}
+
+/** Decimal arithmetic so that 0.1 + 0.2 is 0.3, as the provider's one-decimal amounts mean. */
+function sumExactly(values: number[]): number {
+  return values.reduce((sum, value) => sum.plus(value), new Decimal(0)).toNumber();
+}
+
+function toSpan(window: ForecastWindow): Span {
+  const start = epochMillis(window.startsAt);
+  return { window, start, end: start + window.durationHours * HOUR_MS };
+}
+
+function epochMillis(iso: string): number {
+  return DateTime.fromISO(iso).toMillis();
+}
+
+function isoDate(day: DateTime): string {
+  const date = day.toISODate();
+  if (date === null) throw new RangeError("invalid day");
+  return date;
+}

@@ -1,0 +1,131 @@
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import type { Dispatcher } from "undici";
+import { fetchLimited, headerValue, UpstreamRequestError, type LimitedResponse } from "../upstream/fetch-limited.ts";
+import { roundPoint, type WeatherPoint } from "./point.ts";
+
+export type WeatherUpstreamCode =
+  | "UPSTREAM_TIMEOUT"
+  | "UPSTREAM_PAYLOAD_TOO_LARGE"
+  | "UPSTREAM_INVALID_PAYLOAD"
+  | "UPSTREAM_UNAVAILABLE";
+
+/** A provider failure. The message is for operators' logs: it never holds the provider's body or the request URL. */
+export class WeatherUpstreamError extends Error {
+  readonly code: WeatherUpstreamCode;
+  constructor(code: WeatherUpstreamCode, message: string) {
+    super(message);
+    this.name = "WeatherUpstreamError";
+    this.code = code;
+  }
+}
+
+export interface MetClientOptions {
+  /** Scheme and host only (`https://api.met.no` in production); MET's path is appended. */
+  baseUrl: string;
+  /** MET blocks requests without an identifying User-Agent (application name plus contact). */
+  userAgent: string;
+  /** Ceiling on the whole exchange, headers and body. */
+  timeoutMs: number;
+  /** Ceiling on the body, both as received and after gzip decompression. */
+  maxBytes: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface LocationRequest extends WeatherPoint {
+  /** The Last-Modified of the stored copy, verbatim: MET's terms ask for exactly that value, never a computed time. */
+  ifModifiedSince?: string;
+}
+
+interface ProviderFreshness {
+  /** MET's Expires as epoch ms; null when absent or unparsable. */
+  expires: number | null;
+  lastModified: string | null;
+}
+
+export type LocationResult =
+  | ({ kind: "modified"; body: unknown } & ProviderFreshness)
+  | ({ kind: "not-modified" } & ProviderFreshness);
+
+export interface MetClient {
+  fetchLocation(request: LocationRequest): Promise<LocationResult>;
+}
+
+const LOCATIONFORECAST_PATH = "/weatherapi/locationforecast/2.0/complete";
+
+const gunzipAsync = promisify(gunzip);
+
+export function createMetClient(options: MetClientOptions): MetClient {
+  if (options.userAgent.trim() === "") throw new Error("MET requires an identifying User-Agent; none was configured");
+  const endpoint = options.baseUrl.replace(/\/+$/, "") + LOCATIONFORECAST_PATH;
+
+  return {
+    async fetchLocation(request) {
+      const headers: Record<string, string> = { accept: "application/json", "accept-encoding": "gzip" };
+      if (request.ifModifiedSince !== undefined) headers["if-modified-since"] = request.ifModifiedSince;
+      const response = await send(`${endpoint}?${locationQuery(request)}`, headers, options);
+      const freshness: ProviderFreshness = {
+        expires: parseHttpDate(headerValue(response.headers, "expires")),
+        lastModified: headerValue(response.headers, "last-modified"),
+      };
+      if (response.status === 304) return { kind: "not-modified", ...freshness };
+      // 203 is MET's warning that the product version is deprecated or in beta; the body is still the forecast.
+      if (response.status !== 200 && response.status !== 203) {
+        throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET answered HTTP ${response.status}`);
+      }
+      return { kind: "modified", body: parseJson(await decodeBody(response, options.maxBytes)), ...freshness };
+    },
+  };
+}
+
+function locationQuery(point: WeatherPoint): string {
+  const rounded = roundPoint(point);
+  const query = new URLSearchParams({ lat: String(rounded.lat), lon: String(rounded.lon) });
+  if (rounded.altitude !== undefined) query.set("altitude", String(rounded.altitude));
+  return query.toString();
+}
+
+async function send(url: string, headers: Record<string, string>, options: MetClientOptions): Promise<LimitedResponse> {
+  try {
+    return await fetchLimited({ url, headers }, options);
+  } catch (error) {
+    if (!(error instanceof UpstreamRequestError)) throw error;
+    switch (error.failure) {
+      case "timeout":
+        throw new WeatherUpstreamError("UPSTREAM_TIMEOUT", `MET did not answer within ${options.timeoutMs} ms`);
+      case "too-large":
+        throw new WeatherUpstreamError("UPSTREAM_PAYLOAD_TOO_LARGE", `MET sent more than ${options.maxBytes} bytes`);
+      default:
+        throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", "MET could not be reached");
+    }
+  }
+}
+
+async function decodeBody(response: LimitedResponse, maxBytes: number): Promise<string> {
+  const encoding = headerValue(response.headers, "content-encoding")?.trim().toLowerCase() ?? "identity";
+  if (encoding === "identity") return response.body.toString("utf8");
+  if (encoding !== "gzip") throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", `MET used an unrequested content encoding`);
+  try {
+    // The ceiling applies after decompression too: a small gzip body can expand far past it.
+    return (await gunzipAsync(response.body, { maxOutputLength: maxBytes })).toString("utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+      throw new WeatherUpstreamError("UPSTREAM_PAYLOAD_TOO_LARGE", `MET's body expands past ${maxBytes} bytes`);
+    }
+    throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET's gzip body could not be decompressed");
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET's body is not JSON");
+  }
+}
+
+function parseHttpDate(value: string | null): number | null {
+  if (value === null) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : time;
+}

@@ -1,0 +1,190 @@
+import { Ajv } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { DateTime } from "luxon";
+import { UNITS } from "./units.ts";
+
+/**
+ * The parts of a MET Norway Locationforecast 2.0 `complete` document that the service reads, and nothing else.
+ * Fields MET adds or that we ignore (percentiles, probabilities, dew point ...) pass through unchecked.
+ * Every measurement is optional: MET omits variables by area and by range ("make sure your client can handle that").
+ */
+export interface MetDocument {
+  type: "Feature";
+  geometry: { coordinates: [longitude: number, latitude: number, altitudeMetres?: number] };
+  properties: {
+    meta: { updated_at: string; units: Record<string, string> };
+    /** Sorted by time and never empty: parseMetDocument checks both. */
+    timeseries: [MetTimeStep, ...MetTimeStep[]];
+  };
+}
+
+export interface MetTimeStep {
+  time: string;
+  data: {
+    instant: { details: MetInstantDetails };
+    next_1_hours?: MetPeriod<{ precipitation_amount?: number }>;
+    next_6_hours?: MetPeriod<{ precipitation_amount?: number; air_temperature_min?: number; air_temperature_max?: number }>;
+    next_12_hours?: MetPeriod<Record<string, unknown>>;
+  };
+}
+
+export interface MetInstantDetails {
+  air_temperature?: number;
+  wind_speed?: number;
+  relative_humidity?: number;
+  air_pressure_at_sea_level?: number;
+  wind_from_direction?: number;
+  cloud_area_fraction?: number;
+  ultraviolet_index_clear_sky?: number;
+}
+
+/** MET's schema requires summary and details on a period, yet real 2020 payloads send next_12_hours without details. */
+export interface MetPeriod<Details> {
+  summary?: { symbol_code?: string };
+  details?: Details;
+}
+
+/** The provider answered with something that is not a document we can read. Carries no part of the body. */
+export class MetDocumentInvalidError extends Error {
+  override name = "MetDocumentInvalidError";
+}
+
+const measurement = { type: "number" };
+const measurements = (names: readonly string[]) => ({
+  type: "object",
+  properties: Object.fromEntries(names.map((name) => [name, measurement])),
+});
+const period = (detailNames: readonly string[]) => ({
+  type: "object",
+  properties: {
+    summary: { type: "object", properties: { symbol_code: { type: "string", minLength: 1 } } },
+    details: measurements(detailNames),
+  },
+});
+
+/**
+ * Units MET must declare for the variables we read, whenever it lists them. Our values are passed on under the
+ * canonical unit names, so a document declaring another unit is refused rather than silently mislabelled.
+ */
+const EXPECTED_UNITS: Readonly<Record<string, string>> = {
+  air_temperature: UNITS.temperature,
+  air_temperature_min: UNITS.temperature,
+  air_temperature_max: UNITS.temperature,
+  wind_speed: UNITS.windSpeed,
+  air_pressure_at_sea_level: UNITS.pressure,
+  precipitation_amount: UNITS.precipitation,
+  relative_humidity: "%",
+  cloud_area_fraction: "%",
+  wind_from_direction: "degrees",
+  ultraviolet_index_clear_sky: "1",
+};
+
+const metDocumentSchema = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  type: "object",
+  required: ["type", "geometry", "properties"],
+  properties: {
+    type: { const: "Feature" },
+    geometry: {
+      type: "object",
+      required: ["coordinates"],
+      properties: {
+        coordinates: {
+          type: "array",
+          minItems: 2,
+          maxItems: 3,
+          items: [
+            { type: "number", minimum: -180, maximum: 180 },
+            { type: "number", minimum: -90, maximum: 90 },
+            { type: "number" },
+          ],
+        },
+      },
+    },
+    properties: {
+      type: "object",
+      required: ["meta", "timeseries"],
+      properties: {
+        meta: {
+          type: "object",
+          required: ["updated_at", "units"],
+          properties: {
+            updated_at: { type: "string", format: "date-time" },
+            units: {
+              type: "object",
+              additionalProperties: { type: "string" },
+              properties: Object.fromEntries(Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }])),
+            },
+          },
+        },
+        timeseries: {
+          type: "array",
+          // The current record is the first step, so a document without one has nothing to serve.
+          minItems: 1,
+          items: {
+            type: "object",
+            required: ["time", "data"],
+            properties: {
+              time: { type: "string", format: "date-time" },
+              data: {
+                type: "object",
+                required: ["instant"],
+                properties: {
+                  instant: {
+                    type: "object",
+                    required: ["details"],
+                    properties: {
+                      details: measurements([
+                        "air_temperature", "wind_speed", "relative_humidity", "air_pressure_at_sea_level",
+                        "wind_from_direction", "cloud_area_fraction", "ultraviolet_index_clear_sky",
+                      ]),
+                    },
+                  },
+                  next_1_hours: period(["precipitation_amount"]),
+                  next_6_hours: period(["precipitation_amount", "air_temperature_min", "air_temperature_max"]),
+                  next_12_hours: period([]),
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+// ajv-formats ships CommonJS typings whose default export is the plugin itself.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
+// strictTuples off: the altitude, the third coordinate, is optional, which strict tuples do not allow.
+const ajv = new Ajv({ allErrors: true, strict: true, strictTuples: false });
+addFormats(ajv, ["date-time"]);
+const validateMetDocument = ajv.compile<MetDocument>(metDocumentSchema);
+
+/** Checks a parsed response body and returns it typed, or throws MetDocumentInvalidError. */
+export function parseMetDocument(body: unknown): MetDocument {
+  if (!validateMetDocument(body)) {
+    const problems = (validateMetDocument.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`);
+    throw new MetDocumentInvalidError(`MET document is invalid: ${problems.join("; ")}`);
+  }
+  readableInstant(body.properties.meta.updated_at, "/properties/meta/updated_at");
+  assertStrictlyAscendingTimes(body.properties.timeseries);
+  return body;
+}
+
+/** Normalising takes the first step as "now" and reads periods in order, which only holds for a sorted series. */
+function assertStrictlyAscendingTimes(timeseries: MetTimeStep[]): void {
+  let previous = -Infinity;
+  for (const [index, step] of timeseries.entries()) {
+    const path = `/properties/timeseries/${index}/time`;
+    const instant = readableInstant(step.time, path);
+    if (instant <= previous) throw new MetDocumentInvalidError(`MET document is invalid: ${path} is not after the step before it`);
+    previous = instant;
+  }
+}
+
+/** The schema's date-time format also admits forms (a space for the "T") that the rest of the service cannot read. */
+function readableInstant(text: string, path: string): number {
+  const instant = DateTime.fromISO(text);
+  if (!instant.isValid) throw new MetDocumentInvalidError(`MET document is invalid: ${path} is not an ISO 8601 time`);
+  return instant.toMillis();
+}

@@ -1,0 +1,97 @@
+import { DateTime } from "luxon";
+import type { MetDocument, MetTimeStep } from "./met-document.ts";
+import type { ForecastWindow, HourlyEntry, InstantTemperature, WeatherLocation, WeatherPayload, WeatherReading } from "./model.ts";
+import { MET_ATTRIBUTION, MET_SOURCE } from "./provenance.ts";
+import { toCondition } from "./symbols.ts";
+
+/**
+ * Remaps a validated MET document onto the service's model. Nothing is filled in: a variable MET did not send is
+ * null, and a period MET did not publish is simply not there.
+ */
+export function normaliseMetDocument(doc: MetDocument): WeatherPayload {
+  const [lon, lat, altitude] = doc.geometry.coordinates;
+  const location: WeatherLocation = { latitude: lat, longitude: lon, altitudeMetres: altitude ?? null };
+  const providerModelUpdatedAt = toUtcIso(doc.properties.meta.updated_at);
+  const steps = doc.properties.timeseries;
+  const [first] = steps;
+
+  return {
+    location,
+    providerModelUpdatedAt,
+    current: {
+      location,
+      observedAt: toUtcIso(first.time),
+      providerModelUpdatedAt,
+      ...readingAt(first),
+      source: MET_SOURCE,
+      attribution: MET_ATTRIBUTION,
+    },
+    hours: steps.filter((step) => step.data.next_1_hours !== undefined).map(hourlyEntry),
+    windows: steps.flatMap(windowsStartingAt),
+    instantTemperatures: steps.map(instantTemperature),
+  };
+}
+
+function readingAt(step: MetTimeStep): WeatherReading {
+  const details = step.data.instant.details;
+  return {
+    temperatureC: details.air_temperature ?? null,
+    windSpeedMps: details.wind_speed ?? null,
+    humidityPercent: details.relative_humidity ?? null,
+    pressureHpa: details.air_pressure_at_sea_level ?? null,
+    windDirectionDegrees: details.wind_from_direction ?? null,
+    cloudCoverPercent: details.cloud_area_fraction ?? null,
+    // MET publishes only the clear-sky UV index (the value if there were no clouds), so that is what this carries.
+    uvIndex: details.ultraviolet_index_clear_sky ?? null,
+    precipitationMm: step.data.next_1_hours?.details?.precipitation_amount ?? null,
+    condition: toCondition(nearestSymbol(step)),
+  };
+}
+
+/** The symbol of the shortest period starting at the step: the one that says most about that moment. */
+function nearestSymbol(step: MetTimeStep): string | null {
+  const { next_1_hours: hour, next_6_hours: sixHours, next_12_hours: twelveHours } = step.data;
+  return hour?.summary?.symbol_code ?? sixHours?.summary?.symbol_code ?? twelveHours?.summary?.symbol_code ?? null;
+}
+
+function hourlyEntry(step: MetTimeStep): HourlyEntry {
+  return { startsAt: toUtcIso(step.time), ...readingAt(step) };
+}
+
+function windowsStartingAt(step: MetTimeStep): ForecastWindow[] {
+  const startsAt = toUtcIso(step.time);
+  const { next_1_hours: hour, next_6_hours: sixHours } = step.data;
+  const windows: ForecastWindow[] = [];
+  if (hour !== undefined) {
+    windows.push({
+      startsAt,
+      durationHours: 1,
+      precipitationMm: hour.details?.precipitation_amount ?? null,
+      temperatureMinC: null,
+      temperatureMaxC: null,
+      condition: toCondition(hour.summary?.symbol_code ?? null),
+    });
+  }
+  if (sixHours !== undefined) {
+    windows.push({
+      startsAt,
+      durationHours: 6,
+      precipitationMm: sixHours.details?.precipitation_amount ?? null,
+      temperatureMinC: sixHours.details?.air_temperature_min ?? null,
+      temperatureMaxC: sixHours.details?.air_temperature_max ?? null,
+      condition: toCondition(sixHours.summary?.symbol_code ?? null),
+    });
+  }
+  return windows;
+}
+
+function instantTemperature(step: MetTimeStep): InstantTemperature {
+  return { at: toUtcIso(step.time), temperatureC: step.data.instant.details.air_temperature ?? null };
+}
+
+/** One spelling for every instant the service emits, whatever offset the provider wrote. */
+function toUtcIso(text: string): string {
+  const iso = DateTime.fromISO(text, { zone: "utc" }).toISO({ suppressMilliseconds: true });
+  if (iso === null) throw new RangeError("not an ISO 8601 time");
+  return iso;
+}

@@ -1,0 +1,29 @@
+/** A forecast location as the credentialed weather routes accept it (WGS 84 degrees, metres). */
+export interface WeatherPoint {
+  lat: number;
+  lon: number;
+  /** Omitted, MET infers the altitude from its own terrain model. */
+  altitude?: number;
+}
+
+const COORDINATE_SCALE = 10_000;
+
+/**
+ * Four decimals (about 11 m) is what MET accepts: five or more are refused. Rounding via an integer and one division
+ * gives the nearest double to the decimal, so it prints as 59.9139, never 59.91390000000001.
+ */
+export function roundCoordinate(degrees: number): number {
+  return Math.round(degrees * COORDINATE_SCALE) / COORDINATE_SCALE + 0; // + 0 turns -0 into 0
+}
+
+export function roundPoint(point: WeatherPoint): WeatherPoint {
+  const rounded: WeatherPoint = { lat: roundCoordinate(point.lat), lon: roundCoordinate(point.lon) };
+  if (point.altitude !== undefined) rounded.altitude = Math.round(point.altitude) + 0;
+  return rounded;
+}
+
+/** Cache key: points that round to the same request share one entry. */
+export function pointKey(point: WeatherPoint): string {
+  const rounded = roundPoint(point);
+  return `${rounded.lat},${rounded.lon},${rounded.altitude ?? ""}`;
+}

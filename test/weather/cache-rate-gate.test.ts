@@ -1,0 +1,32 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { createRateGate } from "../../server/weather/rate-gate.ts";
+
+describe("rate gate", () => {
+  it("on real timers, no window holds more than the allowance, and waiting callers are served in arrival order", async () => {
+    // The grant time is the gate's own last clock reading: each caller resumes before the next caller's turn starts.
+    let lastReading = 0;
+    const gate = createRateGate({ maxRequests: 5, windowMs: 100, now: () => (lastReading = performance.now()), sleep });
+    const granted: Array<{ caller: number; at: number }> = [];
+    await Promise.all(
+      Array.from({ length: 12 }, (_, caller) => gate.acquire().then(() => granted.push({ caller, at: lastReading }))),
+    );
+    expect(granted.map((grant) => grant.caller)).toEqual([...Array(12).keys()]);
+    for (const { at } of granted) {
+      expect(granted.filter((grant) => grant.at >= at && grant.at < at + 100).length).toBeLessThanOrEqual(5);
+    }
+    expect(granted.at(-1)!.at - granted[0]!.at).toBeGreaterThanOrEqual(200);
+  });
+
+  it("lets a caller through at once when the last window has room", async () => {
+    let now = 0;
+    const sleeps: number[] = [];
+    const gate = createRateGate({ maxRequests: 2, windowMs: 1000, now: () => now, sleep: async (ms) => void sleeps.push(ms) });
+    await gate.acquire();
+    now = 999;
+    await gate.acquire();
+    now = 1000; // the first start has left the window
+    await gate.acquire();
+    expect(sleeps).toEqual([]);
+  });
+});

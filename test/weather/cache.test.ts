@@ -1,0 +1,298 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { createWeatherCache, type WeatherCacheOptions, type WeatherView } from "../../server/weather/cache.ts";
+import { createMetClient, WeatherUpstreamError, type MetClient } from "../../server/weather/met-client.ts";
+import { createRateGate, type RateGate } from "../../server/weather/rate-gate.ts";
+import { startMetStandin, type MetStandin, type MetStandinOptions } from "../support/met-standin.ts";
+
+const START = Date.parse("2026-11-21T12:00:00Z");
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const OSLO = { lat: 59.9139, lon: 10.7522 };
+const LONDON_UPDATED_AT = "2020-07-20T01:30:57Z";
+const BERLIN_UPDATED_AT = "2022-08-02T15:41:37Z";
+
+/** Stands in for the real normaliser: keeps one field and rejects documents without it. */
+function modelRunTime(body: unknown): string {
+  const updatedAt = (body as { properties?: { meta?: { updated_at?: unknown } } }).properties?.meta?.updated_at;
+  if (typeof updatedAt !== "string") throw new Error("not a Locationforecast document");
+  return updatedAt;
+}
+
+let now = START;
+const clock = () => now;
+/** Lets everything already started run, then moves the fake clock: the gate's waits cost no real time. */
+const fakeSleep = async (ms: number) => {
+  await nextTurn();
+  now += ms;
+};
+
+let standin: MetStandin | undefined;
+afterEach(async () => {
+  await standin?.close();
+  standin = undefined;
+});
+
+interface Setup extends Partial<Omit<WeatherCacheOptions<string>, "client">> {
+  standin?: Omit<MetStandinOptions, "now">;
+  timeoutMs?: number;
+  /** Sees every call the cache makes to the provider. */
+  wrapClient?: (client: MetClient) => MetClient;
+}
+
+async function setup({ standin: standinOptions, timeoutMs = 2000, wrapClient, ...cacheOptions }: Setup = {}) {
+  now = START;
+  standin = await startMetStandin({ now: clock, ...standinOptions });
+  const metClient = createMetClient({ baseUrl: standin.url, userAgent: "cache-test/1 ops@example.org", timeoutMs, maxBytes: 1_000_000 });
+  const cache = createWeatherCache<string>({
+    client: wrapClient ? wrapClient(metClient) : metClient,
+    parse: modelRunTime,
+    now: clock,
+    rateGate: createRateGate({ now: clock, sleep: fakeSleep }),
+    ...cacheOptions,
+  });
+  return { cache, standin };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<WeatherUpstreamError> {
+  const error = await promise.then(() => null, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(WeatherUpstreamError);
+  return error as WeatherUpstreamError;
+}
+
+describe("weather cache lifecycle", () => {
+  it("first fetch: from the provider, age 0", async () => {
+    const { cache, standin } = await setup();
+    expect(await cache.get(OSLO, "current")).toEqual({
+      value: LONDON_UPDATED_AT, cached: false, cacheAgeSeconds: 0, fetchedAt: "2026-11-21T12:00:00.000Z", stale: false, degraded: false,
+    });
+    expect(standin.requests).toBe(1);
+  });
+
+  it("fresh: served from the cache with its true age and no provider call, for both views", async () => {
+    const { cache, standin } = await setup();
+    await cache.get(OSLO, "forecast");
+    now += 10 * MINUTE + 999;
+    for (const view of ["current", "forecast"] as const) {
+      expect(await cache.get(OSLO, view)).toMatchObject({ cached: true, cacheAgeSeconds: 600, fetchedAt: "2026-11-21T12:00:00.000Z", stale: false });
+    }
+    expect(standin.requests).toBe(1);
+  });
+
+  it("expired, revalidated: If-Modified-Since carries the stored Last-Modified; 304 keeps the value at age 0", async () => {
+    const { cache, standin } = await setup();
+    await cache.get(OSLO, "current");
+    const lastModified = "Sat, 21 Nov 2026 12:00:00 GMT";
+    now += 40 * MINUTE; // past the recorded 31 min 52 s
+    const revalidated = await cache.get(OSLO, "current");
+    expect(standin.received[1]!.headers["if-modified-since"]).toBe(lastModified);
+    expect(revalidated).toEqual({
+      value: LONDON_UPDATED_AT, cached: true, cacheAgeSeconds: 0, fetchedAt: "2026-11-21T12:40:00.000Z", stale: false, degraded: false,
+    });
+    now += 5 * MINUTE;
+    expect(await cache.get(OSLO, "current")).toMatchObject({ cacheAgeSeconds: 300 });
+    expect(standin.requests).toBe(2);
+  });
+
+  it("expired, refreshed: a new payload replaces the old one", async () => {
+    const { cache, standin } = await setup();
+    await cache.get(OSLO, "forecast");
+    now += 40 * MINUTE;
+    standin.publish("complete-berlin-2022-08-02.json");
+    expect(await cache.get(OSLO, "forecast")).toMatchObject({ value: BERLIN_UPDATED_AT, cached: false, cacheAgeSeconds: 0, stale: false });
+    expect(await cache.get(OSLO, "current")).toMatchObject({ value: BERLIN_UPDATED_AT, cached: true });
+    expect(standin.requests).toBe(2);
+  });
+
+  it("stale served: provider failing after the TTL gives the copy, stale and degraded, with its real age", async () => {
+    const { cache, standin } = await setup();
+    await cache.get(OSLO, "current");
+    now += 40 * MINUTE;
+    standin.setMode("server-error");
+    expect(await cache.get(OSLO, "current")).toEqual({
+      value: LONDON_UPDATED_AT, cached: true, cacheAgeSeconds: 2400, fetchedAt: "2026-11-21T12:00:00.000Z", stale: true, degraded: true,
+    });
+  });
+
+  it("stale served also when MET's new document is unusable", async () => {
+    const { cache, standin } = await setup();
+    await cache.get(OSLO, "current");
+    now += 40 * MINUTE;
+    standin.setMode("invalid-json");
+    standin.publish();
+    expect(await cache.get(OSLO, "current")).toMatchObject({ value: LONDON_UPDATED_AT, stale: true, degraded: true });
+  });
+
+  it("unservable: no copy and a failing provider throws the provider's error", async () => {
+    const { cache, standin } = await setup({ timeoutMs: 100 });
+    standin.setMode("rate-limited");
+    expect((await rejection(cache.get(OSLO, "current"))).code).toBe("UPSTREAM_UNAVAILABLE");
+    standin.setMode("hang");
+    expect((await rejection(cache.get(OSLO, "forecast"))).code).toBe("UPSTREAM_TIMEOUT");
+  });
+
+  const maxStale: Array<[WeatherView, number]> = [
+    ["current", 22_200 * SECOND],
+    ["forecast", 90_000 * SECOND],
+  ];
+  for (const [view, maxStaleMs] of maxStale) {
+    it(`${view}: a copy exactly ${maxStaleMs / SECOND} s old is served stale; one second older gives the error`, async () => {
+      const { cache, standin } = await setup();
+      await cache.get(OSLO, view);
+      standin.setMode("server-error");
+      now += maxStaleMs;
+      expect(await cache.get(OSLO, view)).toMatchObject({ stale: true, degraded: true, cacheAgeSeconds: maxStaleMs / SECOND });
+      now += SECOND;
+      expect((await rejection(cache.get(OSLO, view))).code).toBe("UPSTREAM_UNAVAILABLE");
+    });
+  }
+
+  it("the current view's stale limit does not cut the forecast view's", async () => {
+    const { cache, standin } = await setup();
+    await cache.get(OSLO, "forecast");
+    standin.setMode("server-error");
+    now += 22_201 * SECOND;
+    expect((await rejection(cache.get(OSLO, "current"))).code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(await cache.get(OSLO, "forecast")).toMatchObject({ stale: true, cacheAgeSeconds: 22_201 });
+  });
+
+  it("while the provider fails, a stale point asks it again only once a minute", async () => {
+    const { cache, standin } = await setup();
+    await cache.get(OSLO, "current");
+    now += 40 * MINUTE;
+    standin.setMode("server-error");
+    await cache.get(OSLO, "current");
+    now += 59 * SECOND;
+    expect(await cache.get(OSLO, "current")).toMatchObject({ stale: true, cacheAgeSeconds: 2459 });
+    expect(standin.requests).toBe(2);
+    standin.setMode("normal");
+    now += SECOND;
+    expect(await cache.get(OSLO, "current")).toMatchObject({ stale: false, cacheAgeSeconds: 0 });
+    expect(standin.requests).toBe(3);
+  });
+});
+
+describe("weather cache TTL", () => {
+  // [view, Expires minus fetch time (null: no Expires header), TTL the cache must apply]
+  const clamps: Array<[WeatherView, number | null, number]> = [
+    ["current", 1 * MINUTE, 5 * MINUTE],
+    ["current", 10 * HOUR, 1 * HOUR],
+    ["current", null, 10 * MINUTE],
+    ["forecast", 1 * MINUTE, 15 * MINUTE],
+    ["forecast", 10 * HOUR, 6 * HOUR],
+    ["forecast", null, 1 * HOUR],
+    ["current", 20 * MINUTE, 20 * MINUTE],
+    ["forecast", 20 * MINUTE, 20 * MINUTE],
+  ];
+  for (const [view, expiresAfterMs, ttlMs] of clamps) {
+    const expires = expiresAfterMs === null ? "no Expires" : `Expires +${expiresAfterMs / MINUTE} min`;
+    it(`${view}, ${expires}: fresh until ${ttlMs / MINUTE} min, then asks the provider`, async () => {
+      const { cache, standin } = await setup({ standin: { expiresAfterMs } });
+      await cache.get(OSLO, view);
+      now += ttlMs - 1;
+      expect(await cache.get(OSLO, view)).toMatchObject({ cached: true });
+      expect(standin.requests).toBe(1);
+      now += 1;
+      expect(await cache.get(OSLO, view)).toMatchObject({ cached: true, cacheAgeSeconds: 0 });
+      expect(standin.requests).toBe(2);
+    });
+  }
+});
+
+describe("weather cache upstream discipline", () => {
+  it("single flight: 50 concurrent gets for one point make one provider request", async () => {
+    const { cache, standin } = await setup();
+    const views: WeatherView[] = ["current", "forecast"];
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => cache.get(OSLO, views[i % 2]!)));
+    expect(standin.requests).toBe(1);
+    expect(new Set(results.map((result) => result.value))).toEqual(new Set([LONDON_UPDATED_AT]));
+  });
+
+  it("single flight on revalidation, and points that round alike share it", async () => {
+    const { cache, standin } = await setup();
+    await cache.get(OSLO, "current");
+    now += 40 * MINUTE;
+    const near = [{ lat: 59.91391, lon: 10.75224 }, { lat: 59.913899, lon: 10.752249 }, OSLO];
+    await Promise.all(Array.from({ length: 30 }, (_, i) => cache.get(near[i % 3]!, "current")));
+    expect(standin.requests).toBe(2);
+  });
+
+  it("45 distinct points at once reach the provider at no more than 20 per second", async () => {
+    const startedAt: number[] = [];
+    const { cache, standin } = await setup({
+      wrapClient: (client) => ({
+        fetchLocation(request) {
+          startedAt.push(now);
+          return client.fetchLocation(request);
+        },
+      }),
+    });
+    const points = Array.from({ length: 45 }, (_, i) => ({ lat: 60 + i / 100, lon: 10 }));
+    const results = await Promise.all(points.map((point) => cache.get(point, "forecast")));
+    expect(results.every((result) => result.value === LONDON_UPDATED_AT)).toBe(true);
+    expect(standin.requests).toBe(45);
+    for (const start of startedAt) {
+      expect(startedAt.filter((time) => time >= start && time < start + SECOND).length).toBeLessThanOrEqual(20);
+    }
+    expect(Math.max(...startedAt) - START).toBe(2 * SECOND); // queued into the third second, not refused
+  });
+
+  it("every provider request passes through the rate gate", async () => {
+    let acquired = 0;
+    const gate = createRateGate({ now: clock, sleep: fakeSleep });
+    const countingGate: RateGate = { acquire: () => (acquired++, gate.acquire()) };
+    const { cache, standin } = await setup({ rateGate: countingGate });
+    await cache.get(OSLO, "current");
+    now += HOUR;
+    await cache.get(OSLO, "current");
+    standin.setMode("server-error");
+    now += HOUR;
+    await cache.get(OSLO, "current");
+    expect(standin.requests).toBe(3);
+    expect(acquired).toBe(3);
+  });
+
+  it("holds at most maxEntries points and forgets the least recently used", async () => {
+    const { cache, standin } = await setup({ maxEntries: 2 });
+    const [a, b, c] = [{ lat: 1, lon: 1 }, { lat: 2, lon: 2 }, { lat: 3, lon: 3 }];
+    await cache.get(a, "current");
+    await cache.get(b, "current");
+    await cache.get(a, "current"); // a is now more recent than b
+    await cache.get(c, "current"); // evicts b
+    expect(standin.requests).toBe(3);
+    expect(await cache.get(a, "current")).toMatchObject({ cached: true });
+    expect(await cache.get(c, "current")).toMatchObject({ cached: true });
+    expect(standin.requests).toBe(3);
+    expect(await cache.get(b, "current")).toMatchObject({ cached: false });
+    expect(standin.requests).toBe(4);
+  });
+
+  it("a document the parser rejects gives UPSTREAM_INVALID_PAYLOAD and caches nothing", async () => {
+    const { cache, standin } = await setup({
+      parse: () => {
+        throw new Error("schema says no");
+      },
+    });
+    expect((await rejection(cache.get(OSLO, "current"))).code).toBe("UPSTREAM_INVALID_PAYLOAD");
+    expect((await rejection(cache.get(OSLO, "current"))).code).toBe("UPSTREAM_INVALID_PAYLOAD");
+    expect(standin.requests).toBe(2);
+    expect(standin.received[1]!.headers["if-modified-since"]).toBeUndefined();
+  });
+
+  it("records provider outcomes for the status route", async () => {
+    const { cache, standin } = await setup();
+    expect(cache.upstreamHealth()).toEqual({ lastAttemptAt: null, lastSuccessAt: null, lastFailureAt: null, recentAttempts: 0, recentFailures: 0 });
+    await cache.get(OSLO, "current");
+    now += HOUR;
+    standin.setMode("forbidden");
+    await cache.get(OSLO, "current");
+    expect(cache.upstreamHealth()).toEqual({
+      lastAttemptAt: "2026-11-21T13:00:00.000Z",
+      lastSuccessAt: "2026-11-21T12:00:00.000Z",
+      lastFailureAt: "2026-11-21T13:00:00.000Z",
+      recentAttempts: 1, // the 12:00 attempt is older than the 15-minute window
+      recentFailures: 1,
+    });
+  });
+});
