@@ -1,0 +1,37 @@
+import type { SourceObservation } from "../records.ts";
+import { readCsvTable } from "./csv.ts";
+import { publishedValue } from "./published-value.ts";
+import { parsePeriodText, SDMX_PERIOD_FORMATS } from "./reference-periods.ts";
+import { documentText } from "./text.ts";
+import { UpstreamDocumentError } from "./upstream-document-error.ts";
+
+const API = "ecb-data";
+
+/** An empty cell, or SDMX's "NaN" for an observation reported as missing. */
+const MISSING_VALUES = ["", "NaN"];
+
+/**
+ * ECB Data Portal `format=csvdata`: one observation per row, columns read by name (`KEY`, `TIME_PERIOD`,
+ * `OBS_VALUE`, `OBS_STATUS`; the dimension and attribute columns vary per dataflow). seriesId is KEY as the ECB
+ * writes it (`FM.B.U2.EUR.4F.KR.DFR.LEV`, flow then key). OBS_VALUE is the ECB's shortest form ("2", not "2.00"),
+ * kept as written. The document states no update time (that is the HTTP Last-Modified header's job).
+ */
+export function parseEcbCsvdata(document: string | Buffer): SourceObservation[] {
+  const table = readCsvTable(API, documentText(document), ["KEY", "TIME_PERIOD", "OBS_VALUE"]);
+  return table.rows.map((row): SourceObservation => {
+    const where = `line ${row.line}`;
+    const seriesId = row.cell("KEY");
+    if (!seriesId) throw new UpstreamDocumentError(API, "malformed", `${where}: empty KEY`);
+    const timePeriod = row.cell("TIME_PERIOD");
+    const referencePeriod = parsePeriodText(timePeriod, SDMX_PERIOD_FORMATS);
+    if (!referencePeriod) throw new UpstreamDocumentError(API, "malformed", `${where}: TIME_PERIOD ${JSON.stringify(timePeriod)} has no reference-period code of ours`);
+    return {
+      api: API,
+      seriesId,
+      referencePeriod: referencePeriod.code,
+      value: publishedValue(API, row.cell("OBS_VALUE"), MISSING_VALUES, where),
+      publicationStatus: row.cell("OBS_STATUS") || null,
+      sourceUpdatedAt: null,
+    };
+  });
+}

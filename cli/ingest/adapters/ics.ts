@@ -1,0 +1,141 @@
+import { DateTime, IANAZone } from "luxon";
+import type { CalendarSource } from "../../../schemas/vocabularies.ts";
+import type { CalendarSnapshot, SkippedRecord, SourceEvent } from "../records.ts";
+import { calendarSnapshot } from "./calendar-snapshot.ts";
+import { UpstreamDocumentError } from "./upstream-document-error.ts";
+
+interface IcsProperty {
+  name: string;
+  params: Map<string, string>;
+  value: string;
+}
+
+interface IcsEvent {
+  /** Line of BEGIN:VEVENT, for naming records that have no UID. */
+  line: number;
+  properties: IcsProperty[];
+}
+
+export interface IcsCalendarOptions {
+  source: CalendarSource;
+  /** The zone the publisher announces in: scheduled dates are given in it, and floating or date-only values read in it. */
+  zone: string;
+  /** Non-IANA TZID names the publisher uses, mapped to the IANA zone with the same rules. */
+  tzidZones: Record<string, string>;
+}
+
+/**
+ * The VEVENTs of an iCalendar document as events: UID as the id, SUMMARY as the title, DTSTART as the schedule
+ * (a date-time with TZID, UTC or floating gives an exact time; VALUE=DATE gives a date only).
+ * Events missing one of the three are skipped with a reason. iCalendar carries no reference period.
+ */
+export function readIcsCalendar(text: string, options: IcsCalendarOptions): CalendarSnapshot {
+  if (!/^BEGIN:VCALENDAR\r?$/m.test(text)) throw new UpstreamDocumentError(options.source, "malformed", "not an iCalendar document");
+  const events: SourceEvent[] = [];
+  const skipped: SkippedRecord[] = [];
+  for (const event of icsEvents(text)) {
+    const result = sourceEvent(event, options);
+    if ("reason" in result) skipped.push(result);
+    else events.push(result);
+  }
+  return calendarSnapshot(events, skipped);
+}
+
+function sourceEvent(event: IcsEvent, options: IcsCalendarOptions): SourceEvent | SkippedRecord {
+  const property = (name: string) => event.properties.find((candidate) => candidate.name === name);
+  const uid = property("UID")?.value.trim();
+  const title = unescapeText(property("SUMMARY")?.value ?? "").trim();
+  const start = property("DTSTART");
+  const record = uid || `line ${event.line}`;
+  if (!uid) return { record, reason: "no UID" };
+  if (!title) return { record, reason: "no SUMMARY" };
+  if (!start) return { record, reason: "no DTSTART" };
+  const schedule = readStart(start, options);
+  if (typeof schedule === "string") return { record, reason: schedule };
+  return {
+    source: options.source,
+    sourceEventId: uid,
+    title,
+    scheduledDate: schedule.date,
+    scheduledAt: schedule.at,
+    timePrecision: schedule.at === null ? "DATE_ONLY" : "EXACT_TIME",
+    sourceTimezone: options.zone,
+    referencePeriod: null,
+    referencePeriodText: null,
+    // iCalendar STATUS only knows TENTATIVE/CONFIRMED/CANCELLED, and neither feed sets it.
+    sourceStatus: "SCHEDULED",
+    sourceUrl: null,
+  };
+}
+
+/** The local date in the calendar's zone, and the UTC instant when the value has a time. Otherwise why not. */
+function readStart(start: IcsProperty, options: IcsCalendarOptions): { date: string; at: string | null } | string {
+  const value = start.value.trim();
+  if (start.params.get("VALUE") === "DATE") {
+    const day = DateTime.fromFormat(value, "yyyyMMdd", { zone: options.zone });
+    return day.isValid ? { date: day.toISODate()!, at: null } : `DTSTART ${value} is not a date`;
+  }
+  const tzid = start.params.get("TZID");
+  const utc = value.endsWith("Z");
+  const zone = utc ? "utc" : tzid === undefined ? options.zone : (options.tzidZones[tzid] ?? (IANAZone.isValidZone(tzid) ? tzid : null));
+  if (zone === null) return `DTSTART time zone ${tzid} is not known`;
+  const instant = DateTime.fromFormat(value, utc ? "yyyyMMdd'T'HHmmss'Z'" : "yyyyMMdd'T'HHmmss", { zone });
+  if (!instant.isValid) return `DTSTART ${value} is not a date-time`;
+  return { date: instant.setZone(options.zone).toISODate()!, at: instant.toUTC().toISO()! };
+}
+
+/**
+ * RFC 5545 content lines: a line starting with a space or tab continues the previous one (unfolding).
+ * Blank lines, which the BLS feed has although the RFC does not allow them, are ignored. Properties of
+ * components nested in a VEVENT (VALARM) are not the event's.
+ */
+function icsEvents(text: string): IcsEvent[] {
+  const lines: { line: number; text: string }[] = [];
+  text.split(/\r\n|\n|\r/).forEach((raw, index) => {
+    const previous = lines.at(-1);
+    if ((raw.startsWith(" ") || raw.startsWith("\t")) && previous) previous.text += raw.slice(1);
+    else if (raw.trim() !== "") lines.push({ line: index + 1, text: raw });
+  });
+  const events: IcsEvent[] = [];
+  let current: IcsEvent | null = null;
+  let nested = 0;
+  for (const { line, text: content } of lines) {
+    const property = contentLine(content);
+    if (!property) continue;
+    const component = property.value.trim().toUpperCase();
+    if (property.name === "BEGIN") {
+      if (current) nested++;
+      else if (component === "VEVENT") current = { line, properties: [] };
+    } else if (property.name === "END" && current) {
+      if (nested > 0) nested--;
+      else if (component === "VEVENT") {
+        events.push(current);
+        current = null;
+      }
+    } else if (current && nested === 0) {
+      current.properties.push(property);
+    }
+  }
+  return events;
+}
+
+/** `NAME;PARAM=value;PARAM="quoted":value`; null for a line that is not a content line. */
+function contentLine(text: string): IcsProperty | null {
+  const nameEnd = text.search(/[;:]/);
+  if (nameEnd <= 0) return null;
+  const params = new Map<string, string>();
+  let position = nameEnd;
+  while (text[position] === ";") {
+    const param = /^;([A-Za-z0-9-]+)=("[^"]*"|[^";:]*)/.exec(text.slice(position));
+    if (!param) return null;
+    params.set(param[1]!.toUpperCase(), param[2]!.replace(/^"(.*)"$/, "$1"));
+    position += param[0].length;
+  }
+  if (text[position] !== ":") return null;
+  return { name: text.slice(0, nameEnd).toUpperCase(), params, value: text.slice(position + 1) };
+}
+
+/** TEXT values escape backslash, semicolon and comma, and write line breaks as `\n`. */
+function unescapeText(value: string): string {
+  return value.replace(/\\([\\;,nN])/g, (_, escaped: string) => (escaped === "n" || escaped === "N" ? "\n" : escaped));
+}

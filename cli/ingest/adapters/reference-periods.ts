@@ -1,0 +1,43 @@
+import { DateTime } from "luxon";
+import type { ReferencePeriod, ReferencePeriodKind } from "../records.ts";
+
+/** A way a publisher writes one period, as a luxon format, and the kind of period it denotes. */
+export interface PeriodFormat {
+  format: string;
+  kind: ReferencePeriodKind;
+}
+
+const UNIT: Record<ReferencePeriodKind, "day" | "month" | "quarter" | "year"> = { DAY: "day", MONTH: "month", QUARTER: "quarter", YEAR: "year" };
+const CODE_FORMAT: Record<ReferencePeriodKind, string> = { DAY: "yyyy-MM-dd", MONTH: "yyyy-MM", QUARTER: "yyyy-'Q'q", YEAR: "yyyy" };
+
+/** SDMX `TIME_PERIOD` values (Eurostat, ECB) that have a code in our vocabulary; weeks and half-years do not. */
+export const SDMX_PERIOD_FORMATS: PeriodFormat[] = [
+  { format: "yyyy-MM-dd", kind: "DAY" },
+  { format: "yyyy-MM", kind: "MONTH" },
+  { format: "yyyy-'Q'q", kind: "QUARTER" },
+  { format: "yyyy", kind: "YEAR" },
+];
+
+/** The period of the given kind that contains `start`, with its code and first and last days. */
+export function referencePeriodAt(kind: ReferencePeriodKind, start: DateTime): ReferencePeriod {
+  const first = start.startOf(UNIT[kind]);
+  return {
+    kind,
+    code: first.toFormat(CODE_FORMAT[kind]),
+    startDate: first.toISODate()!,
+    endDate: first.endOf(UNIT[kind]).toISODate()!,
+  };
+}
+
+/**
+ * Reads a period text that matches one of the formats exactly (after trimming), else null: texts naming two
+ * periods, ranges, editions or two-digit years are not guessed at. Calendar dates only, so UTC is the zone.
+ */
+export function parsePeriodText(text: string, formats: PeriodFormat[]): ReferencePeriod | null {
+  const trimmed = text.trim();
+  for (const { format, kind } of formats) {
+    const parsed = DateTime.fromFormat(trimmed, format, { zone: "utc", locale: "en" });
+    if (parsed.isValid) return referencePeriodAt(kind, parsed);
+  }
+  return null;
+}

@@ -1,0 +1,72 @@
+import type { UpstreamSeriesId } from "../../schemas/registry.ts";
+import type { CalendarSource, TimePrecision } from "../../schemas/vocabularies.ts";
+
+/**
+ * Our own records, as the upstream adapters produce them from one publisher document.
+ * They carry only what that document says; matching, status history and storage happen later.
+ */
+
+export type ObservationApi = UpstreamSeriesId["api"];
+
+/** A source slug of either kind, for naming where a document came from. */
+export type UpstreamSource = CalendarSource | ObservationApi;
+
+export type ReferencePeriodKind = "DAY" | "MONTH" | "QUARTER" | "YEAR";
+
+export interface ReferencePeriod {
+  kind: ReferencePeriodKind;
+  /** `YYYY-MM-DD`, `YYYY-MM`, `YYYY-Q<n>` or `YYYY`. */
+  code: string;
+  /** First and last day of the period, `YYYY-MM-DD`. */
+  startDate: string;
+  endDate: string;
+}
+
+export interface SourceEvent {
+  source: CalendarSource;
+  /** The publisher's own identifier where it has one, else derived from fields that survive a date change. */
+  sourceEventId: string;
+  /** HTML entities decoded, surrounding whitespace trimmed; otherwise the publisher's wording. */
+  title: string;
+  /** `YYYY-MM-DD` in `sourceTimezone`. */
+  scheduledDate: string;
+  /** UTC instant (`toISOString` form), or null when the source gave a date and no time. Never invented. */
+  scheduledAt: string | null;
+  timePrecision: TimePrecision;
+  /** IANA zone the publisher announced in. */
+  sourceTimezone: string;
+  /** Null unless the source states exactly one period unambiguously. */
+  referencePeriod: ReferencePeriod | null;
+  /** The period as the publisher wrote it (trimmed), kept even when it could not be read; null when the source has none. */
+  referencePeriodText: string | null;
+  /** What the source itself says. RESCHEDULED is decided later by comparing snapshots. */
+  sourceStatus: "SCHEDULED" | "PUBLISHED";
+  /** A page for this event if the source links one. */
+  sourceUrl: string | null;
+}
+
+/** A record of the document the adapter left out, and why. */
+export interface SkippedRecord {
+  /** The publisher's id of the record, or where it sits in the document (`line 12`, `entry 3`). */
+  record: string;
+  reason: string;
+}
+
+export interface CalendarSnapshot {
+  events: SourceEvent[];
+  skipped: SkippedRecord[];
+}
+
+export interface SourceObservation {
+  api: ObservationApi;
+  /** BLS series id, ECB `FLOW.KEY`, or Eurostat `dataset.KEY` (the form of `upstreamSeriesKey`). */
+  seriesId: string;
+  /** `YYYY-MM`, `YYYY-Q<n>`, `YYYY`, or `YYYY-MM-DD` for daily series. */
+  referencePeriod: string;
+  /** The publisher's exact decimal text ("5.0" stays "5.0"); null when the publisher gives no value. */
+  value: string | null;
+  /** The publisher's status marker as written: BLS footnote codes, Eurostat OBS_FLAG, ECB OBS_STATUS. */
+  publicationStatus: string | null;
+  /** When the publisher says the data were last updated, as a UTC instant; null when the document does not say. */
+  sourceUpdatedAt: string | null;
+}
