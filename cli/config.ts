@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
+import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-service.ts";
 
 /** A configuration problem, named: which variable or flag, and what is wrong with it. */
 export class ConfigError extends Error {}
@@ -62,6 +63,7 @@ export function environmentFrom(env: Env, flag?: string): string {
 
 export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?: boolean; env?: string }): ServiceConfig {
   const dataDir = dataDirFrom(env, flags.dataDir);
+  const upstreams = upstreamsFrom(env);
   return {
     environment: environmentFrom(env, flags.env),
     dataDir,
@@ -69,7 +71,20 @@ export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?:
     storageEnabled: flags.storage !== false && booleanVariable(env, "SERVICE_STORAGE", true),
     corsOrigins: corsOriginsFrom(env.SERVICE_CORS_ORIGINS),
     rateLimit: rateLimitFrom(env),
-    upstreams: upstreamsFrom(env),
+    upstreams,
+    weather: weatherFrom(env, upstreams),
+  };
+}
+
+function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
+  const met = upstreams.find((upstream) => upstream.domain === "weather")!;
+  return {
+    enabled: met.enabled,
+    baseUrl: met.baseUrl,
+    userAgent: env.SERVICE_WEATHER_USER_AGENT || DEFAULT_WEATHER_USER_AGENT,
+    timeoutMs: integerVariable(env.SERVICE_WEATHER_TIMEOUT_MS, "SERVICE_WEATHER_TIMEOUT_MS", DEFAULT_WEATHER_SETTINGS.timeoutMs, 100, 120_000),
+    maxBytes: integerVariable(env.SERVICE_WEATHER_MAX_BYTES, "SERVICE_WEATHER_MAX_BYTES", DEFAULT_WEATHER_SETTINGS.maxBytes, 1000, 100_000_000),
+    maxEntries: integerVariable(env.SERVICE_WEATHER_CACHE_ENTRIES, "SERVICE_WEATHER_CACHE_ENTRIES", DEFAULT_WEATHER_SETTINGS.maxEntries, 1, 1_000_000),
   };
 }
 

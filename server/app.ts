@@ -11,12 +11,18 @@ import { economicsHandlers } from "./resources/economics.ts";
 import { publicEconomicsHandlers } from "./resources/public-economics.ts";
 import { registryHandlers } from "./resources/registry.ts";
 import { serviceHandlers } from "./resources/service.ts";
+import { weatherHandlers } from "./resources/weather.ts";
+import type { WeatherCache } from "./weather/cache.ts";
+import type { WeatherPayload } from "./weather/model.ts";
+import { createWeatherService } from "./weather/weather-service.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
 
 export interface AppDependencies {
   config: ServiceConfig;
   clock?: Clock;
   storage?: IndexStorage;
+  /** The live weather source; built from `config.weather` when absent, none when weather is disabled. */
+  weather?: WeatherCache<WeatherPayload> | null;
   /** Starts an ingestion run for the operator trigger route; absent, that route answers CONFIGURATION_ERROR. */
   launchIngestion?: IngestionLauncher;
   log?: (line: string) => void;
@@ -25,11 +31,15 @@ export interface AppDependencies {
 /** Builds the h3 app from its dependencies; nothing here reads the process environment. */
 export function createApp(dependencies: AppDependencies): H3 {
   const { config } = dependencies;
+  const clock = dependencies.clock ?? systemClock;
   const storage = dependencies.storage ?? createIndexStorage(config.dataDir, config.storageEnabled);
+  const weather = dependencies.weather !== undefined
+    ? dependencies.weather
+    : config.weather.enabled ? createWeatherService(config.weather, () => clock.now()) : null;
   const context: PipelineContext = {
     environment: config.environment,
     corsOrigins: config.corsOrigins,
-    clock: dependencies.clock ?? systemClock,
+    clock,
     keyLookup: createKeyLookup(config.keysFile),
     rateLimiter: createRateLimiter(config.rateLimit),
     storageBound: storage.bound,
@@ -42,6 +52,7 @@ export function createApp(dependencies: AppDependencies): H3 {
     ...economicsHandlers(storage, registry),
     ...publicEconomicsHandlers(storage, registry),
     ...adminHandlers(config, dependencies.launchIngestion ?? null),
+    ...weatherHandlers(weather),
   };
 
   const app = new H3({

@@ -1,3 +1,5 @@
+import type { WeatherSettings } from "./weather/weather-service.ts";
+
 /** Everything the server needs to know about its deployment. Built by the CLI from flags and environment. */
 export interface ServiceConfig {
   /** Deployment environment; API keys are valid only in the environment they were created for. */
@@ -10,6 +12,7 @@ export interface ServiceConfig {
   rateLimit: RateLimitConfig;
   /** Upstream base URLs by source id; shown (without their hosts) in capabilities. */
   upstreams: UpstreamConfig[];
+  weather: WeatherSettings;
 }
 
 export interface RateLimitConfig {

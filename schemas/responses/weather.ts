@@ -1,75 +1,56 @@
-import { arrayOf, bool, date, dateTime, enumOf, int, nullable, num, obj, str } from "../json-schema.ts";
+import { arrayOf, bool, date, dateTime, enumOf, int, nullable, num, obj, str, type JsonSchema } from "../json-schema.ts";
 
 const measurement = () => nullable(num());
-
 const condition = nullable(obj({ code: str(), thunder: bool(), dayPart: nullable(enumOf(["DAY", "NIGHT", "POLAR_TWILIGHT"])) }));
+const units = enumOf(["metric", "imperial"]);
 
 export const weatherLocationSchema = obj({ latitude: num(), longitude: num(), altitudeMetres: nullable(num()) });
 
-const metricReading = {
-  temperatureC: measurement(),
-  windSpeedMps: measurement(),
-  humidityPercent: measurement(),
-  pressureHpa: measurement(),
-  windDirectionDegrees: measurement(),
-  cloudCoverPercent: measurement(),
-  uvIndex: measurement(),
-  precipitationMm: measurement(),
-  condition,
+const shared = {
+  humidityPercent: measurement(), pressureHpa: measurement(), windDirectionDegrees: measurement(),
+  cloudCoverPercent: measurement(), uvIndex: measurement(), condition,
 };
-const imperialReading = {
-  ...Object.fromEntries(Object.entries(metricReading).filter(([key]) => key !== "temperatureC" && key !== "windSpeedMps" && key !== "precipitationMm")),
-  temperatureF: measurement(),
-  windSpeedMph: measurement(),
-  precipitationIn: measurement(),
-};
-const imperialExtras = { temperatureF: measurement(), windSpeedMph: measurement(), precipitationIn: measurement() };
+const metric = { temperatureC: measurement(), windSpeedMps: measurement(), precipitationMm: measurement() };
+const imperial = { temperatureF: measurement(), windSpeedMph: measurement(), precipitationIn: measurement() };
+const imperialNames = Object.keys(imperial);
 
 const provenance = {
   source: obj({ id: str(), name: str(), url: str() }),
   attribution: obj({ text: str(), required: bool(), licenseName: str(), licenseUrl: str() }),
 };
+const recordHead = { location: weatherLocationSchema, observedAt: dateTime(), units, providerModelUpdatedAt: dateTime() };
 
-const recordHead = {
-  location: weatherLocationSchema,
-  observedAt: dateTime(),
-  units: enumOf(["metric", "imperial"]),
-  providerModelUpdatedAt: dateTime(),
+/** Either metric or imperial fields, never both: the public routes convert and rename. */
+const eitherUnits = (head: Record<string, JsonSchema>): JsonSchema => ({
+  anyOf: [obj({ ...head, ...shared, ...metric }), obj({ ...head, ...shared, ...imperial })],
+});
+/** Metric always, imperial fields beside them when asked for: the credentialed routes add. */
+const metricPlusImperial = (head: Record<string, JsonSchema>): JsonSchema =>
+  obj({ ...head, ...shared, ...metric, ...imperial }, imperialNames);
+
+const dayHead = {
+  date: date(), condition, derivation: enumOf(["SERVICE_DERIVED"]),
+  transformation: arrayOf(str(), { contains: { const: "AGGREGATION" } }), partial: bool(), hoursCovered: int({ minimum: 0 }),
 };
+const dayMetric = { temperatureMinC: measurement(), temperatureMaxC: measurement(), precipitationMm: measurement() };
+const dayImperial = { temperatureMinF: measurement(), temperatureMaxF: measurement(), precipitationIn: measurement() };
 
-/** Credentialed: metric fields always; imperial adds its fields beside them. */
-export const credentialedCurrentSchema = obj({
-  units: enumOf(["metric", "imperial"]),
-  current: obj({ ...recordHead, ...metricReading, ...imperialExtras, ...provenance }, Object.keys(imperialExtras)),
-});
+export const credentialedCurrentSchema = obj({ units, current: metricPlusImperial({ ...recordHead, ...provenance }) });
 
-/** Public: one variant, converted and renamed when imperial is chosen. */
-export const publicCurrentSchema = obj({
-  current: { anyOf: [obj({ ...recordHead, ...metricReading, ...provenance }), obj({ ...recordHead, ...imperialReading, ...provenance })] },
-});
-
-const hourlyEntry = obj({ startsAt: dateTime(), ...metricReading, ...imperialExtras }, Object.keys(imperialExtras));
-
-const dailyRecord = obj({
-  date: date(),
-  temperatureMinC: measurement(),
-  temperatureMaxC: measurement(),
-  precipitationMm: measurement(),
-  condition,
-  derivation: enumOf(["SERVICE_DERIVED"]),
-  transformation: arrayOf(str(), { contains: { const: "AGGREGATION" } }),
-  partial: bool(),
-  hoursCovered: int({ minimum: 0 }),
-}, ["temperatureMinF", "temperatureMaxF", "precipitationIn"]);
+export const publicCurrentSchema = obj({ current: eitherUnits({ ...recordHead, ...provenance }) });
 
 export const credentialedForecastSchema = obj({
   location: weatherLocationSchema,
-  hourly: arrayOf(hourlyEntry),
-  daily: arrayOf(dailyRecord),
+  hourly: arrayOf(metricPlusImperial({ startsAt: dateTime() })),
+  daily: arrayOf(obj({ ...dayHead, ...dayMetric, ...dayImperial }, Object.keys(dayImperial))),
 });
 
 export const publicForecastSchema = obj({
-  forecast: obj({ location: weatherLocationSchema, hours: arrayOf(hourlyEntry), days: arrayOf(dailyRecord) }),
+  forecast: obj({
+    location: weatherLocationSchema,
+    hours: arrayOf(eitherUnits({ startsAt: dateTime() })),
+    days: arrayOf({ anyOf: [obj({ ...dayHead, ...dayMetric }), obj({ ...dayHead, ...dayImperial })] }),
+  }),
 });
 
 export const placesSchema = obj({

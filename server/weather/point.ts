@@ -6,14 +6,14 @@ export interface WeatherPoint {
   altitude?: number;
 }
 
-const COORDINATE_SCALE = 10_000;
 
 /**
  * Four decimals (about 11 m) is what MET accepts: five or more are refused. Rounding via an integer and one division
  * gives the nearest double to the decimal, so it prints as 59.9139, never 59.91390000000001.
  */
-export function roundCoordinate(degrees: number): number {
-  return Math.round(degrees * COORDINATE_SCALE) / COORDINATE_SCALE + 0; // + 0 turns -0 into 0
+export function roundCoordinate(degrees: number, decimals = 4): number {
+  const scale = 10 ** decimals;
+  return Math.round(degrees * scale) / scale + 0; // + 0 turns -0 into 0
 }
 
 export function roundPoint(point: WeatherPoint): WeatherPoint {

@@ -41,6 +41,8 @@ export interface ServiceOptions {
   /** A data directory to copy in (e.g. a prepared index); otherwise an empty one. */
   seedDataDir?: string;
   clock?: FakeClock;
+  /** Base URL of a MET stand-in; weather is disabled (SOURCE_DISABLED) without it. */
+  weatherBaseUrl?: string;
 }
 
 /** The real app on a real port with a temporary data directory and a fake clock. */
@@ -58,6 +60,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     corsOrigins: options.corsOrigins ?? [],
     rateLimit: { windowSeconds: 60, publicPerWindow: 1000, credentialedPerWindow: 1000, ...options.rateLimit },
     upstreams: [],
+    weather: {
+      enabled: options.weatherBaseUrl !== undefined, baseUrl: options.weatherBaseUrl ?? "http://127.0.0.1:9",
+      userAgent: "service-tests/1.0 (tests@example.com)", timeoutMs: 1000, maxBytes: 2_000_000, maxEntries: 100,
+    },
   };
   const server = serve(createApp({ config, clock, log: (line) => logs.push(line) }), { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
   await server.ready();

@@ -1,0 +1,152 @@
+import Database from "better-sqlite3";
+import { join } from "node:path";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+import { PAGE_LIMITS } from "../../schemas/limits.ts";
+import { createReloadingFile } from "../files/reloading-file.ts";
+import type { WeatherAttribution } from "../weather/model.ts";
+
+/** One place as the places route serves it (schemas/responses/weather.ts `placesSchema`). */
+export interface PlaceRecord {
+  name: string;
+  countryCode: string;
+  /** The GeoNames admin1 code (a US state abbreviation, elsewhere often a number); null when GeoNames has none. */
+  adminArea: string | null;
+  latitude: number;
+  longitude: number;
+  /** Null when GeoNames records no population (0), rather than a population of zero. */
+  population: number | null;
+  timeZone: string | null;
+}
+
+export interface PlaceSearch {
+  /** Whether a gazetteer is published; without one every search answers [] and no attribution is owed. */
+  available(): boolean;
+  search(query: string, limit: number): PlaceRecord[];
+}
+
+export const GEONAMES_ATTRIBUTION: WeatherAttribution = {
+  // "Based on": CC BY 4.0 asks users to indicate changes, and the service folds names, drops fields and
+  // reads zero populations as unknown.
+  text: "Place data based on GeoNames (geonames.org), CC BY 4.0",
+  required: true,
+  licenseName: "CC BY 4.0",
+  licenseUrl: "https://creativecommons.org/licenses/by/4.0/",
+};
+
+/** For meta.attributionRecords; the dump readme carries GeoNames' licence statement and its "as is" terms. */
+export const GEONAMES_ATTRIBUTION_RECORD = {
+  sourceId: "geonames",
+  required: GEONAMES_ATTRIBUTION.required,
+  licenseName: GEONAMES_ATTRIBUTION.licenseName,
+  termsUrl: "https://download.geonames.org/export/dump/readme.txt",
+  modifiedByService: true,
+} as const;
+
+/** Letters that Unicode does not decompose into a base letter and an accent, so NFKD alone leaves them. */
+const UNDECOMPOSABLE: Record<string, string> = {
+  ø: "o", ł: "l", đ: "d", ð: "d", ħ: "h", ı: "i", ŧ: "t", ə: "e", ß: "ss", æ: "ae", œ: "oe", þ: "th",
+};
+
+/**
+ * The form in which names are indexed and queries are matched, so "tromso" finds Tromsø and "lodz" finds Łódź.
+ * SQLite's `remove_diacritics 2` handles only letters that decompose; the build and the query must fold alike.
+ * Only the Latin combining accents (U+0300–U+036F) are removed: marks of other scripts are part of their letters.
+ */
+export function foldPlaceName(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[øłđðħıŧəßæœþ]/g, (letter) => UNDECOMPOSABLE[letter]!);
+}
+
+/** No GeoNames name is longer than about 70 characters; the cut bounds the work a hostile query can ask for. */
+const MAX_QUERY_CHARACTERS = 200;
+const MAX_QUERY_TOKENS = 8;
+
+/**
+ * User text as an FTS5 query: every word a quoted prefix term, all required. Words are only letters, digits
+ * and marks, and quoting makes FTS5 read even OR, NEAR or NOT as plain words, so no input reaches its syntax.
+ * Null when the text holds no word at all (punctuation, emoji).
+ */
+export function placesMatchExpression(text: string): string | null {
+  const words = foldPlaceName(text.slice(0, MAX_QUERY_CHARACTERS))
+    .split(/[^\p{L}\p{N}\p{M}]+/u)
+    .filter(Boolean)
+    .slice(0, MAX_QUERY_TOKENS);
+  return words.length === 0 ? null : words.map((word) => `"${word}"*`).join(" ");
+}
+
+interface OpenGazetteer {
+  db: Database.Database;
+  find: Database.Statement<[string, number], PlaceRow>;
+}
+
+interface PlaceRow {
+  name: string;
+  country_code: string;
+  admin_code: string | null;
+  latitude: number;
+  longitude: number;
+  population: number | null;
+  time_zone: string | null;
+}
+
+/**
+ * Searches the gazetteer `service places` publishes by atomic rename. A replaced file is noticed by its identity
+ * and opened read-only, and the old connection closed; better-sqlite3 is synchronous, so no query is in flight then.
+ */
+export function createPlaceSearch(dataDir: string): PlaceSearch {
+  let open: OpenGazetteer | null = null;
+  const current = createReloadingFile<OpenGazetteer | null>(
+    join(dataDir, DATA_FILES.places),
+    (path) => replace(openGazetteer(path)),
+    () => replace(null),
+  );
+  function replace(next: OpenGazetteer | null): OpenGazetteer | null {
+    open?.db.close();
+    open = next;
+    return next;
+  }
+  return {
+    available: () => current() !== null,
+    search(query, limit) {
+      const gazetteer = current();
+      const expression = placesMatchExpression(query);
+      if (!gazetteer || !expression) return [];
+      // The route clamps limit; this bound keeps any other caller from reading out the whole gazetteer.
+      const bounded = Math.min(Math.max(Math.trunc(limit), 0), PAGE_LIMITS.places.max);
+      return gazetteer.find.all(expression, bounded).map(toRecord);
+    },
+  };
+}
+
+function openGazetteer(path: string): OpenGazetteer | null {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    const find = db.prepare<[string, number], PlaceRow>(`
+      SELECT p.name, p.country_code, p.admin_code, p.latitude, p.longitude, p.population, p.time_zone
+      FROM places_fts JOIN places p ON p.id = places_fts.rowid
+      WHERE places_fts MATCH ?
+      ORDER BY p.population DESC NULLS LAST, p.name, p.id
+      LIMIT ?`);
+    return { db, find };
+  } catch {
+    db?.close();
+    // An unreadable gazetteer counts as none: the route answers an empty list, as when no provider is configured.
+    return null;
+  }
+}
+
+function toRecord(row: PlaceRow): PlaceRecord {
+  return {
+    name: row.name,
+    countryCode: row.country_code,
+    adminArea: row.admin_code,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    population: row.population,
+    timeZone: row.time_zone,
+  };
+}

@@ -1,0 +1,90 @@
+import { COORDINATES, PAGE_LIMITS } from "../../schemas/limits.ts";
+import { ApiError } from "../http/api-error.ts";
+import { parseLimit, parseZone } from "../http/params.ts";
+import type { RouteHandler } from "../http/route-handler.ts";
+import type { WeatherCache, WeatherView } from "../weather/cache.ts";
+import { assembleDailyRecords } from "../weather/daily.ts";
+import { parseLocation } from "../weather/location-params.ts";
+import { WeatherUpstreamError } from "../weather/met-client.ts";
+import type { WeatherPayload } from "../weather/model.ts";
+import type { WeatherPoint } from "../weather/point.ts";
+import { MET_ATTRIBUTION, MET_SOURCE, MET_TERMS_URL } from "../weather/provenance.ts";
+import { dailyImperialFields, imperialFields, toImperialDay, toImperialReading } from "../weather/unit-variants.ts";
+import { UNITS } from "../weather/units.ts";
+
+const ATTRIBUTION_RECORDS = [{
+  sourceId: MET_SOURCE.id, required: MET_ATTRIBUTION.required, licenseName: MET_ATTRIBUTION.licenseName, termsUrl: MET_TERMS_URL, modifiedByService: true,
+}];
+
+export const PUBLIC_COORDINATE_PRECISION = "Coordinates rounded to 2 decimal places (about 1.1 km); the point in the body is the point served.";
+
+/** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
+const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
+
+export function weatherHandlers(weather: WeatherCache<WeatherPayload> | null): Record<string, RouteHandler> {
+  const fetchPayload = async (point: WeatherPoint, view: WeatherView) => {
+    if (!weather) throw new ApiError("SOURCE_DISABLED");
+    try {
+      return await weather.get(point, view);
+    } catch (error) {
+      if (error instanceof WeatherUpstreamError) throw new ApiError(error.code);
+      throw error;
+    }
+  };
+  const freshness = (result: Awaited<ReturnType<typeof fetchPayload>>) => ({
+    cached: result.cached, cacheAgeSeconds: result.cacheAgeSeconds, stale: result.stale, degraded: result.degraded,
+    fetchedAt: result.fetchedAt, canonicalUnits: UNITS, attributionRecords: ATTRIBUTION_RECORDS,
+  });
+
+  return {
+    "v1.weather.current": async ({ query }) => {
+      const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
+      const result = await fetchPayload(point, "current");
+      const units = isImperial(query) ? "imperial" : "metric";
+      const current = { ...result.value.current, units, ...(units === "imperial" ? imperialFields(result.value.current) : {}) };
+      return { data: { units, current }, meta: freshness(result) };
+    },
+
+    "v1.weather.forecast": async ({ query }) => {
+      const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
+      const zone = parseZone(query.get("tz"));
+      const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedForecastDays);
+      const result = await fetchPayload(point, "forecast");
+      const imperial = isImperial(query);
+      const hourly = result.value.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
+      const daily = assembleDailyRecords(result.value, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
+      return {
+        data: { location: requestedLocation(point), hourly, daily },
+        meta: { ...freshness(result), dayCount: daily.length },
+      };
+    },
+
+    "public.weather.current": async ({ query }) => {
+      const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
+      const result = await fetchPayload(point, "current");
+      const record = { ...result.value.current, location: requestedLocation(point) };
+      const current = isImperial(query) ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" };
+      return { data: { current }, meta: { ...freshness(result), coordinatePrecision: PUBLIC_COORDINATE_PRECISION } };
+    },
+
+    "public.weather.forecast": async ({ query }) => {
+      const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
+      const hourCount = parseLimit(query.get("hours"), PAGE_LIMITS.publicForecastHours, "hours");
+      const dayCount = parseLimit(query.get("days"), PAGE_LIMITS.publicForecastDays, "days");
+      const zone = parseZone(query.get("tz"));
+      const result = await fetchPayload(point, "forecast");
+      const imperial = isImperial(query);
+      const hours = result.value.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
+      const days = assembleDailyRecords(result.value, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
+      return {
+        data: { forecast: { location: requestedLocation(point), hours, days } },
+        meta: { ...freshness(result), coordinatePrecision: PUBLIC_COORDINATE_PRECISION },
+      };
+    },
+  };
+}
+
+/** The point as served (rounded), in the record's location shape. */
+function requestedLocation(point: WeatherPoint) {
+  return { latitude: point.lat, longitude: point.lon, altitudeMetres: point.altitude ?? null };
+}

@@ -1,0 +1,28 @@
+import { COORDINATES } from "../../schemas/limits.ts";
+import type { ErrorCode } from "../../schemas/errors.ts";
+import { ApiError } from "../http/api-error.ts";
+import { roundCoordinate, type WeatherPoint } from "./point.ts";
+
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * `lat`, `lon` (required) and `altitude` (optional), rounded to `decimals` and whole metres.
+ * Non-numeric, missing or out-of-range values give `errorCode` (WEATHER_LOCATION_INVALID on credentialed routes).
+ */
+export function parseLocation(query: URLSearchParams, decimals: number, errorCode: ErrorCode): WeatherPoint {
+  const read = (name: string, range: { min: number; max: number }, required: boolean): number | undefined => {
+    const raw = query.get(name)?.trim() ?? "";
+    if (raw === "" && !required) return undefined;
+    const value = NUMBER.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isFinite(value) || value < range.min || value > range.max) {
+      throw new ApiError(errorCode, `${name} must be a number from ${range.min} to ${range.max}.`);
+    }
+    return value;
+  };
+  const lat = read("lat", COORDINATES.latitude, true)!;
+  const lon = read("lon", COORDINATES.longitude, true)!;
+  const altitude = read("altitude", COORDINATES.altitude, false);
+  const point: WeatherPoint = { lat: roundCoordinate(lat, decimals), lon: roundCoordinate(lon, decimals) };
+  if (altitude !== undefined) point.altitude = Math.round(altitude) + 0;
+  return point;
+}
