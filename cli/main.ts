@@ -3,6 +3,7 @@ import { ConfigError } from "./config.ts";
 import { registerIngestCommand } from "./commands/ingest.ts";
 import { registerKeysCommand } from "./commands/keys.ts";
 import { registerOpenApiCommand } from "./commands/openapi.ts";
+import { registerPlacesCommand } from "./commands/places.ts";
 import { registerQueryCommand } from "./commands/query.ts";
 import { registerRegistryCommand } from "./commands/registry.ts";
 import { registerServeCommand } from "./commands/serve.ts";
@@ -20,6 +21,7 @@ registerServeCommand(program, env);
 registerKeysCommand(program, env);
 registerOpenApiCommand(program, env);
 registerRegistryCommand(program, env);
+registerPlacesCommand(program, env);
 registerIngestCommand(program, env);
 registerQueryCommand(program, env);
 

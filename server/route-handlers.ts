@@ -3,10 +3,12 @@ import type { RouteHandler } from "./http/route-handler.ts";
 import { createRegistrySource } from "./registry/registry-file.ts";
 import { adminHandlers, type IngestionLauncher } from "./resources/admin.ts";
 import { economicsHandlers } from "./resources/economics.ts";
+import { placesHandlers } from "./resources/places.ts";
 import { publicEconomicsHandlers } from "./resources/public-economics.ts";
 import { registryHandlers } from "./resources/registry.ts";
 import { serviceHandlers } from "./resources/service.ts";
 import { weatherHandlers } from "./resources/weather.ts";
+import { createPlaceSearch } from "./places/search-places.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
 import type { WeatherCache } from "./weather/cache.ts";
 import type { WeatherPayload } from "./weather/model.ts";
@@ -41,6 +43,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): { handle
     ...publicEconomicsHandlers(storage, registry),
     ...adminHandlers(config, dependencies.launchIngestion ?? null),
     ...weatherHandlers(weather),
+    ...placesHandlers(createPlaceSearch(config.dataDir)),
   };
   return { handlers, storage, clock };
 }

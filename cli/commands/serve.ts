@@ -7,6 +7,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import { createApp } from "../../server/app.ts";
 import { serveOptionsFrom, serviceConfigFrom } from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
+import { buildPlacesIndex } from "../places/build-places-index.ts";
 import { acquireIngestionLock } from "../ingest/run-lock.ts";
 import { runIngestion } from "../ingest/run-ingestion.ts";
 import { readRegistrySources, rebuildRegistry } from "./registry.ts";
@@ -32,13 +33,17 @@ export function registerServeCommand(program: Command, env: NodeJS.ProcessEnv): 
     .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
     .option("--env <name>", "deployment environment (env SERVICE_ENV, default development)")
     .option("--no-storage", "run with no durable store bound: storage-backed routes answer 503")
-    .option("--seed-samples", "when the data directory has no index yet, ingest the bundled sample archive (data/samples) first")
+    .option("--seed-samples", "for a first run: ingest the bundled sample archive (data/samples) and build the place index, where the data directory has none yet")
     .action(async (flags: ServeFlags) => {
       const config = serviceConfigFrom(env, flags);
       const { port, host } = serveOptionsFrom(env, flags);
       rebuildRegistry(config.dataDir);
       if (flags.seedSamples && config.storageEnabled && !existsSync(join(config.dataDir, DATA_FILES.index))) {
         await seedFromSamples(config.dataDir);
+      }
+      if (flags.seedSamples && !existsSync(join(config.dataDir, DATA_FILES.places))) {
+        const places = buildPlacesIndex(config.dataDir);
+        process.stderr.write(`place search index built: ${places.count} places\n`);
       }
       const app = createApp({ config, launchIngestion: config.storageEnabled ? createIngestionLauncher(config.dataDir, env) : undefined });
       const server = serve(app, { port, hostname: host, silent: true });

@@ -1,3 +1,4 @@
+import { foldPlaceName } from "./place-names.ts";
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
@@ -42,37 +43,20 @@ export const GEONAMES_ATTRIBUTION_RECORD = {
   modifiedByService: true,
 } as const;
 
-/** Letters that Unicode does not decompose into a base letter and an accent, so NFKD alone leaves them. */
-const UNDECOMPOSABLE: Record<string, string> = {
-  ø: "o", ł: "l", đ: "d", ð: "d", ħ: "h", ı: "i", ŧ: "t", ə: "e", ß: "ss", æ: "ae", œ: "oe", þ: "th",
-};
-
-/**
- * The form in which names are indexed and queries are matched, so "tromso" finds Tromsø and "lodz" finds Łódź.
- * SQLite's `remove_diacritics 2` handles only letters that decompose; the build and the query must fold alike.
- * Only the Latin combining accents (U+0300–U+036F) are removed: marks of other scripts are part of their letters.
- */
-export function foldPlaceName(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[øłđðħıŧəßæœþ]/g, (letter) => UNDECOMPOSABLE[letter]!);
-}
-
 /** No GeoNames name is longer than about 70 characters; the cut bounds the work a hostile query can ask for. */
 const MAX_QUERY_CHARACTERS = 200;
 const MAX_QUERY_TOKENS = 8;
 
 /**
- * User text as an FTS5 query: every word a quoted prefix term, all required. Words are only letters, digits
+ * User text as an FTS5 query: every word a quoted prefix term, all required. Words hold only letters, digits
  * and marks, and quoting makes FTS5 read even OR, NEAR or NOT as plain words, so no input reaches its syntax.
  * Null when the text holds no word at all (punctuation, emoji).
  */
 export function placesMatchExpression(text: string): string | null {
   const words = foldPlaceName(text.slice(0, MAX_QUERY_CHARACTERS))
     .split(/[^\p{L}\p{N}\p{M}]+/u)
-    .filter(Boolean)
+    // A run of marks alone (an emoji's variation selector) is no word.
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
     .slice(0, MAX_QUERY_TOKENS);
   return words.length === 0 ? null : words.map((word) => `"${word}"*`).join(" ");
 }

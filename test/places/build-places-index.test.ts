@@ -1,0 +1,47 @@
+import Database from "better-sqlite3";
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildPlacesIndex } from "../../cli/places/build-places-index.ts";
+import { createPlaceSearch } from "../../server/places/search-places.ts";
+import { citySubset, tempDataDir } from "./city-subset.ts";
+
+describe("buildPlacesIndex", () => {
+  it("publishes places.sqlite by rename, leaving no building file", () => {
+    const dir = tempDataDir();
+    const cities = citySubset();
+    const { path, count } = buildPlacesIndex(dir, { cities });
+    expect(path).toBe(join(dir, "places.sqlite"));
+    expect(count).toBe(cities.length);
+    expect(readdirSync(dir)).toEqual(["places.sqlite"]);
+  });
+
+  it("maps GeoNames fields, reading a zero population as unknown and inventing no time zone", () => {
+    const dir = tempDataDir();
+    const unknownPopulation = { cityId: 1, name: "Nowhere", country: "NO", adminCode: "", population: 0, loc: { coordinates: [10.5, 59.9] as [number, number] } };
+    buildPlacesIndex(dir, { cities: [unknownPopulation] });
+    const db = new Database(join(dir, "places.sqlite"), { readonly: true });
+    expect(db.prepare("SELECT * FROM places").all()).toEqual([{
+      id: 1, name: "Nowhere", folded_name: "nowhere", country_code: "NO", admin_code: null,
+      latitude: 59.9, longitude: 10.5, population: null, time_zone: null,
+    }]);
+    db.close();
+  });
+
+  it("builds the whole package in a few seconds", () => {
+    const dir = tempDataDir();
+    try {
+      const started = performance.now();
+      const { path, count } = buildPlacesIndex(dir);
+      const seconds = (performance.now() - started) / 1000;
+      expect(count).toBeGreaterThan(130_000);
+      expect(seconds).toBeLessThan(10);
+      expect(statSync(path).size).toBeLessThan(30_000_000);
+      const [first] = createPlaceSearch(dir).search("sao paulo", 1);
+      expect(first).toMatchObject({ name: "São Paulo", countryCode: "BR" });
+    } finally {
+      // The whole gazetteer is some 14 MB; the small test files are left like every other test's.
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
