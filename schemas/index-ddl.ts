@@ -51,9 +51,31 @@ CREATE TABLE series_facts (
 
 CREATE TABLE source_checks (
   source TEXT PRIMARY KEY,
+  last_received_at TEXT,
   last_success_at TEXT,
   latest_check TEXT NOT NULL,
   checked_at TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE news (
+  id TEXT PRIMARY KEY,
+  published_at TEXT NOT NULL,
+  source TEXT NOT NULL,
+  type TEXT NOT NULL,
+  topic TEXT,
+  state TEXT NOT NULL,
+  link_status TEXT NOT NULL,
+  release_slug TEXT,
+  country TEXT,
+  content_changed_at TEXT NOT NULL,
+  record TEXT NOT NULL
+) STRICT;
+CREATE INDEX news_newest_first ON news (published_at DESC, id);
+
+CREATE TABLE news_series (
+  news_id TEXT NOT NULL,
+  series_slug TEXT NOT NULL,
+  PRIMARY KEY (news_id, series_slug)
 ) STRICT;
 `;
 

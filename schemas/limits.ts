@@ -38,6 +38,8 @@ export const WINDOWS = {
   publicCalendarDaysBack: 7,
   publicCalendarDaysAhead: 31,
   publicNewsDaysBack: 366,
+  /** Not a contract limit: it bounds the work of one request; ten years of announcements is far more than a feed keeps. */
+  publicNewsMaxDays: 3660,
 } as const;
 
 export const COORDINATES = {

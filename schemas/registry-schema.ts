@@ -39,7 +39,8 @@ export const releaseSourceSchema = strict(obj({
     propertyNames: enumOf(CALENDAR_SOURCES),
     additionalProperties: arrayOf(str(), { minItems: 1 }),
   },
-}));
+  newsTitlePatterns: arrayOf(str(), { minItems: 1 }),
+}, ["newsTitlePatterns"]));
 
 export const builtRegistrySchema = strict(obj({
   builtAt: str({ format: "date-time" }),

@@ -70,6 +70,8 @@ export interface Release {
   seriesSlugs: string[];
   /** Per calendar source: case-insensitive regular expressions matched against the source's event title. */
   titlePatterns: Partial<Record<CalendarSource, string[]>>;
+  /** Case-insensitive regular expressions matched against the titles of the publisher's own announcements (news feeds). */
+  newsTitlePatterns?: string[];
 }
 
 export interface Registry {

@@ -92,4 +92,22 @@ CREATE TABLE IF NOT EXISTS vintages (
   run_id TEXT NOT NULL,
   PRIMARY KEY (series_slug, reference_period, sequence)
 ) STRICT;
+
+CREATE TABLE IF NOT EXISTS announcements (
+  source TEXT NOT NULL,
+  source_item_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  url TEXT NOT NULL,
+  published_at TEXT NOT NULL,
+  updated_at TEXT,
+  state TEXT NOT NULL CHECK (state IN ('NEW', 'UPDATED', 'WITHDRAWN')),
+  first_seen_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL,
+  content_changed_at TEXT NOT NULL,
+  type TEXT NOT NULL,
+  topic TEXT,
+  link_status TEXT NOT NULL,
+  links TEXT NOT NULL,
+  PRIMARY KEY (source, source_item_id)
+) STRICT;
 `;

@@ -21,6 +21,10 @@ export const CALENDAR_SOURCES = [
 ] as const;
 export type CalendarSource = (typeof CALENDAR_SOURCES)[number];
 
+/** Publishers' own announcement feeds (news events). Eurostat has none: its announcements come from its calendar. */
+export const NEWS_FEEDS = ["bls-news-feed", "ecb-press-feed"] as const;
+export type NewsFeed = (typeof NEWS_FEEDS)[number];
+
 export const PUBLISHERS = ["BLS", "EUROSTAT", "ECB"] as const;
 export type Publisher = (typeof PUBLISHERS)[number];
 

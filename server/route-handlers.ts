@@ -3,10 +3,12 @@ import type { RouteHandler } from "./http/route-handler.ts";
 import { createRegistrySource } from "./registry/registry-file.ts";
 import { adminHandlers, type IngestionLauncher } from "./resources/admin.ts";
 import { economicsHandlers } from "./resources/economics.ts";
+import { newsHandlers } from "./resources/news.ts";
 import { placesHandlers } from "./resources/places.ts";
 import { publicEconomicsHandlers } from "./resources/public-economics.ts";
 import { registryHandlers } from "./resources/registry.ts";
 import { serviceHandlers } from "./resources/service.ts";
+import { statusHandlers } from "./resources/status.ts";
 import { weatherHandlers } from "./resources/weather.ts";
 import { createPlaceSearch } from "./places/search-places.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
@@ -44,6 +46,8 @@ export function createRouteHandlers(dependencies: HandlerDependencies): { handle
     ...adminHandlers(config, dependencies.launchIngestion ?? null),
     ...weatherHandlers(weather),
     ...placesHandlers(createPlaceSearch(config.dataDir)),
+    ...newsHandlers(storage),
+    ...statusHandlers(storage, weather),
   };
   return { handlers, storage, clock };
 }

@@ -20,7 +20,8 @@ export function archiveDocument(archiveDir: string, source: string, body: Buffer
   const sha256 = createHash("sha256").update(body).digest("hex");
   const folder = join(archiveDir, source);
   mkdirSync(folder, { recursive: true });
-  const existing = readdirSync(folder).find((name) => name.includes(sha256));
+  // A `.tmp` is what a run killed between write and rename left behind, possibly cut short: never the document.
+  const existing = readdirSync(folder).find((name) => name.includes(sha256) && !name.endsWith(".tmp"));
   if (existing) return { sha256, path: join(folder, existing), bytes: body.length };
   const stamp = DateTime.fromISO(fetchedAt, { zone: "utc" }).toFormat("yyyyMMdd'T'HHmmss'Z'");
   const path = join(folder, `${stamp}-${sha256}.${extension}`);

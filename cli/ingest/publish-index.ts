@@ -5,6 +5,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
 import { upstreamSeriesKey, type Registry } from "../../schemas/registry.ts";
 import { deriveYearAgoChange } from "./derive-series.ts";
+import { writeNews } from "./publish-news.ts";
 import { eventRecord, type EventRecord, type PeriodValue, type StoredEvidence } from "./event-record.ts";
 import type { Store, StoredEvent, StoredEventSource, StoredVintage } from "./store.ts";
 
@@ -44,6 +45,7 @@ export function publishIndex(store: Store, registry: Registry, dataDir: string, 
       writeObservations(index, observations);
       writeEvents(index, events);
       writeSourceChecks(index, store);
+      writeNews(index, store, registry);
       const insertFact = index.prepare("INSERT INTO publication (key, value) VALUES (?, ?)");
       for (const [key, value] of Object.entries(facts)) insertFact.run(key, value);
     })();
@@ -150,14 +152,15 @@ function writeEvents(index: Database.Database, events: BuiltEvent[]): void {
   }
 }
 
-/** Per source: its latest check and the last time it succeeded (spec `meta.sourceChecks`). */
+/** Per source: its latest check, the last time it succeeded and the last time a document arrived (spec `meta.sourceChecks`, status route). */
 function writeSourceChecks(index: Database.Database, store: Store): void {
   const latest = store.db.prepare(`
     SELECT source, result, checked_at,
-      (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source AND s.result = 'successful') AS last_success_at
+      (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source AND s.result = 'successful') AS last_success_at,
+      (SELECT max(fetched_at) FROM documents d WHERE d.source = c.source) AS last_received_at
     FROM source_checks c
     WHERE checked_at = (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source)
-    GROUP BY source`).all() as { source: string; result: string; checked_at: string; last_success_at: string | null }[];
-  const insert = index.prepare("INSERT INTO source_checks (source, last_success_at, latest_check, checked_at) VALUES (?, ?, ?, ?)");
-  for (const row of latest) insert.run(row.source, row.last_success_at, row.result, row.checked_at);
+    GROUP BY source`).all() as { source: string; result: string; checked_at: string; last_success_at: string | null; last_received_at: string | null }[];
+  const insert = index.prepare("INSERT INTO source_checks (source, last_received_at, last_success_at, latest_check, checked_at) VALUES (?, ?, ?, ?, ?)");
+  for (const row of latest) insert.run(row.source, row.last_received_at, row.last_success_at, row.result, row.checked_at);
 }

@@ -1,5 +1,5 @@
 import type { UpstreamSeriesId } from "../../schemas/registry.ts";
-import type { CalendarSource, TimePrecision } from "../../schemas/vocabularies.ts";
+import type { CalendarSource, NewsFeed, TimePrecision } from "../../schemas/vocabularies.ts";
 
 /**
  * Our own records, as the upstream adapters produce them from one publisher document.
@@ -9,7 +9,7 @@ import type { CalendarSource, TimePrecision } from "../../schemas/vocabularies.t
 export type ObservationApi = UpstreamSeriesId["api"];
 
 /** A source slug of either kind, for naming where a document came from. */
-export type UpstreamSource = CalendarSource | ObservationApi;
+export type UpstreamSource = CalendarSource | ObservationApi | NewsFeed;
 
 export type ReferencePeriodKind = "DAY" | "MONTH" | "QUARTER" | "YEAR";
 
@@ -69,4 +69,18 @@ export interface SourceObservation {
   publicationStatus: string | null;
   /** When the publisher says the data were last updated, as a UTC instant; null when the document does not say. */
   sourceUpdatedAt: string | null;
+}
+
+/** One item of a publisher's announcement feed, as the feed states it. */
+export interface SourceAnnouncement {
+  source: NewsFeed;
+  /** The feed's own identity of the item (Atom `id`, RSS `guid`), kept raw. */
+  sourceItemId: string;
+  title: string;
+  /** The publisher's page for the item (Atom alternate link; RSS link with doubled slashes collapsed). */
+  url: string;
+  /** UTC instant of publication as the feed states it. */
+  publishedAt: string;
+  /** UTC instant of the item's last update, when the feed states one. */
+  updatedAt: string | null;
 }

@@ -9,3 +9,9 @@ export function createReleaseMatcher(registry: Registry): (source: CalendarSourc
   }));
   return (source, title) => compiled.find(({ patterns }) => patterns[source]?.some((pattern) => pattern.test(title)))?.release ?? null;
 }
+
+/** Every release an announcement title names (by the releases' news title patterns): one is a match, several are ambiguous. */
+export function createNewsReleaseMatcher(registry: Registry): (title: string) => Release[] {
+  const compiled = registry.releases.map((release) => ({ release, patterns: (release.newsTitlePatterns ?? []).map((pattern) => new RegExp(pattern, "i")) }));
+  return (title) => compiled.filter(({ patterns }) => patterns.some((pattern) => pattern.test(title))).map(({ release }) => release);
+}

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { DateTime } from "luxon";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { Registry } from "../../schemas/registry.ts";
-import type { CalendarSource } from "../../schemas/vocabularies.ts";
+import type { CalendarSource, NewsFeed } from "../../schemas/vocabularies.ts";
+import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
 import { archiveDocument, replayDocuments } from "./archive.ts";
@@ -109,7 +110,9 @@ async function ingestSource(store: Store, source: SourceDefinition, options: Ing
       const run: RunContext = { runId, at };
       const applied = source.kind === "calendar"
         ? applyCalendarSnapshot(store, matchRelease, source.slug as CalendarSource, source.parse(document.body, retrievedAtOf(document.name, at)).events, run)
-        : applyObservations(store, seriesIndex, source.parse(document.body), run);
+        : source.kind === "observations"
+          ? applyObservations(store, seriesIndex, source.parse(document.body), run)
+          : applyAnnouncements(store, options.registry, source.slug as NewsFeed, source.parse(document.body).items, run);
       for (const [name, value] of Object.entries(applied)) counts[name] = (counts[name] ?? 0) + value;
     }
     return { source: source.slug, ok: true, documents, detail: describe(documents, counts), counts };

@@ -8,7 +8,9 @@ import { parseEcbMeetingsCalendar } from "./adapters/ecb-meetings-calendar.ts";
 import { parseEcbStatisticalCalendar } from "./adapters/ecb-statistical-calendar.ts";
 import { parseEurostatReleaseCalendar } from "./adapters/eurostat-release-calendar.ts";
 import { parseEurostatSdmxCsv } from "./adapters/eurostat-sdmx-csv.ts";
-import type { CalendarSnapshot, SourceObservation, UpstreamSource } from "./records.ts";
+import { parseBlsNewsAtom } from "./adapters/bls-news-atom.ts";
+import { parseEcbPressRss } from "./adapters/ecb-press-rss.ts";
+import type { CalendarSnapshot, SkippedRecord, SourceAnnouncement, SourceObservation, UpstreamSource } from "./records.ts";
 
 /** Base URLs (scheme and host) by upstream id, from configuration; paths and queries stay the publisher's own. */
 export type UpstreamHosts = Record<"bls-www" | "bls-api" | "eurostat" | "ecb-www" | "ecb-data", string>;
@@ -37,12 +39,20 @@ export interface ObservationSourceDefinition extends SourceBase {
   parse(body: Buffer): SourceObservation[];
 }
 
-export type SourceDefinition = CalendarSourceDefinition | ObservationSourceDefinition;
+export interface NewsSourceDefinition extends SourceBase {
+  kind: "news";
+  parse(body: Buffer): { items: SourceAnnouncement[]; skipped: SkippedRecord[] };
+}
+
+export type SourceDefinition = CalendarSourceDefinition | ObservationSourceDefinition | NewsSourceDefinition;
 
 const seriesOf = (registry: Registry, api: string): Series[] => registry.series.filter((series) => series.active && series.upstream?.api === api);
 const startYear = (now: DateTime) => now.year - 3;
 
-/** Every upstream of economics ingestion, calendars first so that values arriving later can confirm their events. */
+/**
+ * Every upstream of economics ingestion: calendars first, then values, then announcements, so that values and
+ * notices arriving later in a run can confirm the events the same run has just placed.
+ */
 export const SOURCES: SourceDefinition[] = [
   {
     slug: "labour-stats-release-schedule", kind: "calendar", extension: "ics",
@@ -96,5 +106,15 @@ export const SOURCES: SourceDefinition[] = [
       return { url: `${hosts["ecb-data"]}/service/data/${flow}/${key.join(".")}?format=csvdata&startPeriod=${startYear(now)}` };
     }),
     parse: (body) => parseEcbCsvdata(body),
+  },
+  {
+    slug: "bls-news-feed", kind: "news", extension: "xml",
+    requests: ({ hosts }) => [{ url: `${hosts["bls-www"]}/feed/bls_latest.rss` }],
+    parse: (body) => parseBlsNewsAtom(body),
+  },
+  {
+    slug: "ecb-press-feed", kind: "news", extension: "xml",
+    requests: ({ hosts }) => [{ url: `${hosts["ecb-www"]}/rss/press.html` }],
+    parse: (body) => parseEcbPressRss(body),
   },
 ];

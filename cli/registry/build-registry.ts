@@ -47,7 +47,7 @@ function crossReferenceProblems(registry: Registry): string[] {
   for (const release of registry.releases) {
     if ((release.country === null) === (release.region === null)) problems.push(`release ${release.slug} needs exactly one of country and region`);
     for (const slug of release.seriesSlugs) if (!series.has(slug)) problems.push(`release ${release.slug} names unknown series ${slug}`);
-    for (const pattern of Object.values(release.titlePatterns).flat()) {
+    for (const pattern of [...Object.values(release.titlePatterns).flat(), ...(release.newsTitlePatterns ?? [])]) {
       try {
         new RegExp(pattern, "i");
       } catch {

@@ -1,15 +1,19 @@
-import { arrayOf, bool, dateTime, enumOf, nullable, obj, str } from "../json-schema.ts";
+import { arrayOf, bool, dateTime, enumOf, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
 import { DOMAIN_STATUSES } from "../vocabularies.ts";
 
 export const NEWS_TYPES = ["RELEASE", "PRESS_RELEASE", "MONETARY_POLICY_DECISION", "SPEECH", "OTHER"] as const;
 export const NEWS_STATES = ["NEW", "UPDATED", "WITHDRAWN"] as const;
 export const LINK_STATUSES = ["LINKED", "AMBIGUOUS", "UNLINKED"] as const;
 
-const link = (target: Record<string, ReturnType<typeof str>>) => obj({
+/** The rules that can link an announcement, each stated as evidence on the link it made. */
+export const LINK_RULES = ["RELEASE_NAME", "REFERENCE_PERIOD_IN_TITLE", "PUBLICATION_TIME_IN_SCHEDULED_WINDOW", "RELEASE_PUBLISHES_SERIES", "SOURCE_CALENDAR_MARKED_PUBLISHED"] as const;
+
+const link = (target: Record<string, JsonSchema>) => obj({
   ...target,
   linkStatus: enumOf(LINK_STATUSES),
-  evidence: arrayOf(obj({ rule: str(), detail: str() })),
+  evidence: arrayOf(obj({ rule: enumOf(LINK_RULES), detail: str() })),
 });
+
 
 export const newsEventsSchema = obj({
   events: arrayOf(obj({
@@ -25,7 +29,7 @@ export const newsEventsSchema = obj({
     links: obj({
       calendarEvent: nullable(link({ eventId: str() })),
       releaseFamily: nullable(link({ slug: str() })),
-      series: arrayOf(link({ slug: str() })),
+      series: arrayOf(link({ slug: str(), value: nullable(obj({ referencePeriod: str(), value: nullable(str()) })) })),
     }),
   })),
 });

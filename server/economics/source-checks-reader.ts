@@ -1,13 +1,21 @@
 import type Database from "better-sqlite3";
 import { CALENDAR_SOURCES } from "../../schemas/vocabularies.ts";
+import type { FeedCheck } from "../news/domain-status.ts";
 
-/** Every calendar source with its last success and latest check; `not_recorded` for a source never checked. */
-export function readSourceChecks(db: Database.Database) {
-  const rows = db.prepare("SELECT source, last_success_at, latest_check FROM source_checks").all() as { source: string; last_success_at: string | null; latest_check: string }[];
+/** The listed sources with their latest check; `not_recorded` for a source never checked. */
+export function readFeedChecks(db: Database.Database | null, sources: readonly string[]): FeedCheck[] {
+  const rows = db ? db.prepare("SELECT source, last_received_at, last_success_at, latest_check FROM source_checks").all() as
+    { source: string; last_received_at: string | null; last_success_at: string | null; latest_check: FeedCheck["latestCheck"] }[] : [];
   const bySource = new Map(rows.map((row) => [row.source, row]));
-  return CALENDAR_SOURCES.map((source) => ({
-    sourceId: source,
+  return sources.map((source) => ({
+    id: source,
+    lastReceivedDataAt: bySource.get(source)?.last_received_at ?? null,
     lastSuccessAt: bySource.get(source)?.last_success_at ?? null,
-    latestCheck: (bySource.get(source)?.latest_check ?? "not_recorded") as "successful" | "incomplete" | "not_recorded",
+    latestCheck: bySource.get(source)?.latest_check ?? "not_recorded",
   }));
+}
+
+/** Every calendar source as the public calendar's `meta.sourceChecks` states it. */
+export function readSourceChecks(db: Database.Database) {
+  return readFeedChecks(db, CALENDAR_SOURCES).map((check) => ({ sourceId: check.id, lastSuccessAt: check.lastSuccessAt, latestCheck: check.latestCheck }));
 }

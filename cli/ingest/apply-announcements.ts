@@ -1,0 +1,72 @@
+import type { Registry } from "../../schemas/registry.ts";
+import type { NewsFeed } from "../../schemas/vocabularies.ts";
+import { announcementStore, type StoredAnnouncement } from "./announcement-store.ts";
+import type { RunContext } from "./apply-calendar.ts";
+import { classifyAnnouncement } from "./classify-announcement.ts";
+import { linkAnnouncement, type CandidateEvent } from "./link-announcement.ts";
+import type { SourceAnnouncement } from "./records.ts";
+import { createNewsReleaseMatcher } from "./release-matching.ts";
+import type { Store } from "./store.ts";
+
+export interface AnnouncementCounts {
+  received: number;
+  new: number;
+  updated: number;
+  withdrawn: number;
+  linked: number;
+  ambiguous: number;
+  unlinked: number;
+  confirmed: number;
+}
+
+/**
+ * Applies one snapshot of an announcement feed: items are NEW when first seen, UPDATED when their title, link or
+ * update time changed, WITHDRAWN when they vanish while newer items remain (older items rolling off a feed are not
+ * withdrawn). A notice linked to a calendar event is evidence of its publication.
+ */
+export function applyAnnouncements(store: Store, registry: Registry, feed: NewsFeed, items: SourceAnnouncement[], run: RunContext): AnnouncementCounts {
+  const counts: AnnouncementCounts = { received: items.length, new: 0, updated: 0, withdrawn: 0, linked: 0, ambiguous: 0, unlinked: 0, confirmed: 0 };
+  const announcements = announcementStore(store.db);
+  const matchReleases = createNewsReleaseMatcher(registry);
+  const eventsOf = store.db.prepare(`SELECT id, scheduled_date AS scheduledDate, scheduled_at AS scheduledAt, source_timezone AS sourceTimezone,
+    json_extract(reference_period, '$.code') AS referencePeriodCode FROM events WHERE release_slug = ? AND status != 'CANCELLED'`);
+  const valueOf = (seriesSlug: string, period: string) => store.currentVintage(seriesSlug, period)?.value;
+
+  store.transaction(() => {
+    for (const item of items) {
+      const releases = matchReleases(item.title);
+      const links = linkAnnouncement(item, releases, (slug) => eventsOf.all(slug) as CandidateEvent[], valueOf);
+      const { type, topic } = classifyAnnouncement(item, releases.length === 1 ? releases[0]! : null);
+      const before = announcements.find(feed, item.sourceItemId);
+      const changed = before !== undefined && (before.title !== item.title || before.url !== item.url || before.updated_at !== item.updatedAt);
+      const state: StoredAnnouncement["state"] = before === undefined ? "NEW" : changed || before.state === "WITHDRAWN" ? "UPDATED" : before.state;
+      if (before === undefined) counts.new++;
+      else if (changed || state !== before.state) counts.updated++;
+      counts[links.linkStatus === "LINKED" ? "linked" : links.linkStatus === "AMBIGUOUS" ? "ambiguous" : "unlinked"]++;
+      announcements.save({
+        source: feed, source_item_id: item.sourceItemId, title: item.title, url: item.url, published_at: item.publishedAt, updated_at: item.updatedAt,
+        state, first_seen_at: before?.first_seen_at ?? run.at, last_seen_at: run.at,
+        content_changed_at: before === undefined || changed || state !== before.state ? run.at : before.content_changed_at,
+        type, topic, link_status: links.linkStatus, links: JSON.stringify(links),
+      });
+      if (links.calendarEvent?.linkStatus === "LINKED" && store.addEvidence(links.calendarEvent.eventId, "PUBLISHER_NOTICE", run.at, item.publishedAt, item.title, item.url)) {
+        counts.confirmed++;
+      }
+    }
+    counts.withdrawn = withdrawVanished(announcements, feed, items, run);
+  });
+  return counts;
+}
+
+function withdrawVanished(announcements: ReturnType<typeof announcementStore>, feed: NewsFeed, items: SourceAnnouncement[], run: RunContext): number {
+  if (items.length === 0) return 0;
+  const seen = new Set(items.map((item) => item.sourceItemId));
+  const oldest = items.map((item) => item.publishedAt).sort()[0]!;
+  let withdrawn = 0;
+  for (const stored of announcements.publishedSince(feed, oldest)) {
+    if (seen.has(stored.source_item_id)) continue;
+    announcements.save({ ...stored, state: "WITHDRAWN", content_changed_at: run.at, last_seen_at: stored.last_seen_at });
+    withdrawn++;
+  }
+  return withdrawn;
+}

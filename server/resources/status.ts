@@ -1,0 +1,32 @@
+import { CALENDAR_SOURCES, NEWS_FEEDS } from "../../schemas/vocabularies.ts";
+import { dataStatusOf } from "../economics/freshness.ts";
+import { readIndex } from "../economics/index-access.ts";
+import { readFeedChecks } from "../economics/source-checks-reader.ts";
+import type { RouteHandler } from "../http/route-handler.ts";
+import { storedDomainStatus, weatherDomainStatus } from "../news/domain-status.ts";
+import type { IndexStorage } from "../storage/index-storage.ts";
+import type { WeatherCache } from "../weather/cache.ts";
+import type { WeatherPayload } from "../weather/model.ts";
+import { MET_SOURCE } from "../weather/provenance.ts";
+
+const ECONOMICS_FEEDS = [...CALENDAR_SOURCES, "bls-api", "eurostat-sdmx", "ecb-data"] as const;
+
+/** What this instance itself knows of each domain's freshness; no internal counter is published. */
+export function statusHandlers(storage: IndexStorage, weather: WeatherCache<WeatherPayload> | null): Record<string, RouteHandler> {
+  return {
+    "public.status": ({ now }) => {
+      const index = storage.current();
+      const fresh = dataStatusOf(index?.facts.lastSuccessfulIngestionAt ?? null, now) === "fresh";
+      const checks = (sources: readonly string[]) => readIndex(() => readFeedChecks(index?.db ?? null, sources));
+      return {
+        data: {
+          domains: {
+            weather: weatherDomainStatus(MET_SOURCE.id, weather ? weather.upstreamHealth() : null),
+            economics: storedDomainStatus(checks(ECONOMICS_FEEDS), fresh),
+            news: storedDomainStatus(checks(NEWS_FEEDS), fresh),
+          },
+        },
+      };
+    },
+  };
+}
