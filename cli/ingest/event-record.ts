@@ -54,7 +54,7 @@ export function eventRecord(event: StoredEvent, release: Release, sources: Store
       detectedAt: detectedTimes[0] ?? null,
       confirmed,
       evidence: evidence.map((item) => ({ kind: item.kind, observedAt: item.observed_at, detail: item.detail, url: item.url })),
-      officialPublication: confirmed ? { url: release.officialPageUrl } : null,
+      officialPublication: confirmed ? { url: evidence.find((item) => item.kind === "PUBLISHER_NOTICE" && item.url)?.url ?? release.officialPageUrl } : null,
     },
     values: {
       availability: primarySeries === null || referencePeriod === null ? "NOT_LINKED" : actual?.value != null ? "AVAILABLE" : "NOT_YET_AVAILABLE",
