@@ -6,6 +6,9 @@ import {
 } from "../responses/weather.ts";
 import { coordinateParameters, limitParameter, tzParameter, unitsParameter } from "./parameters.ts";
 import type { RouteSpec } from "./route-spec.ts";
+import { DAILY_RULES } from "../weather-rules.ts";
+
+const DAILY_DESCRIPTION = `Daily records are assembled by the service (derivation SERVICE_DERIVED) from the provider's sub-daily periods. ${Object.values(DAILY_RULES).join(" ")}`;
 
 const UPSTREAM_CODES: ErrorCode[] = ["UPSTREAM_UNAVAILABLE", "UPSTREAM_INVALID_PAYLOAD", "UPSTREAM_PAYLOAD_TOO_LARGE", "UPSTREAM_TIMEOUT"];
 const credentialedCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "WEATHER_LOCATION_INVALID", "SOURCE_DISABLED", ...UPSTREAM_CODES];
@@ -26,6 +29,7 @@ export const weatherRoutes: RouteSpec[] = [
     name: "v1.weather.current",
     path: "/api/v1/weather/current",
     summary: "Current conditions for a point (first entry of the provider series)",
+    description: "Model output for a point, not a station observation. uvIndex is the provider's clear-sky UV index (an upper bound assuming no cloud).",
     ignoredParameters: [],
     parameters: [...coordinateParameters(COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID"), unitsParameter],
     dataSchema: credentialedCurrentSchema,
@@ -36,6 +40,7 @@ export const weatherRoutes: RouteSpec[] = [
     name: "v1.weather.forecast",
     path: "/api/v1/weather/forecast",
     summary: "Hourly entries and service-derived daily records for a point",
+    description: DAILY_DESCRIPTION,
     ignoredParameters: ["days"],
     parameters: [
       ...coordinateParameters(COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID"),
@@ -63,6 +68,7 @@ export const weatherRoutes: RouteSpec[] = [
     name: "public.weather.forecast",
     path: "/api/public/v1/weather/forecast",
     summary: "Forecast hours and service-derived days for a point rounded to 2 decimals",
+    description: DAILY_DESCRIPTION,
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.weatherForecast,
     ignoredParameters: [],
     parameters: [
