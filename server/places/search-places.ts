@@ -1,10 +1,9 @@
-import { foldPlaceName } from "./place-names.ts";
-import Database from "better-sqlite3";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { PAGE_LIMITS } from "../../schemas/limits.ts";
-import { createReloadingFile } from "../files/reloading-file.ts";
+import { createReloadingDatabase } from "../files/reloading-database.ts";
 import type { WeatherAttribution } from "../weather/model.ts";
+import { foldPlaceName } from "./place-names.ts";
 
 /** One place as the places route serves it (schemas/responses/weather.ts `placesSchema`). */
 export interface PlaceRecord {
@@ -61,11 +60,6 @@ export function placesMatchExpression(text: string): string | null {
   return words.length === 0 ? null : words.map((word) => `"${word}"*`).join(" ");
 }
 
-interface OpenGazetteer {
-  db: Database.Database;
-  find: Database.Statement<[string, number], PlaceRow>;
-}
-
 interface PlaceRow {
   name: string;
   country_code: string;
@@ -76,22 +70,17 @@ interface PlaceRow {
   time_zone: string | null;
 }
 
-/**
- * Searches the gazetteer `service places` publishes by atomic rename. A replaced file is noticed by its identity
- * and opened read-only, and the old connection closed; better-sqlite3 is synchronous, so no query is in flight then.
- */
+/** Searches the gazetteer `service places` publishes; an absent or unreadable one gives no results, as with no provider configured. */
 export function createPlaceSearch(dataDir: string): PlaceSearch {
-  let open: OpenGazetteer | null = null;
-  const current = createReloadingFile<OpenGazetteer | null>(
-    join(dataDir, DATA_FILES.places),
-    (path) => replace(openGazetteer(path)),
-    () => replace(null),
-  );
-  function replace(next: OpenGazetteer | null): OpenGazetteer | null {
-    open?.db.close();
-    open = next;
-    return next;
-  }
+  const current = createReloadingDatabase(join(dataDir, DATA_FILES.places), (db) => ({
+    db,
+    find: db.prepare<[string, number], PlaceRow>(`
+      SELECT p.name, p.country_code, p.admin_code, p.latitude, p.longitude, p.population, p.time_zone
+      FROM places_fts JOIN places p ON p.id = places_fts.rowid
+      WHERE places_fts MATCH ?
+      ORDER BY p.population DESC NULLS LAST, p.name, p.id
+      LIMIT ?`),
+  }));
   return {
     available: () => current() !== null,
     search(query, limit) {
@@ -103,24 +92,6 @@ export function createPlaceSearch(dataDir: string): PlaceSearch {
       return gazetteer.find.all(expression, bounded).map(toRecord);
     },
   };
-}
-
-function openGazetteer(path: string): OpenGazetteer | null {
-  let db: Database.Database | null = null;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    const find = db.prepare<[string, number], PlaceRow>(`
-      SELECT p.name, p.country_code, p.admin_code, p.latitude, p.longitude, p.population, p.time_zone
-      FROM places_fts JOIN places p ON p.id = places_fts.rowid
-      WHERE places_fts MATCH ?
-      ORDER BY p.population DESC NULLS LAST, p.name, p.id
-      LIMIT ?`);
-    return { db, find };
-  } catch {
-    db?.close();
-    // An unreadable gazetteer counts as none: the route answers an empty list, as when no provider is configured.
-    return null;
-  }
 }
 
 function toRecord(row: PlaceRow): PlaceRecord {
