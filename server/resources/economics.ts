@@ -6,12 +6,9 @@ import { readEvents, type EventFilter } from "../economics/events-reader.ts";
 import { credentialedEntry, groupByDay } from "../economics/event-views.ts";
 import { freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
-import { readObservationPage } from "../economics/observations-reader.ts";
-import { ApiError } from "../http/api-error.ts";
+import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { decodeCursor, encodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
-import { seriesBySlug } from "../registry/registry-queries.ts";
-import { seriesView } from "../registry/registry-views.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
 /** The parameters shared by the credentialed events and calendar routes (spec events table). */
@@ -45,40 +42,38 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
     const request = eventQueryFrom(query, now);
     const index = requireIndex(storage);
     const page = readIndex(() => readEvents(index.db, request.filter, request.offset, request.limit));
-    const meta = { ...freshnessMeta(index.facts, now), nextCursor: page.more ? encodeCursor(request.offset + page.records.length) : null };
-    return { request, page, meta };
+    const { dataStatus: _publicOnly, ...freshness } = freshnessMeta(index.facts, now);
+    /** Meta of the page cut to its first `kept` records: the cursor resumes right after the last one served. */
+    const metaFor = (kept: number) => ({
+      ...freshness,
+      nextCursor: kept < page.records.length || page.more ? encodeCursor(request.offset + kept) : null,
+    });
+    return { request, page, metaFor };
   };
 
   return {
     "v1.economics.events": (input) => {
-      const { request, page, meta } = eventPage(input);
+      const { request, page, metaFor } = eventPage(input);
       const entries = page.records.map((record) => credentialedEntry(record, input.now, request.localise ? request.zone : null));
-      const { dataStatus: _publicOnly, ...credentialedMeta } = meta;
-      return { data: { entries }, meta: credentialedMeta };
+      // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits".
+      const keep = (n: number) => ({ data: { entries: entries.slice(0, n) }, meta: metaFor(n) });
+      return { ...keep(entries.length), cut: { count: entries.length, keep } };
     },
 
     "v1.economics.calendar": (input) => {
-      const { request, page, meta } = eventPage(input);
+      const { request, page, metaFor } = eventPage(input);
       const entries = page.records.map((record) => credentialedEntry(record, input.now, request.zone));
-      const days = groupByDay(entries, (entry) => ("localDate" in entry ? entry.localDate : entry.scheduledDate))
-        .map((day) => ({ date: day.date, entries: day.items }));
-      const { dataStatus: _publicOnly, ...credentialedMeta } = meta;
-      return { data: { days }, meta: credentialedMeta };
+      const keep = (n: number) => {
+        const days = groupByDay(entries.slice(0, n), (entry) => ("localDate" in entry ? entry.localDate : entry.scheduledDate))
+          .map((day) => ({ date: day.date, entries: day.items }));
+        return { data: { days }, meta: metaFor(n) };
+      };
+      return { ...keep(entries.length), cut: { count: entries.length, keep } };
     },
 
     "v1.economics.seriesObservations": ({ query, params, now }) => {
-      const registry = registrySource();
-      const series = registry ? seriesBySlug(registry, params.slug ?? "") : null;
-      if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
-      const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedObservations);
-      const offset = decodeCursor(query.get("cursor"));
-      const index = requireIndex(storage);
-      const page = readIndex(() => readObservationPage(index.db, series.slug, query.get("from"), query.get("to"), offset, limit));
-      const { dataStatus: _publicOnly, ...meta } = freshnessMeta(index.facts, now);
-      return {
-        data: { series: seriesView(series), observations: page.observations },
-        meta: { ...meta, nextCursor: page.more ? encodeCursor(offset + page.observations.length) : null },
-      };
+      const { data, meta: { dataStatus: _publicOnly, ...meta } } = seriesObservationsAnswer(storage, registrySource(), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations);
+      return { data, meta };
     },
   };
 }

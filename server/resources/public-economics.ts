@@ -7,13 +7,12 @@ import { readEvents } from "../economics/events-reader.ts";
 import { groupByDay, publicEvent } from "../economics/event-views.ts";
 import { freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
-import { hasObservations, readNewestPeriods, readObservationPage } from "../economics/observations-reader.ts";
+import { readNewestPeriods } from "../economics/observations-reader.ts";
+import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
 import { decodeCursor, encodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
-import { seriesBySlug } from "../registry/registry-queries.ts";
-import { seriesView } from "../registry/registry-views.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
 export function publicEconomicsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
@@ -45,16 +44,20 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       const index = requireIndex(storage);
       const page = readIndex(() => readEvents(index.db, filter, offset, limit));
       const events = page.records.map((record) => publicEvent(record, now, zoneGiven ? zone : null));
-      const days = groupByDay(events, (event) => ("local" in event ? event.local.date : event.scheduledDate))
-        .map((day) => ({ date: day.date, events: day.items }));
-      return {
-        data: { days },
+      const sourceChecks = readIndex(() => readSourceChecks(index.db));
+      // A page over the response ceiling is cut to fit (meta.truncated); the cursor resumes after the last event served.
+      const keep = (n: number) => ({
+        data: {
+          days: groupByDay(events.slice(0, n), (event) => ("local" in event ? event.local.date : event.scheduledDate))
+            .map((day) => ({ date: day.date, events: day.items })),
+        },
         meta: {
           ...freshnessMeta(index.facts, now),
-          sourceChecks: readIndex(() => readSourceChecks(index.db)),
-          nextCursor: page.more ? encodeCursor(offset + page.records.length) : null,
+          sourceChecks,
+          nextCursor: n < events.length || page.more ? encodeCursor(offset + n) : null,
         },
-      };
+      });
+      return { ...keep(events.length), cut: { count: events.length, keep } };
     },
 
     "public.economics.releases": ({ query, now }) => {
@@ -65,7 +68,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicReleases);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);
-      const series = registry().series.filter((entry) => entry.active
+      const series = registry().series.filter((entry) => (entry.active || wanted?.includes(entry.slug))
         && (wanted === null || wanted.includes(entry.slug))
         && (country === null || entry.country === country)
         && (region === null || entry.region === region));
@@ -78,19 +81,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
     "public.economics.observations": ({ query, now }) => {
       const slug = query.get("series");
       if (!slug) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      const series = seriesBySlug(registry(), slug);
-      if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
-      const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicObservations);
-      const offset = decodeCursor(query.get("cursor"));
-      const index = requireIndex(storage);
-      if (!readIndex(() => hasObservations(index.db, series.slug))) {
-        throw new ApiError("SERVICE_UNAVAILABLE", "Nothing has been ingested for this series yet.");
-      }
-      const page = readIndex(() => readObservationPage(index.db, series.slug, query.get("from"), query.get("to"), offset, limit));
-      return {
-        data: { series: seriesView(series), observations: page.observations },
-        meta: { ...freshnessMeta(index.facts, now), nextCursor: page.more ? encodeCursor(offset + page.observations.length) : null },
-      };
+      return seriesObservationsAnswer(storage, registrySource(), slug, query, now, PAGE_LIMITS.publicObservations);
     },
   };
 }

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
+import { encodeCursor } from "../../server/http/params.ts";
+import { CALENDAR_SOURCES } from "../../schemas/vocabularies.ts";
+import {
+  BULK, EDGE_EVENTS, EDGE_RUNS, LONG_TITLES, SAMPLE_INGESTED_AT, edgeCaseDataDir, eventIdOf, longTitleDataDir, sampleDataDir, syntheticDataDir, removeEconomicsDataDirs,
+} from "../support/economics-index.ts";
+import { fakeClock, startService, type RunningService } from "../support/service.ts";
+
+afterAll(removeEconomicsDataDirs);
+
+type PublicEvent = Record<string, any> & { id: string; scheduledDate: string };
+type Day = { date: string; events: PublicEvent[] };
+
+const ID = Object.fromEntries(Object.entries(EDGE_EVENTS).map(([name, spec]) => [name, eventIdOf(spec)])) as Record<keyof typeof EDGE_EVENTS, string>;
+const MARCH = "from=2026-03-01&to=2026-03-31";
+const CALENDAR = "/api/public/v1/economics/calendar";
+
+const flatten = (days: Day[]) => days.flatMap((day) => day.events);
+const idsOf = (body: any): string[] => flatten(body.data.days).map((event) => event.id);
+const sorted = (ids: string[]) => [...ids].sort();
+const tokens = (count: number, token: string) => Array.from({ length: count }, () => token).join(",");
+
+describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
+  let service: RunningService;
+  const calendar = (query: string, init?: RequestInit) => service.request(`${CALENDAR}?${query}`, init);
+  const at = async <T>(clock: string, work: () => Promise<T>): Promise<T> => {
+    service.clock.set(clock);
+    try {
+      return await work();
+    } finally {
+      service.clock.set("2026-03-14T12:00:00Z");
+    }
+  };
+
+  beforeAll(async () => {
+    service = await startService({ seedDataDir: edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
+  });
+  afterAll(() => service.close());
+
+  const expectInvalid = async (query: string) => {
+    const response = await calendar(query);
+    expect(response.status, query).toBe(400);
+    expect(response.body.error.code, query).toBe("VALIDATION_FAILED");
+  };
+
+  it("needs no credential and is publicly cacheable for 300 s with a weak ETag", async () => {
+    const { status, headers } = await calendar(MARCH);
+    expect(status).toBe(200);
+    expect(headers.get("cache-control")).toBe("public, max-age=300");
+    const etag = headers.get("etag")!;
+    expect(etag).toMatch(/^W\//);
+    const again = await calendar(MARCH, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+  });
+
+  it("groups events by scheduledDate without tz, ascending, and carries no local projection", async () => {
+    const { body } = await calendar(MARCH);
+    const days: Day[] = body.data.days;
+    expect(days.map((day) => day.date)).toEqual(["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12", "2026-03-18", "2026-03-19"]);
+    for (const day of days) for (const event of day.events) {
+      expect(event.scheduledDate).toBe(day.date);
+      expect(event).not.toHaveProperty("local");
+    }
+    expect(idsOf(body)).toHaveLength(11);
+  });
+
+  it("adds local.date, local.time (null for date-only) and local.timeZone with tz, keeping the UTC values", async () => {
+    const { body } = await calendar(`${MARCH}&tz=Pacific/Kiritimati`);
+    const byId = new Map(flatten(body.data.days).map((event) => [event.id, event]));
+    expect(byId.get(ID.cpi0311)).toMatchObject({ scheduledDate: "2026-03-11", scheduledAt: "2026-03-11T12:30:00.000Z", local: { date: "2026-03-12", time: "02:30", timeZone: "Pacific/Kiritimati" } });
+    expect(byId.get(ID.hicpFlash0312)).toMatchObject({ scheduledAt: null, local: { date: "2026-03-12", time: null, timeZone: "Pacific/Kiritimati" } });
+    for (const day of body.data.days as Day[]) for (const event of day.events) expect(event.local.date).toBe(day.date);
+    const losAngeles = await calendar(`${MARCH}&tz=America/Los_Angeles`);
+    const ecb = flatten(losAngeles.body.data.days).find((event) => event.id === ID.ecbDecision0319);
+    expect(ecb).toMatchObject({ local: { date: "2026-03-19", time: "06:15", timeZone: "America/Los_Angeles" } });
+    await expectInvalid(`${MARCH}&tz=Europe/Atlantis`);
+  });
+
+  it("reads bare from/to in tz (Pacific/Kiritimati and America/Los_Angeles)", async () => {
+    expect(idsOf((await calendar("from=2026-03-10&to=2026-03-10&tz=Pacific/Kiritimati")).body)).toEqual([ID.employment0309, ID.ppi0310]);
+    expect(sorted(idsOf((await calendar("from=2026-03-10&to=2026-03-10&tz=America/Los_Angeles")).body)))
+      .toEqual(sorted([ID.ppi0310, ID.cpi0311, ID.realEarnings0311, ID.jolts0311]));
+    expect(idsOf((await calendar("from=2026-03-19T00:00:00Z&to=2026-03-19T23:59:59Z")).body)).toEqual([ID.ecbDecision0319]);
+  });
+
+  it("defaults to 7 days back and 31 days ahead of today", async () => {
+    // Today 2026-03-16: 7 days back is 2026-03-09.
+    expect(await at("2026-03-16T12:00:00Z", async () => idsOf((await calendar("")).body))).toContain(ID.employment0309);
+    // Today 2026-03-17: the window starts 2026-03-10.
+    const later = await at("2026-03-17T12:00:00Z", async () => idsOf((await calendar("")).body));
+    expect(later).not.toContain(ID.employment0309);
+    expect(later).toContain(ID.ppi0310);
+    expect(later).toContain(ID.ecbDecision0319);
+    // Today 2026-02-06: 31 days ahead is 2026-03-09; 2026-03-11 is beyond the window.
+    const earlier = await at("2026-02-06T12:00:00Z", async () => idsOf((await calendar("")).body));
+    expect(earlier).toContain(ID.employment0309);
+    expect(earlier).not.toContain(ID.cpi0311);
+  });
+
+  it("accepts a window of up to 93 days and refuses a longer one or a bad bound with VALIDATION_FAILED", async () => {
+    expect((await calendar("from=2026-03-01&to=2026-06-01")).status).toBe(200);
+    await expectInvalid("from=2026-03-01&to=2026-06-02");
+    await expectInvalid("from=2026-03-10T09:00:00");
+    await expectInvalid("from=soon");
+    await expectInvalid("from=2026-03-12&to=2026-03-10");
+  });
+
+  it("filters by source, release, country and currency with up to 10 tokens each", async () => {
+    expect(idsOf((await calendar(`${MARCH}&source=central-bank-statistics-calendar`)).body)).toEqual([ID.ecbDecision0319]);
+    expect(idsOf((await calendar(`${MARCH}&release=bls-consumer-price-index`)).body)).toEqual([ID.cpi0311]);
+    expect(sorted(idsOf((await calendar(`${MARCH}&country=us`)).body)))
+      .toEqual(sorted([ID.employment0309, ID.ppi0310, ID.cpi0311, ID.realEarnings0311, ID.jolts0311, ID.eci0317]));
+    expect(idsOf((await calendar(`${MARCH}&country=EA`)).body)).toEqual([]);
+    expect(sorted(idsOf((await calendar(`${MARCH}&currency=eur`)).body)))
+      .toEqual(sorted([ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash0312, ID.hicp0318, ID.ecbDecision0319]));
+    for (const name of ["source", "release", "country", "currency"]) {
+      expect((await calendar(`${MARCH}&${name}=${tokens(10, "x")}`)).status, name).toBe(200);
+      await expectInvalid(`${MARCH}&${name}=${tokens(11, "x")}`);
+    }
+  });
+
+  it("refuses unknown region and status values (closed enumerations) and filters by them", async () => {
+    expect(sorted(idsOf((await calendar(`${MARCH}&region=ea`)).body)))
+      .toEqual(sorted([ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash0312, ID.hicp0318, ID.ecbDecision0319]));
+    expect(idsOf((await calendar(`${MARCH}&status=rescheduled`)).body)).toEqual([ID.eci0317]);
+    expect(idsOf((await calendar(`${MARCH}&status=PUBLISHED`)).body)).toEqual([ID.hicp0318]);
+    expect(sorted(idsOf((await calendar(`${MARCH}&status=scheduled,published`)).body)))
+      .toEqual(sorted([ID.employment0309, ID.ppi0310, ID.cpi0311, ID.realEarnings0311, ID.jolts0311, ID.unemployment0312, ID.hicpFlash0312, ID.hicp0318, ID.ecbDecision0319]));
+    await expectInvalid(`${MARCH}&region=US`);
+    await expectInvalid(`${MARCH}&status=DELAYED`);
+    await expectInvalid(`${MARCH}&status=scheduled,late`);
+    await expectInvalid(`${MARCH}&region=${tokens(11, "EA")}`);
+  });
+
+  it("pages with a default of 50, clamps at 200 and round-trips cursors", async () => {
+    await at("2027-01-08T12:00:00Z", async () => {
+      const first = await calendar("");
+      expect(idsOf(first.body)).toHaveLength(50);
+      expect(first.body.meta.nextCursor).toEqual(expect.any(String));
+      expect(idsOf((await calendar("limit=1000")).body)).toHaveLength(200);
+      const paged: string[] = [];
+      const sizes: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const response: { body: any } = await calendar(`limit=200${cursor ? `&cursor=${cursor}` : ""}`);
+        sizes.push(idsOf(response.body).length);
+        paged.push(...idsOf(response.body));
+        cursor = response.body.meta.nextCursor;
+      } while (cursor !== null);
+      expect(sizes).toEqual([200, 200, BULK.count - 400]);
+      expect(new Set(paged).size).toBe(BULK.count);
+      expect(paged.slice(0, 50)).toEqual(idsOf(first.body));
+    });
+    for (const query of ["limit=0", "limit=x", "cursor=%%", "cursor=abc"]) await expectInvalid(`${MARCH}&${query}`);
+    const past = await calendar(`${MARCH}&cursor=${encodeCursor(500)}`);
+    expect(past.status).toBe(200);
+    expect(past.body.data.days).toEqual([]);
+    expect(past.body.meta.nextCursor).toBeNull();
+  });
+
+  it("reports sourceChecks, dataUpdatedAt, dataStatus and nextCursor", async () => {
+    const { body } = await calendar(MARCH);
+    expect(body.meta.sourceChecks).toEqual(CALENDAR_SOURCES.map((sourceId) => ({
+      sourceId,
+      // The BLS schedule failed in the third (partial) run.
+      latestCheck: sourceId === "labour-stats-release-schedule" ? "incomplete" : "successful",
+      lastSuccessAt: EDGE_RUNS.second,
+    })));
+    expect(body.meta).toMatchObject({ lastIngestedAt: EDGE_RUNS.third, lastSuccessfulIngestionAt: EDGE_RUNS.second, dataUpdatedAt: EDGE_RUNS.third, dataStatus: "fresh", nextCursor: null });
+  });
+
+  it("turns dataStatus stale 36 hours after the last successful ingestion", async () => {
+    // Last success 2026-03-13T06:00Z.
+    expect(await at("2026-03-14T18:00:00.000Z", async () => (await calendar(MARCH)).body.meta.dataStatus)).toBe("fresh");
+    expect(await at("2026-03-14T18:00:00.001Z", async () => (await calendar(MARCH)).body.meta.dataStatus)).toBe("stale");
+  });
+
+  it("computes derivedState from the clock", async () => {
+    const states = await at("2026-03-12T23:00:00Z", async () => new Map(flatten((await calendar(MARCH)).body.data.days).map((event) => [event.id, event.derivedState])));
+    expect(states.get(ID.hicpFlash0312)).toBe("PAST_DUE_AWAITING_CONFIRMATION");
+    expect(states.get(ID.ppi0310)).toBe("PAST_DUE_AWAITING_CONFIRMATION");
+    expect(states.get(ID.cpi0311)).toBe("CONFIRMED_PUBLISHED");
+    expect(states.get(ID.industrialProduction0312)).toBe("CANCELLED_AT_SOURCE");
+    expect(states.get(ID.hicp0318)).toBe("CONFIRMED_PUBLISHED");
+    expect(states.get(ID.eci0317)).toBe("UPCOMING");
+  });
+});
+
+describe("GET /api/public/v1/economics/calendar meta on other indexes", () => {
+  const services: RunningService[] = [];
+  afterAll(async () => { for (const service of services) await service.close(); });
+
+  it("reports not_recorded for calendar sources never checked, and an empty 200 when nothing matches", async () => {
+    const service = await startService({ seedDataDir: syntheticDataDir({ runs: [{ at: "2026-03-05T06:00:00.000Z" }] }), clock: fakeClock("2026-03-05T12:00:00Z") });
+    services.push(service);
+    const { status, body } = await service.request(CALENDAR);
+    expect(status).toBe(200);
+    expect(body.data.days).toEqual([]);
+    expect(body.meta.sourceChecks).toEqual(CALENDAR_SOURCES.map((sourceId) => ({ sourceId, lastSuccessAt: null, latestCheck: "not_recorded" })));
+    expect(body.meta.dataStatus).toBe("fresh");
+  });
+
+  it("reports dataStatus unavailable when no run ever fully succeeded", async () => {
+    const dir = syntheticDataDir({
+      runs: [{ at: "2026-03-05T06:00:00.000Z", calendars: { "labour-stats-release-schedule": [EDGE_EVENTS.ppi0310] }, incomplete: ["eu-stats-release-calendar"] }],
+    });
+    const service = await startService({ seedDataDir: dir, clock: fakeClock("2026-03-05T12:00:00Z") });
+    services.push(service);
+    const { status, body } = await service.request(CALENDAR);
+    expect(status).toBe(200);
+    expect(idsOf(body)).toEqual([ID.ppi0310]);
+    expect(body.meta).toMatchObject({ lastIngestedAt: "2026-03-05T06:00:00.000Z", lastSuccessfulIngestionAt: null, dataStatus: "unavailable" });
+    expect(body.meta.sourceChecks).toContainEqual({ sourceId: "eu-stats-release-calendar", lastSuccessAt: null, latestCheck: "incomplete" });
+    expect(body.meta.sourceChecks).toContainEqual({ sourceId: "labour-stats-release-schedule", lastSuccessAt: "2026-03-05T06:00:00.000Z", latestCheck: "successful" });
+  });
+
+  it("cuts a page over 1 MB, marks it truncated and resumes after the last event served", async () => {
+    const service = await startService({ seedDataDir: longTitleDataDir() });
+    services.push(service);
+    const query = `${CALENDAR}?from=${LONG_TITLES.from}&to=${LONG_TITLES.to}&limit=200`;
+    const ids: string[] = [];
+    let truncated = 0;
+    let cursor: string | null = null;
+    do {
+      const response: { status: number; text: string; body: any } = await service.request(`${query}${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(response.status).toBe(200);
+      expect(Buffer.byteLength(response.text)).toBeLessThanOrEqual(RESPONSE_CEILING_BYTES);
+      if (response.body.meta.truncated === true) truncated++;
+      ids.push(...idsOf(response.body));
+      cursor = response.body.meta.nextCursor;
+    } while (cursor !== null);
+    expect(truncated).toBeGreaterThan(0);
+    expect(ids).toHaveLength(LONG_TITLES.count);
+    expect(new Set(ids).size).toBe(LONG_TITLES.count);
+  });
+
+  it("serves the sample archive's default window around the clock", async () => {
+    const service = await startService({ seedDataDir: await sampleDataDir(), clock: fakeClock("2026-11-21T12:00:00Z") });
+    services.push(service);
+    const { status, body } = await service.request(`${CALENDAR}?tz=America/New_York`);
+    expect(status).toBe(200);
+    const events = flatten(body.data.days);
+    expect(events.length).toBeGreaterThan(0);
+    for (const event of events) expect(event.scheduledDate >= "2026-11-14" && event.scheduledDate <= "2026-12-23", event.scheduledDate).toBe(true);
+    const cpi = events.find((event) => event.release.slug === "bls-consumer-price-index");
+    expect(cpi).toMatchObject({ scheduledDate: "2026-12-10", local: { date: "2026-12-10", time: "08:30", timeZone: "America/New_York" } });
+    expect(body.meta).toMatchObject({ dataUpdatedAt: SAMPLE_INGESTED_AT, dataStatus: "fresh" });
+    expect(body.meta.sourceChecks.every((check: { latestCheck: string }) => check.latestCheck === "successful")).toBe(true);
+  });
+});

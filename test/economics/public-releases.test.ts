@@ -1,0 +1,258 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeCursor } from "../../server/http/params.ts";
+import type { Series } from "../../schemas/registry.ts";
+import { EDGE_RUNS, SAMPLE_INGESTED_AT, edgeCaseDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { startService, type RunningService } from "../support/service.ts";
+
+afterAll(removeEconomicsDataDirs);
+
+type Release = Record<string, any> & { series: { slug: string }; availability: string };
+
+const REGISTRY_SERIES = JSON.parse(readFileSync(new URL("../../data/registry/series.json", import.meta.url), "utf8")) as Series[];
+const ACTIVE = REGISTRY_SERIES.filter((series) => series.active);
+const RELEASES = "/api/public/v1/economics/releases";
+/** Registered series the sample archive holds no values for. */
+const SAMPLE_UNAVAILABLE = ["de-unemployment-rate", "ea-hicp-all-items-annual-rate", "ea-industrial-production-index", "ea-real-gdp-quarter-on-quarter", "ea-unemployment-rate"];
+
+const slugsOf = (body: any): string[] => body.data.releases.map((release: Release) => release.series.slug);
+const bySlug = (body: any) => new Map<string, Release>(body.data.releases.map((release: Release) => [release.series.slug, release]));
+
+/**
+ * (current / yearAgo − 1) × 100, rounded half-up to `places` decimals, on the decimal strings in exact
+ * integer arithmetic (an independent check of the service's decimal library).
+ */
+function yearAgoChangeByHand(current: string, yearAgo: string, places: number): string {
+  const parse = (text: string) => {
+    const [whole, fraction = ""] = text.split(".");
+    return { digits: BigInt(`${whole}${fraction}`), exponent: BigInt(fraction.length) };
+  };
+  const [a, b] = [parse(current), parse(yearAgo)];
+  const numerator = (a.digits * 10n ** b.exponent - b.digits * 10n ** a.exponent) * 100n * 10n ** BigInt(places);
+  const denominator = b.digits * 10n ** a.exponent;
+  const negative = numerator < 0n;
+  const magnitude = negative ? -numerator : numerator;
+  const rounded = (2n * magnitude + denominator) / (2n * denominator);
+  const text = rounded.toString().padStart(places + 1, "0");
+  return `${negative ? "-" : ""}${text.slice(0, text.length - places)}.${text.slice(text.length - places)}`;
+}
+
+describe("GET /api/public/v1/economics/releases over the sample archive", () => {
+  let service: RunningService;
+  const releases = (query = "") => service.request(`${RELEASES}${query ? `?${query}` : ""}`);
+
+  beforeAll(async () => {
+    service = await startService({ seedDataDir: await sampleDataDir() });
+  });
+  afterAll(() => service.close());
+
+  it("lists every active registered series once; those without values as UNAVAILABLE, never omitted", async () => {
+    const { status, body, headers } = await releases();
+    expect(status).toBe(200);
+    expect(headers.get("cache-control")).toBe("public, max-age=300");
+    expect(headers.get("etag")).toMatch(/^W\//);
+    expect([...slugsOf(body)].sort()).toEqual(ACTIVE.map((series) => series.slug).sort());
+    expect(slugsOf(body)).not.toContain("ea-hicp-all-items-annual-rate-ecoicop-v1");
+    const unavailable = body.data.releases.filter((release: Release) => release.availability === "UNAVAILABLE");
+    expect(unavailable.map((release: Release) => release.series.slug).sort()).toEqual(SAMPLE_UNAVAILABLE);
+    for (const release of unavailable) {
+      expect(release).toMatchObject({ referencePeriod: null, value: null, publicationStatus: null, publishedAt: null, ingestedAt: null, revision: null, previous: null, periods: [] });
+      expect(release).not.toHaveProperty("derived");
+    }
+    // Unavailable series come after every series with a value.
+    const availability = body.data.releases.map((release: Release) => release.availability);
+    expect(availability).toEqual([...availability].sort());
+    expect(body.meta).toMatchObject({ lastIngestedAt: SAMPLE_INGESTED_AT, lastSuccessfulIngestionAt: SAMPLE_INGESTED_AT, dataUpdatedAt: SAMPLE_INGESTED_AT, dataStatus: "fresh", nextCursor: null });
+  });
+
+  it("gives the newest value with the previous period, revision facts, attribution and links", async () => {
+    const release = bySlug((await releases()).body).get("us-cpi-all-items-nsa")!;
+    expect(release).toMatchObject({
+      series: { slug: "us-cpi-all-items-nsa", family: "consumer-prices-us", country: "US", region: null, frequency: "MONTHLY", unit: { code: "INDEX_1982_1984_100", scale: 0 }, seasonalAdjustment: "NOT_SEASONALLY_ADJUSTED", transformation: "INDEX", officialSeriesUrl: "https://data.bls.gov/timeseries/CUUR0000SA0" },
+      availability: "AVAILABLE",
+      referencePeriod: { code: "2024-05" },
+      value: "314.069",
+      publishedAt: null,
+      ingestedAt: SAMPLE_INGESTED_AT,
+      revision: { count: 0, isRevision: false, previousValue: null },
+      previous: { referencePeriod: "2024-04", value: "313.548", publicationStatus: null },
+      attribution: { text: "Source: U.S. Bureau of Labor Statistics", required: true },
+      links: { observations: "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa", calendar: "/api/public/v1/economics/calendar?country=US" },
+    });
+    expect(release).not.toHaveProperty("derived");
+    const ecb = bySlug((await releases()).body).get("ecb-deposit-facility-rate")!;
+    expect(ecb).toMatchObject({ attribution: { text: "Source: ECB statistics", required: true }, links: { calendar: "/api/public/v1/economics/calendar?region=EA" } });
+    const eurostat = bySlug((await releases()).body).get("es-unemployment-rate-sa")!;
+    expect(eurostat).toMatchObject({ attribution: { text: "Source: Eurostat", required: true }, referencePeriod: { code: "1986-11" } });
+  });
+
+  it("links resolve: observations answer for series with values and 503 for the unavailable ones", async () => {
+    const { body } = await releases();
+    for (const release of body.data.releases as Release[]) {
+      const observations = await service.request(release.links.observations);
+      expect(observations.status, release.series.slug).toBe(release.availability === "AVAILABLE" ? 200 : 503);
+      const calendar = await service.request(release.links.calendar);
+      expect(calendar.status, release.links.calendar).toBe(200);
+    }
+  });
+
+  it("derives the US CPI 12-month change with its formula and inputs, in exact decimals checked by hand", async () => {
+    const release = bySlug((await releases()).body).get("us-cpi-all-items-12-month-change")!;
+    const rule = REGISTRY_SERIES.find((series) => series.slug === "us-cpi-all-items-12-month-change")!.derived!;
+    // By hand: 314.069 / 304.127 = 1.032690…, so the change is 3.2690…% and rounds half-up to 3.3.
+    expect(yearAgoChangeByHand("314.069", "304.127", 1)).toBe("3.3");
+    expect(release).toMatchObject({
+      referencePeriod: { code: "2024-05" },
+      value: "3.3",
+      derived: {
+        formula: rule.formula,
+        inputs: [
+          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2024-05", value: "314.069" },
+          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2023-05", value: "304.127" },
+        ],
+      },
+      previous: { referencePeriod: "2024-04", value: "3.4" },
+    });
+    // The inputs are the values the BLS sample publishes.
+    const sample = JSON.parse(readFileSync(new URL("../../data/samples/bls-api/bls-cpi-cuur0000sa0.json", import.meta.url), "utf8"));
+    const published = (year: string, period: string) => sample.Results.series[0].data.find((row: { year: string; period: string }) => row.year === year && row.period === period).value;
+    expect([published("2024", "M05"), published("2023", "M05")]).toEqual(["314.069", "304.127"]);
+  });
+
+  it("computes the 2023-01 change from CUUR0000SA0 2023-01 and 2022-01 exactly as worked by hand", async () => {
+    // 299.170 / 281.148: 281.148 × 1.0641 = 299.1695868, remainder 0.0004132 / 281.148 = 0.0000014…,
+    // so the ratio is 1.0641014… and the change 6.41014…%, which rounds half-up to 6.4.
+    expect(yearAgoChangeByHand("299.170", "281.148", 1)).toBe("6.4");
+    // 301.836 / 287.504 = 1.049849…: 4.9849…% rounds to 5.0, and the trailing zero is kept.
+    expect(yearAgoChangeByHand("301.836", "287.504", 1)).toBe("5.0");
+    const { body } = await service.request("/api/public/v1/economics/observations?series=us-cpi-all-items-12-month-change&from=2023-01&to=2023-03");
+    expect(body.data.observations.map((row: { referencePeriod: string; value: string }) => [row.referencePeriod, row.value]))
+      .toEqual([["2023-01", "6.4"], ["2023-02", yearAgoChangeByHand("300.840", "283.716", 1)], ["2023-03", "5.0"]]);
+  });
+
+  it("perSeries: newest periods per series, default 1, clamped to 5, each with its current vintage", async () => {
+    expect(bySlug((await releases()).body).get("us-cpi-all-items-nsa")!.periods).toEqual([
+      { referencePeriod: "2024-05", value: "314.069", publicationStatus: null, revisionCount: 0 },
+    ]);
+    const three = bySlug((await releases("perSeries=3")).body);
+    expect(three.get("us-cpi-all-items-nsa")!.periods.map((period: { referencePeriod: string; value: string }) => [period.referencePeriod, period.value]))
+      .toEqual([["2024-05", "314.069"], ["2024-04", "313.548"], ["2024-03", "312.332"]]);
+    expect(three.get("es-unemployment-rate-sa")!.periods).toHaveLength(1);
+    const clamped = bySlug((await releases("perSeries=9")).body);
+    expect(clamped.get("us-cpi-all-items-nsa")!.periods).toHaveLength(5);
+    for (const value of ["0", "-2", "many"]) {
+      const { status, body } = await releases(`perSeries=${value}`);
+      expect(status, value).toBe(400);
+      expect(body.error.code).toBe("VALIDATION_FAILED");
+    }
+  });
+
+  it("pages with limit and cursor", async () => {
+    const all = slugsOf((await releases("limit=100")).body);
+    expect(all).toHaveLength(ACTIVE.length);
+    // Fewer active series than the default page of 20: one page, no cursor.
+    const defaulted = await releases();
+    expect(slugsOf(defaulted.body)).toEqual(all);
+    expect(defaulted.body.meta.nextCursor).toBeNull();
+    expect(slugsOf((await releases("limit=1000")).body)).toEqual(all);
+    const paged: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const response: { body: any } = await releases(`limit=4${cursor ? `&cursor=${cursor}` : ""}`);
+      sizes.push(response.body.data.releases.length);
+      paged.push(...slugsOf(response.body));
+      cursor = response.body.meta.nextCursor;
+    } while (cursor !== null);
+    expect(sizes).toEqual([4, 4, 4, ACTIVE.length - 12]);
+    expect(paged).toEqual(all);
+    for (const query of ["limit=0", "limit=none", "cursor=~~", "cursor=bzo"]) {
+      const { status, body } = await releases(query);
+      expect(status, query).toBe(400);
+      expect(body.error.code).toBe("VALIDATION_FAILED");
+    }
+    const past = await releases(`cursor=${encodeCursor(ACTIVE.length)}`);
+    expect(past.status).toBe(200);
+    expect(past.body.data.releases).toEqual([]);
+    expect(past.body.meta.nextCursor).toBeNull();
+  });
+
+  it("filters by series (up to 10 slugs), country and region", async () => {
+    expect(slugsOf((await releases("series=us-cpi-all-items-nsa,ea-unemployment-rate,no-such-series")).body).sort()).toEqual(["ea-unemployment-rate", "us-cpi-all-items-nsa"]);
+    const ten = ACTIVE.slice(0, 10).map((series) => series.slug);
+    expect(slugsOf((await releases(`series=${ten.join(",")}`)).body).sort()).toEqual([...ten].sort());
+    const eleven = await releases(`series=${ACTIVE.slice(0, 11).map((series) => series.slug).join(",")}`);
+    expect(eleven.status).toBe(400);
+    expect(eleven.body.error.code).toBe("VALIDATION_FAILED");
+    expect(slugsOf((await releases("country=us")).body).sort()).toEqual(ACTIVE.filter((series) => series.country === "US").map((series) => series.slug).sort());
+    expect(slugsOf((await releases("country=DE")).body)).toEqual(["de-unemployment-rate"]);
+    expect(slugsOf((await releases("region=ea")).body).sort()).toEqual(ACTIVE.filter((series) => series.region === "EA").map((series) => series.slug).sort());
+    const badRegion = await releases("region=NAFTA");
+    expect(badRegion.status).toBe(400);
+    expect(badRegion.body.error.code).toBe("VALIDATION_FAILED");
+    const none = await releases("country=JP");
+    expect(none.status).toBe(200);
+    expect(none.body.data.releases).toEqual([]);
+  });
+
+  it("omits inactive series from the listing but resolves one named by slug", async () => {
+    const inactive = REGISTRY_SERIES.find((series) => !series.active)!.slug;
+    expect(slugsOf((await releases("")).body)).not.toContain(inactive);
+    expect(slugsOf((await releases(`series=${inactive}`)).body)).toEqual([inactive]);
+  });
+});
+
+describe("GET /api/public/v1/economics/releases over a synthetic index with later vintages", () => {
+  let service: RunningService;
+  let body: any;
+
+  beforeAll(async () => {
+    service = await startService({ seedDataDir: edgeCaseDataDir() });
+    body = (await service.request(RELEASES)).body;
+  });
+  afterAll(() => service.close());
+
+  it("carries revision facts after a second and a third vintage", () => {
+    const releases = bySlug(body);
+    expect(releases.get("ea-unemployment-rate")).toMatchObject({
+      referencePeriod: { code: "2026-01" }, value: "6.0", ingestedAt: EDGE_RUNS.third, publishedAt: null,
+      revision: { count: 2, isRevision: true, previousValue: "6.1" },
+      previous: { referencePeriod: "2025-12", value: "6.3", publicationStatus: null },
+    });
+    // A status change at the same number is a revision.
+    expect(releases.get("us-nonfarm-payroll-employment")).toMatchObject({
+      value: "159000", publicationStatus: null, revision: { count: 1, isRevision: true, previousValue: "159000" }, previous: null,
+    });
+    // A formatting-only change is not.
+    expect(releases.get("us-unemployment-rate")).toMatchObject({ referencePeriod: { code: "2025-04" }, value: "4.2", revision: { count: 0, isRevision: false, previousValue: null } });
+  });
+
+  it("stamps publishedAt from the confirmed release event and derives from the current input vintages", () => {
+    const releases = bySlug(body);
+    expect(releases.get("us-cpi-all-items-nsa")).toMatchObject({
+      referencePeriod: { code: "2026-02" }, value: "326.000", publishedAt: "2026-03-11T12:30:00.000Z", ingestedAt: EDGE_RUNS.second,
+      previous: { referencePeriod: "2026-01", value: "325.252" },
+    });
+    // By hand: 326.000 / 319.082 = 1.021681…, a change of 2.1681…%, which rounds half-up to 2.2.
+    expect(yearAgoChangeByHand("326.000", "319.082", 1)).toBe("2.2");
+    expect(releases.get("us-cpi-all-items-12-month-change")).toMatchObject({
+      value: "2.2",
+      derived: { inputs: [
+        { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2026-02", value: "326.000" },
+        { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2025-02", value: "319.082" },
+      ] },
+      previous: { referencePeriod: "2026-01", value: yearAgoChangeByHand("325.252", "317.671", 1) },
+    });
+  });
+
+  it("merges newest first", () => {
+    const releases: Release[] = body.data.releases;
+    expect(releases[0]!.series.slug).toBe("ea-unemployment-rate");
+    expect(releases[1]!.series.slug).toBe("us-nonfarm-payroll-employment");
+    const available = releases.filter((release) => release.availability === "AVAILABLE");
+    const keys = available.map((release) => release.publishedAt ?? release.sourceUpdatedAt ?? release.ingestedAt);
+    expect(keys).toEqual([...keys].sort().reverse());
+    expect(releases.slice(available.length).every((release) => release.availability === "UNAVAILABLE")).toBe(true);
+    expect(releases.map((release) => release.series.slug).sort()).toEqual(ACTIVE.map((series) => series.slug).sort());
+  });
+});
