@@ -24,7 +24,8 @@ export function acquireIngestionLock(dataDir: string): (() => void) | null {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const holder = lockHolder(path);
-      if (holder !== null && processAlive(holder)) return null;
+      // A lock naming this very process was left by a killed run whose PID has been reused (e.g. a restarted container).
+      if (holder !== null && holder !== process.pid && processAlive(holder)) return null;
       rmSync(path, { force: true });
     }
   }
