@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { closeSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
@@ -34,7 +34,7 @@ interface BuiltEvent {
 export function publishIndex(store: Store, registry: Registry, dataDir: string, facts: PublicationFacts): string {
   const live = join(dataDir, DATA_FILES.index);
   const building = `${live}.${process.pid}.building`;
-  rmSync(building, { force: true });
+  removeAbandonedBuilds(dataDir);
   const index = new Database(building);
   try {
     index.exec(INDEX_DDL);
@@ -58,6 +58,13 @@ export function publishIndex(store: Store, registry: Registry, dataDir: string, 
   closeSync(descriptor);
   renameSync(building, live);
   return live;
+}
+
+/** Half-built indexes of killed runs: the server never reads them, so they are only disk to reclaim. */
+function removeAbandonedBuilds(dataDir: string): void {
+  for (const name of readdirSync(dataDir)) {
+    if (name.startsWith(`${DATA_FILES.index}.`) && name.endsWith(".building")) rmSync(join(dataDir, name), { force: true });
+  }
 }
 
 /** The current vintage of every period, with its revision facts; derived series computed from their inputs. */

@@ -64,6 +64,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
   const store = openStore(join(options.dataDir, DATA_FILES.store));
   const runId = `run_${DateTime.fromMillis(started, { zone: "utc" }).toFormat("yyyyMMdd'T'HHmmss")}_${randomBytes(3).toString("hex")}`;
   const iso = (ms: number) => new Date(ms).toISOString();
+  store.closeInterruptedRuns(iso(started));
   store.startRun(runId, iso(started), options.mode.kind);
   try {
     const sources = SOURCES.filter((source) => options.only === null || options.only.includes(source.slug));

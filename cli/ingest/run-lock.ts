@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const LOCK_FILE = "ingest.lock";
@@ -15,21 +15,27 @@ export function ingestionRunning(dataDir: string): boolean {
  */
 export function acquireIngestionLock(dataDir: string): (() => void) | null {
   const path = join(dataDir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const descriptor = openSync(path, "wx");
-      writeSync(descriptor, String(process.pid));
-      closeSync(descriptor);
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const holder = lockHolder(path);
-      // A lock naming this very process was left by a killed run whose PID has been reused (e.g. a restarted container).
-      if (holder !== null && holder !== process.pid && processAlive(holder)) return null;
-      rmSync(path, { force: true });
+  mkdirSync(dataDir, { recursive: true });
+  // The pid is written first and the file linked into place, so a lock is never seen empty (and so never mistaken for stale).
+  const staged = `${path}.${process.pid}.tmp`;
+  writeFileSync(staged, String(process.pid));
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        linkSync(staged, path);
+        return () => rmSync(path, { force: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        const holder = lockHolder(path);
+        // A lock naming this very process was left by a killed run whose PID has been reused (e.g. a restarted container).
+        if (holder !== null && holder !== process.pid && processAlive(holder)) return null;
+        rmSync(path, { force: true });
+      }
     }
+    return null;
+  } finally {
+    rmSync(staged, { force: true });
   }
-  return null;
 }
 
 function lockHolder(path: string): number | null {

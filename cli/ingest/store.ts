@@ -54,6 +54,7 @@ export function openStore(path: string) {
   const statements = {
     startRun: db.prepare("INSERT INTO runs (id, started_at, mode, outcome) VALUES (?, ?, ?, 'running')"),
     finishRun: db.prepare("UPDATE runs SET finished_at = ?, outcome = ?, summary = ? WHERE id = ?"),
+    closeInterrupted: db.prepare(`UPDATE runs SET finished_at = ?, outcome = 'failed', summary = '{"error":"interrupted before it finished"}' WHERE outcome = 'running'`),
     recordCheck: db.prepare("INSERT OR REPLACE INTO source_checks (run_id, source, checked_at, result, detail) VALUES (?, ?, ?, ?, ?)"),
     recordDocument: db.prepare(`INSERT OR IGNORE INTO documents (sha256, run_id, source, url, fetched_at, http_status, etag, last_modified, bytes, archive_path)
       VALUES (@sha256, @runId, @source, @url, @fetchedAt, @httpStatus, @etag, @lastModified, @bytes, @archivePath)`),
@@ -83,6 +84,8 @@ export function openStore(path: string) {
     close: () => db.close(),
     transaction: <T>(work: () => T): T => db.transaction(work)(),
     startRun: (id: string, startedAt: string, mode: "fetch" | "archive") => statements.startRun.run(id, startedAt, mode),
+    /** Only the holder of the ingestion lock calls this, so any run still marked running was killed. */
+    closeInterruptedRuns: (at: string) => statements.closeInterrupted.run(at).changes,
     finishRun: (id: string, finishedAt: string, outcome: string, summary: unknown) =>
       statements.finishRun.run(finishedAt, outcome, JSON.stringify(summary), id),
     recordCheck: (runId: string, source: string, checkedAt: string, result: "successful" | "incomplete", detail: string | null) =>

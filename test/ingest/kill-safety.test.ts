@@ -138,19 +138,21 @@ describe("an ingestion run killed mid-way (SIGKILL of the real CLI)", () => {
     expect(readFileSync(join(service.dataDir, "ingest.lock"), "utf8").trim()).toBe(String(killedPid));
   });
 
-  it("lets the next run take over the stale lock, succeed and publish; the running service picks the new index up", async () => {
+  it("lets the next run take over the stale lock, close the killed run as failed, succeed and publish; the running service picks the new index up", async () => {
     standin.reset();
     const next = await runCliAsync(["ingest", "--data-dir", service.dataDir], { ...standin.env, SERVICE_INGEST_TIMEOUT_MS: "5000", SERVICE_INGEST_RETRIES: "0" });
     expect(next.status, next.stderr).toBe(0);
     expect(next.stdout).toMatch(/: succeeded, index published$/m);
     expect(existsSync(join(service.dataDir, "ingest.lock"))).toBe(false);
+    expect(readdirSync(service.dataDir).filter((name) => name.endsWith(".building"))).toEqual([]);
     expect(readFileSync(join(service.dataDir, "index.sqlite")).equals(indexBefore)).toBe(false);
     const calendar = await service.request(CALENDAR);
     expect(calendar.status).toBe(200);
     expect(calendar.body.meta.dataUpdatedAt > calendarBefore.dataUpdatedAt).toBe(true);
     const store = new Database(join(service.dataDir, "store.sqlite"), { readonly: true });
     try {
-      expect(store.prepare("SELECT outcome FROM runs ORDER BY started_at").pluck().all()).toEqual([seedOutcome, "running", "succeeded"]);
+      expect(store.prepare("SELECT outcome FROM runs ORDER BY started_at").pluck().all()).toEqual([seedOutcome, "failed", "succeeded"]);
+      expect(store.prepare("SELECT summary FROM runs ORDER BY started_at").pluck().all()[1]).toMatch(/interrupted/);
       expect(store.pragma("integrity_check", { simple: true })).toBe("ok");
     } finally {
       store.close();
