@@ -73,7 +73,7 @@ export const SOURCES: SourceDefinition[] = [
     parse: (body, retrievedAt) => parseEurostatReleaseCalendar(body, retrievedAt),
   },
   {
-    slug: "central-bank-meetings-calendar", kind: "calendar", extension: "ics",
+    slug: "central-bank-meetings-calendar", kind: "calendar", extension: "html",
     requests: ({ hosts }) => [{ url: `${hosts["ecb-www"]}/press/calendars/mgcgc/html/index.en.html` }],
     parse: (body) => parseEcbMeetingsCalendar(body),
   },
