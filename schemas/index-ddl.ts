@@ -81,3 +81,18 @@ CREATE TABLE news_series (
 
 export const PUBLICATION_KEYS = ["publishedAt", "lastIngestedAt", "lastSuccessfulIngestionAt"] as const;
 export type PublicationFacts = Record<(typeof PUBLICATION_KEYS)[number], string | null>;
+
+/** A row of the index's `observations` table: the current vintage of one period with its revision facts. */
+export interface IndexObservationRow {
+  series_slug: string;
+  reference_period: string;
+  value: string | null;
+  publication_status: string | null;
+  revision_count: number;
+  previous_value: string | null;
+  source_updated_at: string | null;
+  ingested_at: string;
+  published_at: string | null;
+  /** JSON of the inputs, for a series the service derives. */
+  derived_inputs: string | null;
+}

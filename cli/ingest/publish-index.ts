@@ -2,25 +2,12 @@ import Database from "better-sqlite3";
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
+import { INDEX_DDL, type IndexObservationRow, type PublicationFacts } from "../../schemas/index-ddl.ts";
 import { upstreamSeriesKey, type Registry } from "../../schemas/registry.ts";
 import { deriveYearAgoChange } from "./derive-series.ts";
 import { writeNews } from "./publish-news.ts";
 import { eventRecord, type EventRecord, type PeriodValue, type StoredEvidence } from "./event-record.ts";
 import type { Store, StoredEvent, StoredEventSource, StoredVintage } from "./store.ts";
-
-interface ServedObservation {
-  series_slug: string;
-  reference_period: string;
-  value: string | null;
-  publication_status: string | null;
-  revision_count: number;
-  previous_value: string | null;
-  source_updated_at: string | null;
-  ingested_at: string;
-  published_at: string | null;
-  derived_inputs: string | null;
-}
 
 interface BuiltEvent {
   record: EventRecord;
@@ -68,9 +55,9 @@ function removeAbandonedBuilds(dataDir: string): void {
 }
 
 /** The current vintage of every period, with its revision facts; derived series computed from their inputs. */
-function servedObservations(store: Store, registry: Registry): ServedObservation[] {
+function servedObservations(store: Store, registry: Registry): IndexObservationRow[] {
   const vintages = store.db.prepare("SELECT * FROM vintages ORDER BY series_slug, reference_period, sequence").all() as StoredVintage[];
-  const served = new Map<string, ServedObservation>();
+  const served = new Map<string, IndexObservationRow>();
   for (const vintage of vintages) {
     const key = `${vintage.series_slug}\n${vintage.reference_period}`;
     const earlier = served.get(key);
@@ -106,17 +93,17 @@ function servedObservations(store: Store, registry: Registry): ServedObservation
   return observations;
 }
 
-function writeObservations(index: Database.Database, observations: ServedObservation[]): void {
+function writeObservations(index: Database.Database, observations: IndexObservationRow[]): void {
   const insert = index.prepare(`INSERT INTO observations VALUES (@series_slug, @reference_period, @value, @publication_status, @revision_count,
     @previous_value, @source_updated_at, @ingested_at, @published_at, @derived_inputs)`);
   for (const row of observations) insert.run(row);
   index.exec(`INSERT INTO series_facts SELECT series_slug, max(ingested_at), count(*) FROM observations GROUP BY series_slug`);
 }
 
-function buildEvents(store: Store, registry: Registry, observations: ServedObservation[]): BuiltEvent[] {
-  const bySeries = new Map<string, ServedObservation[]>();
+function buildEvents(store: Store, registry: Registry, observations: IndexObservationRow[]): BuiltEvent[] {
+  const bySeries = new Map<string, IndexObservationRow[]>();
   for (const row of observations) bySeries.set(row.series_slug, [...(bySeries.get(row.series_slug) ?? []), row]);
-  const toValue = (row: ServedObservation | undefined): PeriodValue | null => row ? { seriesSlug: row.series_slug, referencePeriod: row.reference_period, value: row.value } : null;
+  const toValue = (row: IndexObservationRow | undefined): PeriodValue | null => row ? { seriesSlug: row.series_slug, referencePeriod: row.reference_period, value: row.value } : null;
   const values = {
     current: (slug: string, period: string) => toValue(bySeries.get(slug)?.find((row) => row.reference_period === period)),
     before: (slug: string, period: string) => toValue((bySeries.get(slug) ?? []).filter((row) => row.reference_period < period).at(-1)),
@@ -135,7 +122,7 @@ function buildEvents(store: Store, registry: Registry, observations: ServedObser
 }
 
 /** A value's `publishedAt` is the release time of a confirmed event of a release publishing it, for that period. */
-function stampPublicationTimes(observations: ServedObservation[], events: BuiltEvent[], registry: Registry): void {
+function stampPublicationTimes(observations: IndexObservationRow[], events: BuiltEvent[], registry: Registry): void {
   const releasedAt = new Map<string, string>();
   for (const { record } of events) {
     if (!record.referencePeriod || !record.publication.releasedAt) continue;

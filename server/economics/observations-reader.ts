@@ -1,19 +1,8 @@
 import type Database from "better-sqlite3";
-
-interface ObservationRow {
-  reference_period: string;
-  value: string | null;
-  publication_status: string | null;
-  revision_count: number;
-  previous_value: string | null;
-  source_updated_at: string | null;
-  ingested_at: string;
-  published_at: string | null;
-  derived_inputs: string | null;
-}
+import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
 
 /** An observation as served: the current vintage of its period and what it replaced (spec "Observation"). */
-export function observationView(row: ObservationRow) {
+export function observationView(row: IndexObservationRow) {
   return {
     referencePeriod: row.reference_period,
     value: row.value,
@@ -29,13 +18,13 @@ export function observationView(row: ObservationRow) {
 /** One page of a series' periods, oldest first, `from`/`to` compared as strings (spec: period codes compare as strings). */
 export function readObservationPage(db: Database.Database, seriesSlug: string, from: string | null, to: string | null, offset: number, limit: number) {
   const rows = db.prepare(`SELECT * FROM observations WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
-    ORDER BY reference_period LIMIT ? OFFSET ?`).all(seriesSlug, from || "", to || "\uffff", limit + 1, offset) as ObservationRow[];
+    ORDER BY reference_period LIMIT ? OFFSET ?`).all(seriesSlug, from || "", to || "\uffff", limit + 1, offset) as IndexObservationRow[];
   return { observations: rows.slice(0, limit).map(observationView), more: rows.length > limit };
 }
 
 /** The newest `count` periods of a series, newest first. */
-export function readNewestPeriods(db: Database.Database, seriesSlug: string, count: number): ObservationRow[] {
-  return db.prepare("SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(seriesSlug, count) as ObservationRow[];
+export function readNewestPeriods(db: Database.Database, seriesSlug: string, count: number): IndexObservationRow[] {
+  return db.prepare("SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(seriesSlug, count) as IndexObservationRow[];
 }
 
 export function hasObservations(db: Database.Database, seriesSlug: string): boolean {
