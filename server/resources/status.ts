@@ -16,14 +16,19 @@ export function statusHandlers(storage: IndexStorage, weather: WeatherCache<Weat
   return {
     "public.status": ({ now }) => {
       const index = storage.current();
-      const fresh = dataStatusOf(index?.facts.lastSuccessfulIngestionAt ?? null, now) === "fresh";
-      const checks = (sources: readonly string[]) => readIndex(() => readFeedChecks(index?.db ?? null, sources));
+      // Each domain is fresh by its own feeds' last success, as the news route's dataStatus is: a failing feed of one
+      // domain (which makes the run partial, not succeeded) must not make the other domain's data stale.
+      const domain = (sources: readonly string[]) => {
+        const feeds = readIndex(() => readFeedChecks(index?.db ?? null, sources));
+        const lastSuccess = feeds.map((feed) => feed.lastSuccessAt).filter((time): time is string => time !== null).sort().at(-1) ?? null;
+        return storedDomainStatus(feeds, dataStatusOf(lastSuccess, now) === "fresh");
+      };
       return {
         data: {
           domains: {
             weather: weatherDomainStatus(MET_SOURCE.id, weather ? weather.upstreamHealth() : null),
-            economics: storedDomainStatus(checks(ECONOMICS_FEEDS), fresh),
-            news: storedDomainStatus(checks(NEWS_FEEDS), fresh),
+            economics: domain(ECONOMICS_FEEDS),
+            news: domain(NEWS_FEEDS),
           },
         },
       };

@@ -9,6 +9,8 @@ const parser = new XMLParser({
   textNodeName: "#text",
   processEntities: true,
   htmlEntities: true,
+  // Text stays text: a guid or id like "007" or a long digit string is an identity, not a number to re-format.
+  parseTagValue: false,
   isArray: (name) => name === "entry" || name === "item" || name === "link",
 });
 

@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readRegistrySources } from "../../cli/commands/registry.ts";
+import { linkAnnouncement, periodInTitle, WINDOW_AFTER_HOURS, WINDOW_BEFORE_HOURS, type CandidateEvent } from "../../cli/ingest/link-announcement.ts";
+import type { SourceAnnouncement } from "../../cli/ingest/records.ts";
+import { createNewsReleaseMatcher } from "../../cli/ingest/release-matching.ts";
+import type { Release } from "../../schemas/registry.ts";
+import { indexNews, sampleDataDir, storeRows, type IndexNewsRow, removeTempDirs } from "./news-support.ts";
+
+afterAll(removeTempDirs);
+
+const registry = readRegistrySources(new Date("2026-07-24T00:00:00Z"));
+const matchReleases = createNewsReleaseMatcher(registry);
+const release = (slug: string): Release => registry.releases.find((candidate) => candidate.slug === slug)!;
+
+function notice(title: string, publishedAt: string, source: SourceAnnouncement["source"] = "bls-news-feed"): SourceAnnouncement {
+  return { source, sourceItemId: `id:${title}:${publishedAt}`, title, url: "https://www.bls.gov/news.release/x.htm", publishedAt, updatedAt: null };
+}
+
+function timed(id: string, scheduledAt: string, referencePeriodCode: string | null = null): CandidateEvent {
+  return { id, scheduledDate: scheduledAt.slice(0, 10), scheduledAt, sourceTimezone: "America/New_York", referencePeriodCode };
+}
+
+/** Links a title against the registry's releases and the given events of each release. */
+function link(item: SourceAnnouncement, events: Record<string, CandidateEvent[]>, values: Record<string, string | null> = {}) {
+  const asked: string[] = [];
+  const result = linkAnnouncement(item, matchReleases(item.title), (slug) => events[slug] ?? [], (series, period) => {
+    asked.push(`${series} ${period}`);
+    return values[`${series} ${period}`];
+  });
+  return { ...result, asked };
+}
+
+const CPI = "bls-consumer-price-index";
+const CPI_SEP = timed("evt_cpi_sep", "2025-10-24T12:30:00.000Z");
+const at = (base: string, ms: number) => new Date(Date.parse(base) + ms).toISOString();
+const HOUR = 3_600_000;
+
+describe("release by name", () => {
+  it("matches one release per title; a title naming two releases matches both", () => {
+    expect(matchReleases("Consumer Price Index - September 2025").map((found) => found.slug)).toEqual([CPI]);
+    expect(matchReleases("The Employment Situation - November 2025").map((found) => found.slug)).toEqual(["bls-employment-situation"]);
+    expect(matchReleases("Employment Situation of Veterans - 2025")).toEqual([]);
+    expect(matchReleases("Consumer Price Index and Real Earnings - December 2025").map((found) => found.slug).sort()).toEqual([CPI, "bls-real-earnings"]);
+    expect(matchReleases("Monetary policy decisions").map((found) => found.slug)).toEqual(["ecb-monetary-policy-decision"]);
+    expect(matchReleases("Employer Costs for Employee Compensation - September 2025")).toEqual([]);
+  });
+
+  it("a title naming two releases is AMBIGUOUS, with no event and no series", () => {
+    const result = link(notice("Consumer Price Index and Real Earnings - December 2025", "2026-01-13T13:30:00.000Z"), {
+      [CPI]: [timed("evt_cpi", "2026-01-13T13:30:00.000Z")], "bls-real-earnings": [timed("evt_re", "2026-01-13T13:30:00.000Z")],
+    });
+    expect(result.linkStatus).toBe("AMBIGUOUS");
+    expect(result.calendarEvent).toBeNull();
+    expect(result.series).toEqual([]);
+    expect(result.releaseFamily!.linkStatus).toBe("AMBIGUOUS");
+    expect(result.releaseFamily!.evidence).toEqual([{ rule: "RELEASE_NAME", detail: expect.stringMatching(/2 releases.*bls-consumer-price-index.*bls-real-earnings|2 releases.*bls-real-earnings.*bls-consumer-price-index/) }]);
+  });
+
+  it("a title naming no registered release is UNLINKED with no release", () => {
+    const result = link(notice("Employer Costs for Employee Compensation - September 2025", "2025-12-12T15:00:00.000Z"), {});
+    expect(result).toMatchObject({ linkStatus: "UNLINKED", calendarEvent: null, releaseFamily: null, series: [] });
+  });
+});
+
+describe("publication time within the scheduled window", () => {
+  it("states the window as 2 h before and 12 h after", () => {
+    expect([WINDOW_BEFORE_HOURS, WINDOW_AFTER_HOURS]).toEqual([2, 12]);
+  });
+
+  it.each([
+    ["at the scheduled time", 0, "LINKED"],
+    ["exactly 2 h before", -2 * HOUR, "LINKED"],
+    ["one second more than 2 h before", -2 * HOUR - 1000, "UNLINKED"],
+    ["exactly 12 h after", 12 * HOUR, "LINKED"],
+    ["one second more than 12 h after", 12 * HOUR + 1000, "UNLINKED"],
+    ["39 min early, like BLS feed times", -39 * 60_000, "LINKED"],
+  ])("a notice %s (offset %i ms) is %s", (_, offset, status) => {
+    const result = link(notice("Consumer Price Index - September 2025", at(CPI_SEP.scheduledAt!, offset)), { [CPI]: [CPI_SEP] });
+    expect(result.linkStatus).toBe(status);
+    expect(result.calendarEvent?.eventId ?? null).toBe(status === "LINKED" ? "evt_cpi_sep" : null);
+    // The release is named either way; only the event needs the window.
+    expect(result.releaseFamily).toMatchObject({ slug: CPI, linkStatus: "LINKED" });
+  });
+
+  it("links with the rules that matched, each as evidence", () => {
+    const result = link(notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z"), { [CPI]: [CPI_SEP] });
+    expect(result.calendarEvent).toEqual({
+      eventId: "evt_cpi_sep",
+      linkStatus: "LINKED",
+      evidence: [
+        { rule: "RELEASE_NAME", detail: "title matches release bls-consumer-price-index" },
+        { rule: "PUBLICATION_TIME_IN_SCHEDULED_WINDOW", detail: "published 2025-10-24T12:30:00.000Z, scheduled 2025-10-24T12:30:00.000Z" },
+      ],
+    });
+  });
+
+  describe("a date-only event is matched on its date in the source's zone, not in UTC", () => {
+    const meeting: CandidateEvent = { id: "evt_ecb_0611", scheduledDate: "2026-06-11", scheduledAt: null, sourceTimezone: "Europe/Berlin", referencePeriodCode: null };
+    const decide = (publishedAt: string) => link(notice("Monetary policy decisions", publishedAt, "ecb-press-feed"), { "ecb-monetary-policy-decision": [meeting] });
+
+    it.each([
+      ["14:15 Frankfurt time on the day", "2026-06-11T12:15:00.000Z", "LINKED"],
+      ["00:30 Frankfurt time on the day, still the 10th in UTC", "2026-06-10T22:30:00.000Z", "LINKED"],
+      ["23:59 Frankfurt time the day before", "2026-06-10T21:59:00.000Z", "UNLINKED"],
+      ["00:30 Frankfurt time the day after, still the 11th in UTC", "2026-06-11T22:30:00.000Z", "UNLINKED"],
+    ])("%s: %s", (_, publishedAt, status) => {
+      expect(decide(publishedAt).linkStatus).toBe(status);
+    });
+
+    it("states the date and zone it matched in the evidence", () => {
+      expect(decide("2026-06-11T12:15:00.000Z").calendarEvent!.evidence[1]).toEqual({
+        rule: "PUBLICATION_TIME_IN_SCHEDULED_WINDOW", detail: "published 2026-06-11T12:15:00.000Z, scheduled 2026-06-11 (Europe/Berlin)",
+      });
+    });
+  });
+});
+
+describe("reference period in the title", () => {
+  it.each([
+    ["Consumer Price Index - September 2025", "2025-09"],
+    ["consumer price index - SEPTEMBER 2025", "2025-09"],
+    ["Employment Cost Index - Third Quarter 2025", "2025-Q3"],
+    ["Productivity and Costs - First Quarter 2026", "2026-Q1"],
+    ["Consumer Price Index - July 2025 and August 2025", null],
+    ["Monetary policy decisions", null],
+    ["Consumer Price Index - 2025", null],
+  ])("%s names %s", (title, period) => {
+    expect(periodInTitle(title)).toBe(period);
+  });
+
+  it("confirms the event's own period with REFERENCE_PERIOD_IN_TITLE evidence", () => {
+    const result = link(notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z"), { [CPI]: [{ ...CPI_SEP, referencePeriodCode: "2025-09" }] });
+    expect(result.linkStatus).toBe("LINKED");
+    expect(result.calendarEvent!.evidence.map((item) => item.rule)).toEqual(["RELEASE_NAME", "PUBLICATION_TIME_IN_SCHEDULED_WINDOW", "REFERENCE_PERIOD_IN_TITLE"]);
+    expect(result.calendarEvent!.evidence[2]!.detail).toContain("2025-09");
+  });
+
+  it("a period that contradicts the event's period leaves the notice UNLINKED, even on time", () => {
+    const result = link(notice("Consumer Price Index - August 2025", "2025-10-24T12:30:00.000Z"), { [CPI]: [{ ...CPI_SEP, referencePeriodCode: "2025-09" }] });
+    expect(result.linkStatus).toBe("UNLINKED");
+    expect(result.calendarEvent).toBeNull();
+  });
+
+  it("an event that states no period is not contradicted, and no period evidence is claimed", () => {
+    const result = link(notice("Consumer Price Index - August 2025", "2025-10-24T12:30:00.000Z"), { [CPI]: [CPI_SEP] });
+    expect(result.linkStatus).toBe("LINKED");
+    expect(result.calendarEvent!.evidence.map((item) => item.rule)).not.toContain("REFERENCE_PERIOD_IN_TITLE");
+  });
+
+  it("the period picks the one event among two in the window", () => {
+    const events = { [CPI]: [timed("evt_aug", "2025-10-24T12:30:00.000Z", "2025-08"), timed("evt_sep", "2025-10-24T14:00:00.000Z", "2025-09")] };
+    const result = link(notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z"), events);
+    expect(result.linkStatus).toBe("LINKED");
+    expect(result.calendarEvent!.eventId).toBe("evt_sep");
+  });
+});
+
+describe("two candidate events", () => {
+  it("are AMBIGUOUS, the evidence naming both", () => {
+    const events = { [CPI]: [timed("evt_a", "2025-10-24T12:30:00.000Z"), timed("evt_b", "2025-10-24T14:00:00.000Z")] };
+    const result = link(notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z"), events);
+    expect(result.linkStatus).toBe("AMBIGUOUS");
+    expect(result.calendarEvent!.linkStatus).toBe("AMBIGUOUS");
+    const detail = result.calendarEvent!.evidence.map((item) => item.detail).join(" ");
+    expect(detail).toContain("evt_a");
+    expect(detail).toContain("evt_b");
+  });
+
+  it("an event outside the window is no candidate", () => {
+    const events = { [CPI]: [timed("evt_a", "2025-10-24T12:30:00.000Z"), timed("evt_b", "2025-10-25T12:30:00.000Z")] };
+    expect(link(notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z"), events).calendarEvent!.eventId).toBe("evt_a");
+  });
+});
+
+describe("series follow from the release", () => {
+  it("every series the release publishes, with the title's period value where one is stored", () => {
+    const values = { "us-cpi-all-items-sa 2025-09": "324.368", "us-cpi-all-items-nsa 2025-09": null };
+    const result = link(notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z"), { [CPI]: [CPI_SEP] }, values);
+    expect(result.series.map((series) => [series.slug, series.linkStatus, series.value])).toEqual([
+      ["us-cpi-all-items-sa", "LINKED", { referencePeriod: "2025-09", value: "324.368" }],
+      ["us-cpi-all-items-nsa", "LINKED", { referencePeriod: "2025-09", value: null }],
+      ["us-cpi-all-items-12-month-change", "LINKED", null],
+    ]);
+    expect(result.series[0]!.evidence.map((item) => item.rule)).toEqual(["RELEASE_NAME", "RELEASE_PUBLISHES_SERIES"]);
+  });
+
+  it("a title with no period asks for no value", () => {
+    const result = link(notice("Monetary policy decisions", "2026-06-11T12:15:00.000Z", "ecb-press-feed"), {});
+    expect(result.asked).toEqual([]);
+    expect(result.series.map((series) => series.slug)).toEqual(release("ecb-monetary-policy-decision").seriesSlugs);
+    expect(result.series.every((series) => series.value === null)).toBe(true);
+  });
+});
+
+describe("on the real calendar events of the sample archive", () => {
+  let dataDir: string;
+  let news: IndexNewsRow[];
+  const eventOf = (id: string) => storeRows<{ id: string; release_slug: string; title: string; scheduled_date: string; scheduled_at: string | null; source_timezone: string; reference_period: string | null }>(
+    dataDir, "SELECT * FROM events WHERE id = ?", id)[0]!;
+  const byTitle = (title: string, publishedAt?: string) => {
+    const rows = news.filter((row) => row.record.title === title && (publishedAt === undefined || row.published_at === publishedAt));
+    expect(rows).toHaveLength(1);
+    return rows[0]!;
+  };
+
+  beforeAll(async () => {
+    dataDir = await sampleDataDir("2026-07-24T06:00:00Z");
+    news = indexNews(dataDir).filter((row) => row.source === "bls-news-feed" || row.source === "ecb-press-feed");
+  });
+
+  it("links the CPI \"September 2025\" notice to the CPI event of 2025-10-24 12:30Z, with its evidence", () => {
+    const row = byTitle("Consumer Price Index - September 2025");
+    expect(row.link_status).toBe("LINKED");
+    const link = row.record.links.calendarEvent;
+    const event = eventOf(link.eventId);
+    expect(event).toMatchObject({ release_slug: CPI, scheduled_date: "2025-10-24", scheduled_at: "2025-10-24T12:30:00.000Z", title: "Consumer Price Index" });
+    expect(link.evidence).toEqual([
+      { rule: "RELEASE_NAME", detail: "title matches release bls-consumer-price-index" },
+      { rule: "PUBLICATION_TIME_IN_SCHEDULED_WINDOW", detail: "published 2025-10-24T12:30:00.000Z, scheduled 2025-10-24T12:30:00.000Z" },
+    ]);
+    // The BLS calendar states no reference period, so the title's period is neither checked nor claimed.
+    expect(event.reference_period).toBeNull();
+    expect(row.record.links.releaseFamily).toMatchObject({ slug: CPI, linkStatus: "LINKED" });
+    expect(row.record.links.series.map((series: { slug: string }) => series.slug)).toEqual(release(CPI).seriesSlugs);
+  });
+
+  it("keeps \"Consumer Price Index and Real Earnings\" AMBIGUOUS although both releases have an event that day", () => {
+    const row = byTitle("Consumer Price Index and Real Earnings - December 2025");
+    expect(row.link_status).toBe("AMBIGUOUS");
+    expect(row.record.links.calendarEvent).toBeNull();
+    expect(row.release_slug).toBeNull();
+    const sameDay = storeRows<{ release_slug: string }>(dataDir, "SELECT release_slug FROM events WHERE scheduled_at = '2026-01-13T13:30:00.000Z' ORDER BY release_slug");
+    expect(sameDay.map((event) => event.release_slug)).toEqual([CPI, "bls-real-earnings"]);
+  });
+
+  it("leaves the ECEC notice UNLINKED: no registered release has that name", () => {
+    const row = byTitle("Employer Costs for Employee Compensation - September 2025");
+    expect(row.link_status).toBe("UNLINKED");
+    expect(row.record.links).toEqual({ calendarEvent: null, releaseFamily: null, series: [] });
+  });
+
+  it("links the two ECB decisions to the meetings' Day 2 events of 2026-06-11 and 2026-07-23", () => {
+    const decisions = news.filter((row) => row.record.title === "Monetary policy decisions");
+    expect(decisions.map((row) => row.link_status)).toEqual(["LINKED", "LINKED"]);
+    const events = decisions.map((row) => eventOf(row.record.links.calendarEvent.eventId));
+    expect(events.map((event) => [event.release_slug, event.scheduled_date, event.scheduled_at, event.source_timezone])).toEqual([
+      ["ecb-monetary-policy-decision", "2026-07-23", null, "Europe/Berlin"],
+      ["ecb-monetary-policy-decision", "2026-06-11", null, "Europe/Berlin"],
+    ]);
+    for (const event of events) expect(event.title).toMatch(/monetary policy meeting .*\(Day 2\)/);
+  });
+
+  it("measured on the whole sample: 6 linked, each to the right event, 1 ambiguous, 3 unlinked", () => {
+    const table = news.map((row) => {
+      const event = row.record.links.calendarEvent && row.link_status === "LINKED" ? eventOf(row.record.links.calendarEvent.eventId) : null;
+      return [row.record.title, row.link_status, event ? `${event.release_slug} ${event.scheduled_at ?? event.scheduled_date}` : null];
+    });
+    // Checked by hand against data/samples: bls-schedule-2025-2026.ics (DTSTART 08:30 US-Eastern on each date) and
+    // ecb-govc-meetings-2026-05-01.derived.ics (the "(Day 2), followed by press conference" rows).
+    expect(table).toEqual([
+      ["Monetary policy decisions", "LINKED", "ecb-monetary-policy-decision 2026-07-23"],
+      ["Isabel Schnabel: The transmission of monetary policy", "UNLINKED", null],
+      ["Monetary policy decisions", "LINKED", "ecb-monetary-policy-decision 2026-06-11"],
+      ["ECB publishes supervisory banking statistics for the first quarter of 2026", "UNLINKED", null],
+      ["Consumer Price Index - February 2026", "LINKED", "bls-consumer-price-index 2026-03-11T12:30:00.000Z"],
+      ["Consumer Price Index and Real Earnings - December 2025", "AMBIGUOUS", null],
+      ["Real Earnings - November 2025", "LINKED", "bls-real-earnings 2025-12-18T13:30:00.000Z"],
+      ["The Employment Situation - November 2025", "LINKED", "bls-employment-situation 2025-12-16T13:30:00.000Z"],
+      ["Employer Costs for Employee Compensation - September 2025", "UNLINKED", null],
+      ["Consumer Price Index - September 2025", "LINKED", "bls-consumer-price-index 2025-10-24T12:30:00.000Z"],
+    ]);
+  });
+});
