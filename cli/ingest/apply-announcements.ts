@@ -4,7 +4,7 @@ import { announcementStore, type StoredAnnouncement } from "./announcement-store
 import type { RunContext } from "./apply-calendar.ts";
 import { classifyAnnouncement } from "./classify-announcement.ts";
 import { linkAnnouncement, type CandidateEvent } from "./link-announcement.ts";
-import type { SourceAnnouncement } from "./records.ts";
+import type { SkippedRecord, SourceAnnouncement } from "./records.ts";
 import { createNewsReleaseMatcher } from "./release-matching.ts";
 import type { Store } from "./store.ts";
 
@@ -24,7 +24,8 @@ export interface AnnouncementCounts {
  * update time changed, WITHDRAWN when they vanish while newer items remain (older items rolling off a feed are not
  * withdrawn). A notice linked to a calendar event is evidence of its publication.
  */
-export function applyAnnouncements(store: Store, registry: Registry, feed: NewsFeed, items: SourceAnnouncement[], run: RunContext): AnnouncementCounts {
+export function applyAnnouncements(store: Store, registry: Registry, feed: NewsFeed, snapshot: { items: SourceAnnouncement[]; skipped: SkippedRecord[] }, run: RunContext): AnnouncementCounts {
+  const { items } = snapshot;
   const counts: AnnouncementCounts = { received: items.length, new: 0, updated: 0, withdrawn: 0, linked: 0, ambiguous: 0, unlinked: 0, confirmed: 0 };
   const announcements = announcementStore(store.db);
   const matchReleases = createNewsReleaseMatcher(registry);
@@ -49,18 +50,22 @@ export function applyAnnouncements(store: Store, registry: Registry, feed: NewsF
         content_changed_at: before === undefined || changed || state !== before.state ? run.at : before.content_changed_at,
         type, topic, link_status: links.linkStatus, links: JSON.stringify(links),
       });
-      if (links.calendarEvent?.linkStatus === "LINKED" && store.addEvidence(links.calendarEvent.eventId, "PUBLISHER_NOTICE", run.at, item.publishedAt, item.title, item.url)) {
-        counts.confirmed++;
+      if (links.calendarEvent?.linkStatus === "LINKED") {
+        // Feed timestamps are not release instants (BLS dates items before 08:30 releases): a notice confirms that a
+        // timed event happened at its scheduled time; for a date-only event the notice time is the best instant known.
+        const releasedAt = store.event(links.calendarEvent.eventId)?.scheduled_at ?? item.publishedAt;
+        if (store.addEvidence(links.calendarEvent.eventId, "PUBLISHER_NOTICE", run.at, releasedAt, item.title, item.url)) counts.confirmed++;
       }
     }
-    counts.withdrawn = withdrawVanished(announcements, feed, items, run);
+    counts.withdrawn = withdrawVanished(announcements, feed, items, new Set(snapshot.skipped.map((record) => record.record)), run);
   });
   return counts;
 }
 
-function withdrawVanished(announcements: ReturnType<typeof announcementStore>, feed: NewsFeed, items: SourceAnnouncement[], run: RunContext): number {
+/** An item the feed still lists but the adapter had to skip (say, it lost its link) has not vanished from the source. */
+function withdrawVanished(announcements: ReturnType<typeof announcementStore>, feed: NewsFeed, items: SourceAnnouncement[], skipped: Set<string>, run: RunContext): number {
   if (items.length === 0) return 0;
-  const seen = new Set(items.map((item) => item.sourceItemId));
+  const seen = new Set([...items.map((item) => item.sourceItemId), ...skipped]);
   const oldest = items.map((item) => item.publishedAt).sort()[0]!;
   let withdrawn = 0;
   for (const stored of announcements.publishedSince(feed, oldest)) {

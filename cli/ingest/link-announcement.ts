@@ -92,10 +92,13 @@ function inWindow(event: CandidateEvent, published: DateTime): boolean {
 }
 
 const MONTH_IN_TITLE = /\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{4})\b/gi;
-const QUARTER_IN_TITLE = /\b(First|Second|Third|Fourth) Quarter (\d{4})\b/gi;
+const QUARTER_IN_TITLE = /\b(First|Second|Third|Fourth) Quarter (?:of )?(\d{4})\b/gi;
 const QUARTER_ORDINALS = ["first", "second", "third", "fourth"];
 
-/** The reference period a title names (`Consumer Price Index - September 2025` → `2025-09`), or null when it names none or several. */
+/**
+ * The reference period a title names (`Consumer Price Index - September 2025` → `2025-09`, `… for the first quarter
+ * of 2026` → `2026-Q1`), or null when it names none or several.
+ */
 export function periodInTitle(title: string): string | null {
   const found = new Set<string>();
   for (const [, month, year] of title.matchAll(MONTH_IN_TITLE)) {

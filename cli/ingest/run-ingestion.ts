@@ -113,7 +113,7 @@ async function ingestSource(store: Store, source: SourceDefinition, options: Ing
         ? applyCalendarSnapshot(store, matchRelease, source.slug as CalendarSource, source.parse(document.body, retrievedAtOf(document.name, at)).events, run)
         : source.kind === "observations"
           ? applyObservations(store, seriesIndex, source.parse(document.body), run)
-          : applyAnnouncements(store, options.registry, source.slug as NewsFeed, source.parse(document.body).items, run);
+          : applyAnnouncements(store, options.registry, source.slug as NewsFeed, source.parse(document.body), run);
       for (const [name, value] of Object.entries(applied)) counts[name] = (counts[name] ?? 0) + value;
     }
     return { source: source.slug, ok: true, documents, detail: describe(documents, counts), counts };

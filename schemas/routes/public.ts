@@ -83,6 +83,7 @@ export const publicRoutes: RouteSpec[] = [
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.news,
     parameters: [
       ...window(`Default the last ${WINDOWS.publicNewsDaysBack} days.`),
+      tzParameter("IANA zone in which bare dates in from/to are read. Unknown gives VALIDATION_FAILED."),
       filter("source", "Feed ids."), filter("releaseFamily", "Release slugs."), filter("series", "Series slugs."), filter("country", "Country codes."), filter("topic", "Topics."),
       enumListParameter("state", NEWS_STATES, LIST_SIZES.publicFilter, "closed"),
       enumListParameter("linkStatus", LINK_STATUSES, LIST_SIZES.publicFilter, "closed"),

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 
 export interface NewsFilter {
-  /** UTC instants (ISO), `from` inclusive, `to` exclusive. */
+  /** UTC instants (ISO), both inclusive (a bare `to` date has already become the start of the next day). */
   from: string;
   to: string;
   sources: string[] | null;
@@ -16,7 +16,7 @@ export interface NewsFilter {
 
 /** News events newest first, from an offset into the filtered set. Shared by the route and any local reader. */
 export function readNews(db: Database.Database, filter: NewsFilter, offset: number, limit: number): { records: unknown[]; more: boolean } {
-  const clauses = ["published_at >= ?", "published_at < ?"];
+  const clauses = ["published_at >= ?", "published_at <= ?"];
   const values: (string | number)[] = [filter.from, filter.to];
   const anyOf = (column: string, list: string[] | null) => {
     if (list === null) return;

@@ -51,12 +51,12 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
       .map((row) => [row.record.publishedAt as string, row.record.links.calendarEvent.eventId as string]));
   });
 
-  it("confirms each linked event with the notice as PUBLISHER_NOTICE evidence, releasedAt = the notice's time", () => {
+  it("confirms each linked event with the notice as PUBLISHER_NOTICE evidence; releasedAt is the scheduled time of a timed event, else the notice's", () => {
     expect(linkedEventIds.size).toBe(LINKED_NOTICES.length);
     for (const notice of LINKED_NOTICES) {
       const event = events.get(linkedEventIds.get(notice.publishedAt)!)!;
       expect(event.publication, notice.title).toEqual({
-        releasedAt: notice.publishedAt,
+        releasedAt: event.scheduledAt ?? notice.publishedAt,
         detectedAt: RUN_AT,
         confirmed: true,
         evidence: [{ kind: "PUBLISHER_NOTICE", observedAt: RUN_AT, detail: notice.title, url: notice.url }],
@@ -72,10 +72,15 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
     }
   });
 
-  it("the early-dated Employment Situation notice gives its own time, not the scheduled one, as releasedAt", () => {
+  it("the early-dated Employment Situation notice (12:51Z for a 13:30Z release) confirms the scheduled time, not its own", () => {
     const event = eventAt("bls-employment-situation", "2025-12-16T13:30:00.000Z");
     expect(event.publication.confirmed).toBe(true);
-    expect(event.publication.releasedAt).toBe("2025-12-16T12:51:00.000Z");
+    expect(event.publication.releasedAt).toBe("2025-12-16T13:30:00.000Z");
+  });
+
+  it("a date-only event (the ECB decision) takes the notice's own time", () => {
+    const event = eventAt("ecb-monetary-policy-decision", "2026-07-23");
+    expect(event.publication.releasedAt).toBe("2026-07-23T12:15:00.000Z");
   });
 
   it("confirms nothing else: every confirmed event is one a notice linked", () => {
@@ -130,11 +135,11 @@ describe("notices that are not LINKED confirm nothing", () => {
       store.insertEvent(cpiEvent("evt_twin_a", "2025-10-24T12:30:00.000Z", null));
       store.insertEvent(cpiEvent("evt_twin_b", "2025-10-24T14:00:00.000Z", null));
       store.insertEvent(cpiEvent("evt_nov", "2025-12-10T13:30:00.000Z", "2025-11"));
-      const counts = applyAnnouncements(store, registry, "bls-news-feed", [
+      const counts = applyAnnouncements(store, registry, "bls-news-feed", { items: [
         notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z", 1),
         notice("Consumer Price Index - November 2025", "2025-12-13T13:30:00.000Z", 2),
         notice("Consumer Price Index - October 2025", "2025-12-10T13:30:00.000Z", 3),
-      ], { runId: "run_direct", at: RUN_AT });
+      ], skipped: [] }, { runId: "run_direct", at: RUN_AT });
       expect(counts).toMatchObject({ received: 3, linked: 0, ambiguous: 1, unlinked: 2, confirmed: 0 });
       expect(store.db.prepare("SELECT count(*) FROM evidence").pluck().get()).toBe(0);
       publishIndex(store, registry, dir, { publishedAt: RUN_AT, lastIngestedAt: RUN_AT, lastSuccessfulIngestionAt: RUN_AT });
@@ -148,7 +153,7 @@ describe("notices that are not LINKED confirm nothing", () => {
     // The same notice on time and with the event's period does confirm, so the cases above failed for their stated reasons.
     const store2 = openStore(join(dir, "store.sqlite"));
     try {
-      const counts = applyAnnouncements(store2, registry, "bls-news-feed", [notice("Consumer Price Index - November 2025", "2025-12-10T13:30:00.000Z", 4)], { runId: "run_direct_2", at: RUN_AT });
+      const counts = applyAnnouncements(store2, registry, "bls-news-feed", { items: [notice("Consumer Price Index - November 2025", "2025-12-10T13:30:00.000Z", 4)], skipped: [] }, { runId: "run_direct_2", at: RUN_AT });
       expect(counts).toMatchObject({ linked: 1, confirmed: 1 });
     } finally {
       store2.close();

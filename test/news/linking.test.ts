@@ -121,6 +121,7 @@ describe("reference period in the title", () => {
     ["consumer price index - SEPTEMBER 2025", "2025-09"],
     ["Employment Cost Index - Third Quarter 2025", "2025-Q3"],
     ["Productivity and Costs - First Quarter 2026", "2026-Q1"],
+    ["ECB publishes supervisory banking statistics for the first quarter of 2026", "2026-Q1"],
     ["Consumer Price Index - July 2025 and August 2025", null],
     ["Monetary policy decisions", null],
     ["Consumer Price Index - 2025", null],

@@ -151,4 +151,13 @@ describe("announcement states across snapshots of one feed", () => {
     const changed = await runOnce(T3, { ...stamped, updated: "2026-03-12T10:00:00-04:00" });
     expect(changed).toMatchObject({ state: "UPDATED", content_changed_at: T3 });
   });
+
+  it("an item the feed still lists but the adapter skips (its link lost) is not WITHDRAWN", async () => {
+    const dir = tempDir("states-skipped");
+    await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([A, E]) } }, "empty"), T4, ["bls-news-feed"]);
+    const linkless = atomFeed([A, E]).replace(`<link rel="alternate" href="${E.id}"/>`, "");
+    const summary = await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": linkless } }, "empty"), T5, ["bls-news-feed"]);
+    expect(summary.sources[0]!.counts.withdrawn ?? 0).toBe(0);
+    expect(indexNews(dir).map((row) => row.state)).toEqual(["NEW", "NEW"]);
+  });
 });

@@ -1,7 +1,7 @@
 import { XMLParser } from "fast-xml-parser";
 import type { NewsFeed } from "../../../schemas/vocabularies.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
-import { decodeHtmlEntities, documentText } from "./text.ts";
+import { documentText, htmlFragmentText } from "./text.ts";
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -23,10 +23,16 @@ export function readFeedXml(source: NewsFeed, document: string | Buffer): Record
   }
 }
 
-/** Element text whether the parser gave a string, a number or an object with attributes (`<title type="html">`). */
+/**
+ * Element text whether the parser gave a string or an object with attributes. The parser has decoded entities once;
+ * an Atom `type="html"` text is escaped HTML, so its markup is read as HTML once more. Plain text is not decoded
+ * again: a title's literal `&amp;` must not become `&`.
+ */
 export function elementText(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value === "object") return elementText((value as Record<string, unknown>)["#text"]);
-  const text = decodeHtmlEntities(String(value)).replace(/\s+/g, " ").trim();
+  const isHtml = typeof value === "object" && (value as Record<string, unknown>)["@type"] === "html";
+  const raw = typeof value === "object" ? (value as Record<string, unknown>)["#text"] : value;
+  if (raw === undefined || raw === null) return null;
+  const text = isHtml ? htmlFragmentText(String(raw)) : String(raw).replace(/\s+/g, " ").trim();
   return text === "" ? null : text;
 }
