@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { sqlFilter } from "../storage/sql-filter.ts";
 import type { EventRecord } from "../../cli/ingest/event-record.ts";
 
 export interface EventFilter {
@@ -24,26 +25,17 @@ export interface EventPage {
  * from an offset into the filtered set. Shared by the routes and `service query`.
  */
 export function readEvents(db: Database.Database, filter: EventFilter, offset: number, limit: number): EventPage {
-  const clauses = ["scheduled_date >= ?", "scheduled_date <= ?"];
-  const values: (string | number)[] = [filter.fromDate, filter.toDate];
-  const anyOf = (column: string, list: string[] | null) => {
-    if (list === null) return;
-    clauses.push(`${column} IN (${list.map(() => "?").join(", ")})`);
-    values.push(...list);
-  };
-  anyOf("country", filter.countries);
-  anyOf("region", filter.regions);
-  anyOf("currency", filter.currencies);
-  anyOf("importance", filter.importance);
-  anyOf("release_slug", filter.releases);
-  anyOf("status", filter.statuses);
-  if (filter.sources !== null) {
-    clauses.push(`id IN (SELECT event_id FROM event_sources WHERE source IN (${filter.sources.map(() => "?").join(", ")}))`);
-    values.push(...filter.sources);
-  }
+  const filters = sqlFilter("scheduled_date >= ? AND scheduled_date <= ?", [filter.fromDate, filter.toDate]);
+  filters.anyOf("country", filter.countries);
+  filters.anyOf("region", filter.regions);
+  filters.anyOf("currency", filter.currencies);
+  filters.anyOf("importance", filter.importance);
+  filters.anyOf("release_slug", filter.releases);
+  filters.anyOf("status", filter.statuses);
+  filters.anyLinked("id", (list) => `SELECT event_id FROM event_sources WHERE source IN (${list})`, filter.sources);
   const rows = db
-    .prepare(`SELECT record FROM events WHERE ${clauses.join(" AND ")} ORDER BY scheduled_date, scheduled_at IS NULL, scheduled_at, id LIMIT ? OFFSET ?`)
+    .prepare(`SELECT record FROM events WHERE ${filters.where()} ORDER BY scheduled_date, scheduled_at IS NULL, scheduled_at, id LIMIT ? OFFSET ?`)
     .pluck()
-    .all(...values, limit + 1, offset) as string[];
+    .all(...filters.values(), limit + 1, offset) as string[];
   return { records: rows.slice(0, limit).map((row) => JSON.parse(row) as EventRecord), more: rows.length > limit };
 }

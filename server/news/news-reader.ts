@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { sqlFilter } from "../storage/sql-filter.ts";
 
 export interface NewsFilter {
   /** UTC instants (ISO), both inclusive (a bare `to` date has already become the start of the next day). */
@@ -16,26 +17,17 @@ export interface NewsFilter {
 
 /** News events newest first, from an offset into the filtered set. Shared by the route and any local reader. */
 export function readNews(db: Database.Database, filter: NewsFilter, offset: number, limit: number): { records: unknown[]; more: boolean } {
-  const clauses = ["published_at >= ?", "published_at <= ?"];
-  const values: (string | number)[] = [filter.from, filter.to];
-  const anyOf = (column: string, list: string[] | null) => {
-    if (list === null) return;
-    clauses.push(`${column} IN (${list.map(() => "?").join(", ")})`);
-    values.push(...list);
-  };
-  anyOf("source", filter.sources);
-  anyOf("release_slug", filter.releaseFamilies);
-  anyOf("country", filter.countries);
-  anyOf("topic", filter.topics);
-  anyOf("state", filter.states);
-  anyOf("link_status", filter.linkStatuses);
-  anyOf("type", filter.types);
-  if (filter.series !== null) {
-    clauses.push(`id IN (SELECT news_id FROM news_series WHERE series_slug IN (${filter.series.map(() => "?").join(", ")}))`);
-    values.push(...filter.series);
-  }
-  const rows = db.prepare(`SELECT record FROM news WHERE ${clauses.join(" AND ")} ORDER BY published_at DESC, id LIMIT ? OFFSET ?`)
-    .pluck().all(...values, limit + 1, offset) as string[];
+  const filters = sqlFilter("published_at >= ? AND published_at <= ?", [filter.from, filter.to]);
+  filters.anyOf("source", filter.sources);
+  filters.anyOf("release_slug", filter.releaseFamilies);
+  filters.anyOf("country", filter.countries);
+  filters.anyOf("topic", filter.topics);
+  filters.anyOf("state", filter.states);
+  filters.anyOf("link_status", filter.linkStatuses);
+  filters.anyOf("type", filter.types);
+  filters.anyLinked("id", (list) => `SELECT news_id FROM news_series WHERE series_slug IN (${list})`, filter.series);
+  const rows = db.prepare(`SELECT record FROM news WHERE ${filters.where()} ORDER BY published_at DESC, id LIMIT ? OFFSET ?`)
+    .pluck().all(...filters.values(), limit + 1, offset) as string[];
   return { records: rows.slice(0, limit).map((row) => JSON.parse(row) as unknown), more: rows.length > limit };
 }
 
