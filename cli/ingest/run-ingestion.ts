@@ -80,12 +80,15 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const failed = results.filter((result) => !result.ok).length;
     const outcome = failed === 0 ? "succeeded" : failed < results.length ? "partial" : "failed";
     const published = outcome !== "failed";
-    store.finishRun(runId, finished, outcome, { sources: results });
     if (published) {
-      const lastSuccess = store.db.prepare("SELECT max(finished_at) FROM runs WHERE outcome = 'succeeded'").pluck().get() as string | null;
+      const earlierSuccess = store.db.prepare("SELECT max(finished_at) FROM runs WHERE outcome = 'succeeded'").pluck().get() as string | null;
       options.progress("publishing the index…");
-      publishIndex(store, options.registry, options.dataDir, { publishedAt: finished, lastIngestedAt: finished, lastSuccessfulIngestionAt: lastSuccess });
+      publishIndex(store, options.registry, options.dataDir, {
+        publishedAt: finished, lastIngestedAt: finished, lastSuccessfulIngestionAt: outcome === "succeeded" ? finished : earlierSuccess,
+      });
     }
+    // Recorded only once its index is in place, so a run read as finished has published what it says.
+    store.finishRun(runId, finished, outcome, { sources: results });
     return { runId, outcome, published, durationMs: options.now() - started, sources: results, totals: totalsOf(results) };
   } catch (error) {
     store.finishRun(runId, iso(options.now()), "failed", { error: (error as Error).message });

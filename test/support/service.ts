@@ -5,6 +5,7 @@ import { serve } from "h3/node";
 import { rebuildRegistry } from "../../cli/commands/registry.ts";
 import { createApp } from "../../server/app.ts";
 import type { RateLimitConfig, ServiceConfig } from "../../server/config.ts";
+import type { IngestionLauncher } from "../../server/resources/admin.ts";
 import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
 import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
 import type { Scope } from "../../schemas/vocabularies.ts";
@@ -43,6 +44,8 @@ export interface ServiceOptions {
   clock?: FakeClock;
   /** Base URL of a MET stand-in; weather is disabled (SOURCE_DISABLED) without it. */
   weatherBaseUrl?: string;
+  /** The operator trigger's launcher, given the service's own data directory. */
+  launchIngestion?: (dataDir: string) => IngestionLauncher;
 }
 
 /** The real app on a real port with a temporary data directory and a fake clock. */
@@ -65,7 +68,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       userAgent: "service-tests/1.0 (tests@example.com)", timeoutMs: 1000, maxBytes: 2_000_000, maxEntries: 100,
     },
   };
-  const server = serve(createApp({ config, clock, log: (line) => logs.push(line) }), { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
+  const launchIngestion = options.launchIngestion?.(dataDir);
+  const server = serve(createApp({ config, clock, launchIngestion, log: (line) => logs.push(line) }), { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
   await server.ready();
   const url = server.url!.replace(/\/$/, "");
 
