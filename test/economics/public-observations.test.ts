@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../server/http/params.ts";
-import { EDGE_RUNS, LONG_SERIES, SAMPLE_INGESTED_AT, edgeCaseDataDir, longSeriesPeriod, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { SAMPLE_INGESTED_AT, edgeCaseDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { EDGE_RUNS, LONG_SERIES, longSeriesPeriod } from "../support/synthetic-economics-corpora.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../server/http/params.ts";
 import type { Series } from "../../schemas/registry.ts";
-import { EDGE_RUNS, SAMPLE_INGESTED_AT, edgeCaseDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { SAMPLE_INGESTED_AT, edgeCaseDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);

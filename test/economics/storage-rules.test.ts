@@ -2,7 +2,8 @@ import { copyFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import { credentialedClient, edgeCaseDataDir, emptyIndexDataDir, noIngestionDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { edgeCaseDataDir, emptyIndexDataDir, noIngestionDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { credentialedClient } from "../support/economics-requests.ts";
 import { fakeClock, startService, type RunningService, type ServiceOptions } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);

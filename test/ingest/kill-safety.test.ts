@@ -9,7 +9,8 @@ import { archiveDocument, replayDocuments } from "../../cli/ingest/archive.ts";
 import { acquireIngestionLock, ingestionRunning } from "../../cli/ingest/run-lock.ts";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
-import { PUBLISHER_PATHS, startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
+import { PUBLISHER_PATHS } from "../support/publisher-paths.ts";
+import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
 import { startService, type RunningService } from "../support/service.ts";
 import { removeTempDirs, runCliAsync, SAMPLES_DIR, startCli, tempDir, waitUntil, type CliExit, type CliProcess } from "./cli-process.ts";
 

@@ -9,7 +9,8 @@ import { createReleaseMatcher } from "../../cli/ingest/release-matching.ts";
 import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { openStore } from "../../cli/ingest/store.ts";
 import { upstreamSeriesKey } from "../../schemas/registry.ts";
-import { PUBLISHER_PATHS, startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
+import { PUBLISHER_PATHS } from "../support/publisher-paths.ts";
+import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
 import { startService } from "../support/service.ts";
 import { removeTempDirs, tempDir } from "./cli-process.ts";
 

@@ -1,0 +1,31 @@
+import { expect } from "vitest";
+import type { RunningService } from "../support/service.ts";
+
+/** The route, the sample index's ingestion time and announcements, and the response checks of the news-route-*.test.ts files. */
+
+export const NEWS = "/api/public/v1/news/events";
+export const INGESTED_AT = "2026-07-24T06:00:00.000Z";
+export const HOUR = 3_600_000;
+
+/** The sample feeds' ten announcements, newest first (their links are checked in linking.test.ts). */
+export const SAMPLE_TITLES = [
+  "Monetary policy decisions",
+  "Isabel Schnabel: The transmission of monetary policy",
+  "Monetary policy decisions",
+  "ECB publishes supervisory banking statistics for the first quarter of 2026",
+  "Consumer Price Index - February 2026",
+  "Consumer Price Index and Real Earnings - December 2025",
+  "Real Earnings - November 2025",
+  "The Employment Situation - November 2025",
+  "Employer Costs for Employee Compensation - September 2025",
+  "Consumer Price Index - September 2025",
+];
+
+export const titles = (body: any): string[] => body.data.events.map((event: { title: string }) => event.title);
+
+export async function expectRefused(service: RunningService, query: string): Promise<void> {
+  const { status, body, headers } = await service.request(`${NEWS}?${query}`);
+  expect(status, query).toBe(400);
+  expect(body.error.code, query).toBe("VALIDATION_FAILED");
+  expect(headers.get("cache-control")).toBe("no-store");
+}
