@@ -4,7 +4,10 @@ import { ApiError } from "../http/api-error.ts";
 
 export interface DateRange {
   from: DateTime;
+  /** Exclusive end: a bare `to` date has become the start of the following day. */
   to: DateTime;
+  /** The last instant an inclusive window admits: just before `to` for a bare date, the instant itself otherwise. */
+  toInclusive: DateTime;
   /** The instants reduced to their UTC calendar dates, compared inclusively with `scheduledDate`. */
   fromDate: string;
   toDate: string;
@@ -31,11 +34,13 @@ export function parseDateRange(rawFrom: string | null, rawTo: string | null, now
   const today = DateTime.fromMillis(now, { zone: rules.zone }).startOf("day");
   const from = rawFrom ? parseBound(rawFrom, rules, false) : rawTo ? null : today.minus({ days: rules.defaultDaysBack });
   const to = rawTo ? parseBound(rawTo, rules, true) : null;
+  const toIsInstant = rawTo !== null && rawTo !== "" && !BARE_DATE.test(rawTo.trim());
   const start = from ?? to!.minus({ days: rules.defaultDaysBack + rules.defaultDaysAhead });
   const end = to ?? (rawFrom ? start.plus({ days: rules.defaultDaysBack + rules.defaultDaysAhead }) : today.plus({ days: rules.defaultDaysAhead + 1 }));
   if (start >= end) throw new ApiError(rules.errorCode, "from must be before to.");
   if (end.diff(start, "days").days > rules.maxDays) throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
-  return { from: start, to: end, fromDate: start.toUTC().toISODate()!, toDate: end.toUTC().toISODate()! };
+  const toInclusive = toIsInstant ? end : end.minus({ milliseconds: 1 });
+  return { from: start, to: end, toInclusive, fromDate: start.toUTC().toISODate()!, toDate: end.toUTC().toISODate()! };
 }
 
 function parseBound(raw: string, rules: RangeRules, isEnd: boolean): DateTime {

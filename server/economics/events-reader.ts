@@ -2,9 +2,16 @@ import type Database from "better-sqlite3";
 import { sqlFilter } from "../storage/sql-filter.ts";
 import type { EventRecord } from "../../cli/ingest/event-record.ts";
 
+/**
+ * `utc-dates`: the credentialed rule, instants reduced to UTC calendar dates and compared with `scheduledDate`.
+ * `local`: the public inclusive window, timed events by their instant, date-only events by the dates asked for.
+ */
+export type EventWindow =
+  | { kind: "utc-dates"; fromDate: string; toDate: string }
+  | { kind: "local"; fromInstant: string; toInstant: string; fromDate: string; toDate: string };
+
 export interface EventFilter {
-  fromDate: string;
-  toDate: string;
+  window: EventWindow;
   countries: string[] | null;
   regions: string[] | null;
   currencies: string[] | null;
@@ -25,7 +32,11 @@ export interface EventPage {
  * from an offset into the filtered set. Shared by the routes and `service query`.
  */
 export function readEvents(db: Database.Database, filter: EventFilter, offset: number, limit: number): EventPage {
-  const filters = sqlFilter("scheduled_date >= ? AND scheduled_date <= ?", [filter.fromDate, filter.toDate]);
+  const { window } = filter;
+  const filters = window.kind === "utc-dates"
+    ? sqlFilter("scheduled_date >= ? AND scheduled_date <= ?", [window.fromDate, window.toDate])
+    : sqlFilter("((scheduled_at IS NOT NULL AND scheduled_at >= ? AND scheduled_at <= ?) OR (scheduled_at IS NULL AND scheduled_date >= ? AND scheduled_date <= ?))",
+      [window.fromInstant, window.toInstant, window.fromDate, window.toDate]);
   filters.anyOf("country", filter.countries);
   filters.anyOf("region", filter.regions);
   filters.anyOf("currency", filter.currencies);

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { sqlFilter } from "../storage/sql-filter.ts";
 
 export interface NewsFilter {
-  /** UTC instants (ISO), both inclusive (a bare `to` date has already become the start of the next day). */
+  /** UTC instants (ISO), both inclusive. */
   from: string;
   to: string;
   sources: string[] | null;

@@ -19,8 +19,7 @@ export function eventQueryFrom(query: URLSearchParams, now: number) {
     defaultDaysAhead: WINDOWS.publicCalendarDaysAhead, errorCode: "ECONOMICS_RANGE_INVALID",
   });
   const filter: EventFilter = {
-    fromDate: range.fromDate,
-    toDate: range.toDate,
+    window: { kind: "utc-dates", fromDate: range.fromDate, toDate: range.toDate },
     countries: parseList(query.get("country"), LIST_SIZES.country, "country")?.map((code) => code.toUpperCase()) ?? null,
     regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.region, "region"),
     currencies: parseList(query.get("currency"), LIST_SIZES.currency, "currency")?.map((code) => code.toUpperCase()) ?? null,

@@ -19,7 +19,7 @@ export function newsHandlers(storage: IndexStorage): Record<string, RouteHandler
       });
       const list = (name: string) => parseList(query.get(name), LIST_SIZES.publicFilter, name);
       const filter = {
-        from: range.from.toUTC().toISO()!, to: range.to.toUTC().toISO()!,
+        from: range.from.toUTC().toISO()!, to: range.toInclusive.toUTC().toISO()!,
         sources: list("source"), releaseFamilies: list("releaseFamily"), series: list("series"),
         countries: list("country")?.map((code) => code.toUpperCase()) ?? null, topics: list("topic")?.map((topic) => topic.toLowerCase()) ?? null,
         states: parseEnumList(query.get("state"), NEWS_STATES, LIST_SIZES.publicFilter, "state"),

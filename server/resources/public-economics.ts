@@ -32,7 +32,11 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       });
       const upper = (name: string) => parseList(query.get(name), LIST_SIZES.publicFilter, name)?.map((code) => code.toUpperCase()) ?? null;
       const filter = {
-        fromDate: range.fromDate, toDate: range.toDate,
+        window: {
+          kind: "local" as const,
+          fromInstant: range.from.toUTC().toISO()!, toInstant: range.toInclusive.toUTC().toISO()!,
+          fromDate: range.from.setZone(zone).toISODate()!, toDate: range.toInclusive.setZone(zone).toISODate()!,
+        },
         countries: upper("country"), currencies: upper("currency"), importance: null,
         regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.publicFilter, "region"),
         statuses: parseEnumList(query.get("status"), EVENT_STATUSES, LIST_SIZES.publicFilter, "status"),

@@ -77,10 +77,14 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
     await expectInvalid(`${MARCH}&tz=Europe/Atlantis`);
   });
 
-  it("reads bare from/to in tz (Pacific/Kiritimati and America/Los_Angeles)", async () => {
-    expect(idsOf((await calendar("from=2026-03-10&to=2026-03-10&tz=Pacific/Kiritimati")).body)).toEqual([ID.employment0309, ID.ppi0310]);
-    expect(sorted(idsOf((await calendar("from=2026-03-10&to=2026-03-10&tz=America/Los_Angeles")).body)))
-      .toEqual(sorted([ID.ppi0310, ID.cpi0311, ID.realEarnings0311, ID.jolts0311]));
+  it("reads bare from/to as an inclusive window of local days in tz (Pacific/Kiritimati and America/Los_Angeles)", async () => {
+    // The BLS events are at 12:30Z. Kiritimati's 2026-03-10 (UTC+14) runs 03-09T10:00Z to 03-10T10:00Z: only the 03-09 event.
+    expect(idsOf((await calendar("from=2026-03-10&to=2026-03-10&tz=Pacific/Kiritimati")).body)).toEqual([ID.employment0309]);
+    // Los Angeles' 2026-03-10 (UTC-7 after the DST change) runs 03-10T07:00Z to 03-11T07:00Z: only the 03-10 event.
+    expect(idsOf((await calendar("from=2026-03-10&to=2026-03-10&tz=America/Los_Angeles")).body)).toEqual([ID.ppi0310]);
+    // An instant `to` is inclusive: an event exactly at it is in the window.
+    expect(idsOf((await calendar("from=2026-03-10T00:00:00Z&to=2026-03-10T12:30:00Z")).body)).toEqual([ID.ppi0310]);
+    expect(idsOf((await calendar("from=2026-03-10T00:00:00Z&to=2026-03-10T12:29:59Z")).body)).toEqual([]);
     expect(idsOf((await calendar("from=2026-03-19T00:00:00Z&to=2026-03-19T23:59:59Z")).body)).toEqual([ID.ecbDecision0319]);
   });
 

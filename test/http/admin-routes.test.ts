@@ -49,8 +49,13 @@ describe("operator ingestion routes", () => {
     expect((await service.request(storageRoute)).status).toBe(200);
   });
 
-  it("does not start a second run while one holds the lock", async () => {
-    const first = await asOperator({ method: "POST" });
+  it("does not start a second run while one is in progress", async () => {
+    // The previous test's child may still be exiting after recording its run; wait until this server may start one.
+    let first = await asOperator({ method: "POST" });
+    for (let attempt = 0; attempt < 50 && !first.body.data.started; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      first = await asOperator({ method: "POST" });
+    }
     const second = await asOperator({ method: "POST" });
     expect(first.body.data.started).toBe(true);
     expect(second.status).toBe(202);
