@@ -25,7 +25,7 @@ export function createApp(dependencies: AppDependencies): H3 {
   };
   const app = new H3({
     silent: true,
-    onError: (error, event) => answerFrameworkError(event, error.status, context),
+    onError: (error, event) => answerFrameworkError(event, error, context),
   });
   for (const [path, routes] of routesByPath(handlers)) {
     app.all(toRouterPath(path), (event) => handlePath(event, routes, context));

@@ -34,6 +34,8 @@ const CORS_EXPOSED_HEADERS = ["x-request-id", "ratelimit-limit", "ratelimit-rema
 
 /** Answers every request to one path: method dispatch, CORS, auth, rate limit, storage gate, envelope, caching headers. */
 export async function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): Promise<unknown> {
+  // The router also matches `/x/` to `/x`; a path we do not publish must not answer, and a bad slug must not fall through.
+  if (event.url.pathname.length > 1 && event.url.pathname.endsWith("/")) return handleUnmatched(event, context);
   const request = startRequest(event, context);
   const access = routes[0]!.spec.access;
   const preflight = handleCors(event, corsOptions(context, access === "OPERATOR" ? [] : routes));
@@ -41,7 +43,8 @@ export async function handlePath(event: H3Event, routes: BoundRoute[], context: 
 
   const method = event.req.method === "HEAD" ? "GET" : event.req.method;
   const route = routes.find((candidate) => candidate.spec.method === method);
-  const principal = access === "PUBLIC" ? null : authenticate(event.req.headers, context.keyLookup, context.environment);
+  const identity = identify(event, access, context);
+  const principal = identity instanceof ApiError ? null : identity;
 
   if (access === "OPERATOR" && !principal?.scopes.includes("operator")) return answerUnmatched(event, request, context);
 
@@ -49,6 +52,7 @@ export async function handlePath(event: H3Event, routes: BoundRoute[], context: 
   if (limited) return limited;
 
   try {
+    if (identity instanceof ApiError) throw identity;
     if (!route) {
       throw new ApiError("METHOD_NOT_ALLOWED", undefined, { headers: { allow: allowedMethods(routes) } });
     }
@@ -80,10 +84,27 @@ export function handleUnmatched(event: H3Event, context: PipelineContext): unkno
   return answerUnmatched(event, request, context);
 }
 
-/** Failures h3 raises before routing (a malformed URL): shaped like every other error. */
-export function answerFrameworkError(event: H3Event, status: number, context: PipelineContext): unknown {
+/** Failures h3 raises before routing (a malformed URL): shaped, counted and headed like every other answer. */
+export function answerFrameworkError(event: H3Event, error: { status: number; message: string }, context: PipelineContext): unknown {
   const request = startRequest(event, context);
-  return answerError(event, request, new ApiError(status === 404 ? "NOT_FOUND" : status < 500 ? "BAD_REQUEST" : "INTERNAL"));
+  handleCors(event, corsOptions(context, []));
+  if (error.status >= 500) context.log(`internal error before routing: ${error.message}`);
+  const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
+  return limited ?? answerError(event, request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"));
+}
+
+/**
+ * The caller's key, null for none or an invalid one. A key file that cannot be read is a configuration problem:
+ * logged for operators and answered CONFIGURATION_ERROR (an operator path still answers like an unregistered one).
+ */
+function identify(event: H3Event, access: BoundRoute["spec"]["access"], context: PipelineContext): Principal | null | ApiError {
+  if (access === "PUBLIC") return null;
+  try {
+    return authenticate(event.req.headers, context.keyLookup, context.environment);
+  } catch (error) {
+    context.log(`the API key file could not be read: ${(error as Error).message}`);
+    return new ApiError("CONFIGURATION_ERROR", "API keys cannot be checked on this deployment.");
+  }
 }
 
 interface RequestState {

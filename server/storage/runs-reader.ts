@@ -2,15 +2,23 @@ import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
+import { ApiError } from "../http/api-error.ts";
 
 const RECENT_RUNS = 20;
 
-/** The most recent ingestion runs of the ledger with their source checks, newest first; empty when none ever ran. */
+/**
+ * The most recent ingestion runs of the ledger with their source checks, newest first; empty when none ever ran
+ * (no store yet, or a first run that has created the file but not yet its tables). A store that cannot be read is
+ * STORAGE_UNAVAILABLE.
+ */
 export function readRecentRuns(dataDir: string) {
   const path = join(dataDir, DATA_FILES.store);
   if (!existsSync(path)) return [];
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  let db: Database.Database | null = null;
   try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_checks'").get()) return [];
     const runs = db.prepare("SELECT id, started_at, finished_at, outcome FROM runs ORDER BY started_at DESC LIMIT ?").all(RECENT_RUNS) as
       { id: string; started_at: string; finished_at: string | null; outcome: "running" | "succeeded" | "failed" | "partial" }[];
     const checks = db.prepare("SELECT source, result, detail FROM source_checks WHERE run_id = ? ORDER BY source");
@@ -22,7 +30,9 @@ export function readRecentRuns(dataDir: string) {
       sources: (checks.all(run.id) as { source: string; result: "successful" | "incomplete"; detail: string | null }[])
         .map((check) => ({ sourceId: check.source, check: check.result, detail: check.detail })),
     }));
+  } catch {
+    throw new ApiError("STORAGE_UNAVAILABLE", undefined, { retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS });
   } finally {
-    db.close();
+    db?.close();
   }
 }
