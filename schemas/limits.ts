@@ -17,6 +17,8 @@ export const PAGE_LIMITS = {
   publicForecastHours: { default: 24, max: 48 },
   publicForecastDays: { default: 7, max: 10 },
   places: { default: 10, max: 50 },
+  /** Newest reference periods per series on the releases route. */
+  perSeries: { default: 1, max: 5 },
 } as const satisfies Record<string, PageLimit>;
 
 export const LIST_SIZES = {
@@ -29,8 +31,6 @@ export const LIST_SIZES = {
   publicFilter: 10,
   publicSeries: 10,
 } as const;
-
-export const PER_SERIES_MAX = 5;
 
 export const WINDOWS = {
   credentialedMaxDays: 400,

@@ -1,4 +1,5 @@
 import type { UpstreamSeriesId } from "../../schemas/registry.ts";
+import type { ReferencePeriod } from "../../schemas/reference-periods.ts";
 import type { CalendarSource, NewsFeed, TimePrecision } from "../../schemas/vocabularies.ts";
 
 /**
@@ -11,16 +12,6 @@ export type ObservationApi = UpstreamSeriesId["api"];
 /** A source slug of either kind, for naming where a document came from. */
 export type UpstreamSource = CalendarSource | ObservationApi | NewsFeed;
 
-export type ReferencePeriodKind = "DAY" | "MONTH" | "QUARTER" | "YEAR";
-
-export interface ReferencePeriod {
-  kind: ReferencePeriodKind;
-  /** `YYYY-MM-DD`, `YYYY-MM`, `YYYY-Q<n>` or `YYYY`. */
-  code: string;
-  /** First and last day of the period, `YYYY-MM-DD`. */
-  startDate: string;
-  endDate: string;
-}
 
 export interface SourceEvent {
   source: CalendarSource;

@@ -1,5 +1,5 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
-import { LIST_SIZES, PAGE_LIMITS, PER_SERIES_MAX, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
+import { LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
 import { int, str } from "../json-schema.ts";
 import { observationsSchema, publicCalendarSchema, releasesSchema } from "../responses/economics.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES, newsEventsSchema, statusSchema } from "../responses/news-status.ts";
@@ -50,7 +50,7 @@ export const publicRoutes: RouteSpec[] = [
       listParameter("series", LIST_SIZES.publicSeries, "Series slugs."),
       { name: "country", in: "query", required: false, description: "Country code filter.", schema: str() },
       { name: "region", in: "query", required: false, description: "Region code filter (closed vocabulary).", schema: str() },
-      { name: "perSeries", in: "query", required: false, description: `Newest reference periods per series, each with its current vintage: default 1, clamped to ${PER_SERIES_MAX}.`, schema: int({ minimum: 1 }) },
+      { name: "perSeries", in: "query", required: false, description: `Newest reference periods per series, each with its current vintage: default ${PAGE_LIMITS.perSeries.default}, clamped to ${PAGE_LIMITS.perSeries.max}.`, schema: int({ minimum: 1 }) },
       limitParameter(PAGE_LIMITS.publicReleases),
       cursorParameter,
     ],

@@ -1,13 +1,12 @@
-import { LIST_SIZES, PAGE_LIMITS, PER_SERIES_MAX, WINDOWS } from "../../schemas/limits.ts";
-import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
-import type { BuiltRegistry, Series } from "../../schemas/registry.ts";
+import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
+import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { EVENT_STATUSES, REGIONS } from "../../schemas/vocabularies.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { readEvents } from "../economics/events-reader.ts";
 import { groupByDay, publicEvent } from "../economics/event-views.ts";
 import { freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
-import { readNewestPeriods } from "../economics/observations-reader.ts";
+import { newestReleases } from "../economics/releases.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
@@ -68,7 +67,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       const wanted = parseList(query.get("series"), LIST_SIZES.publicSeries, "series");
       const country = query.get("country")?.trim().toUpperCase() || null;
       const region = parseEnum(query.get("region"), REGIONS, "region");
-      const perSeries = parseLimit(query.get("perSeries"), { default: 1, max: PER_SERIES_MAX }, "perSeries");
+      const perSeries = parseLimit(query.get("perSeries"), PAGE_LIMITS.perSeries, "perSeries");
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicReleases);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);
@@ -76,9 +75,8 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
         && (wanted === null || wanted.includes(entry.slug))
         && (country === null || entry.country === country)
         && (region === null || entry.region === region));
-      const releases = readIndex(() => series.map((entry) => releaseOf(entry, readNewestPeriods(index.db, entry.slug, Math.max(perSeries, 2)), perSeries)));
-      const ordered = releases.sort((a, b) => (b.sortKey ?? "").localeCompare(a.sortKey ?? "") || a.release.series.slug.localeCompare(b.release.series.slug));
-      const page = pageOf(ordered.map((entry) => entry.release), offset, limit);
+      const ordered = readIndex(() => newestReleases(index.db, series, perSeries));
+      const page = pageOf(ordered, offset, limit);
       return { data: { releases: page.items }, meta: { ...freshnessMeta(index.facts, now), nextCursor: page.nextCursor } };
     },
 
@@ -88,35 +86,4 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       return seriesObservationsAnswer(storage, registrySource(), slug, query, now, PAGE_LIMITS.publicObservations);
     },
   };
-}
-
-type NewestRows = ReturnType<typeof readNewestPeriods>;
-
-/** One series' release record: its newest value with revision facts, or `UNAVAILABLE` when nothing is ingested. */
-function releaseOf(series: Series, rows: NewestRows, perSeries: number) {
-  const [newest, previous] = rows;
-  const terms = PUBLISHER_TERMS[series.publisher];
-  const release = {
-    series: {
-      slug: series.slug, family: series.familySlug, country: series.country, region: series.region, frequency: series.frequency,
-      unit: series.unit, seasonalAdjustment: series.seasonalAdjustment, transformation: series.transformation, officialSeriesUrl: series.officialSeriesUrl,
-    },
-    availability: newest ? "AVAILABLE" : "UNAVAILABLE",
-    referencePeriod: newest ? { code: newest.reference_period } : null,
-    value: newest?.value ?? null,
-    publicationStatus: newest?.publication_status ?? null,
-    publishedAt: newest?.published_at ?? null,
-    sourceUpdatedAt: newest?.source_updated_at ?? null,
-    ingestedAt: newest?.ingested_at ?? null,
-    revision: newest ? { count: newest.revision_count, isRevision: newest.revision_count > 0, previousValue: newest.previous_value } : null,
-    previous: previous ? { referencePeriod: previous.reference_period, value: previous.value, publicationStatus: previous.publication_status } : null,
-    periods: rows.slice(0, perSeries).map((row) => ({ referencePeriod: row.reference_period, value: row.value, publicationStatus: row.publication_status, revisionCount: row.revision_count })),
-    ...(series.derived && newest?.derived_inputs ? { derived: { formula: series.derived.formula, inputs: JSON.parse(newest.derived_inputs) } } : {}),
-    attribution: { text: terms.attributionText, required: terms.required },
-    links: {
-      observations: `/api/public/v1/economics/observations?series=${series.slug}`,
-      calendar: series.country ? `/api/public/v1/economics/calendar?country=${series.country}` : `/api/public/v1/economics/calendar?region=${series.region}`,
-    },
-  };
-  return { release, sortKey: newest ? newest.published_at ?? newest.source_updated_at ?? newest.ingested_at : null };
 }

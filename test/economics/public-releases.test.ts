@@ -4,6 +4,7 @@ import { encodeCursor } from "../../server/http/params.ts";
 import type { Series } from "../../schemas/registry.ts";
 import { SAMPLE_INGESTED_AT, edgeCaseDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
 import { EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
+import { periodEndDate } from "../../schemas/reference-periods.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);
@@ -246,13 +247,15 @@ describe("GET /api/public/v1/economics/releases over a synthetic index with late
     });
   });
 
-  it("merges newest first", () => {
+  it("merges newest first by the end of each newest reference period, one comparable key; ties by slug", () => {
     const releases: Release[] = body.data.releases;
-    expect(releases[0]!.series.slug).toBe("ea-unemployment-rate");
-    expect(releases[1]!.series.slug).toBe("us-nonfarm-payroll-employment");
     const available = releases.filter((release) => release.availability === "AVAILABLE");
-    const keys = available.map((release) => release.publishedAt ?? release.sourceUpdatedAt ?? release.ingestedAt);
-    expect(keys).toEqual([...keys].sort().reverse());
+    const keys = available.map((release) => `${periodEndDate(release.referencePeriod!.code)}|${release.series.slug}`);
+    const expected = [...keys].sort((a, b) => b.split("|")[0]!.localeCompare(a.split("|")[0]!) || a.split("|")[1]!.localeCompare(b.split("|")[1]!));
+    expect(keys).toEqual(expected);
+    expect(periodEndDate("2026-03")).toBe("2026-03-31");
+    expect(periodEndDate("2026-Q1")).toBe("2026-03-31");
+    expect(periodEndDate("2026-06-17")).toBe("2026-06-17");
     expect(releases.slice(available.length).every((release) => release.availability === "UNAVAILABLE")).toBe(true);
     expect(releases.map((release) => release.series.slug).sort()).toEqual(ACTIVE.map((series) => series.slug).sort());
   });

@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import type { SourceObservation } from "../records.ts";
 import { publishedValue } from "./published-value.ts";
-import { referencePeriodAt } from "./reference-periods.ts";
+import { referencePeriodAt } from "../../../schemas/reference-periods.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { DateTime } from "luxon";
 import type { CalendarSnapshot, SkippedRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
-import { parsePeriodText, type PeriodFormat } from "./reference-periods.ts";
+import { parsePeriodText, type PeriodFormat } from "../../../schemas/reference-periods.ts";
 import { documentText, htmlFragmentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 

@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import type { CalendarSnapshot, SkippedRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
-import { parsePeriodText, type PeriodFormat } from "./reference-periods.ts";
+import { parsePeriodText, type PeriodFormat } from "../../../schemas/reference-periods.ts";
 import { decodeHtmlEntities, documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 

@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import type { SourceObservation } from "../records.ts";
 import { readCsvTable } from "./csv.ts";
 import { publishedValue } from "./published-value.ts";
-import { parsePeriodText, SDMX_PERIOD_FORMATS } from "./reference-periods.ts";
+import { parsePeriodText, SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 

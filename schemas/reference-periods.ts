@@ -1,5 +1,17 @@
 import { DateTime } from "luxon";
-import type { ReferencePeriod, ReferencePeriodKind } from "../records.ts";
+
+/** Reference periods and their codes (`YYYY-MM-DD`, `YYYY-MM`, `YYYY-Q<n>`, `YYYY`), read the same way everywhere. */
+
+export type ReferencePeriodKind = "DAY" | "MONTH" | "QUARTER" | "YEAR";
+
+export interface ReferencePeriod {
+  kind: ReferencePeriodKind;
+  /** `YYYY-MM-DD`, `YYYY-MM`, `YYYY-Q<n>` or `YYYY`. */
+  code: string;
+  /** First and last day of the period, `YYYY-MM-DD`. */
+  startDate: string;
+  endDate: string;
+}
 
 /** A way a publisher writes one period, as a luxon format, and the kind of period it denotes. */
 export interface PeriodFormat {
@@ -40,4 +52,9 @@ export function parsePeriodText(text: string, formats: PeriodFormat[]): Referenc
     if (parsed.isValid) return referencePeriodAt(kind, parsed);
   }
   return null;
+}
+
+/** The last day of a period code of our vocabulary (`2025-03` → `2025-03-31`), or null for a code we do not use. */
+export function periodEndDate(code: string): string | null {
+  return parsePeriodText(code, SDMX_PERIOD_FORMATS)?.endDate ?? null;
 }

@@ -1,0 +1,49 @@
+import type Database from "better-sqlite3";
+import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
+import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
+import { periodEndDate } from "../../schemas/reference-periods.ts";
+import type { Series } from "../../schemas/registry.ts";
+import { readNewestPeriods } from "./observations-reader.ts";
+
+/**
+ * The release record of each series, merged newest first. "Newest" compares the end of each newest reference period:
+ * one key, comparable across publishers and frequencies (publishers' own times are often not stated, and our
+ * ingestion time would order by when we happened to fetch). Series with nothing ingested come last, listed as
+ * UNAVAILABLE, never omitted.
+ */
+export function newestReleases(db: Database.Database, series: Series[], perSeries: number) {
+  const records = series.map((entry) => {
+    const rows = readNewestPeriods(db, entry.slug, Math.max(perSeries, 2));
+    return { release: releaseOf(entry, rows, perSeries), periodEnd: rows[0] ? periodEndDate(rows[0].reference_period) ?? "" : null };
+  });
+  records.sort((a, b) => (b.periodEnd ?? "").localeCompare(a.periodEnd ?? "") || a.release.series.slug.localeCompare(b.release.series.slug));
+  return records.map((record) => record.release);
+}
+
+/** One series' release record: its newest value with revision facts, or `UNAVAILABLE` when nothing is ingested. */
+function releaseOf(series: Series, rows: IndexObservationRow[], perSeries: number) {
+  const [newest, previous] = rows;
+  const terms = PUBLISHER_TERMS[series.publisher];
+  return {
+    series: {
+      slug: series.slug, family: series.familySlug, country: series.country, region: series.region, frequency: series.frequency,
+      unit: series.unit, seasonalAdjustment: series.seasonalAdjustment, transformation: series.transformation, officialSeriesUrl: series.officialSeriesUrl,
+    },
+    availability: newest ? "AVAILABLE" : "UNAVAILABLE",
+    referencePeriod: newest ? { code: newest.reference_period } : null,
+    value: newest?.value ?? null,
+    publicationStatus: newest?.publication_status ?? null,
+    publishedAt: newest?.published_at ?? null,
+    sourceUpdatedAt: newest?.source_updated_at ?? null,
+    ingestedAt: newest?.ingested_at ?? null,
+    revision: newest ? { count: newest.revision_count, isRevision: newest.revision_count > 0, previousValue: newest.previous_value } : null,
+    previous: previous ? { referencePeriod: previous.reference_period, value: previous.value, publicationStatus: previous.publication_status } : null,
+    periods: rows.slice(0, perSeries).map((row) => ({ referencePeriod: row.reference_period, value: row.value, publicationStatus: row.publication_status, revisionCount: row.revision_count })),
+    ...(series.derived && newest?.derived_inputs ? { derived: { formula: series.derived.formula, inputs: JSON.parse(newest.derived_inputs) } } : {}),
+    attribution: { text: terms.attributionText, required: terms.required },
+    links: {
+      observations: `/api/public/v1/economics/observations?series=${series.slug}`,
+      calendar: series.country ? `/api/public/v1/economics/calendar?country=${series.country}` : `/api/public/v1/economics/calendar?region=${series.region}`,
+    },
+  };
+}
