@@ -50,11 +50,10 @@ export function applyAnnouncements(store: Store, registry: Registry, feed: NewsF
         content_changed_at: before === undefined || changed || state !== before.state ? run.at : before.content_changed_at,
         type, topic, link_status: links.linkStatus, links: JSON.stringify(links),
       });
-      if (links.calendarEvent?.linkStatus === "LINKED") {
-        // Feed timestamps are not release instants (BLS dates items before 08:30 releases): a notice confirms that a
-        // timed event happened at its scheduled time; for a date-only event the notice time is the best instant known.
-        const releasedAt = store.event(links.calendarEvent.eventId)?.scheduled_at ?? item.publishedAt;
-        if (store.addEvidence(links.calendarEvent.eventId, "PUBLISHER_NOTICE", run.at, releasedAt, item.title, item.url)) counts.confirmed++;
+      // The release time is the one the publisher states in its notice (the spec's "publisher's times"), even where a feed
+      // dates items a little before the scheduled release, as BLS does; the scheduled time stays visible beside it.
+      if (links.calendarEvent?.linkStatus === "LINKED" && store.addEvidence(links.calendarEvent.eventId, "PUBLISHER_NOTICE", run.at, item.publishedAt, item.title, item.url)) {
+        counts.confirmed++;
       }
     }
     counts.withdrawn = withdrawVanished(announcements, feed, items, new Set(snapshot.skipped.map((record) => record.record)), run);

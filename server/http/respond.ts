@@ -25,7 +25,8 @@ export interface SerialisedSuccess {
 export function serialiseSuccess(result: RouteResult, meta: Record<string, unknown>): SerialisedSuccess {
   const status = result.status ?? 200;
   if (result.bare) return { body: JSON.stringify(result.data), data: result.data, status };
-  const whole = JSON.stringify({ data: result.data, meta: { ...meta, ...result.meta } });
+  // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
+  const whole = JSON.stringify({ data: result.data, meta: { ...meta, ...result.meta, ...(result.cut ? { truncated: false } : {}) } });
   if (Buffer.byteLength(whole) <= RESPONSE_CEILING_BYTES || !result.cut) return { body: whole, data: result.data, status };
 
   const render = (n: number) => {

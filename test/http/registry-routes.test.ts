@@ -86,6 +86,7 @@ describe("registry routes", () => {
   it("truncates to limit (clamped to 500) but counts every match", async () => {
     const { body } = await service.request("/api/v1/economics/series?limit=2");
     expect(body.data.series).toHaveLength(2);
+    expect(body.meta.truncated).toBe(false);
     expect(body.data.totalMatching).toBe(series.filter((entry) => entry.active).length);
     expect((await service.request("/api/v1/economics/series?limit=0")).status).toBe(400);
     expect((await service.request("/api/v1/economics/series?limit=99999")).status).toBe(200);

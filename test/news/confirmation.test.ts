@@ -51,12 +51,12 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
       .map((row) => [row.record.publishedAt as string, row.record.links.calendarEvent.eventId as string]));
   });
 
-  it("confirms each linked event with the notice as PUBLISHER_NOTICE evidence; releasedAt is the scheduled time of a timed event, else the notice's", () => {
+  it("confirms each linked event with the notice as PUBLISHER_NOTICE evidence, releasedAt = the time the notice states", () => {
     expect(linkedEventIds.size).toBe(LINKED_NOTICES.length);
     for (const notice of LINKED_NOTICES) {
       const event = events.get(linkedEventIds.get(notice.publishedAt)!)!;
       expect(event.publication, notice.title).toEqual({
-        releasedAt: event.scheduledAt ?? notice.publishedAt,
+        releasedAt: notice.publishedAt,
         detectedAt: RUN_AT,
         confirmed: true,
         evidence: [{ kind: "PUBLISHER_NOTICE", observedAt: RUN_AT, detail: notice.title, url: notice.url }],
@@ -72,10 +72,11 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
     }
   });
 
-  it("the early-dated Employment Situation notice (12:51Z for a 13:30Z release) confirms the scheduled time, not its own", () => {
+  it("the early-dated Employment Situation notice (12:51Z for a 13:30Z release) gives the time the publisher states, not an inferred one", () => {
     const event = eventAt("bls-employment-situation", "2025-12-16T13:30:00.000Z");
     expect(event.publication.confirmed).toBe(true);
-    expect(event.publication.releasedAt).toBe("2025-12-16T13:30:00.000Z");
+    expect(event.publication.releasedAt).toBe("2025-12-16T12:51:00.000Z");
+    expect(event.scheduledAt).toBe("2025-12-16T13:30:00.000Z");
   });
 
   it("a date-only event (the ECB decision) takes the notice's own time", () => {
