@@ -8,6 +8,11 @@ export const OPENAPI_DOCUMENT_VERSION = "1.1.0";
 
 export interface OpenApiOptions {
   routes: readonly RouteSpec[];
+  /**
+   * Operator routes answer everyone else like unregistered paths, so the description served to everyone leaves them
+   * out; the CLI's copy (`service openapi`, run by operators) includes them.
+   */
+  includeOperatorRoutes: boolean;
   /** Whether this deployment's storage-backed routes can answer right now. */
   durableStorage: boolean;
   environment: string;
@@ -22,7 +27,7 @@ const DESCRIPTION = [
 
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of options.routes) {
+  for (const route of options.routes.filter((candidate) => options.includeOperatorRoutes || candidate.access !== "OPERATOR")) {
     const item = (paths[route.path] ??= {});
     item[route.method.toLowerCase()] = operation(route);
     if (route.method === "GET") item.head = { ...operation(route, true), operationId: `${route.name}.head` };

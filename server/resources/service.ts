@@ -31,7 +31,7 @@ export function serviceHandlers(config: ServiceConfig, storage: IndexStorage): R
     },
 
     "v1.openapi": () => ({
-      data: buildOpenApiDocument({ routes: ALL_ROUTES, durableStorage: storage.ready(), environment: config.environment }),
+      data: buildOpenApiDocument({ routes: ALL_ROUTES, includeOperatorRoutes: false, durableStorage: storage.ready(), environment: config.environment }),
       bare: true,
     }),
   };

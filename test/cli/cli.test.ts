@@ -68,5 +68,6 @@ describe("service CLI", () => {
     const document = JSON.parse(result.stdout);
     expect(document.openapi).toBe("3.1.0");
     expect(document["x-service-durable-storage"]).toBe(false);
+    expect(document.paths["/api/v1/admin/ingestion/runs"].post["x-service-required-scope"]).toBe("operator");
   });
 });
