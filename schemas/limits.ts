@@ -38,6 +38,9 @@ export const WINDOWS = {
   publicCalendarDaysBack: 7,
   publicCalendarDaysAhead: 31,
   publicNewsDaysBack: 366,
+  /** The spec names no default window for the credentialed events and calendar: they take the public calendar's. */
+  credentialedDefaultDaysBack: 7,
+  credentialedDefaultDaysAhead: 31,
   /** Not a contract limit: it bounds the work of one request; ten years of announcements is far more than a feed keeps. */
   publicNewsMaxDays: 3660,
 } as const;
@@ -58,6 +61,10 @@ export const RESPONSE_CEILING_BYTES = 1_000_000;
 /** `Cache-Control: public, max-age=N` per route family (spec "Limits"). */
 export const PUBLIC_CACHE_SECONDS = {
   registry: 3600,
+  /** Not named by the spec: the gazetteer changes only when `service places` is rerun. */
+  places: 3600,
+  /** Not named by the spec: the description changes only with a deployment or its storage state. */
+  openapi: 3600,
   calendar: 300,
   releases: 300,
   observations: 600,

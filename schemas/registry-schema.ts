@@ -1,12 +1,12 @@
 import { arrayOf, bool, enumOf, int, nullable, obj, str, type JsonSchema } from "./json-schema.ts";
 import {
-  CALENDAR_SOURCES, CATEGORIES, FREQUENCIES, IMPORTANCE_LEVELS, PUBLISHERS, REGIONS,
-  SEASONAL_ADJUSTMENTS, SERIES_TRANSFORMATIONS,
+  CALENDAR_SOURCES, CATEGORIES, FREQUENCIES, IMPORTANCE_LEVELS, OBSERVATION_APIS, PUBLISHERS, REGIONS,
+  SEASONAL_ADJUSTMENTS, SERIES_TRANSFORMATIONS, SLUG_PATTERN,
 } from "./vocabularies.ts";
 
 /** JSON Schemas of the curated registry sources (`data/registry/*.json`), checked when the CLI builds registry JSON. */
 
-const slug = str({ pattern: "^[a-z0-9-]+$" });
+const slug = str({ pattern: SLUG_PATTERN });
 const strict = (schema: JsonSchema): JsonSchema => ({ ...schema, additionalProperties: false });
 
 export const familySourceSchema = strict(obj({
@@ -21,7 +21,7 @@ export const seriesSourceSchema = strict(obj({
   unit: strict(obj({ code: str(), scale: int() })),
   seasonalAdjustment: enumOf(SEASONAL_ADJUSTMENTS), transformation: enumOf(SERIES_TRANSFORMATIONS),
   scope: str(), officialSeriesUrl: str({ pattern: "^https://" }),
-  upstream: nullable(strict(obj({ api: enumOf(["bls-api", "eurostat-sdmx", "ecb-data"]), id: str(), key: str() }, ["key"]))),
+  upstream: nullable(strict(obj({ api: enumOf(OBSERVATION_APIS), id: str(), key: str() }, ["key"]))),
   derived: nullable(strict(obj({
     formula: str(), kind: enumOf(["PERCENT_CHANGE_YEAR_AGO"]), inputSeriesSlug: slug, decimalPlaces: int({ minimum: 0 }),
   }))),

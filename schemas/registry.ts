@@ -1,5 +1,5 @@
 import type {
-  Category, CalendarSource, Frequency, Importance, Publisher, Region,
+  Category, CalendarSource, Frequency, Importance, ObservationApi, Publisher, Region,
   SeasonalAdjustment, SeriesTransformation,
 } from "./vocabularies.ts";
 
@@ -16,7 +16,7 @@ export interface IndicatorFamily {
 /** Where a series' values are ingested from: the publisher's own identifier. */
 export interface UpstreamSeriesId {
   /** `bls-api` (BLS Public Data API v2), `eurostat-sdmx` (SDMX-CSV), `ecb-data` (ECB Data Portal csvdata). */
-  api: "bls-api" | "eurostat-sdmx" | "ecb-data";
+  api: ObservationApi;
   /** BLS series id, Eurostat dataset code, or ECB flow.key, e.g. `CUSR0000SA0`, `une_rt_m`, `FM.B.U2.EUR.4F.KR.DFR.LEV`. */
   id: string;
   /** Eurostat only: the dimension filter key of the dataset, e.g. `M.SA.TOTAL.PC_ACT.T.EA20`. */

@@ -25,6 +25,13 @@ export type CalendarSource = (typeof CALENDAR_SOURCES)[number];
 export const NEWS_FEEDS = ["bls-news-feed", "ecb-press-feed"] as const;
 export type NewsFeed = (typeof NEWS_FEEDS)[number];
 
+/** The publishers' data APIs that observations are ingested from. */
+export const OBSERVATION_APIS = ["bls-api", "eurostat-sdmx", "ecb-data"] as const;
+export type ObservationApi = (typeof OBSERVATION_APIS)[number];
+
+/** Slugs of families, series and releases. */
+export const SLUG_PATTERN = "^[a-z0-9-]+$";
+
 export const PUBLISHERS = ["BLS", "EUROSTAT", "ECB"] as const;
 export type Publisher = (typeof PUBLISHERS)[number];
 

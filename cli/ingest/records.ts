@@ -1,13 +1,11 @@
-import type { UpstreamSeriesId } from "../../schemas/registry.ts";
 import type { ReferencePeriod } from "../../schemas/reference-periods.ts";
-import type { CalendarSource, NewsFeed, TimePrecision } from "../../schemas/vocabularies.ts";
+import type { CalendarSource, NewsFeed, ObservationApi, TimePrecision } from "../../schemas/vocabularies.ts";
 
 /**
  * Our own records, as the upstream adapters produce them from one publisher document.
  * They carry only what that document says; matching, status history and storage happen later.
  */
 
-export type ObservationApi = UpstreamSeriesId["api"];
 
 /** A source slug of either kind, for naming where a document came from. */
 export type UpstreamSource = CalendarSource | ObservationApi | NewsFeed;

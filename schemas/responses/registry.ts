@@ -1,10 +1,10 @@
 import { arrayOf, bool, enumOf, int, nullable, obj, str } from "../json-schema.ts";
 import {
-  CATEGORIES, FREQUENCIES, PUBLISHERS, REGIONS, SEASONAL_ADJUSTMENTS, SERIES_TRANSFORMATIONS,
+  CATEGORIES, FREQUENCIES, PUBLISHERS, REGIONS, SEASONAL_ADJUSTMENTS, SERIES_TRANSFORMATIONS, SLUG_PATTERN,
 } from "../vocabularies.ts";
 
 export const indicatorFamilySchema = obj({
-  slug: str({ pattern: "^[a-z0-9-]+$" }),
+  slug: str({ pattern: SLUG_PATTERN }),
   name: str(),
   category: enumOf(CATEGORIES),
   description: str(),
@@ -12,7 +12,7 @@ export const indicatorFamilySchema = obj({
 });
 
 export const seriesDefinitionSchema = obj({
-  slug: str({ pattern: "^[a-z0-9-]+$" }),
+  slug: str({ pattern: SLUG_PATTERN }),
   family: str(),
   name: str(),
   publisher: enumOf(PUBLISHERS),

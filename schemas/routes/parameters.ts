@@ -1,5 +1,6 @@
 import { COORDINATES, type PageLimit } from "../limits.ts";
 import { enumOf, int, num, str } from "../json-schema.ts";
+import { SLUG_PATTERN } from "../vocabularies.ts";
 import type { ParameterSpec } from "./route-spec.ts";
 
 /** Parameter descriptions shared by many routes, phrased once. */
@@ -39,7 +40,7 @@ export function enumParameter(name: string, values: readonly string[], descripti
 }
 
 export function slugPathParameter(description: string): ParameterSpec {
-  return { name: "slug", in: "path", required: true, description, schema: str({ pattern: "^[a-z0-9-]+$" }) };
+  return { name: "slug", in: "path", required: true, description, schema: str({ pattern: SLUG_PATTERN }) };
 }
 
 export function coordinateParameters(decimals: number, errorCode: string): ParameterSpec[] {

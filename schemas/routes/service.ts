@@ -1,4 +1,5 @@
 import { COMMON_ERROR_CODES } from "../errors.ts";
+import { PUBLIC_CACHE_SECONDS } from "../limits.ts";
 import { capabilitiesSchema, openApiDocumentSchema } from "../responses/service.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
@@ -30,7 +31,7 @@ export const serviceRoutes: RouteSpec[] = [
     access: "PUBLIC",
     scope: null,
     requiresDurableStorage: false,
-    publicCacheSeconds: 3600,
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.openapi,
     errorCodes: [...COMMON_ERROR_CODES],
     ignoredParameters: [],
     parameters: [],

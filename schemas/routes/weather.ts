@@ -88,7 +88,7 @@ export const weatherRoutes: RouteSpec[] = [
     summary: "Place search by name (GeoNames gazetteer), ranked by population",
     description: "With no place index on the deployment the answer is 200 with an empty list.",
     errorCodes: [...COMMON_ERROR_CODES, "VALIDATION_FAILED"],
-    publicCacheSeconds: PUBLIC_CACHE_SECONDS.registry,
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.places,
     ignoredParameters: [],
     parameters: [
       { name: "q", in: "query", required: true, description: `Name or name prefix, at least ${PLACES_MIN_QUERY_LENGTH} characters; accent- and case-insensitive.`, schema: str({ minLength: PLACES_MIN_QUERY_LENGTH }) },

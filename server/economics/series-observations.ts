@@ -13,8 +13,8 @@ import { hasObservations, readObservationPage } from "./observations-reader.ts";
  * One page of a series' current vintages, for both observation routes: an unknown slug is NOT_FOUND, and a
  * registered series with nothing ingested is an absent corpus (503), never an empty 200.
  */
-export function seriesObservationsAnswer(storage: IndexStorage, registry: BuiltRegistry | null, slug: string, query: URLSearchParams, now: number, pageLimit: PageLimit) {
-  const series = registry ? seriesBySlug(registry, slug) : null;
+export function seriesObservationsAnswer(storage: IndexStorage, registry: BuiltRegistry, slug: string, query: URLSearchParams, now: number, pageLimit: PageLimit) {
+  const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
   const limit = parseLimit(query.get("limit"), pageLimit);
   const offset = decodeCursor(query.get("cursor"));

@@ -15,7 +15,8 @@ export interface DomainReport {
   feeds: { id: string; lastReceivedDataAt: string | null; lastSuccessAt: string | null }[];
 }
 
-const newest = (times: (string | null)[]) => times.filter((time): time is string => time !== null).sort().at(-1) ?? null;
+/** The latest of some ISO instants (all in the same UTC form), or null when none is known. */
+export const latestOf = (times: (string | null)[]): string | null => times.filter((time): time is string => time !== null).sort().at(-1) ?? null;
 
 /**
  * A stored domain (economics, news) from its feeds' latest checks: `unknown` when none was ever checked, `ok` when every
@@ -29,8 +30,8 @@ export function storedDomainStatus(feeds: FeedCheck[], fresh: boolean): DomainRe
       : succeeded.length === checked.length && fresh ? "ok" : "degraded";
   return {
     status,
-    lastReceivedDataAt: newest(feeds.map((feed) => feed.lastReceivedDataAt)),
-    lastSuccessAt: newest(feeds.map((feed) => feed.lastSuccessAt)),
+    lastReceivedDataAt: latestOf(feeds.map((feed) => feed.lastReceivedDataAt)),
+    lastSuccessAt: latestOf(feeds.map((feed) => feed.lastSuccessAt)),
     feeds: feeds.map(({ id, lastReceivedDataAt, lastSuccessAt }) => ({ id, lastReceivedDataAt, lastSuccessAt })),
   };
 }

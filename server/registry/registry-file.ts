@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createReloadingFile } from "../files/reloading-file.ts";
+import { ApiError } from "../http/api-error.ts";
 
 /** The registry JSON published by the CLI, re-read whenever a new one is published. Null when none has been built. */
 export function createRegistrySource(dataDir: string): () => BuiltRegistry | null {
@@ -11,4 +12,11 @@ export function createRegistrySource(dataDir: string): () => BuiltRegistry | nul
     (path) => JSON.parse(readFileSync(path, "utf8")) as BuiltRegistry,
     () => null,
   );
+}
+
+/** The registry for a request; a deployment that has not built one is misconfigured (`serve` builds it on start). */
+export function requireRegistry(source: () => BuiltRegistry | null): BuiltRegistry {
+  const built = source();
+  if (!built) throw new ApiError("CONFIGURATION_ERROR", "The registry has not been built on this deployment.");
+  return built;
 }

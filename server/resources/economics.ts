@@ -6,6 +6,7 @@ import { readEvents, type EventFilter } from "../economics/events-reader.ts";
 import { credentialedEntry, groupByDay } from "../economics/event-views.ts";
 import { freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
+import { requireRegistry } from "../registry/registry-file.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { decodeCursor, encodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
@@ -15,8 +16,8 @@ import type { IndexStorage } from "../storage/index-storage.ts";
 export function eventQueryFrom(query: URLSearchParams, now: number) {
   const zone = parseZone(query.get("tz"));
   const range = parseDateRange(query.get("from"), query.get("to"), now, {
-    zone, maxDays: WINDOWS.credentialedMaxDays, defaultDaysBack: WINDOWS.publicCalendarDaysBack,
-    defaultDaysAhead: WINDOWS.publicCalendarDaysAhead, errorCode: "ECONOMICS_RANGE_INVALID",
+    zone, maxDays: WINDOWS.credentialedMaxDays, defaultDaysBack: WINDOWS.credentialedDefaultDaysBack,
+    defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead, errorCode: "ECONOMICS_RANGE_INVALID",
   });
   const filter: EventFilter = {
     window: { kind: "utc-dates", fromDate: range.fromDate, toDate: range.toDate },
@@ -71,7 +72,7 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
     },
 
     "v1.economics.seriesObservations": ({ query, params, now }) => {
-      const { data, meta: { dataStatus: _publicOnly, ...meta } } = seriesObservationsAnswer(storage, registrySource(), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations);
+      const { data, meta: { dataStatus: _publicOnly, ...meta } } = seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations);
       return { data, meta };
     },
   };

@@ -7,6 +7,7 @@ import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
 import { decodeCursor, encodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
+import { latestOf } from "../news/domain-status.ts";
 import { newsUpdatedAt, readNews } from "../news/news-reader.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
@@ -31,7 +32,7 @@ export function newsHandlers(storage: IndexStorage): Record<string, RouteHandler
       const index = requireIndex(storage);
       const page = readIndex(() => readNews(index.db, filter, offset, limit));
       const feeds = readIndex(() => readFeedChecks(index.db, NEWS_FEEDS));
-      const lastSuccess = feeds.map((feed) => feed.lastSuccessAt).filter((time): time is string => time !== null).sort().at(-1) ?? null;
+      const lastSuccess = latestOf(feeds.map((feed) => feed.lastSuccessAt));
       return {
         data: { events: page.records },
         meta: {

@@ -7,6 +7,7 @@ import { groupByDay, publicEvent } from "../economics/event-views.ts";
 import { freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { newestReleases } from "../economics/releases.ts";
+import { requireRegistry } from "../registry/registry-file.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
@@ -15,11 +16,7 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
 export function publicEconomicsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
-  const registry = () => {
-    const built = registrySource();
-    if (!built) throw new ApiError("CONFIGURATION_ERROR", "The registry has not been built on this deployment.");
-    return built;
-  };
+  const registry = () => requireRegistry(registrySource);
 
   return {
     "public.economics.calendar": ({ query, now }) => {
@@ -83,7 +80,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
     "public.economics.observations": ({ query, now }) => {
       const slug = query.get("series");
       if (!slug) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      return seriesObservationsAnswer(storage, registrySource(), slug, query, now, PAGE_LIMITS.publicObservations);
+      return seriesObservationsAnswer(storage, registry(), slug, query, now, PAGE_LIMITS.publicObservations);
     },
   };
 }

@@ -1,20 +1,17 @@
 import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
-import { CATEGORIES, REGIONS } from "../../schemas/vocabularies.ts";
+import { CATEGORIES, REGIONS, SLUG_PATTERN } from "../../schemas/vocabularies.ts";
 import { ApiError } from "../http/api-error.ts";
 import { parseEnum, parseLimit } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
+import { requireRegistry } from "../registry/registry-file.ts";
 import { activeFamilies, familyWithSeries, matchingSeries } from "../registry/registry-queries.ts";
 import { familyView, seriesView } from "../registry/registry-views.ts";
 
-const SLUG_PATTERN = /^[a-z0-9-]+$/;
+const SLUG = new RegExp(SLUG_PATTERN);
 
 export function registryHandlers(registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
-  const registry = (): BuiltRegistry => {
-    const built = registrySource();
-    if (!built) throw new ApiError("CONFIGURATION_ERROR", "The registry has not been built on this deployment.");
-    return built;
-  };
+  const registry = () => requireRegistry(registrySource);
 
   return {
     "v1.economics.indicators": ({ query }) => {
@@ -24,7 +21,7 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
 
     "v1.economics.indicator": ({ params }) => {
       const slug = params.slug ?? "";
-      const found = SLUG_PATTERN.test(slug) ? familyWithSeries(registry(), slug) : null;
+      const found = SLUG.test(slug) ? familyWithSeries(registry(), slug) : null;
       if (!found) throw new ApiError("NOT_FOUND", "No indicator family has this slug.");
       return { data: { indicator: familyView(found.family), series: found.series.map(seriesView) } };
     },

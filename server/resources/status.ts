@@ -1,15 +1,15 @@
-import { CALENDAR_SOURCES, NEWS_FEEDS } from "../../schemas/vocabularies.ts";
+import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
 import { dataStatusOf } from "../economics/freshness.ts";
 import { readIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
-import { storedDomainStatus, weatherDomainStatus } from "../news/domain-status.ts";
+import { latestOf, storedDomainStatus, weatherDomainStatus } from "../news/domain-status.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import type { WeatherCache } from "../weather/cache.ts";
 import type { WeatherPayload } from "../weather/model.ts";
 import { MET_SOURCE } from "../weather/provenance.ts";
 
-const ECONOMICS_FEEDS = [...CALENDAR_SOURCES, "bls-api", "eurostat-sdmx", "ecb-data"] as const;
+const ECONOMICS_FEEDS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS];
 
 /** What this instance itself knows of each domain's freshness; no internal counter is published. */
 export function statusHandlers(storage: IndexStorage, weather: WeatherCache<WeatherPayload> | null): Record<string, RouteHandler> {
@@ -20,7 +20,7 @@ export function statusHandlers(storage: IndexStorage, weather: WeatherCache<Weat
       // domain (which makes the run partial, not succeeded) must not make the other domain's data stale.
       const domain = (sources: readonly string[]) => {
         const feeds = readIndex(() => readFeedChecks(index?.db ?? null, sources));
-        const lastSuccess = feeds.map((feed) => feed.lastSuccessAt).filter((time): time is string => time !== null).sort().at(-1) ?? null;
+        const lastSuccess = latestOf(feeds.map((feed) => feed.lastSuccessAt));
         return storedDomainStatus(feeds, dataStatusOf(lastSuccess, now) === "fresh");
       };
       return {

@@ -16,7 +16,7 @@ const ATTRIBUTION_RECORDS = [{
   sourceId: MET_SOURCE.id, required: MET_ATTRIBUTION.required, licenseName: MET_ATTRIBUTION.licenseName, termsUrl: MET_TERMS_URL, modifiedByService: true,
 }];
 
-export const PUBLIC_COORDINATE_PRECISION = "Coordinates rounded to 2 decimal places (about 1.1 km); the point in the body is the point served.";
+export const PUBLIC_COORDINATE_PRECISION = `Coordinates rounded to ${COORDINATES.publicDecimals} decimal places (about 1.1 km); the point in the body is the point served.`;
 
 /** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";

@@ -1,4 +1,4 @@
-import type { ObservationApi } from "../records.ts";
+import type { ObservationApi } from "../../../schemas/vocabularies.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 /** One data row of a CSV table, read by header name so that publishers may add or reorder columns. */

@@ -1,4 +1,4 @@
-import type { ObservationApi } from "../records.ts";
+import type { ObservationApi } from "../../../schemas/vocabularies.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const DECIMAL_TEXT = /^[+-]?[0-9]+(\.[0-9]+)?$/;
