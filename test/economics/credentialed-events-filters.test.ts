@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { edgeCaseDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
-import { credentialedClient } from "../support/economics-requests.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
-import { ALL_MARCH, ID, MARCH, idsOf, sorted } from "./credentialed-events-fixtures.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { ALL_MARCH, edgeCaseEventsService, ID, idsOf, MARCH, sorted } from "./credentialed-events-fixtures.ts";
 
 afterAll(removeEconomicsDataDirs);
 
@@ -12,21 +10,7 @@ const EA_MARCH = [ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash
 const list = (count: number, make: (index: number) => string) => Array.from({ length: count }, (_, index) => make(index)).join(",");
 
 describe("GET /api/v1/economics/events over a synthetic index", () => {
-  let service: RunningService;
-  let get: ReturnType<typeof credentialedClient>;
-  const events = (query: string) => get(`/api/v1/economics/events?${query}`);
-
-  beforeAll(async () => {
-    service = await startService({ seedDataDir: edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
-    get = credentialedClient(service);
-  });
-  afterAll(() => service.close());
-
-  const expectError = async (query: string, status: number, code: string) => {
-    const response = await events(query);
-    expect(response.status, query).toBe(status);
-    expect(response.body.error.code, query).toBe(code);
-  };
+  const { events, expectError } = edgeCaseEventsService();
 
   describe("list filters", () => {
     it("country: case-insensitive, never matching an event filed under a region, at most 25", async () => {

@@ -1,3 +1,7 @@
+import { afterAll, beforeAll, expect } from "vitest";
+import { edgeCaseDataDir } from "../support/economics-index.ts";
+import { credentialedClient } from "../support/economics-requests.ts";
+import { fakeClock, startService, type RunningService } from "../support/service.ts";
 import { EDGE_EVENTS } from "../support/synthetic-economics-corpora.ts";
 import { eventIdOf } from "../support/synthetic-index-spec.ts";
 
@@ -11,3 +15,20 @@ export const ALL_MARCH = [ID.employment0309, ID.ppi0310, ID.cpi0311, ID.realEarn
 
 export const idsOf = (body: any): string[] => body.data.entries.map((entry: Entry) => entry.id);
 export const sorted = (ids: string[]) => [...ids].sort();
+
+/** One service over the edge corpus per test file (its clock at 2026-03-14 12:00Z), with the events client and an error check. */
+export function edgeCaseEventsService() {
+  const edge = {} as { service: RunningService; get: ReturnType<typeof credentialedClient> };
+  beforeAll(async () => {
+    edge.service = await startService({ seedDataDir: edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
+    edge.get = credentialedClient(edge.service);
+  });
+  afterAll(() => edge.service.close());
+  const events = (query: string) => edge.get(`/api/v1/economics/events?${query}`);
+  const expectError = async (query: string, status: number, code: string) => {
+    const response = await events(query);
+    expect(response.status, query).toBe(status);
+    expect(response.body.error.code, query).toBe(code);
+  };
+  return { edge, events, expectError };
+}

@@ -1,30 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import { encodeCursor } from "../../server/http/params.ts";
-import { edgeCaseDataDir, longTitleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { longTitleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { startService, type RunningService } from "../support/service.ts";
 import { BULK, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
-import { ALL_MARCH, ID, MARCH, idsOf } from "./credentialed-events-fixtures.ts";
+import { ALL_MARCH, edgeCaseEventsService, ID, idsOf, MARCH } from "./credentialed-events-fixtures.ts";
 
 afterAll(removeEconomicsDataDirs);
 
 describe("GET /api/v1/economics/events over a synthetic index", () => {
-  let service: RunningService;
-  let get: ReturnType<typeof credentialedClient>;
-  const events = (query: string) => get(`/api/v1/economics/events?${query}`);
-
-  beforeAll(async () => {
-    service = await startService({ seedDataDir: edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
-    get = credentialedClient(service);
-  });
-  afterAll(() => service.close());
-
-  const expectError = async (query: string, status: number, code: string) => {
-    const response = await events(query);
-    expect(response.status, query).toBe(status);
-    expect(response.body.error.code, query).toBe(code);
-  };
+  const { events, expectError } = edgeCaseEventsService();
 
   describe("limit and cursor", () => {
     const BULK_RANGE = "from=2027-01-01&to=2027-01-31";

@@ -1,29 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { edgeCaseDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
-import { credentialedClient } from "../support/economics-requests.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
-import { ID, MARCH, idsOf, sorted, type Entry } from "./credentialed-events-fixtures.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { edgeCaseEventsService, type Entry, ID, idsOf, MARCH, sorted } from "./credentialed-events-fixtures.ts";
 
 afterAll(removeEconomicsDataDirs);
 
 const LOCAL_FIELDS = ["localDate", "localTime", "localTimeZone"];
 
 describe("GET /api/v1/economics/events over a synthetic index", () => {
-  let service: RunningService;
-  let get: ReturnType<typeof credentialedClient>;
-  const events = (query: string) => get(`/api/v1/economics/events?${query}`);
-
-  beforeAll(async () => {
-    service = await startService({ seedDataDir: edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
-    get = credentialedClient(service);
-  });
-  afterAll(() => service.close());
-
-  const expectError = async (query: string, status: number, code: string) => {
-    const response = await events(query);
-    expect(response.status, query).toBe(status);
-    expect(response.body.error.code, query).toBe(code);
-  };
+  const { events, expectError } = edgeCaseEventsService();
 
   describe("tz and the local projection", () => {
     it("defaults to UTC and refuses an unknown zone with VALIDATION_FAILED", async () => {

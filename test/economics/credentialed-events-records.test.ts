@@ -1,41 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { edgeCaseDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeEconomicsDataDirs } from "../support/economics-index.ts";
 import { credentialedClient, inEventOrder } from "../support/economics-requests.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
 import { ECI_MOVED, EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
-import { ALL_MARCH, ID, MARCH, idsOf, sorted, type Entry } from "./credentialed-events-fixtures.ts";
+import { ALL_MARCH, edgeCaseEventsService, type Entry, ID, idsOf, MARCH, sorted } from "./credentialed-events-fixtures.ts";
 
 afterAll(removeEconomicsDataDirs);
 
 describe("GET /api/v1/economics/events over a synthetic index", () => {
-  let service: RunningService;
-  let get: ReturnType<typeof credentialedClient>;
-  const events = (query: string) => get(`/api/v1/economics/events?${query}`);
-
-  beforeAll(async () => {
-    service = await startService({ seedDataDir: edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
-    get = credentialedClient(service);
-  });
-  afterAll(() => service.close());
+  const { edge, events } = edgeCaseEventsService();
 
   describe("access", () => {
     it("needs a credential with economics:read", async () => {
-      const anonymous = await service.request(`/api/v1/economics/events?${MARCH}`);
+      const anonymous = await edge.service.request(`/api/v1/economics/events?${MARCH}`);
       expect(anonymous.status).toBe(401);
       expect(anonymous.body.error.code).toBe("UNAUTHORIZED");
-      const weatherOnly = await credentialedClient(service, ["weather:read"])(`/api/v1/economics/events?${MARCH}`);
+      const weatherOnly = await credentialedClient(edge.service, ["weather:read"])(`/api/v1/economics/events?${MARCH}`);
       expect(weatherOnly.status).toBe(403);
       expect(weatherOnly.body.error.code).toBe("FORBIDDEN");
       expect((await events(MARCH)).status).toBe(200);
     });
 
     it("answers HEAD with the same status and headers and no body", async () => {
-      const head = await get(`/api/v1/economics/events?${MARCH}&limit=2`, { method: "HEAD" });
+      const head = await edge.get(`/api/v1/economics/events?${MARCH}&limit=2`, { method: "HEAD" });
       const full = await events(`${MARCH}&limit=2`);
       expect(head.status).toBe(200);
       expect(head.text).toBe("");
       for (const name of ["content-type", "cache-control", "ratelimit-limit"]) expect(head.headers.get(name), name).toBe(full.headers.get(name));
-      const failing = await get("/api/v1/economics/events?tz=Nowhere/Nothing", { method: "HEAD" });
+      const failing = await edge.get("/api/v1/economics/events?tz=Nowhere/Nothing", { method: "HEAD" });
       expect(failing.status).toBe(400);
       expect(failing.text).toBe("");
     });
@@ -112,11 +103,11 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
 
   describe("derivedState from the clock", () => {
     const stateAt = async (clock: string, id: string) => {
-      service.clock.set(clock);
+      edge.service.clock.set(clock);
       const { body } = await events(MARCH);
       return body.data.entries.find((entry: Entry) => entry.id === id) as Entry;
     };
-    afterAll(() => service.clock.set("2026-03-14T12:00:00Z"));
+    afterAll(() => edge.service.clock.set("2026-03-14T12:00:00Z"));
 
     it("timed event: UPCOMING before its day in the source zone, DUE_TODAY on it, PAST_DUE once the time has passed", async () => {
       // PPI at 08:30 New York (EDT, UTC-4) on 2026-03-10; the day starts at 04:00Z.
