@@ -6,10 +6,11 @@ import autocannon from "autocannon";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve, toNodeHandler } from "h3/node";
+import { toNodeHandler } from "h3/node";
 import { listen } from "listhen";
 import { rebuildRegistry } from "../cli/commands/registry.ts";
 import { createApp } from "../server/app.ts";
+import { startServer } from "../server/listen.ts";
 import type { ServiceConfig } from "../server/config.ts";
 
 const PATH = "/api/v1/economics/series?limit=5";
@@ -35,8 +36,7 @@ async function load(url: string): Promise<number> {
   return rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)]!;
 }
 
-const h3Server = serve(createApp({ config }), { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
-await h3Server.ready();
+const h3Server = await startServer(createApp({ config }), { port: 0, hostname: "127.0.0.1", gracefulShutdown: false });
 const h3Rate = await load(h3Server.url!.replace(/\/$/, ""));
 await h3Server.close(true);
 

@@ -2,9 +2,9 @@ import type { Command } from "commander";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serve } from "h3/node";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { createApp } from "../../server/app.ts";
+import { startServer } from "../../server/listen.ts";
 import { serveOptionsFrom, serviceConfigFrom } from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { buildPlacesIndex } from "../places/build-places-index.ts";
@@ -46,8 +46,7 @@ export function registerServeCommand(program: Command, env: NodeJS.ProcessEnv): 
         process.stderr.write(`place search index built: ${places.count} places\n`);
       }
       const app = createApp({ config, launchIngestion: config.storageEnabled ? createIngestionLauncher(config.dataDir, env) : undefined });
-      const server = serve(app, { port, hostname: host, silent: true });
-      await server.ready();
+      const server = await startServer(app, { port, hostname: host });
       process.stdout.write(`service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`);
     });
 }

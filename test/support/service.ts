@@ -1,9 +1,9 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve } from "h3/node";
 import { rebuildRegistry } from "../../cli/commands/registry.ts";
 import { createApp } from "../../server/app.ts";
+import { startServer } from "../../server/listen.ts";
 import type { RateLimitConfig, ServiceConfig } from "../../server/config.ts";
 import type { IngestionLauncher } from "../../server/resources/admin.ts";
 import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
@@ -69,8 +69,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
   };
   const launchIngestion = options.launchIngestion?.(dataDir);
-  const server = serve(createApp({ config, clock, launchIngestion, log: (line) => logs.push(line) }), { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
-  await server.ready();
+  const server = await startServer(createApp({ config, clock, launchIngestion, log: (line) => logs.push(line) }), { port: 0, hostname: "127.0.0.1", gracefulShutdown: false });
   const url = server.url!.replace(/\/$/, "");
 
   return {
