@@ -21,7 +21,7 @@ CREATE TABLE events (
   confirmed INTEGER NOT NULL,
   record TEXT NOT NULL
 ) STRICT;
-CREATE INDEX events_in_order ON events (scheduled_date, scheduled_at, id);
+CREATE INDEX events_in_order ON events (scheduled_date, scheduled_at IS NULL, scheduled_at, id);
 
 CREATE TABLE event_sources (
   event_id TEXT NOT NULL,

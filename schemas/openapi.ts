@@ -61,7 +61,7 @@ function operation(route: RouteSpec, head = false): Record<string, unknown> {
   const success = {
     description: head ? "Same status and headers as GET, no body." : "Success.",
     headers: common,
-    ...(head ? {} : { content: { "application/json": { schema: route.name === "v1.openapi" ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields) } } }),
+    ...(head ? {} : { content: { "application/json": { schema: route.bare ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields) } } }),
   };
   return {
     operationId: route.name,

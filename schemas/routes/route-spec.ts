@@ -38,4 +38,6 @@ export interface RouteSpec {
   metaFields: readonly MetaFieldName[];
   /** 202 for routes that accept work to be done later; 200 when absent. */
   successStatus?: 202;
+  /** Served as `data` alone, without the envelope (only the OpenAPI document, which tools read directly). */
+  bare?: true;
 }

@@ -37,5 +37,6 @@ export const serviceRoutes: RouteSpec[] = [
     parameters: [],
     dataSchema: openApiDocumentSchema,
     metaFields: [],
+    bare: true,
   },
 ];

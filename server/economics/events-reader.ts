@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { prepared } from "../storage/prepared.ts";
 import { sqlFilter } from "../storage/sql-filter.ts";
 import type { EventRecord } from "../../cli/ingest/event-record.ts";
 
@@ -44,8 +45,7 @@ export function readEvents(db: Database.Database, filter: EventFilter, offset: n
   filters.anyOf("release_slug", filter.releases);
   filters.anyOf("status", filter.statuses);
   filters.anyLinked("id", (list) => `SELECT event_id FROM event_sources WHERE source IN (${list})`, filter.sources);
-  const rows = db
-    .prepare(`SELECT record FROM events WHERE ${filters.where()} ORDER BY scheduled_date, scheduled_at IS NULL, scheduled_at, id LIMIT ? OFFSET ?`)
+  const rows = prepared(db, `SELECT record FROM events WHERE ${filters.where()} ORDER BY scheduled_date, scheduled_at IS NULL, scheduled_at, id LIMIT ? OFFSET ?`)
     .pluck()
     .all(...filters.values(), limit + 1, offset) as string[];
   return { records: rows.slice(0, limit).map((row) => JSON.parse(row) as EventRecord), more: rows.length > limit };

@@ -1,11 +1,10 @@
-import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import { ApiError } from "../http/api-error.ts";
 import type { IndexStorage, OpenIndex } from "../storage/index-storage.ts";
 
 /** The published index for one request, or the contract's 503 when there is none (never an empty 200). */
 export function requireIndex(storage: IndexStorage): OpenIndex {
-  const index = storage.ready() ? storage.current() : null;
-  if (!index) throw new ApiError("SERVICE_UNAVAILABLE", undefined, { retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS });
+  const index = storage.current();
+  if (!index?.facts.lastIngestedAt) throw new ApiError("SERVICE_UNAVAILABLE");
   return index;
 }
 
@@ -15,6 +14,6 @@ export function readIndex<T>(read: () => T): T {
     return read();
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError("STORAGE_UNAVAILABLE", undefined, { retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS });
+    throw new ApiError("STORAGE_UNAVAILABLE");
   }
 }

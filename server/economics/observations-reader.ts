@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { prepared } from "../storage/prepared.ts";
 import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
 
 /** An observation as served: the current vintage of its period and what it replaced (spec "Observation"). */
@@ -17,16 +18,16 @@ export function observationView(row: IndexObservationRow) {
 
 /** One page of a series' periods, oldest first, `from`/`to` compared as strings (spec: period codes compare as strings). */
 export function readObservationPage(db: Database.Database, seriesSlug: string, from: string | null, to: string | null, offset: number, limit: number) {
-  const rows = db.prepare(`SELECT * FROM observations WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
+  const rows = prepared(db, `SELECT * FROM observations WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
     ORDER BY reference_period LIMIT ? OFFSET ?`).all(seriesSlug, from || "", to || "\uffff", limit + 1, offset) as IndexObservationRow[];
   return { observations: rows.slice(0, limit).map(observationView), more: rows.length > limit };
 }
 
 /** The newest `count` periods of a series, newest first. */
 export function readNewestPeriods(db: Database.Database, seriesSlug: string, count: number): IndexObservationRow[] {
-  return db.prepare("SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(seriesSlug, count) as IndexObservationRow[];
+  return prepared(db, "SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(seriesSlug, count) as IndexObservationRow[];
 }
 
 export function hasObservations(db: Database.Database, seriesSlug: string): boolean {
-  return db.prepare("SELECT 1 FROM series_facts WHERE series_slug = ?").get(seriesSlug) !== undefined;
+  return prepared(db, "SELECT 1 FROM series_facts WHERE series_slug = ?").get(seriesSlug) !== undefined;
 }

@@ -1,10 +1,11 @@
 import type Database from "better-sqlite3";
+import { prepared } from "../storage/prepared.ts";
 import { CALENDAR_SOURCES } from "../../schemas/vocabularies.ts";
 import type { FeedCheck } from "../news/domain-status.ts";
 
 /** The listed sources with their latest check; `not_recorded` for a source never checked. */
 export function readFeedChecks(db: Database.Database | null, sources: readonly string[]): FeedCheck[] {
-  const rows = db ? db.prepare("SELECT source, last_received_at, last_success_at, latest_check FROM source_checks").all() as
+  const rows = db ? prepared(db, "SELECT source, last_received_at, last_success_at, latest_check FROM source_checks").all() as
     { source: string; last_received_at: string | null; last_success_at: string | null; latest_check: FeedCheck["latestCheck"] }[] : [];
   const bySource = new Map(rows.map((row) => [row.source, row]));
   return sources.map((source) => ({

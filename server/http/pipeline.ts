@@ -62,7 +62,7 @@ export async function handlePath(event: H3Event, routes: BoundRoute[], context: 
       if (spec.scope !== null && !principal.scopes.includes(spec.scope)) throw new ApiError("FORBIDDEN");
     }
     if (spec.requiresDurableStorage && !context.storageBound) {
-      throw new ApiError("SERVICE_UNAVAILABLE", undefined, { retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS });
+      throw new ApiError("SERVICE_UNAVAILABLE");
     }
     const result = await handler({
       query: event.url.searchParams,
@@ -70,7 +70,7 @@ export async function handlePath(event: H3Event, routes: BoundRoute[], context: 
       principal,
       now: request.now,
     });
-    return answerSuccess(event, spec, serialiseSuccess(result, baseMeta(request.id, request.now)));
+    return answerSuccess(event, spec, serialiseSuccess(result, baseMeta(request.id, request.now), spec));
   } catch (error) {
     return answerError(event, request, toApiError(error, context));
   }
@@ -150,7 +150,7 @@ function consumeRateLimit(event: H3Event, request: RequestState, routeName: stri
 function answerSuccess(event: H3Event, spec: RouteSpec, success: SerialisedSuccess): unknown {
   event.res.headers.set("content-type", "application/json; charset=utf-8");
   if (spec.publicCacheSeconds !== null) {
-    const etag = weakEtag(success.data);
+    const etag = weakEtag(success.dataText);
     event.res.headers.set("cache-control", `public, max-age=${spec.publicCacheSeconds}`);
     event.res.headers.set("etag", etag);
     if (matchesIfNoneMatch(event.req.headers.get("if-none-match"), etag)) {

@@ -13,10 +13,6 @@ export interface RouteInput {
 export interface RouteResult {
   data: unknown;
   meta?: Record<string, unknown>;
-  /** 202 for accepted work; 200 otherwise. */
-  status?: 200 | 202;
-  /** Serve `data` alone, without the envelope (only the OpenAPI document, which tools read directly). */
-  bare?: boolean;
   /** For list answers: how to rebuild the answer with only the first `n` items when it exceeds the response ceiling. */
   cut?: { count: number; keep(n: number): { data: unknown; meta?: Record<string, unknown> } };
 }

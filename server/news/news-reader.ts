@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { prepared } from "../storage/prepared.ts";
 import { sqlFilter } from "../storage/sql-filter.ts";
 
 export interface NewsFilter {
@@ -26,12 +27,12 @@ export function readNews(db: Database.Database, filter: NewsFilter, offset: numb
   filters.anyOf("link_status", filter.linkStatuses);
   filters.anyOf("type", filter.types);
   filters.anyLinked("id", (list) => `SELECT news_id FROM news_series WHERE series_slug IN (${list})`, filter.series);
-  const rows = db.prepare(`SELECT record FROM news WHERE ${filters.where()} ORDER BY published_at DESC, id LIMIT ? OFFSET ?`)
+  const rows = prepared(db, `SELECT record FROM news WHERE ${filters.where()} ORDER BY published_at DESC, id LIMIT ? OFFSET ?`)
     .pluck().all(...filters.values(), limit + 1, offset) as string[];
   return { records: rows.slice(0, limit).map((row) => JSON.parse(row) as unknown), more: rows.length > limit };
 }
 
 /** The feeds' newest content change (spec `meta.dataUpdatedAt` for news), or null when there is no announcement. */
 export function newsUpdatedAt(db: Database.Database): string | null {
-  return db.prepare("SELECT max(content_changed_at) FROM news").pluck().get() as string | null;
+  return prepared(db, "SELECT max(content_changed_at) FROM news").pluck().get() as string | null;
 }

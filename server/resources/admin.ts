@@ -14,7 +14,7 @@ export function adminHandlers(config: ServiceConfig, launch: IngestionLauncher |
     "v1.admin.ingestionTrigger": () => {
       if (!launch) throw new ApiError("CONFIGURATION_ERROR", "This deployment cannot start ingestion runs.");
       const { alreadyRunning } = launch();
-      return { data: { started: !alreadyRunning, runs: readRecentRuns(config.dataDir) }, status: 202 };
+      return { data: { started: !alreadyRunning, runs: readRecentRuns(config.dataDir) } };
     },
   };
 }

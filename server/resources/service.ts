@@ -5,6 +5,16 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
 export function serviceHandlers(config: ServiceConfig, storage: IndexStorage): Record<string, RouteHandler> {
+  // The description depends only on whether storage-backed routes can answer, so each variant is built once.
+  const documents = new Map<boolean, Record<string, unknown>>();
+  const openApiDocument = (durableStorage: boolean) => {
+    let document = documents.get(durableStorage);
+    if (!document) {
+      document = buildOpenApiDocument({ routes: ALL_ROUTES, includeOperatorRoutes: false, durableStorage, environment: config.environment });
+      documents.set(durableStorage, document);
+    }
+    return document;
+  };
   return {
     "v1.capabilities": () => {
       const index = storage.current();
@@ -30,9 +40,6 @@ export function serviceHandlers(config: ServiceConfig, storage: IndexStorage): R
       };
     },
 
-    "v1.openapi": () => ({
-      data: buildOpenApiDocument({ routes: ALL_ROUTES, includeOperatorRoutes: false, durableStorage: storage.ready(), environment: config.environment }),
-      bare: true,
-    }),
+    "v1.openapi": () => ({ data: openApiDocument(storage.ready()) }),
   };
 }

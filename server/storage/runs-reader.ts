@@ -2,7 +2,6 @@ import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import { ApiError } from "../http/api-error.ts";
 
 const RECENT_RUNS = 20;
@@ -31,7 +30,7 @@ export function readRecentRuns(dataDir: string) {
         .map((check) => ({ sourceId: check.source, check: check.result, detail: check.detail })),
     }));
   } catch {
-    throw new ApiError("STORAGE_UNAVAILABLE", undefined, { retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS });
+    throw new ApiError("STORAGE_UNAVAILABLE");
   } finally {
     db?.close();
   }
