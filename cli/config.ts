@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
+import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-service.ts";
 
 /** A configuration problem, named: which variable or flag, and what is wrong with it. */
@@ -21,22 +22,13 @@ export const UPSTREAM_VARIABLES = [
 export const DEFAULT_INGEST_USER_AGENT = "weather-economics-service/0.1 (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)";
 export const DEFAULT_WEATHER_USER_AGENT = "weather-economics-service/0.1 (set SERVICE_WEATHER_USER_AGENT to include your contact)";
 
-export interface IngestHttpOptions {
-  userAgent: string;
-  timeoutMs: number;
-  maxBytes: number;
-  retries: number;
-  blsApiKey: string | null;
-}
-
 /** How ingestion talks to publishers: identified, bounded and retried. */
-export function ingestHttpFrom(env: Env): IngestHttpOptions {
+export function ingestHttpFrom(env: Env): PoliteOptions {
   return {
     userAgent: env.SERVICE_INGEST_USER_AGENT || DEFAULT_INGEST_USER_AGENT,
     timeoutMs: integerVariable(env.SERVICE_INGEST_TIMEOUT_MS, "SERVICE_INGEST_TIMEOUT_MS", 30_000, 100, 600_000),
     maxBytes: integerVariable(env.SERVICE_INGEST_MAX_BYTES, "SERVICE_INGEST_MAX_BYTES", 20_000_000, 1000, 500_000_000),
     retries: integerVariable(env.SERVICE_INGEST_RETRIES, "SERVICE_INGEST_RETRIES", 2, 0, 10),
-    blsApiKey: env.SERVICE_BLS_API_KEY || null,
   };
 }
 

@@ -2,7 +2,8 @@ import { DateTime } from "luxon";
 
 /** Reference periods and their codes (`YYYY-MM-DD`, `YYYY-MM`, `YYYY-Q<n>`, `YYYY`), read the same way everywhere. */
 
-export type ReferencePeriodKind = "DAY" | "MONTH" | "QUARTER" | "YEAR";
+export const REFERENCE_PERIOD_KINDS = ["DAY", "MONTH", "QUARTER", "YEAR"] as const;
+export type ReferencePeriodKind = (typeof REFERENCE_PERIOD_KINDS)[number];
 
 export interface ReferencePeriod {
   kind: ReferencePeriodKind;

@@ -1,3 +1,7 @@
+import { CHECK_RESULTS, RUN_OUTCOMES } from "./vocabularies.ts";
+
+const sqlList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
+
 /**
  * The durable ledger (`store.sqlite`), written only by `service ingest`. Observation vintages and
  * document records are append-only; events are updated in place with their change history kept.
@@ -8,7 +12,7 @@ CREATE TABLE IF NOT EXISTS runs (
   started_at TEXT NOT NULL,
   finished_at TEXT,
   mode TEXT NOT NULL CHECK (mode IN ('fetch', 'archive')),
-  outcome TEXT NOT NULL CHECK (outcome IN ('running', 'succeeded', 'partial', 'failed')),
+  outcome TEXT NOT NULL CHECK (outcome IN (${sqlList(RUN_OUTCOMES)})),
   summary TEXT
 ) STRICT;
 
@@ -16,7 +20,7 @@ CREATE TABLE IF NOT EXISTS source_checks (
   run_id TEXT NOT NULL REFERENCES runs(id),
   source TEXT NOT NULL,
   checked_at TEXT NOT NULL,
-  result TEXT NOT NULL CHECK (result IN ('successful', 'incomplete')),
+  result TEXT NOT NULL CHECK (result IN (${sqlList(CHECK_RESULTS)})),
   detail TEXT,
   PRIMARY KEY (run_id, source)
 ) STRICT;

@@ -37,7 +37,6 @@ export type Publisher = (typeof PUBLISHERS)[number];
 
 /** CANCELLED: the source removed the event from its calendar before its date (a cancelled release disappears). */
 export const EVENT_STATUSES = ["SCHEDULED", "RESCHEDULED", "PUBLISHED", "CANCELLED"] as const;
-export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 export const TIME_PRECISIONS = ["EXACT_TIME", "DATE_ONLY"] as const;
 export type TimePrecision = (typeof TIME_PRECISIONS)[number];
@@ -63,6 +62,13 @@ export const SERIES_TRANSFORMATIONS = [
   "CHANGE_PERIOD",
 ] as const;
 export type SeriesTransformation = (typeof SERIES_TRANSFORMATIONS)[number];
+
+export const RUN_OUTCOMES = ["running", "succeeded", "partial", "failed"] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+
+/** A source's check in one run; `not_recorded` is only ever reported, for a source never checked. */
+export const CHECK_RESULTS = ["successful", "incomplete"] as const;
+export type CheckResult = (typeof CHECK_RESULTS)[number];
 
 export const DATA_STATUSES = ["fresh", "stale", "unavailable"] as const;
 export type DataStatus = (typeof DATA_STATUSES)[number];

@@ -16,9 +16,9 @@ function collectSource(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** The publishers' hosts of this deployment, by the upstream ids the sources name. */
 function hostsFrom(upstreams: UpstreamConfig[]): UpstreamHosts {
-  const host = (id: keyof UpstreamHosts) => upstreams.find((upstream) => upstream.id === id)!.baseUrl;
-  return { "bls-www": host("bls-www"), "bls-api": host("bls-api"), eurostat: host("eurostat"), "ecb-www": host("ecb-www"), "ecb-data": host("ecb-data") };
+  return Object.fromEntries(upstreams.filter((upstream) => upstream.domain === "economics").map((upstream) => [upstream.id, upstream.baseUrl])) as UpstreamHosts;
 }
 
 export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv): void {
@@ -45,7 +45,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
           registry,
           mode: options.fromArchive
             ? { kind: "archive", dir: resolve(options.fromArchive) }
-            : { kind: "fetch", hosts: hostsFrom(config.upstreams), blsApiKey: http.blsApiKey, http },
+            : { kind: "fetch", hosts: hostsFrom(config.upstreams), blsApiKey: env.SERVICE_BLS_API_KEY || null, http },
           only: options.source ?? null,
           now: () => Date.now(),
           progress: (line) => process.stderr.write(`${line}\n`),

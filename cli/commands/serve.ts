@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
 import { startServer } from "../../server/listen.ts";
 import { serveOptionsFrom, serviceConfigFrom } from "../config.ts";
@@ -10,7 +11,8 @@ import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { buildPlacesIndex } from "../places/build-places-index.ts";
 import { acquireIngestionLock } from "../ingest/run-lock.ts";
 import { runIngestion } from "../ingest/run-ingestion.ts";
-import { readRegistrySources, rebuildRegistry } from "./registry.ts";
+import { publishRegistry } from "../registry/build-registry.ts";
+import { readRegistrySources } from "./registry.ts";
 
 /** The bundled archive of real recorded publisher documents (see data/samples/SOURCES.md). */
 export const SAMPLE_ARCHIVE_DIR = fileURLToPath(new URL("../../data/samples/", import.meta.url));
@@ -37,9 +39,10 @@ export function registerServeCommand(program: Command, env: NodeJS.ProcessEnv): 
     .action(async (flags: ServeFlags) => {
       const config = serviceConfigFrom(env, flags);
       const { port, host } = serveOptionsFrom(env, flags);
-      rebuildRegistry(config.dataDir);
+      const registry = readRegistrySources();
+      publishRegistry(registry, config.dataDir);
       if (flags.seedSamples && config.storageEnabled && !existsSync(join(config.dataDir, DATA_FILES.index))) {
-        await seedFromSamples(config.dataDir);
+        await seedFromSamples(config.dataDir, registry);
       }
       if (flags.seedSamples && !existsSync(join(config.dataDir, DATA_FILES.places))) {
         const places = buildPlacesIndex(config.dataDir);
@@ -51,13 +54,13 @@ export function registerServeCommand(program: Command, env: NodeJS.ProcessEnv): 
     });
 }
 
-async function seedFromSamples(dataDir: string): Promise<void> {
+async function seedFromSamples(dataDir: string, registry: BuiltRegistry): Promise<void> {
   const release = acquireIngestionLock(dataDir);
   if (!release) return;
   try {
     process.stderr.write(`no index in ${dataDir} yet: ingesting the bundled sample archive\n`);
     const summary = await runIngestion({
-      dataDir, registry: readRegistrySources(), mode: { kind: "archive", dir: SAMPLE_ARCHIVE_DIR }, only: null,
+      dataDir, registry, mode: { kind: "archive", dir: SAMPLE_ARCHIVE_DIR }, only: null,
       now: () => Date.now(), progress: (line) => process.stderr.write(`${line}\n`),
     });
     process.stderr.write(`sample archive ingested: ${summary.outcome}\n`);

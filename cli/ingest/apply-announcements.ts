@@ -1,11 +1,10 @@
-import type { Registry } from "../../schemas/registry.ts";
+import type { Release } from "../../schemas/registry.ts";
 import type { NewsFeed } from "../../schemas/vocabularies.ts";
 import { announcementStore, type StoredAnnouncement } from "./announcement-store.ts";
 import type { RunContext } from "./apply-calendar.ts";
 import { classifyAnnouncement } from "./classify-announcement.ts";
 import { linkAnnouncement, type CandidateEvent } from "./link-announcement.ts";
 import type { SkippedRecord, SourceAnnouncement } from "./records.ts";
-import { createNewsReleaseMatcher } from "./release-matching.ts";
 import type { Store } from "./store.ts";
 
 export interface AnnouncementCounts {
@@ -24,11 +23,10 @@ export interface AnnouncementCounts {
  * update time changed, WITHDRAWN when they vanish while newer items remain (older items rolling off a feed are not
  * withdrawn). A notice linked to a calendar event is evidence of its publication.
  */
-export function applyAnnouncements(store: Store, registry: Registry, feed: NewsFeed, snapshot: { items: SourceAnnouncement[]; skipped: SkippedRecord[] }, run: RunContext): AnnouncementCounts {
+export function applyAnnouncements(store: Store, matchReleases: (title: string) => Release[], feed: NewsFeed, snapshot: { items: SourceAnnouncement[]; skipped: SkippedRecord[] }, run: RunContext): AnnouncementCounts {
   const { items } = snapshot;
   const counts: AnnouncementCounts = { received: items.length, new: 0, updated: 0, withdrawn: 0, linked: 0, ambiguous: 0, unlinked: 0, confirmed: 0 };
   const announcements = announcementStore(store.db);
-  const matchReleases = createNewsReleaseMatcher(registry);
   const eventsOf = store.db.prepare(`SELECT id, scheduled_date AS scheduledDate, scheduled_at AS scheduledAt, source_timezone AS sourceTimezone,
     json_extract(reference_period, '$.code') AS referencePeriodCode FROM events WHERE release_slug = ? AND status != 'CANCELLED'`);
   const valueOf = (seriesSlug: string, period: string) => store.currentVintage(seriesSlug, period)?.value;

@@ -33,7 +33,7 @@ export async function fetchDocument(target: LimitedRequest, options: PoliteOptio
           lastModified: headerValue(response.headers, "last-modified"),
         };
       }
-      const failure = new UpstreamRequestError("http-status", `${new URL(target.url).host} answered HTTP ${response.status}`, response.status);
+      const failure = new UpstreamRequestError("http-status", `${new URL(target.url).host} answered HTTP ${response.status}`);
       if (!RETRYABLE_STATUS(response.status) || attempt >= options.retries) throw failure;
       const retryAfter = Number(headerValue(response.headers, "retry-after"));
       if (Number.isFinite(retryAfter) && retryAfter > 0) waitMs = retryAfter * 1000;

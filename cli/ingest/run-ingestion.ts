@@ -3,14 +3,14 @@ import { join } from "node:path";
 import { DateTime } from "luxon";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { Registry } from "../../schemas/registry.ts";
-import type { CalendarSource, NewsFeed } from "../../schemas/vocabularies.ts";
+import { NEWS_FEEDS, type CalendarSource, type NewsFeed, type RunOutcome } from "../../schemas/vocabularies.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
 import { archiveDocument, replayDocuments } from "./archive.ts";
 import { fetchDocument, type PoliteOptions } from "./fetch-document.ts";
 import { publishIndex } from "./publish-index.ts";
-import { createReleaseMatcher } from "./release-matching.ts";
+import { createNewsReleaseMatcher, createReleaseMatcher } from "./release-matching.ts";
 import { SOURCES, type RequestContext, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
 import { openStore, type Store } from "./store.ts";
 
@@ -38,7 +38,7 @@ export interface SourceResult {
 
 export interface IngestSummary {
   runId: string;
-  outcome: "succeeded" | "partial" | "failed";
+  outcome: Exclude<RunOutcome, "running">;
   published: boolean;
   durationMs: number;
   sources: SourceResult[];
@@ -68,10 +68,11 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
   store.startRun(runId, iso(started), options.mode.kind);
   try {
     const sources = SOURCES.filter((source) => options.only === null || options.only.includes(source.slug));
+    const lookups = registryLookups(options.registry);
     const results: SourceResult[] = [];
     for (const [position, source] of sources.entries()) {
       options.progress(`[${position + 1}/${sources.length}] ${source.slug}: ${options.mode.kind === "fetch" ? "fetching" : "replaying"}…`);
-      const result = await ingestSource(store, source, options, runId);
+      const result = await ingestSource(store, source, options, runId, lookups);
       store.recordCheck(runId, source.slug, iso(options.now()), result.ok ? "successful" : "incomplete", result.ok ? null : result.detail);
       options.progress(`[${position + 1}/${sources.length}] ${source.slug}: ${result.ok ? "ok" : "INCOMPLETE"} — ${result.detail}`);
       results.push(result);
@@ -81,10 +82,9 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const outcome = failed === 0 ? "succeeded" : failed < results.length ? "partial" : "failed";
     const published = outcome !== "failed";
     if (published) {
-      const earlierSuccess = store.db.prepare("SELECT max(finished_at) FROM runs WHERE outcome = 'succeeded'").pluck().get() as string | null;
       options.progress("publishing the index…");
       publishIndex(store, options.registry, options.dataDir, {
-        publishedAt: finished, lastIngestedAt: finished, lastSuccessfulIngestionAt: outcome === "succeeded" ? finished : earlierSuccess,
+        publishedAt: finished, lastIngestedAt: finished, lastSuccessfulIngestionAt: lastEconomicsSuccess(store, results, finished),
       });
     }
     // Recorded only once its index is in place, so a run read as finished has published what it says.
@@ -98,14 +98,17 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
   }
 }
 
-async function ingestSource(store: Store, source: SourceDefinition, options: IngestOptions, runId: string): Promise<SourceResult> {
+/** The registry's matchers and indexes, compiled once per run. */
+function registryLookups(registry: Registry) {
+  return { matchRelease: createReleaseMatcher(registry), seriesIndex: createSeriesIndex(registry), matchNewsReleases: createNewsReleaseMatcher(registry) };
+}
+
+async function ingestSource(store: Store, source: SourceDefinition, options: IngestOptions, runId: string, lookups: ReturnType<typeof registryLookups>): Promise<SourceResult> {
   const counts: Record<string, number> = {};
   let documents = 0;
   try {
     const received = await documentsOf(source, options);
     if (received.length === 0) return { source: source.slug, ok: false, documents, detail: "no documents to read", counts };
-    const matchRelease = createReleaseMatcher(options.registry);
-    const seriesIndex = createSeriesIndex(options.registry);
     for (const document of received) {
       const at = new Date(options.now()).toISOString();
       const archived = archiveDocument(join(options.dataDir, DATA_FILES.archive), source.slug, document.body, at, source.extension);
@@ -113,10 +116,10 @@ async function ingestSource(store: Store, source: SourceDefinition, options: Ing
       documents++;
       const run: RunContext = { runId, at };
       const applied = source.kind === "calendar"
-        ? applyCalendarSnapshot(store, matchRelease, source.slug as CalendarSource, source.parse(document.body, retrievedAtOf(document.name, at)).events, run)
+        ? applyCalendarSnapshot(store, lookups.matchRelease, source.slug as CalendarSource, source.parse(document.body, retrievedAtOf(document.name, at)).events, run)
         : source.kind === "observations"
-          ? applyObservations(store, seriesIndex, source.parse(document.body), run)
-          : applyAnnouncements(store, options.registry, source.slug as NewsFeed, source.parse(document.body), run);
+          ? applyObservations(store, lookups.seriesIndex, source.parse(document.body), run)
+          : applyAnnouncements(store, lookups.matchNewsReleases, source.slug as NewsFeed, source.parse(document.body), run);
       for (const [name, value] of Object.entries(applied)) counts[name] = (counts[name] ?? 0) + value;
     }
     return { source: source.slug, ok: true, documents, detail: describe(documents, counts), counts };
@@ -138,6 +141,22 @@ async function documentsOf(source: SourceDefinition, options: IngestOptions): Pr
   }
   return documents;
 }
+
+/**
+ * The economics freshness fact: the end of the latest run in which every economics source it ran (calendars and
+ * values) succeeded. Announcement feeds have their own checks, so a failing news feed does not make economics stale.
+ */
+function lastEconomicsSuccess(store: Store, results: SourceResult[], finished: string): string | null {
+  const economicsOk = (sources: SourceResult[]) => {
+    const economics = sources.filter((source) => !isNewsFeed(source.source));
+    return economics.length > 0 && economics.every((source) => source.ok);
+  };
+  if (economicsOk(results)) return finished;
+  const earlier = store.db.prepare("SELECT finished_at, summary FROM runs WHERE outcome IN ('succeeded', 'partial') ORDER BY finished_at DESC").all() as { finished_at: string; summary: string }[];
+  return earlier.find((run) => economicsOk((JSON.parse(run.summary) as { sources?: SourceResult[] }).sources ?? []))?.finished_at ?? null;
+}
+
+const isNewsFeed = (source: string) => (NEWS_FEEDS as readonly string[]).includes(source);
 
 /** When a replayed document was retrieved, from its name (an archive stamp or a dated sample); else the run time. */
 function retrievedAtOf(name: string, fallback: string): string {

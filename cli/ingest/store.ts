@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { STORE_DDL } from "../../schemas/store-ddl.ts";
+import type { CheckResult } from "../../schemas/vocabularies.ts";
 
 export interface StoredEvent {
   id: string;
@@ -88,7 +89,7 @@ export function openStore(path: string) {
     closeInterruptedRuns: (at: string) => statements.closeInterrupted.run(at).changes,
     finishRun: (id: string, finishedAt: string, outcome: string, summary: unknown) =>
       statements.finishRun.run(finishedAt, outcome, JSON.stringify(summary), id),
-    recordCheck: (runId: string, source: string, checkedAt: string, result: "successful" | "incomplete", detail: string | null) =>
+    recordCheck: (runId: string, source: string, checkedAt: string, result: CheckResult, detail: string | null) =>
       statements.recordCheck.run(runId, source, checkedAt, result, detail),
     recordDocument: (document: { sha256: string; runId: string; source: string; url: string; fetchedAt: string; httpStatus: number | null; etag: string | null; lastModified: string | null; bytes: number; archivePath: string }) =>
       statements.recordDocument.run(document),

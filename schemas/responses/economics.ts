@@ -2,6 +2,7 @@ import { arrayOf, bool, date, dateTime, enumOf, int, nullable, obj, str } from "
 import {
   CALENDAR_SOURCES, EVENT_STATUSES, IMPORTANCE_LEVELS, PUBLISHERS, REFERENCE_PERIOD_PATTERN, REGIONS, TIME_PRECISIONS,
 } from "../vocabularies.ts";
+import { REFERENCE_PERIOD_KINDS } from "../reference-periods.ts";
 import { seriesDefinitionSchema } from "./registry.ts";
 
 /** Evaluated per request from the clock (spec "States and transitions"); documented in the OpenAPI description. */
@@ -11,7 +12,7 @@ const periodCode = str({ pattern: REFERENCE_PERIOD_PATTERN });
 const attribution = obj({ text: str(), required: bool() });
 
 export const referencePeriodSchema = nullable(obj({
-  kind: enumOf(["DAY", "MONTH", "QUARTER", "HALF_YEAR", "YEAR"]),
+  kind: enumOf(REFERENCE_PERIOD_KINDS),
   code: periodCode,
   startDate: date(),
   endDate: date(),

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from "../errors.ts";
 import { arrayOf, bool, dateTime, enumOf, int, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
-import { DATA_STATUSES } from "../vocabularies.ts";
+import { CHECK_RESULTS, DATA_STATUSES } from "../vocabularies.ts";
 
 /** Fields of `meta` present on every success body (spec "Success envelope"). */
 const baseMeta: Record<string, JsonSchema> = {
@@ -41,7 +41,7 @@ export const META_FIELDS = {
   sourceChecks: arrayOf(obj({
     sourceId: str(),
     lastSuccessAt: nullable(dateTime()),
-    latestCheck: enumOf(["successful", "incomplete", "not_recorded"]),
+    latestCheck: enumOf([...CHECK_RESULTS, "not_recorded"]),
   })),
 } satisfies Record<string, JsonSchema>;
 

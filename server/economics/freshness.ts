@@ -16,3 +16,6 @@ export function dataStatusOf(lastSuccessAt: string | null, now: number): DataSta
   if (lastSuccessAt === null) return "unavailable";
   return now - Date.parse(lastSuccessAt) <= DATA_FRESH_HOURS * 3_600_000 ? "fresh" : "stale";
 }
+
+/** The latest of some ISO instants (all in the same UTC form), or null when none is known. */
+export const latestOf = (times: (string | null)[]): string | null => times.filter((time): time is string => time !== null).sort().at(-1) ?? null;

@@ -1,7 +1,13 @@
 import type Database from "better-sqlite3";
 import { prepared } from "../storage/prepared.ts";
-import { CALENDAR_SOURCES } from "../../schemas/vocabularies.ts";
-import type { FeedCheck } from "../news/domain-status.ts";
+import { CALENDAR_SOURCES, type CheckResult } from "../../schemas/vocabularies.ts";
+
+export interface FeedCheck {
+  id: string;
+  lastReceivedDataAt: string | null;
+  lastSuccessAt: string | null;
+  latestCheck: CheckResult | "not_recorded";
+}
 
 /** The listed sources with their latest check; `not_recorded` for a source never checked. */
 export function readFeedChecks(db: Database.Database | null, sources: readonly string[]): FeedCheck[] {

@@ -43,9 +43,9 @@ function canonicalEnum<T extends string>(value: string, vocabulary: readonly T[]
 }
 
 /** An IANA zone name; UTC when absent. */
-export function parseZone(raw: string | null, name = "tz"): string {
+export function parseZone(raw: string | null): string {
   if (raw === null || raw === "") return "UTC";
-  if (!IANAZone.isValidZone(raw)) throw invalid(`${name} is not a known IANA time zone.`);
+  if (!IANAZone.isValidZone(raw)) throw invalid("tz is not a known IANA time zone.");
   return raw;
 }
 

@@ -1,12 +1,7 @@
 import type { DomainStatus } from "../../schemas/vocabularies.ts";
+import { latestOf } from "../economics/freshness.ts";
+import type { FeedCheck } from "../economics/source-checks-reader.ts";
 import type { UpstreamHealthSnapshot } from "../weather/upstream-health.ts";
-
-export interface FeedCheck {
-  id: string;
-  lastReceivedDataAt: string | null;
-  lastSuccessAt: string | null;
-  latestCheck: "successful" | "incomplete" | "not_recorded";
-}
 
 export interface DomainReport {
   status: DomainStatus;
@@ -14,9 +9,6 @@ export interface DomainReport {
   lastSuccessAt: string | null;
   feeds: { id: string; lastReceivedDataAt: string | null; lastSuccessAt: string | null }[];
 }
-
-/** The latest of some ISO instants (all in the same UTC form), or null when none is known. */
-export const latestOf = (times: (string | null)[]): string | null => times.filter((time): time is string => time !== null).sort().at(-1) ?? null;
 
 /**
  * A stored domain (economics, news) from its feeds' latest checks: `unknown` when none was ever checked, `ok` when every

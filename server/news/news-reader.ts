@@ -16,7 +16,7 @@ export interface NewsFilter {
   types: string[] | null;
 }
 
-/** News events newest first, from an offset into the filtered set. Shared by the route and any local reader. */
+/** News events newest first, from an offset into the filtered set. */
 export function readNews(db: Database.Database, filter: NewsFilter, offset: number, limit: number): { records: unknown[]; more: boolean } {
   const filters = sqlFilter("published_at >= ? AND published_at <= ?", [filter.from, filter.to]);
   filters.anyOf("source", filter.sources);

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import { createReloadingDatabase } from "../files/reloading-database.ts";
-import type { WeatherAttribution } from "../weather/model.ts";
 import { foldPlaceName } from "./place-names.ts";
 
 /** One place as the places route serves it (schemas/responses/weather.ts `placesSchema`). */
@@ -24,7 +23,7 @@ export interface PlaceSearch {
   search(query: string, limit: number): PlaceRecord[];
 }
 
-export const GEONAMES_ATTRIBUTION: WeatherAttribution = {
+export const GEONAMES_ATTRIBUTION = {
   // "Based on": CC BY 4.0 asks users to indicate changes, and the service folds names, drops fields and
   // reads zero populations as unknown.
   text: "Place data based on GeoNames (geonames.org), CC BY 4.0",

@@ -2,12 +2,11 @@ import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES } from "../../schemas/responses/news-status.ts";
 import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
 import { parseDateRange } from "../economics/date-range.ts";
-import { dataStatusOf } from "../economics/freshness.ts";
+import { dataStatusOf, latestOf } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
 import { decodeCursor, encodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
-import { latestOf } from "../news/domain-status.ts";
 import { newsUpdatedAt, readNews } from "../news/news-reader.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 

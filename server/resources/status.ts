@@ -1,9 +1,9 @@
 import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
-import { dataStatusOf } from "../economics/freshness.ts";
+import { dataStatusOf, latestOf } from "../economics/freshness.ts";
 import { readIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
-import { latestOf, storedDomainStatus, weatherDomainStatus } from "../news/domain-status.ts";
+import { storedDomainStatus, weatherDomainStatus } from "../news/domain-status.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import type { WeatherCache } from "../weather/cache.ts";
 import type { WeatherPayload } from "../weather/model.ts";

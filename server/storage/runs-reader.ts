@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import type { CheckResult, RunOutcome } from "../../schemas/vocabularies.ts";
 import { ApiError } from "../http/api-error.ts";
 
 const RECENT_RUNS = 20;
@@ -19,14 +20,14 @@ export function readRecentRuns(dataDir: string) {
     db = new Database(path, { readonly: true, fileMustExist: true });
     if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_checks'").get()) return [];
     const runs = db.prepare("SELECT id, started_at, finished_at, outcome FROM runs ORDER BY started_at DESC LIMIT ?").all(RECENT_RUNS) as
-      { id: string; started_at: string; finished_at: string | null; outcome: "running" | "succeeded" | "failed" | "partial" }[];
+      { id: string; started_at: string; finished_at: string | null; outcome: RunOutcome }[];
     const checks = db.prepare("SELECT source, result, detail FROM source_checks WHERE run_id = ? ORDER BY source");
     return runs.map((run) => ({
       id: run.id,
       startedAt: run.started_at,
       finishedAt: run.finished_at,
       outcome: run.outcome,
-      sources: (checks.all(run.id) as { source: string; result: "successful" | "incomplete"; detail: string | null }[])
+      sources: (checks.all(run.id) as { source: string; result: CheckResult; detail: string | null }[])
         .map((check) => ({ sourceId: check.source, check: check.result, detail: check.detail })),
     }));
   } catch {

@@ -5,12 +5,10 @@ export type UpstreamFailure = "timeout" | "too-large" | "unavailable" | "http-st
 
 export class UpstreamRequestError extends Error {
   readonly failure: UpstreamFailure;
-  readonly status: number | null;
-  constructor(failure: UpstreamFailure, message: string, status: number | null = null) {
+  constructor(failure: UpstreamFailure, message: string) {
     super(message);
     this.name = "UpstreamRequestError";
     this.failure = failure;
-    this.status = status;
   }
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRegistrySources } from "../../cli/commands/registry.ts";
 import { applyAnnouncements } from "../../cli/ingest/apply-announcements.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
+import { createNewsReleaseMatcher } from "../../cli/ingest/release-matching.ts";
 import type { SourceAnnouncement } from "../../cli/ingest/records.ts";
 import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
 import type { IngestSummary } from "../../cli/ingest/run-ingestion.ts";
@@ -136,7 +137,7 @@ describe("notices that are not LINKED confirm nothing", () => {
       store.insertEvent(cpiEvent("evt_twin_a", "2025-10-24T12:30:00.000Z", null));
       store.insertEvent(cpiEvent("evt_twin_b", "2025-10-24T14:00:00.000Z", null));
       store.insertEvent(cpiEvent("evt_nov", "2025-12-10T13:30:00.000Z", "2025-11"));
-      const counts = applyAnnouncements(store, registry, "bls-news-feed", { items: [
+      const counts = applyAnnouncements(store, createNewsReleaseMatcher(registry), "bls-news-feed", { items: [
         notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z", 1),
         notice("Consumer Price Index - November 2025", "2025-12-13T13:30:00.000Z", 2),
         notice("Consumer Price Index - October 2025", "2025-12-10T13:30:00.000Z", 3),
@@ -154,7 +155,7 @@ describe("notices that are not LINKED confirm nothing", () => {
     // The same notice on time and with the event's period does confirm, so the cases above failed for their stated reasons.
     const store2 = openStore(join(dir, "store.sqlite"));
     try {
-      const counts = applyAnnouncements(store2, registry, "bls-news-feed", { items: [notice("Consumer Price Index - November 2025", "2025-12-10T13:30:00.000Z", 4)], skipped: [] }, { runId: "run_direct_2", at: RUN_AT });
+      const counts = applyAnnouncements(store2, createNewsReleaseMatcher(registry), "bls-news-feed", { items: [notice("Consumer Price Index - November 2025", "2025-12-10T13:30:00.000Z", 4)], skipped: [] }, { runId: "run_direct_2", at: RUN_AT });
       expect(counts).toMatchObject({ linked: 1, confirmed: 1 });
     } finally {
       store2.close();
