@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { splitPage } from "../http/params.ts";
 import { prepared } from "../storage/prepared.ts";
 import { sqlFilter } from "../storage/sql-filter.ts";
 import type { EventRecord } from "../../cli/ingest/event-record.ts";
@@ -48,5 +49,6 @@ export function readEvents(db: Database.Database, filter: EventFilter, offset: n
   const rows = prepared(db, `SELECT record FROM events WHERE ${filters.where()} ORDER BY scheduled_date, scheduled_at IS NULL, scheduled_at, id LIMIT ? OFFSET ?`)
     .pluck()
     .all(...filters.values(), limit + 1, offset) as string[];
-  return { records: rows.slice(0, limit).map((row) => JSON.parse(row) as EventRecord), more: rows.length > limit };
+  const page = splitPage(rows, limit);
+  return { records: page.rows.map((row) => JSON.parse(row) as EventRecord), more: page.more };
 }

@@ -2,14 +2,14 @@ import type { PublicationFacts } from "../../schemas/index-ddl.ts";
 import { DATA_FRESH_HOURS } from "../../schemas/limits.ts";
 import type { DataStatus } from "../../schemas/vocabularies.ts";
 
-/** The economics freshness fields of `meta`, from the facts of the run that published the index. */
+/** The economics freshness fields of credentialed answers, from the facts of the run that published the index. */
+export function credentialedFreshnessMeta(facts: PublicationFacts) {
+  return { lastIngestedAt: facts.lastIngestedAt, lastSuccessfulIngestionAt: facts.lastSuccessfulIngestionAt, dataUpdatedAt: facts.publishedAt };
+}
+
+/** Public answers also state `dataStatus` (spec: public economics and news). */
 export function freshnessMeta(facts: PublicationFacts, now: number) {
-  return {
-    lastIngestedAt: facts.lastIngestedAt,
-    lastSuccessfulIngestionAt: facts.lastSuccessfulIngestionAt,
-    dataUpdatedAt: facts.publishedAt,
-    dataStatus: dataStatusOf(facts.lastSuccessfulIngestionAt, now),
-  };
+  return { ...credentialedFreshnessMeta(facts), dataStatus: dataStatusOf(facts.lastSuccessfulIngestionAt, now) };
 }
 
 export function dataStatusOf(lastSuccessAt: string | null, now: number): DataStatus {

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { splitPage } from "../http/params.ts";
 import { prepared } from "../storage/prepared.ts";
 import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
 
@@ -20,7 +21,8 @@ export function observationView(row: IndexObservationRow) {
 export function readObservationPage(db: Database.Database, seriesSlug: string, from: string | null, to: string | null, offset: number, limit: number) {
   const rows = prepared(db, `SELECT * FROM observations WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
     ORDER BY reference_period LIMIT ? OFFSET ?`).all(seriesSlug, from || "", to || "\uffff", limit + 1, offset) as IndexObservationRow[];
-  return { observations: rows.slice(0, limit).map(observationView), more: rows.length > limit };
+  const page = splitPage(rows, limit);
+  return { observations: page.rows.map(observationView), more: page.more };
 }
 
 /** The newest `count` periods of a series, newest first. */

@@ -1,11 +1,11 @@
 import type { PageLimit } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { ApiError } from "../http/api-error.ts";
-import { decodeCursor, encodeCursor, parseLimit } from "../http/params.ts";
+import { cursorAfter, decodeCursor, parseLimit } from "../http/params.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
-import { freshnessMeta } from "./freshness.ts";
+import { credentialedFreshnessMeta, freshnessMeta } from "./freshness.ts";
 import { readIndex, requireIndex } from "./index-access.ts";
 import { hasObservations, readObservationPage } from "./observations-reader.ts";
 
@@ -13,7 +13,10 @@ import { hasObservations, readObservationPage } from "./observations-reader.ts";
  * One page of a series' current vintages, for both observation routes: an unknown slug is NOT_FOUND, and a
  * registered series with nothing ingested is an absent corpus (503), never an empty 200.
  */
-export function seriesObservationsAnswer(storage: IndexStorage, registry: BuiltRegistry, slug: string, query: URLSearchParams, now: number, pageLimit: PageLimit) {
+export function seriesObservationsAnswer(
+  storage: IndexStorage, registry: BuiltRegistry, slug: string, query: URLSearchParams, now: number, pageLimit: PageLimit,
+  freshness: typeof freshnessMeta | typeof credentialedFreshnessMeta,
+) {
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
   const limit = parseLimit(query.get("limit"), pageLimit);
@@ -25,6 +28,6 @@ export function seriesObservationsAnswer(storage: IndexStorage, registry: BuiltR
   const page = readIndex(() => readObservationPage(index.db, series.slug, query.get("from"), query.get("to"), offset, limit));
   return {
     data: { series: seriesView(series), observations: page.observations },
-    meta: { ...freshnessMeta(index.facts, now), nextCursor: page.more ? encodeCursor(offset + page.observations.length) : null },
+    meta: { ...freshness(index.facts, now), nextCursor: cursorAfter(offset, page.observations.length, page.more) },
   };
 }

@@ -70,3 +70,13 @@ export function pageOf<T>(items: readonly T[], offset: number, limit: number): {
   const next = offset + page.length;
   return { items: page, nextCursor: page.length > 0 && next < items.length ? encodeCursor(next) : null };
 }
+
+/** SQL readers fetch one row beyond the page, to learn whether another page follows without counting. */
+export function splitPage<T>(rows: T[], limit: number): { rows: T[]; more: boolean } {
+  return { rows: rows.slice(0, limit), more: rows.length > limit };
+}
+
+/** The cursor of the page after `served` items from `offset`, or null when nothing follows. */
+export function cursorAfter(offset: number, served: number, more: boolean): string | null {
+  return more ? encodeCursor(offset + served) : null;
+}

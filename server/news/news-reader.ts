@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { splitPage } from "../http/params.ts";
 import { prepared } from "../storage/prepared.ts";
 import { sqlFilter } from "../storage/sql-filter.ts";
 
@@ -29,7 +30,8 @@ export function readNews(db: Database.Database, filter: NewsFilter, offset: numb
   filters.anyLinked("id", (list) => `SELECT news_id FROM news_series WHERE series_slug IN (${list})`, filter.series);
   const rows = prepared(db, `SELECT record FROM news WHERE ${filters.where()} ORDER BY published_at DESC, id LIMIT ? OFFSET ?`)
     .pluck().all(...filters.values(), limit + 1, offset) as string[];
-  return { records: rows.slice(0, limit).map((row) => JSON.parse(row) as unknown), more: rows.length > limit };
+  const page = splitPage(rows, limit);
+  return { records: page.rows.map((row) => JSON.parse(row) as unknown), more: page.more };
 }
 
 /** The feeds' newest content change (spec `meta.dataUpdatedAt` for news), or null when there is no announcement. */

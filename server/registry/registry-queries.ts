@@ -19,11 +19,13 @@ export interface SeriesFilter {
   /** Already upper-cased; a comma list is passed through and matches nothing. */
   country: string | null;
   region: Region | null;
+  /** Series named by slug: listed even when inactive (inactive series stay resolvable by slug). */
+  slugs?: string[] | null;
 }
 
 export function matchingSeries(registry: BuiltRegistry, filter: SeriesFilter): Series[] {
   return registry.series.filter((entry) =>
-    entry.active
+    (filter.slugs ? filter.slugs.includes(entry.slug) : entry.active)
     && (filter.indicator === null || entry.familySlug === filter.indicator)
     && (filter.country === null || entry.country === filter.country)
     && (filter.region === null || entry.region === filter.region));

@@ -4,11 +4,11 @@ import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { readEvents, type EventFilter } from "../economics/events-reader.ts";
 import { credentialedEntry, groupByDay } from "../economics/event-views.ts";
-import { freshnessMeta } from "../economics/freshness.ts";
+import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
-import { decodeCursor, encodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import { cursorAfter, decodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
@@ -42,11 +42,11 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
     const request = eventQueryFrom(query, now);
     const index = requireIndex(storage);
     const page = readIndex(() => readEvents(index.db, request.filter, request.offset, request.limit));
-    const { dataStatus: _publicOnly, ...freshness } = freshnessMeta(index.facts, now);
+    const freshness = credentialedFreshnessMeta(index.facts);
     /** Meta of the page cut to its first `kept` records: the cursor resumes right after the last one served. */
     const metaFor = (kept: number) => ({
       ...freshness,
-      nextCursor: kept < page.records.length || page.more ? encodeCursor(request.offset + kept) : null,
+      nextCursor: cursorAfter(request.offset, kept, kept < page.records.length || page.more),
     });
     return { request, page, metaFor };
   };
@@ -72,8 +72,7 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
     },
 
     "v1.economics.seriesObservations": ({ query, params, now }) => {
-      const { data, meta: { dataStatus: _publicOnly, ...meta } } = seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations);
-      return { data, meta };
+      return seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations, credentialedFreshnessMeta);
     },
   };
 }

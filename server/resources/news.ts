@@ -5,7 +5,7 @@ import { parseDateRange } from "../economics/date-range.ts";
 import { dataStatusOf, latestOf } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
-import { decodeCursor, encodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import { cursorAfter, decodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { newsUpdatedAt, readNews } from "../news/news-reader.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
@@ -37,7 +37,7 @@ export function newsHandlers(storage: IndexStorage): Record<string, RouteHandler
         meta: {
           dataUpdatedAt: readIndex(() => newsUpdatedAt(index.db)),
           dataStatus: dataStatusOf(lastSuccess, now),
-          nextCursor: page.more ? encodeCursor(offset + page.records.length) : null,
+          nextCursor: cursorAfter(offset, page.records.length, page.more),
         },
       };
     },

@@ -8,10 +8,11 @@ import { freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { newestReleases } from "../economics/releases.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
+import { matchingSeries } from "../registry/registry-queries.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
-import { decodeCursor, encodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import { cursorAfter, decodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
@@ -54,7 +55,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
         meta: {
           ...freshnessMeta(index.facts, now),
           sourceChecks,
-          nextCursor: n < events.length || page.more ? encodeCursor(offset + n) : null,
+          nextCursor: cursorAfter(offset, n, n < events.length || page.more),
         },
       });
       return { ...keep(events.length), cut: { count: events.length, keep } };
@@ -68,10 +69,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicReleases);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);
-      const series = registry().series.filter((entry) => (entry.active || wanted?.includes(entry.slug))
-        && (wanted === null || wanted.includes(entry.slug))
-        && (country === null || entry.country === country)
-        && (region === null || entry.region === region));
+      const series = matchingSeries(registry(), { indicator: null, country, region, slugs: wanted });
       const ordered = readIndex(() => newestReleases(index.db, series, perSeries));
       const page = pageOf(ordered, offset, limit);
       return { data: { releases: page.items }, meta: { ...freshnessMeta(index.facts, now), nextCursor: page.nextCursor } };
@@ -80,7 +78,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
     "public.economics.observations": ({ query, now }) => {
       const slug = query.get("series");
       if (!slug) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      return seriesObservationsAnswer(storage, registry(), slug, query, now, PAGE_LIMITS.publicObservations);
+      return seriesObservationsAnswer(storage, registry(), slug, query, now, PAGE_LIMITS.publicObservations, freshnessMeta);
     },
   };
 }
