@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { writeFileAtomically } from "../../server/files/atomic-write.ts";
 import { extname, join } from "node:path";
 import { DateTime } from "luxon";
 
@@ -15,19 +16,18 @@ export interface ReplayDocument {
   body: Buffer;
 }
 
-/** Raw upstream documents are kept by content hash under `<data dir>/archive/<source>/`, named so that name order is fetch order. */
-export function archiveDocument(archiveDir: string, source: string, body: Buffer, fetchedAt: string, extension: string): ArchivedDocument {
+/**
+ * Raw upstream documents are kept by content hash under `<data dir>/archive/<source>/`, named so that name order is
+ * fetch order. A document the ledger already archived (`archivedPath`, from the store) is not written again; a `.tmp`
+ * left by a killed run is never taken for it, since only the ledger's record counts.
+ */
+export function archiveDocument(archiveDir: string, source: string, body: Buffer, fetchedAt: string, extension: string, archivedPath: (sha256: string) => string | undefined): ArchivedDocument {
   const sha256 = createHash("sha256").update(body).digest("hex");
-  const folder = join(archiveDir, source);
-  mkdirSync(folder, { recursive: true });
-  // A `.tmp` is what a run killed between write and rename left behind, possibly cut short: never the document.
-  const existing = readdirSync(folder).find((name) => name.includes(sha256) && !name.endsWith(".tmp"));
-  if (existing) return { sha256, path: join(folder, existing), bytes: body.length };
+  const existing = archivedPath(sha256);
+  if (existing && existsSync(existing)) return { sha256, path: existing, bytes: body.length };
   const stamp = DateTime.fromISO(fetchedAt, { zone: "utc" }).toFormat("yyyyMMdd'T'HHmmss'Z'");
-  const path = join(folder, `${stamp}-${sha256}.${extension}`);
-  const temporary = `${path}.tmp`;
-  writeFileSync(temporary, body);
-  renameSync(temporary, path);
+  const path = join(archiveDir, source, `${stamp}-${sha256}.${extension}`);
+  writeFileAtomically(path, body);
   return { sha256, path, bytes: body.length };
 }
 

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
+import { replaceAtomically } from "../../server/files/atomic-write.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type IndexObservationRow, type PublicationFacts } from "../../schemas/index-ddl.ts";
@@ -40,10 +41,7 @@ export function publishIndex(store: Store, registry: Registry, dataDir: string, 
   } finally {
     index.close();
   }
-  const descriptor = openSync(building, "r");
-  fsyncSync(descriptor);
-  closeSync(descriptor);
-  renameSync(building, live);
+  replaceAtomically(building, live);
   return live;
 }
 

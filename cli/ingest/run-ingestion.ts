@@ -111,7 +111,7 @@ async function ingestSource(store: Store, source: SourceDefinition, options: Ing
     if (received.length === 0) return { source: source.slug, ok: false, documents, detail: "no documents to read", counts };
     for (const document of received) {
       const at = new Date(options.now()).toISOString();
-      const archived = archiveDocument(join(options.dataDir, DATA_FILES.archive), source.slug, document.body, at, source.extension);
+      const archived = archiveDocument(join(options.dataDir, DATA_FILES.archive), source.slug, document.body, at, source.extension, store.archivedPath);
       store.recordDocument({ sha256: archived.sha256, runId, source: source.slug, url: document.url, fetchedAt: at, httpStatus: document.status, etag: document.etag, lastModified: document.lastModified, bytes: archived.bytes, archivePath: archived.path });
       documents++;
       const run: RunContext = { runId, at };

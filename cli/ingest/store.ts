@@ -59,6 +59,7 @@ export function openStore(path: string) {
     recordCheck: db.prepare("INSERT OR REPLACE INTO source_checks (run_id, source, checked_at, result, detail) VALUES (?, ?, ?, ?, ?)"),
     recordDocument: db.prepare(`INSERT OR IGNORE INTO documents (sha256, run_id, source, url, fetched_at, http_status, etag, last_modified, bytes, archive_path)
       VALUES (@sha256, @runId, @source, @url, @fetchedAt, @httpStatus, @etag, @lastModified, @bytes, @archivePath)`),
+    archivedPath: db.prepare("SELECT archive_path FROM documents WHERE sha256 = ? LIMIT 1").pluck(),
     eventSource: db.prepare("SELECT * FROM event_sources WHERE source = ? AND source_event_id = ?"),
     event: db.prepare("SELECT * FROM events WHERE id = ?"),
     canonicalCandidates: db.prepare("SELECT * FROM events WHERE release_slug = ? AND (scheduled_date = ? OR (reference_period IS NOT NULL AND json_extract(reference_period, '$.code') = ?))"),
@@ -93,6 +94,7 @@ export function openStore(path: string) {
       statements.recordCheck.run(runId, source, checkedAt, result, detail),
     recordDocument: (document: { sha256: string; runId: string; source: string; url: string; fetchedAt: string; httpStatus: number | null; etag: string | null; lastModified: string | null; bytes: number; archivePath: string }) =>
       statements.recordDocument.run(document),
+    archivedPath: (sha256: string) => statements.archivedPath.get(sha256) as string | undefined,
     eventSource: (source: string, sourceEventId: string) => statements.eventSource.get(source, sourceEventId) as StoredEventSource | undefined,
     event: (id: string) => statements.event.get(id) as StoredEvent | undefined,
     canonicalCandidates: (releaseSlug: string, scheduledDate: string, periodCode: string | null) =>

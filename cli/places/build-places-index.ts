@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
+import { replaceAtomically } from "../../server/files/atomic-write.ts";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
@@ -79,9 +80,6 @@ export function buildPlacesIndex(dataDir: string, options: { cities?: City[] } =
   } finally {
     db.close();
   }
-  const descriptor = openSync(building, "r");
-  fsyncSync(descriptor);
-  closeSync(descriptor);
-  renameSync(building, live);
+  replaceAtomically(building, live);
   return { path: live, count: cities.length };
 }

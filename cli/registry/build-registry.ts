@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeFileAtomically } from "../../server/files/atomic-write.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
@@ -16,13 +17,10 @@ export function buildRegistry(sourceDir: string, builtAt: string): BuiltRegistry
   return registry;
 }
 
-/** Writes the registry JSON the server loads, atomically (built beside the live file, then renamed over it). */
+/** Writes the registry JSON the server loads, atomically. */
 export function publishRegistry(registry: BuiltRegistry, dataDir: string): string {
-  mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, DATA_FILES.registry);
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(registry));
-  renameSync(temporary, path);
+  writeFileAtomically(path, JSON.stringify(registry));
   return path;
 }
 

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { writeFileAtomically } from "../files/atomic-write.ts";
 import { createReloadingFile } from "../files/reloading-file.ts";
 import type { KeyFile, StoredKey } from "./api-keys.ts";
 
@@ -10,12 +10,9 @@ export function readKeyFile(path: string): KeyFile {
   return parsed;
 }
 
-/** Written beside the live file and renamed over it, so a reader never sees half a file. */
+/** Readable by its owner only: it holds hashes, not secrets, but nobody else needs it. */
 export function writeKeyFile(path: string, file: KeyFile): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, path);
+  writeFileAtomically(path, `${JSON.stringify(file, null, 2)}\n`, 0o600);
 }
 
 /** The server's view of the key file: new and revoked keys apply without restart. */

@@ -171,12 +171,24 @@ describe("the archive after a run killed while writing a document", () => {
     mkdirSync(join(archive, "labour-stats-release-schedule"), { recursive: true });
     writeFileSync(join(archive, "labour-stats-release-schedule", `20261120T060000Z-${hash}.ics.tmp`), body.subarray(0, 1000));
 
-    const archived = archiveDocument(archive, "labour-stats-release-schedule", body, "2026-11-21T06:00:00.000Z", "ics");
+    // The ledger never recorded the killed run's document, so it has no archived path for this hash.
+    const archived = archiveDocument(archive, "labour-stats-release-schedule", body, "2026-11-21T06:00:00.000Z", "ics", () => undefined);
     expect(archived.path.endsWith(".tmp")).toBe(false);
     expect(readFileSync(archived.path).equals(body)).toBe(true);
     const replayable = replayDocuments(archive, "labour-stats-release-schedule");
     expect(replayable.map((document) => document.name)).toEqual([`20261121T060000Z-${hash}.ics`]);
     expect(replayable[0]!.body.equals(body)).toBe(true);
+    removeTempDirs();
+  });
+
+  it("does not write a document the ledger has already archived", () => {
+    const dataDir = tempDir("kill-archive-known");
+    const archive = join(dataDir, "archive");
+    const body = readFileSync(join(SAMPLES_DIR, "labour-stats-release-schedule", "bls-schedule-2025-2026.ics"));
+    const first = archiveDocument(archive, "labour-stats-release-schedule", body, "2026-11-21T06:00:00.000Z", "ics", () => undefined);
+    const again = archiveDocument(archive, "labour-stats-release-schedule", body, "2026-11-22T06:00:00.000Z", "ics", () => first.path);
+    expect(again.path).toBe(first.path);
+    expect(replayDocuments(archive, "labour-stats-release-schedule")).toHaveLength(1);
     removeTempDirs();
   });
 });
