@@ -1,5 +1,6 @@
-import { expect } from "vitest";
-import type { RunningService } from "../support/service.ts";
+import { afterAll, beforeAll, expect } from "vitest";
+import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { sampleDataDir } from "./news-support.ts";
 
 /** The route, the sample index's ingestion time and announcements, and the response checks of the news-route-*.test.ts files. */
 
@@ -28,4 +29,19 @@ export async function expectRefused(service: RunningService, query: string): Pro
   expect(status, query).toBe(400);
   expect(body.error.code, query).toBe("VALIDATION_FAILED");
   expect(headers.get("cache-control")).toBe("no-store");
+}
+
+/** One service over the sample archive per test file, its clock at 2026-07-25 12:00Z, and a client of the news route. */
+export function sampleNewsService() {
+  const clock = fakeClock("2026-07-25T12:00:00Z");
+  let service: RunningService | undefined;
+  beforeAll(async () => {
+    service = await startService({ clock, seedDataDir: await sampleDataDir(INGESTED_AT) });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+  const get = (query = "") => service!.request(`${NEWS}${query ? `?${query}` : ""}`);
+  const refuse = (query: string) => expectRefused(service!, query);
+  return { clock, get, refuse };
 }

@@ -4,23 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_FRESH_HOURS } from "../../schemas/limits.ts";
 import { encodeCursor } from "../../server/http/params.ts";
 import { fakeClock, startService, type RunningService } from "../support/service.ts";
-import { HOUR, INGESTED_AT, NEWS, SAMPLE_TITLES, expectRefused, titles } from "./news-route-fixtures.ts";
+import { HOUR, INGESTED_AT, NEWS, SAMPLE_TITLES, expectRefused, titles, sampleNewsService } from "./news-route-fixtures.ts";
 import { archiveWith, atomFeed, ingest, SAMPLES_DIR, sampleDataDir, tempDir, type AtomEntry, removeTempDirs } from "./news-support.ts";
 
 afterAll(removeTempDirs);
 
 describe("GET /api/public/v1/news/events on the sample archive", () => {
-  const clock = fakeClock("2026-07-25T12:00:00Z");
-  let service: RunningService;
-  const get = (query = "") => service.request(`${NEWS}${query ? `?${query}` : ""}`);
-
-  beforeAll(async () => {
-    service = await startService({ clock, seedDataDir: await sampleDataDir(INGESTED_AT) });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
-
+  const { clock, get } = sampleNewsService();
 
   it("gives a next cursor only when more items remain", async () => {
     const exact = await get("limit=10");

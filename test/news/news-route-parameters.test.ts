@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
-import { INGESTED_AT, NEWS, SAMPLE_TITLES, expectRefused, titles } from "./news-route-fixtures.ts";
-import { sampleDataDir, removeTempDirs } from "./news-support.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { SAMPLE_TITLES, sampleNewsService, titles } from "./news-route-fixtures.ts";
+import { removeTempDirs } from "./news-support.ts";
 
 afterAll(removeTempDirs);
 
 describe("GET /api/public/v1/news/events on the sample archive", () => {
-  const clock = fakeClock("2026-07-25T12:00:00Z");
-  let service: RunningService;
-  const get = (query = "") => service.request(`${NEWS}${query ? `?${query}` : ""}`);
-
-  beforeAll(async () => {
-    service = await startService({ clock, seedDataDir: await sampleDataDir(INGESTED_AT) });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
-
+  const { clock, get, refuse } = sampleNewsService();
 
   it("answers newest first with every announcement of the window, each with its link and evidence", async () => {
     const { status, body } = await get();
@@ -74,7 +63,7 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
     it.each([
       "from=2026-01-01&to=2025-12-01", "from=2025-12-01T00:00:00", "from=yesterday", "to=2025-02-30", "from=2015-01-01&to=2026-01-01",
     ])("refuses %s", async (query) => {
-      await expectRefused(service, query);
+      await refuse(query);
     });
   });
 
@@ -109,7 +98,7 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
     });
 
     it.each(["source", "releaseFamily", "series", "country", "topic"])("refuses more than 10 values of %s", async (name) => {
-      await expectRefused(service, `${name}=${Array.from({ length: 11 }, (_, n) => `v${n}`).join(",")}`);
+      await refuse(`${name}=${Array.from({ length: 11 }, (_, n) => `v${n}`).join(",")}`);
     });
   });
 
@@ -134,7 +123,7 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
     });
 
     it.each(["state=DELETED", "state=NEW,GONE", "linkStatus=PARTIAL", "type=BLOG", "type=RELEASE,INTERVIEW"])("refuses an unknown value: %s", async (query) => {
-      await expectRefused(service, query);
+      await refuse(query);
     });
   });
 
