@@ -46,7 +46,7 @@ export function referencePeriodAt(kind: ReferencePeriodKind, start: DateTime): R
  * Reads a period text that matches one of the formats exactly (after trimming), else null: texts naming two
  * periods, ranges, editions or two-digit years are not guessed at. Calendar dates only, so UTC is the zone.
  */
-export function parsePeriodText(text: string, formats: PeriodFormat[]): ReferencePeriod | null {
+export function parsePeriodText(text: string, formats: readonly PeriodFormat[]): ReferencePeriod | null {
   const trimmed = text.trim();
   for (const { format, kind } of formats) {
     const parsed = DateTime.fromFormat(trimmed, format, { zone: "utc", locale: "en" });

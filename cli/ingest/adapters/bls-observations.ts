@@ -1,7 +1,6 @@
-import { DateTime } from "luxon";
 import type { SourceObservation } from "../records.ts";
 import { publishedValue } from "./published-value.ts";
-import { referencePeriodAt } from "../../../schemas/reference-periods.ts";
+import { parsePeriodText } from "../../../schemas/reference-periods.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
@@ -98,9 +97,7 @@ function isRow(row: unknown): row is BlsRow {
 }
 
 function periodCode(row: BlsRow, where: string): string {
-  for (const { format, kind } of PERIOD_FORMATS) {
-    const start = DateTime.fromFormat(`${row.year} ${row.period}`, format, { zone: "utc" });
-    if (start.isValid) return referencePeriodAt(kind, start).code;
-  }
+  const period = parsePeriodText(`${row.year} ${row.period}`, PERIOD_FORMATS);
+  if (period) return period.code;
   throw new UpstreamDocumentError(API, "malformed", `${where}: period code ${row.period} has no reference-period code of ours`);
 }
