@@ -1,8 +1,11 @@
+import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
+import { DEFAULT_KEPT_ANSWER_BYTES } from "../server/http/kept-answers.ts";
 import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-service.ts";
+import { packagePath } from "./package-paths.ts";
 
 /** A configuration problem, named: which variable or flag, and what is wrong with it. */
 export class ConfigError extends Error {}
@@ -41,6 +44,21 @@ export function dataDirFrom(env: Env, flag?: string): string {
   return resolve(flag ?? env.SERVICE_DATA_DIR ?? "./var");
 }
 
+/** The curated registry sources shipped with the service. */
+export const DEFAULT_REGISTRY_DIR = packagePath("data/registry");
+
+/**
+ * The folder of registry sources (`families.json`, `series.json`, `releases.json`) to validate and publish. The
+ * shipped one unless the operator names another, e.g. the synthetic registry that goes with a benchmark archive.
+ */
+export function registryDirFrom(env: Env, flag?: string): string {
+  const dir = resolve(flag ?? (env.SERVICE_REGISTRY_DIR || DEFAULT_REGISTRY_DIR));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new ConfigError(`${flag !== undefined ? "--registry-dir" : "SERVICE_REGISTRY_DIR"} ${dir} is not a folder`);
+  }
+  return dir;
+}
+
 export function keysFileFrom(env: Env, dataDir: string): string {
   return resolve(env.SERVICE_KEYS_FILE ?? join(dataDir, DATA_FILES.keys));
 }
@@ -65,8 +83,11 @@ export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?:
     rateLimit: rateLimitFrom(env),
     upstreams,
     weather: weatherFrom(env, upstreams),
+    keptAnswerBytes: integerVariable(env.SERVICE_ANSWER_CACHE_MB, "SERVICE_ANSWER_CACHE_MB", DEFAULT_KEPT_ANSWER_BYTES / MEGABYTE, 0, 65_536) * MEGABYTE,
   };
 }
+
+const MEGABYTE = 1024 * 1024;
 
 function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
   const met = upstreams.find((upstream) => upstream.domain === "weather")!;

@@ -1,4 +1,4 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "./json-schema.ts";
 
@@ -13,10 +13,14 @@ export function createValidator(): Ajv2020 {
   return ajv;
 }
 
-/** Compiles a schema and returns a check that throws with ajv's error list, for data the process itself produced. */
+/**
+ * A check that throws with ajv's error list, for data the process itself produced. The schema is compiled on first
+ * use, not at import, so commands that never check (`--help`) do not pay for ajv's code generation.
+ */
 export function compileAssertion<T>(schema: JsonSchema, what: string): (value: unknown) => T {
-  const validate = createValidator().compile(schema);
+  let compiled: ValidateFunction | undefined;
   return (value) => {
+    const validate = (compiled ??= createValidator().compile(schema));
     if (!validate(value)) {
       const details = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || "/"} ${error.message}`).join("; ");
       throw new Error(`${what} is invalid: ${details}`);

@@ -1,6 +1,7 @@
 import { H3 } from "h3";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
 import { answerFrameworkError, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
+import { createKeptAnswers } from "./http/kept-answers.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import { createKeyLookup } from "./keys/key-file.ts";
@@ -13,7 +14,7 @@ export interface AppDependencies extends HandlerDependencies {
 /** Builds the h3 app from its dependencies; nothing here reads the process environment. */
 export function createApp(dependencies: AppDependencies): H3 {
   const { config } = dependencies;
-  const { handlers, storage, clock } = createRouteHandlers(dependencies);
+  const { handlers, generations, storage, clock } = createRouteHandlers(dependencies);
   const context: PipelineContext = {
     environment: config.environment,
     corsOrigins: config.corsOrigins,
@@ -21,13 +22,14 @@ export function createApp(dependencies: AppDependencies): H3 {
     keyLookup: createKeyLookup(config.keysFile),
     rateLimiter: createRateLimiter(config.rateLimit),
     storageBound: storage.bound,
+    keptAnswers: createKeptAnswers(config.keptAnswerBytes),
     log: dependencies.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
   const app = new H3({
     silent: true,
     onError: (error, event) => answerFrameworkError(event, error, context),
   });
-  for (const [path, routes] of routesByPath(handlers)) {
+  for (const [path, routes] of routesByPath(handlers, generations)) {
     app.all(toRouterPath(path), (event) => handlePath(event, routes, context));
   }
   app.all("/**", (event) => handleUnmatched(event, context));
@@ -35,11 +37,11 @@ export function createApp(dependencies: AppDependencies): H3 {
 }
 
 /** Routes whose handler exists on this build, grouped by path so one path answers 405 for its other methods. */
-function routesByPath(handlers: Record<string, RouteHandler>): Map<string, BoundRoute[]> {
+function routesByPath(handlers: Record<string, RouteHandler>, generations: Record<string, () => readonly unknown[]>): Map<string, BoundRoute[]> {
   const byPath = new Map<string, BoundRoute[]>();
   for (const spec of ALL_ROUTES) {
     const handler = handlers[spec.name];
-    if (handler) byPath.set(spec.path, [...(byPath.get(spec.path) ?? []), { spec, handler }]);
+    if (handler) byPath.set(spec.path, [...(byPath.get(spec.path) ?? []), { spec, handler, generation: generations[spec.name] }]);
   }
   return byPath;
 }

@@ -13,6 +13,8 @@ export interface ServiceConfig {
   /** Upstream base URLs by source id; shown (without their hosts) in capabilities. */
   upstreams: UpstreamConfig[];
   weather: WeatherSettings;
+  /** Bound of the answers kept for repeated questions (server/http/kept-answers.ts); its default when absent. */
+  keptAnswerBytes?: number;
 }
 
 export interface RateLimitConfig {

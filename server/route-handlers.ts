@@ -26,11 +26,22 @@ export interface HandlerDependencies {
   launchIngestion?: IngestionLauncher;
 }
 
+export interface RouteHandlers {
+  handlers: Record<string, RouteHandler>;
+  /**
+   * For the routes whose answers depend only on the published index and registry, the parameters and the clock:
+   * the identities of that data now, under which the pipeline keeps their answers (server/http/kept-answers.ts).
+   */
+  generations: Record<string, () => readonly unknown[]>;
+  storage: IndexStorage;
+  clock: Clock;
+}
+
 /**
  * Every route handler by route name: plain functions of a request's parameters, knowing nothing of HTTP.
  * The server binds them to paths; `service query` calls them directly.
  */
-export function createRouteHandlers(dependencies: HandlerDependencies): { handlers: Record<string, RouteHandler>; storage: IndexStorage; clock: Clock } {
+export function createRouteHandlers(dependencies: HandlerDependencies): RouteHandlers {
   const { config } = dependencies;
   const clock = dependencies.clock ?? systemClock;
   const storage = dependencies.storage ?? createIndexStorage(config.dataDir, config.storageEnabled);
@@ -49,5 +60,20 @@ export function createRouteHandlers(dependencies: HandlerDependencies): { handle
     ...newsHandlers(storage),
     ...statusHandlers(storage, weather),
   };
-  return { handlers, storage, clock };
+  const registryGeneration = () => [registry()] as const;
+  const storedGeneration = () => [storage.current(), registry()] as const;
+  const generations: Record<string, () => readonly unknown[]> = {
+    "v1.economics.indicators": registryGeneration,
+    "v1.economics.indicator": registryGeneration,
+    "v1.economics.series": registryGeneration,
+    "v1.economics.events": storedGeneration,
+    "v1.economics.calendar": storedGeneration,
+    "v1.economics.seriesObservations": storedGeneration,
+    "public.economics.calendar": storedGeneration,
+    "public.economics.releases": storedGeneration,
+    "public.economics.observations": storedGeneration,
+    "public.news.events": storedGeneration,
+    "v1.openapi": storedGeneration,
+  };
+  return { handlers, generations, storage, clock };
 }

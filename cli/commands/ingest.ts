@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { UpstreamConfig } from "../../server/config.ts";
-import { ingestHttpFrom, serviceConfigFrom } from "../config.ts";
+import { ingestHttpFrom, registryDirFrom, serviceConfigFrom } from "../config.ts";
 import { acquireIngestionLock } from "../ingest/run-lock.ts";
 import { runIngestion, type IngestSummary } from "../ingest/run-ingestion.ts";
 import { SOURCES, type UpstreamHosts } from "../ingest/sources.ts";
@@ -26,16 +26,17 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
     .command("ingest")
     .description("Fetch publisher calendars and values into the store, then publish the index the server reads")
     .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
+    .option("--registry-dir <dir>", "folder of registry sources (env SERVICE_REGISTRY_DIR, default data/registry)")
     .option("--from-archive <dir>", "replay documents from a folder laid out per source (an archive or data/samples) instead of fetching")
     .option("--source <slug>", `limit the run to a source (repeatable): ${SOURCE_SLUGS.join(", ")}`, collectSource)
-    .action(async (options: { dataDir?: string; fromArchive?: string; source?: string[] }) => {
+    .action(async (options: { dataDir?: string; registryDir?: string; fromArchive?: string; source?: string[] }) => {
       const config = serviceConfigFrom(env, options);
       if (!config.storageEnabled) throw new InvalidArgumentError("ingestion needs a durable store: SERVICE_STORAGE is false");
       if (options.fromArchive && !(existsSync(options.fromArchive) && statSync(options.fromArchive).isDirectory())) {
         throw new InvalidArgumentError(`--from-archive ${options.fromArchive} is not a folder`);
       }
       const http = ingestHttpFrom(env);
-      const registry = readRegistrySources();
+      const registry = readRegistrySources(new Date(), registryDirFrom(env, options.registryDir));
       publishRegistry(registry, config.dataDir);
       const release = acquireIngestionLock(config.dataDir);
       if (!release) throw new Error("another ingestion run is in progress for this data directory");

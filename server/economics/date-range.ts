@@ -11,6 +11,8 @@ export interface DateRange {
   /** The instants reduced to their UTC calendar dates, compared inclusively with `scheduledDate`. */
   fromDate: string;
   toDate: string;
+  /** When a default window moves on (the next day starts in the zone); Infinity when the request named its bounds. */
+  movesAt: number;
 }
 
 export interface RangeRules {
@@ -40,7 +42,8 @@ export function parseDateRange(rawFrom: string | null, rawTo: string | null, now
   if (start >= end) throw new ApiError(rules.errorCode, "from must be before to.");
   if (end.diff(start, "days").days > rules.maxDays) throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
   const toInclusive = toIsInstant ? end : end.minus({ milliseconds: 1 });
-  return { from: start, to: end, toInclusive, fromDate: start.toUTC().toISODate()!, toDate: end.toUTC().toISODate()! };
+  const movesAt = rawFrom || rawTo ? Number.POSITIVE_INFINITY : today.plus({ days: 1 }).toMillis();
+  return { from: start, to: end, toInclusive, fromDate: start.toUTC().toISODate()!, toDate: end.toUTC().toISODate()!, movesAt };
 }
 
 function parseBound(raw: string, rules: RangeRules, isEnd: boolean): DateTime {

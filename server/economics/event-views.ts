@@ -1,6 +1,6 @@
-import { DateTime } from "luxon";
 import type { EventRecord } from "../../cli/ingest/event-record.ts";
-import { derivedStateOf } from "./derived-state.ts";
+import { localDateAndTime } from "../time/zone-clock.ts";
+import { derivedStateChangesAt, derivedStateOf } from "./derived-state.ts";
 
 interface LocalProjection {
   date: string;
@@ -11,15 +11,24 @@ interface LocalProjection {
 /** The event in a zone: a timed event converts; a date-only event keeps its date and has no time (none is invented). */
 export function localProjection(record: EventRecord, zone: string): LocalProjection {
   if (record.scheduledAt === null) return { date: record.scheduledDate, time: null, timeZone: zone };
-  const local = DateTime.fromISO(record.scheduledAt, { zone });
-  return { date: local.toISODate()!, time: local.toFormat("HH:mm"), timeZone: zone };
+  const local = localDateAndTime(Date.parse(record.scheduledAt), zone);
+  return { date: local.date, time: local.time, timeZone: zone };
+}
+
+function stateInputs(record: EventRecord) {
+  const { status, scheduledDate, scheduledAt, sourceTimezone } = record;
+  return { status, scheduledDate, scheduledAt, sourceTimezone, confirmed: record.publication.confirmed };
 }
 
 function withState(record: EventRecord, now: number) {
-  return {
-    ...record,
-    derivedState: derivedStateOf({ ...record, confirmed: record.publication.confirmed }, now),
-  };
+  return { ...record, derivedState: derivedStateOf(stateInputs(record), now) };
+}
+
+/** Until when the derived states of these events stay what they are at `now`. */
+export function statesValidUntil(records: readonly EventRecord[], now: number): number {
+  let until = Number.POSITIVE_INFINITY;
+  for (const record of records) until = Math.min(until, derivedStateChangesAt(stateInputs(record), now));
+  return until;
 }
 
 /** Credentialed routes: `localDate`, `localTime`, `localTimeZone` present exactly when a projection was asked for. */
@@ -39,6 +48,11 @@ export function publicEvent(record: EventRecord, now: number, zone: string | nul
 /** Groups already ordered entries into days keyed by local date (or scheduled date), ascending. */
 export function groupByDay<T>(entries: T[], dayOf: (entry: T) => string): { date: string; items: T[] }[] {
   const days = new Map<string, T[]>();
-  for (const entry of entries) days.set(dayOf(entry), [...(days.get(dayOf(entry)) ?? []), entry]);
+  for (const entry of entries) {
+    const day = dayOf(entry);
+    const items = days.get(day);
+    if (items) items.push(entry);
+    else days.set(day, [entry]);
+  }
   return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([date, items]) => ({ date, items }));
 }

@@ -17,5 +17,11 @@ export function dataStatusOf(lastSuccessAt: string | null, now: number): DataSta
   return now - Date.parse(lastSuccessAt) <= DATA_FRESH_HOURS * 3_600_000 ? "fresh" : "stale";
 }
 
+/** When the data status turns from fresh to stale by the clock alone; Infinity when it will not. */
+export function dataStatusChangesAt(lastSuccessAt: string | null, now: number): number {
+  if (dataStatusOf(lastSuccessAt, now) !== "fresh") return Number.POSITIVE_INFINITY;
+  return Date.parse(lastSuccessAt!) + DATA_FRESH_HOURS * 3_600_000 + 1;
+}
+
 /** The latest of some ISO instants (all in the same UTC form), or null when none is known. */
 export const latestOf = (times: (string | null)[]): string | null => times.filter((time): time is string => time !== null).sort().at(-1) ?? null;

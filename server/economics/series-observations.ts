@@ -5,7 +5,7 @@ import { cursorAfter, decodeCursor, parseLimit } from "../http/params.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
-import { credentialedFreshnessMeta, freshnessMeta } from "./freshness.ts";
+import { credentialedFreshnessMeta, dataStatusChangesAt, freshnessMeta } from "./freshness.ts";
 import { readIndex, requireIndex } from "./index-access.ts";
 import { hasObservations, readObservationPage } from "./observations-reader.ts";
 
@@ -29,5 +29,6 @@ export function seriesObservationsAnswer(
   return {
     data: { series: seriesView(series), observations: page.observations },
     meta: { ...freshness(index.facts, now), nextCursor: cursorAfter(offset, page.observations.length, page.more) },
+    validUntil: dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
   };
 }

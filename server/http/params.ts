@@ -1,5 +1,5 @@
-import { IANAZone } from "luxon";
 import type { PageLimit } from "../../schemas/limits.ts";
+import { isKnownZone } from "../time/zone-clock.ts";
 import { ApiError } from "./api-error.ts";
 
 /** Parameter rules shared by many routes (spec "Endpoints" and "Limits"), each defined once. */
@@ -45,7 +45,7 @@ function canonicalEnum<T extends string>(value: string, vocabulary: readonly T[]
 /** An IANA zone name; UTC when absent. */
 export function parseZone(raw: string | null): string {
   if (raw === null || raw === "") return "UTC";
-  if (!IANAZone.isValidZone(raw)) throw invalid("tz is not a known IANA time zone.");
+  if (!isKnownZone(raw)) throw invalid("tz is not a known IANA time zone.");
   return raw;
 }
 

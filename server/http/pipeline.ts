@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { getRequestIP, handleCors, type H3Event } from "h3";
+import { FastResponse } from "srvx";
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
+import type { KeptAnswers } from "./kept-answers.ts";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
-import { baseMeta, matchesIfNoneMatch, serialiseError, serialiseSuccess, weakEtag, type SerialisedSuccess } from "./respond.ts";
+import { matchesIfNoneMatch, prepareAnswer, renderAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler } from "./route-handler.ts";
 
 export interface PipelineContext {
@@ -18,12 +20,18 @@ export interface PipelineContext {
   rateLimiter: RateLimiter;
   /** Whether a durable store is bound; routes reading the index also need a completed ingestion (checked where they read). */
   storageBound: boolean;
+  keptAnswers: KeptAnswers;
   log: (line: string) => void;
 }
 
 export interface BoundRoute {
   spec: RouteSpec;
   handler: RouteHandler;
+  /**
+   * For routes whose answer depends only on published data, parameters and clock: the identities of the data the
+   * handler reads now. Present, an answer the handler declared valid is kept for that generation (kept-answers.ts).
+   */
+  generation?: () => readonly unknown[];
 }
 
 /** Route name under which unregistered paths (and hidden operator paths) are counted. */
@@ -31,14 +39,26 @@ const UNMATCHED_ROUTE = "unmatched";
 
 const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type"];
 const CORS_EXPOSED_HEADERS = ["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "etag"];
+/** What h3's CORS handling answers to a request that names no origin: computed once, not per request. */
+const NO_ORIGIN_CORS_HEADERS = { vary: "origin", "access-control-expose-headers": CORS_EXPOSED_HEADERS.join(",") };
+
+/**
+ * One request's answer as it is built. Headers are collected in a plain object and handed to the server's response
+ * with the body, so the request path never builds a `Headers` object (h3 merges in its own CORS headers when set).
+ */
+interface RequestState {
+  id: string;
+  now: number;
+  headers: Record<string, string>;
+}
 
 /** Answers every request to one path: method dispatch, CORS, auth, rate limit, storage gate, envelope, caching headers. */
 export async function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): Promise<unknown> {
   // The router also matches `/x/` to `/x`; a path we do not publish must not answer, and a bad slug must not fall through.
   if (event.url.pathname.length > 1 && event.url.pathname.endsWith("/")) return handleUnmatched(event, context);
-  const request = startRequest(event, context);
+  const request = startRequest(context);
   const access = routes[0]!.spec.access;
-  const preflight = handleCors(event, corsOptions(context, access === "OPERATOR" ? [] : routes));
+  const preflight = applyCors(event, request, context, access === "OPERATOR" ? [] : routes);
   if (preflight !== false) return preflight;
 
   const method = event.req.method === "HEAD" ? "GET" : event.req.method;
@@ -56,7 +76,7 @@ export async function handlePath(event: H3Event, routes: BoundRoute[], context: 
     if (!route) {
       throw new ApiError("METHOD_NOT_ALLOWED", undefined, { headers: { allow: allowedMethods(routes) } });
     }
-    const { spec, handler } = route;
+    const { spec } = route;
     if (spec.access === "ECOSYSTEM_INTERNAL") {
       if (!principal) throw new ApiError("UNAUTHORIZED");
       if (spec.scope !== null && !principal.scopes.includes(spec.scope)) throw new ApiError("FORBIDDEN");
@@ -64,33 +84,49 @@ export async function handlePath(event: H3Event, routes: BoundRoute[], context: 
     if (spec.requiresDurableStorage && !context.storageBound) {
       throw new ApiError("SERVICE_UNAVAILABLE");
     }
-    const result = await handler({
-      query: event.url.searchParams,
-      params: (event.context.params ?? {}) as Record<string, string>,
-      principal,
-      now: request.now,
-    });
-    return answerSuccess(event, spec, serialiseSuccess(result, baseMeta(request.id, request.now), spec));
+    return answerSuccess(event, request, spec, await answerFor(event, route, principal, request, context));
   } catch (error) {
-    return answerError(event, request, toApiError(error, context));
+    return answerError(request, toApiError(error, context));
   }
+}
+
+/** The route's answer: a kept one when the data and the clock still allow it, else the handler's, kept when it may be. */
+async function answerFor(event: H3Event, route: BoundRoute, principal: Principal | null, request: RequestState, context: PipelineContext): Promise<PreparedAnswer> {
+  const { spec, handler } = route;
+  const generation = route.generation?.();
+  const key = generation ? `${spec.name}\n${event.url.pathname}\n${event.url.search}` : "";
+  if (generation) {
+    const kept = context.keptAnswers.find(key, generation, request.now);
+    if (kept) return kept;
+  }
+  const result = await handler({
+    query: event.url.searchParams,
+    params: (event.context.params ?? {}) as Record<string, string>,
+    principal,
+    now: request.now,
+  });
+  const answer = prepareAnswer(result, spec);
+  if (generation && result.validUntil !== undefined && result.validUntil > request.now) {
+    context.keptAnswers.keep(key, generation, { builtAt: request.now, until: result.validUntil }, answer);
+  }
+  return answer;
 }
 
 /** Unregistered paths: 404 with the same headers as any other answer. */
 export function handleUnmatched(event: H3Event, context: PipelineContext): unknown {
-  const request = startRequest(event, context);
-  const preflight = handleCors(event, corsOptions(context, []));
+  const request = startRequest(context);
+  const preflight = applyCors(event, request, context, []);
   if (preflight !== false) return preflight;
   return answerUnmatched(event, request, context);
 }
 
 /** Failures h3 raises before routing (a malformed URL): shaped, counted and headed like every other answer. */
 export function answerFrameworkError(event: H3Event, error: { status: number; message: string }, context: PipelineContext): unknown {
-  const request = startRequest(event, context);
-  handleCors(event, corsOptions(context, []));
+  const request = startRequest(context);
+  applyCors(event, request, context, []);
   if (error.status >= 500) context.log(`internal error before routing: ${error.message}`);
   const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
-  return limited ?? answerError(event, request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"));
+  return limited ?? answerError(request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"));
 }
 
 /**
@@ -107,15 +143,24 @@ function identify(event: H3Event, access: BoundRoute["spec"]["access"], context:
   }
 }
 
-interface RequestState {
-  id: string;
-  now: number;
+function startRequest(context: PipelineContext): RequestState {
+  const id = randomUUID();
+  return { id, now: context.clock.now(), headers: { "x-request-id": id } };
 }
 
-function startRequest(event: H3Event, context: PipelineContext): RequestState {
-  const request = { id: randomUUID(), now: context.clock.now() };
-  event.res.headers.set("x-request-id", request.id);
-  return request;
+/**
+ * CORS is an allowlist (h3's handling). A request without an `Origin` header (every non-browser client) gets the
+ * same headers h3 would give it, from a constant; only browsers' requests go through h3's CORS code.
+ */
+function applyCors(event: H3Event, request: RequestState, context: PipelineContext, routes: BoundRoute[]): false | unknown {
+  if (!event.req.headers.has("origin")) {
+    Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
+    return false;
+  }
+  const preflight = handleCors(event, corsOptions(context, routes));
+  // h3 keeps its CORS headers on the event; answers built outside its flow (framework errors) need them too.
+  if (preflight === false) event.res.headers.forEach((value, name) => (request.headers[name] = value));
+  return preflight;
 }
 
 function corsOptions(context: PipelineContext, routes: BoundRoute[]) {
@@ -135,43 +180,41 @@ function allowedMethods(routes: BoundRoute[]): string {
 
 function answerUnmatched(event: H3Event, request: RequestState, context: PipelineContext): unknown {
   const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
-  return limited ?? answerError(event, request, new ApiError("NOT_FOUND"));
+  return limited ?? answerError(request, new ApiError("NOT_FOUND"));
 }
 
 /** Counts the request; returns the 429 answer when the allowance is spent. */
 function consumeRateLimit(event: H3Event, request: RequestState, routeName: string, principal: Principal | null, context: PipelineContext): unknown {
   const client = principal ? `key:${principal.keyId}` : `ip:${getRequestIP(event) ?? "unknown"}`;
   const decision = context.rateLimiter(routeName, client, principal !== null, request.now);
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) event.res.headers.set(name, value);
+  Object.assign(request.headers, rateLimitHeaders(decision));
   if (decision.allowed) return undefined;
-  return answerError(event, request, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
+  return answerError(request, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
 }
 
-function answerSuccess(event: H3Event, spec: RouteSpec, success: SerialisedSuccess): unknown {
-  event.res.headers.set("content-type", "application/json; charset=utf-8");
+function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, answer: PreparedAnswer): Response {
+  const { headers } = request;
+  headers["content-type"] = "application/json; charset=utf-8";
   if (spec.publicCacheSeconds !== null) {
-    const etag = weakEtag(success.dataText);
-    event.res.headers.set("cache-control", `public, max-age=${spec.publicCacheSeconds}`);
-    event.res.headers.set("etag", etag);
-    if (matchesIfNoneMatch(event.req.headers.get("if-none-match"), etag)) {
-      event.res.status = 304;
-      return null;
+    headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
+    headers.etag = answer.data.etag;
+    if (matchesIfNoneMatch(event.req.headers.get("if-none-match"), answer.data.etag)) {
+      return new FastResponse(null, { status: 304, headers });
     }
   } else {
-    event.res.headers.set("cache-control", "no-store");
+    headers["cache-control"] = "no-store";
   }
-  event.res.status = success.status;
-  return success.body;
+  return new FastResponse(renderAnswer(answer, request.id, new Date(request.now).toISOString()), { status: answer.status, headers });
 }
 
-function answerError(event: H3Event, request: RequestState, error: ApiError): string {
-  event.res.status = error.status;
-  event.res.headers.set("content-type", "application/json; charset=utf-8");
-  event.res.headers.set("cache-control", "no-store");
+function answerError(request: RequestState, error: ApiError): Response {
+  const { headers } = request;
+  headers["content-type"] = "application/json; charset=utf-8";
+  headers["cache-control"] = "no-store";
   const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? RETRY_AFTER_UNAVAILABLE_SECONDS : null);
-  if (retryAfter !== null) event.res.headers.set("retry-after", String(retryAfter));
-  for (const [name, value] of Object.entries(error.headers)) event.res.headers.set(name, value);
-  return serialiseError(error, request.id);
+  if (retryAfter !== null) headers["retry-after"] = String(retryAfter);
+  Object.assign(headers, error.headers);
+  return new FastResponse(serialiseError(error, request.id), { status: error.status, headers });
 }
 
 /** Anything that is not an ApiError is a bug: log it for operators, answer INTERNAL with nothing internal. */

@@ -1,53 +1,86 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import type { ApiError } from "./api-error.ts";
 import type { RouteResult } from "./route-handler.ts";
 
+/**
+ * A `data` section serialised once by whoever owns it (a weather cache entry's rendering, a kept answer), so the
+ * request path writes its text instead of serialising it again. Anything else that serialises it gets the same JSON.
+ */
+export class SerialisedData {
+  readonly text: string;
+  readonly etag: string;
+  constructor(text: string) {
+    this.text = text;
+    this.etag = weakEtag(text);
+  }
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
 /** The freshness fields every success body carries; routes that serve cached data override them. */
-export function baseMeta(requestId: string, now: number): Record<string, unknown> {
-  return {
-    requestId,
-    generatedAt: new Date(now).toISOString(),
-    cached: false,
-    cacheAgeSeconds: 0,
-    stale: false,
-    degraded: false,
-  };
+function baseMeta(requestId: string, generatedAt: string): Record<string, unknown> {
+  return { requestId, generatedAt, cached: false, cacheAgeSeconds: 0, stale: false, degraded: false };
 }
 
-export interface SerialisedSuccess {
-  body: string;
-  /** The `data` section as serialised in the body: the weak ETag is computed over it. */
-  dataText: string;
+/**
+ * A success answer serialised except for the two fields that belong to one response, `requestId` and `generatedAt`
+ * (the first two of `meta`): they are spliced in by `renderAnswer`, so a kept answer is never serialised again.
+ */
+export interface PreparedAnswer {
   status: number;
+  data: SerialisedData;
+  /** `meta` after its first two fields, starting with the comma; empty for a bare answer. */
+  metaRest: string;
+  bare: boolean;
+  /** Bytes the answer holds, for memory bounds. */
+  size: number;
 }
 
-/** The `{ data, meta }` body, cut to fit the response ceiling when the route says how (spec "Limits"). */
-export function serialiseSuccess(result: RouteResult, meta: Record<string, unknown>, shape: { bare?: boolean; successStatus?: number }): SerialisedSuccess {
+// Same lengths as real values, so that the cut to the response ceiling is measured on the body that will be sent.
+const PLACEHOLDER_ID = randomUUID();
+const PLACEHOLDER_TIME = new Date(0).toISOString();
+const META_HEAD = `{"requestId":"${PLACEHOLDER_ID}","generatedAt":"${PLACEHOLDER_TIME}"`;
+
+/** The `{ data, meta }` answer, cut to fit the response ceiling when the route says how (spec "Limits"). */
+export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; successStatus?: number }): PreparedAnswer {
   const status = shape.successStatus ?? 200;
-  const render = (data: unknown, routeMeta: Record<string, unknown> | undefined, truncated: boolean | null) => {
-    const dataText = JSON.stringify(data);
-    if (shape.bare) return { body: dataText, dataText, status };
+  const bare = shape.bare ?? false;
+  const prepare = (data: unknown, routeMeta: Record<string, unknown> | undefined, truncated: boolean | null): PreparedAnswer => {
+    const serialised = data instanceof SerialisedData ? data : new SerialisedData(JSON.stringify(data));
+    if (bare) return { status, data: serialised, metaRest: "", bare, size: serialised.text.length };
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
-    const fullMeta = { ...meta, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
-    return { body: `{"data":${dataText},"meta":${JSON.stringify(fullMeta)}}`, dataText, status };
+    const meta = { ...baseMeta(PLACEHOLDER_ID, PLACEHOLDER_TIME), ...routeMeta, ...(truncated === null ? {} : { truncated }) };
+    const metaText = JSON.stringify(meta);
+    if (!metaText.startsWith(META_HEAD)) throw new Error("a route's meta must not replace requestId or generatedAt");
+    const metaRest = metaText.slice(META_HEAD.length);
+    return { status, data: serialised, metaRest, bare, size: serialised.text.length + metaRest.length };
   };
-  const whole = render(result.data, result.meta, result.cut ? false : null);
-  if (Buffer.byteLength(whole.body) <= RESPONSE_CEILING_BYTES || !result.cut) return whole;
+  const fits = (answer: PreparedAnswer) => Buffer.byteLength(renderAnswer(answer, PLACEHOLDER_ID, PLACEHOLDER_TIME)) <= RESPONSE_CEILING_BYTES;
+  const whole = prepare(result.data, result.meta, result.cut ? false : null);
+  if (!result.cut || fits(whole)) return whole;
 
   const cut = result.cut;
   const keeping = (n: number) => {
     const kept = cut.keep(n);
-    return render(kept.data, kept.meta, true);
+    return prepare(kept.data, kept.meta, true);
   };
   let low = 0;
   let high = cut.count - 1;
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (Buffer.byteLength(keeping(middle).body) <= RESPONSE_CEILING_BYTES) low = middle;
+    if (fits(keeping(middle))) low = middle;
     else high = middle - 1;
   }
   return keeping(low);
+}
+
+/** The body of one response: the prepared answer with this response's `requestId` and `generatedAt`. */
+export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): string {
+  if (answer.bare) return answer.data.text;
+  return `{"data":${answer.data.text},"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"${answer.metaRest}}`;
 }
 
 export function serialiseError(error: ApiError, requestId: string): string {

@@ -15,6 +15,12 @@ export interface RouteResult {
   meta?: Record<string, unknown>;
   /** For list answers: how to rebuild the answer with only the first `n` items when it exceeds the response ceiling. */
   cut?: { count: number; keep(n: number): { data: unknown; meta?: Record<string, unknown> } };
+  /**
+   * Until when (epoch milliseconds, `Infinity` for as long as the data does not change) this answer stays exactly
+   * true for the same parameters: the next instant at which anything in it depends differently on the clock. Routes
+   * that state it may have their answer kept and served again; absent, the answer is built anew for every request.
+   */
+  validUntil?: number;
 }
 
 export type RouteHandler = (input: RouteInput) => RouteResult | Promise<RouteResult>;

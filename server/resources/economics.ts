@@ -3,7 +3,7 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { readEvents, type EventFilter } from "../economics/events-reader.ts";
-import { credentialedEntry, groupByDay } from "../economics/event-views.ts";
+import { credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
@@ -31,7 +31,7 @@ export function eventQueryFrom(query: URLSearchParams, now: number) {
   };
   const localise = (query.get("tz") ?? "") !== "" || (query.get("timezone") ?? "") !== "";
   return {
-    zone, localise, filter,
+    zone, localise, filter, movesAt: range.movesAt,
     limit: parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents),
     offset: decodeCursor(query.get("cursor")),
   };
@@ -48,27 +48,28 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
       ...freshness,
       nextCursor: cursorAfter(request.offset, kept, kept < page.records.length || page.more),
     });
-    return { request, page, metaFor };
+    const validUntil = Math.min(request.movesAt, statesValidUntil(page.records, now));
+    return { request, page, metaFor, validUntil };
   };
 
   return {
     "v1.economics.events": (input) => {
-      const { request, page, metaFor } = eventPage(input);
+      const { request, page, metaFor, validUntil } = eventPage(input);
       const entries = page.records.map((record) => credentialedEntry(record, input.now, request.localise ? request.zone : null));
       // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits".
       const keep = (n: number) => ({ data: { entries: entries.slice(0, n) }, meta: metaFor(n) });
-      return { ...keep(entries.length), cut: { count: entries.length, keep } };
+      return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
     },
 
     "v1.economics.calendar": (input) => {
-      const { request, page, metaFor } = eventPage(input);
+      const { request, page, metaFor, validUntil } = eventPage(input);
       const entries = page.records.map((record) => credentialedEntry(record, input.now, request.zone));
       const keep = (n: number) => {
         const days = groupByDay(entries.slice(0, n), (entry) => ("localDate" in entry ? entry.localDate : entry.scheduledDate))
           .map((day) => ({ date: day.date, entries: day.items }));
         return { data: { days }, meta: metaFor(n) };
       };
-      return { ...keep(entries.length), cut: { count: entries.length, keep } };
+      return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
     },
 
     "v1.economics.seriesObservations": ({ query, params, now }) => {

@@ -2,7 +2,7 @@ import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES } from "../../schemas/responses/news-status.ts";
 import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
 import { parseDateRange } from "../economics/date-range.ts";
-import { dataStatusOf, latestOf } from "../economics/freshness.ts";
+import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
 import { cursorAfter, decodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
@@ -39,6 +39,7 @@ export function newsHandlers(storage: IndexStorage): Record<string, RouteHandler
           dataStatus: dataStatusOf(lastSuccess, now),
           nextCursor: cursorAfter(offset, page.records.length, page.more),
         },
+        validUntil: Math.min(range.movesAt, dataStatusChangesAt(lastSuccess, now)),
       };
     },
   };

@@ -3,8 +3,8 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { EVENT_STATUSES, REGIONS } from "../../schemas/vocabularies.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { readEvents } from "../economics/events-reader.ts";
-import { groupByDay, publicEvent } from "../economics/event-views.ts";
-import { freshnessMeta } from "../economics/freshness.ts";
+import { groupByDay, publicEvent, statesValidUntil } from "../economics/event-views.ts";
+import { dataStatusChangesAt, freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { newestReleases } from "../economics/releases.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
@@ -58,7 +58,8 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
           nextCursor: cursorAfter(offset, n, n < events.length || page.more),
         },
       });
-      return { ...keep(events.length), cut: { count: events.length, keep } };
+      const validUntil = Math.min(range.movesAt, statesValidUntil(page.records, now), dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now));
+      return { ...keep(events.length), cut: { count: events.length, keep }, validUntil };
     },
 
     "public.economics.releases": ({ query, now }) => {
@@ -72,7 +73,11 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       const series = matchingSeries(registry(), { indicator: null, country, region, slugs: wanted });
       const ordered = readIndex(() => newestReleases(index.db, series, perSeries));
       const page = pageOf(ordered, offset, limit);
-      return { data: { releases: page.items }, meta: { ...freshnessMeta(index.facts, now), nextCursor: page.nextCursor } };
+      return {
+        data: { releases: page.items },
+        meta: { ...freshnessMeta(index.facts, now), nextCursor: page.nextCursor },
+        validUntil: dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
+      };
     },
 
     "public.economics.observations": ({ query, now }) => {

@@ -16,14 +16,14 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
   return {
     "v1.economics.indicators": ({ query }) => {
       const category = parseEnum(query.get("category"), CATEGORIES, "category");
-      return { data: { indicators: activeFamilies(registry(), category).map(familyView), categories: [...CATEGORIES] } };
+      return { data: { indicators: activeFamilies(registry(), category).map(familyView), categories: [...CATEGORIES] }, validUntil: Infinity };
     },
 
     "v1.economics.indicator": ({ params }) => {
       const slug = params.slug ?? "";
       const found = SLUG.test(slug) ? familyWithSeries(registry(), slug) : null;
       if (!found) throw new ApiError("NOT_FOUND", "No indicator family has this slug.");
-      return { data: { indicator: familyView(found.family), series: found.series.map(seriesView) } };
+      return { data: { indicator: familyView(found.family), series: found.series.map(seriesView) }, validUntil: Infinity };
     },
 
     "v1.economics.series": ({ query }) => {
@@ -37,7 +37,7 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
         data: { totalMatching: matches.length, series: matches.slice(0, n).map(seriesView) },
         meta: { totalMatching: matches.length },
       });
-      return { ...shape(limit), cut: { count: Math.min(limit, matches.length), keep: shape } };
+      return { ...shape(limit), cut: { count: Math.min(limit, matches.length), keep: shape }, validUntil: Infinity };
     },
   };
 }

@@ -40,6 +40,6 @@ export function serviceHandlers(config: ServiceConfig, storage: IndexStorage): R
       };
     },
 
-    "v1.openapi": () => ({ data: openApiDocument(storage.ready()) }),
+    "v1.openapi": () => ({ data: openApiDocument(storage.ready()), validUntil: Infinity }),
   };
 }

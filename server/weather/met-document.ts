@@ -1,4 +1,4 @@
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { DateTime } from "luxon";
 import { UNITS } from "./units.ts";
@@ -156,12 +156,20 @@ const metDocumentSchema = {
 // ajv-formats ships CommonJS typings whose default export is the plugin itself.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
 // strictTuples off: the altitude, the third coordinate, is optional, which strict tuples do not allow.
-const ajv = new Ajv({ allErrors: true, strict: true, strictTuples: false });
-addFormats(ajv, ["date-time"]);
-const validateMetDocument = ajv.compile<MetDocument>(metDocumentSchema);
+/** Compiled on first use, so commands that never read MET (`--help`, `ingest`) do not pay for ajv's code generation. */
+let compiledValidator: ValidateFunction<MetDocument> | undefined;
+function metDocumentValidator(): ValidateFunction<MetDocument> {
+  if (!compiledValidator) {
+    const ajv = new Ajv({ allErrors: true, strict: true, strictTuples: false });
+    addFormats(ajv, ["date-time"]);
+    compiledValidator = ajv.compile<MetDocument>(metDocumentSchema);
+  }
+  return compiledValidator;
+}
 
 /** Checks a parsed response body and returns it typed, or throws MetDocumentInvalidError. */
 export function parseMetDocument(body: unknown): MetDocument {
+  const validateMetDocument = metDocumentValidator();
   if (!validateMetDocument(body)) {
     const problems = (validateMetDocument.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`);
     throw new MetDocumentInvalidError(`MET document is invalid: ${problems.join("; ")}`);

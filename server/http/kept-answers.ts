@@ -1,0 +1,60 @@
+import { LRUCache } from "lru-cache";
+import type { PreparedAnswer } from "./respond.ts";
+
+/**
+ * Whole answers of routes whose answer depends only on the published data, the request's parameters and the clock,
+ * kept so that a repeated question is not computed again. An answer is kept for the data generation it was built
+ * from (the identities of the index and registry it read) and only until the instant the route said its answer
+ * would change (an event turning due, data turning stale, a default window moving to the next day).
+ */
+export interface KeptAnswers {
+  find(key: string, generation: readonly unknown[], now: number): PreparedAnswer | undefined;
+  /** `builtAt` too bounds the answer: a clock stepped back (as NTP can) must not see an answer of its future. */
+  keep(key: string, generation: readonly unknown[], validity: { builtAt: number; until: number }, answer: PreparedAnswer): void;
+  /** Bytes currently held. */
+  readonly bytes: number;
+}
+
+interface Kept {
+  generation: readonly unknown[];
+  builtAt: number;
+  validUntil: number;
+  answer: PreparedAnswer;
+}
+
+/** 64 MB of kept answers by default: a few thousand distinct pages of the largest routes. */
+export const DEFAULT_KEPT_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** Per entry beyond its text: the key, the entry objects and the map's own bookkeeping. */
+const ENTRY_OVERHEAD_BYTES = 512;
+
+/** `maxBytes` 0 keeps nothing: every answer is built anew. */
+export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES): KeptAnswers {
+  if (maxBytes <= 0) return { find: () => undefined, keep: () => undefined, bytes: 0 };
+  const cache = new LRUCache<string, Kept>({
+    maxSize: maxBytes,
+    // Strings of JSON are mostly one byte a character; two where a text holds non-Latin-1 characters.
+    sizeCalculation: (kept, key) => Math.max(1, kept.answer.size * 2 + key.length * 2 + ENTRY_OVERHEAD_BYTES),
+  });
+  return {
+    find(key, generation, now) {
+      const kept = cache.get(key);
+      if (!kept) return undefined;
+      if (now < kept.builtAt || now >= kept.validUntil || !sameGeneration(kept.generation, generation)) {
+        cache.delete(key);
+        return undefined;
+      }
+      return kept.answer;
+    },
+    keep(key, generation, validity, answer) {
+      cache.set(key, { generation, builtAt: validity.builtAt, validUntil: validity.until, answer });
+    },
+    get bytes() {
+      return cache.calculatedSize;
+    },
+  };
+}
+
+function sameGeneration(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
+}

@@ -1,0 +1,71 @@
+import { LRUCache } from "lru-cache";
+import { DateTime, IANAZone } from "luxon";
+
+/**
+ * Zone arithmetic for the read path, with luxon computing each fact once and a cache answering every later request:
+ * building a luxon DateTime per entry per request was most of the events route's time.
+ */
+
+/** An offset is looked up per 15 minutes of UTC time: every zone keeps one offset through such a slice, or we check. */
+const SLICE_MS = 15 * 60_000;
+/** Bounds of the caches below, in entries (a few MB at most). */
+const CACHE_ENTRIES = 50_000;
+
+// Bounded too: zone names are matched case-insensitively, so there are many spellings of each zone.
+const zones = new LRUCache<string, IANAZone>({ max: 1_000 });
+const sliceOffsets = new LRUCache<string, number>({ max: CACHE_ENTRIES });
+const dayStarts = new LRUCache<string, { start: number; end: number }>({ max: CACHE_ENTRIES });
+
+/** Whether luxon (the platform's IANA database) knows the zone. */
+export function isKnownZone(name: string): boolean {
+  try {
+    zoneNamed(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function zoneNamed(name: string): IANAZone {
+  let zone = zones.get(name);
+  if (!zone) {
+    zone = IANAZone.create(name);
+    if (!IANAZone.isValidZone(name)) throw new RangeError(`Unknown IANA time zone: ${name}`);
+    zones.set(name, zone);
+  }
+  return zone;
+}
+
+/** Minutes east of UTC in `zoneName` at `epochMs`. */
+export function offsetMinutes(zoneName: string, epochMs: number): number {
+  const zone = zoneNamed(zoneName);
+  const slice = Math.floor(epochMs / SLICE_MS);
+  const key = `${zoneName}|${slice}`;
+  let offset = sliceOffsets.get(key);
+  if (offset === undefined) {
+    const first = zone.offset(slice * SLICE_MS);
+    // A slice holding a transition (rare: a few a year) is not cached as one offset; it is asked exactly each time.
+    offset = first === zone.offset((slice + 1) * SLICE_MS - 1) ? first : Number.NaN;
+    sliceOffsets.set(key, offset);
+  }
+  return Number.isNaN(offset) ? zone.offset(epochMs) : offset;
+}
+
+/** The local calendar date and `HH:mm` of an instant in a zone. */
+export function localDateAndTime(epochMs: number, zoneName: string): { date: string; time: string } {
+  // The local wall clock written as if it were UTC: formatting only, the offset is the zone's own.
+  const wall = new Date(epochMs + offsetMinutes(zoneName, epochMs) * 60_000).toISOString();
+  return { date: wall.slice(0, 10), time: wall.slice(11, 16) };
+}
+
+/** The instants at which a calendar date (`YYYY-MM-DD`) starts in a zone and at which the next one starts, one day later. */
+export function dayBounds(date: string, zoneName: string): { start: number; end: number } {
+  const key = `${zoneName}|${date}`;
+  let bounds = dayStarts.get(key);
+  if (!bounds) {
+    const day = DateTime.fromISO(date, { zone: zoneNamed(zoneName) });
+    bounds = { start: day.toMillis(), end: day.plus({ days: 1 }).toMillis() };
+    dayStarts.set(key, bounds);
+  }
+  return bounds;
+}
