@@ -13,7 +13,7 @@ import { weatherHandlers } from "./resources/weather.ts";
 import { createPlaceSearch } from "./places/search-places.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
 import type { WeatherCache } from "./weather/cache.ts";
-import type { WeatherPayload } from "./weather/model.ts";
+import type { StoredPayload } from "./weather/stored-payload.ts";
 import { createWeatherService } from "./weather/weather-service.ts";
 
 export interface HandlerDependencies {
@@ -21,7 +21,7 @@ export interface HandlerDependencies {
   clock?: Clock;
   storage?: IndexStorage;
   /** The live weather source; built from `config.weather` when absent, none when weather is disabled. */
-  weather?: WeatherCache<WeatherPayload> | null;
+  weather?: WeatherCache<StoredPayload> | null;
   /** Starts an ingestion run for the operator trigger route; absent, that route answers CONFIGURATION_ERROR. */
   launchIngestion?: IngestionLauncher;
 }

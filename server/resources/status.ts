@@ -6,13 +6,13 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import { storedDomainStatus, weatherDomainStatus } from "../news/domain-status.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import type { WeatherCache } from "../weather/cache.ts";
-import type { WeatherPayload } from "../weather/model.ts";
+import type { StoredPayload } from "../weather/stored-payload.ts";
 import { MET_SOURCE } from "../weather/provenance.ts";
 
 const ECONOMICS_FEEDS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS];
 
 /** What this instance itself knows of each domain's freshness; no internal counter is published. */
-export function statusHandlers(storage: IndexStorage, weather: WeatherCache<WeatherPayload> | null): Record<string, RouteHandler> {
+export function statusHandlers(storage: IndexStorage, weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
   return {
     "public.status": ({ now }) => {
       const index = storage.current();

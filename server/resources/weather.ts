@@ -6,8 +6,9 @@ import type { WeatherCache, WeatherView } from "../weather/cache.ts";
 import { assembleDailyRecords } from "../weather/daily.ts";
 import { parseLocation } from "../weather/location-params.ts";
 import { WeatherUpstreamError } from "../weather/met-client.ts";
-import type { WeatherPayload } from "../weather/model.ts";
 import type { WeatherPoint } from "../weather/point.ts";
+import { createRenderings, type Renderings } from "../weather/renderings.ts";
+import type { StoredPayload } from "../weather/stored-payload.ts";
 import { MET_ATTRIBUTION, MET_SOURCE, MET_TERMS_URL } from "../weather/provenance.ts";
 import { dailyImperialFields, imperialFields, toImperialDay, toImperialReading } from "../weather/unit-variants.ts";
 import { UNITS } from "../weather/units.ts";
@@ -21,7 +22,7 @@ export const PUBLIC_COORDINATE_PRECISION = `Coordinates rounded to ${COORDINATES
 /** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
 
-export function weatherHandlers(weather: WeatherCache<WeatherPayload> | null): Record<string, RouteHandler> {
+export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, renderings: Renderings = createRenderings()): Record<string, RouteHandler> {
   const fetchPayload = async (point: WeatherPoint, view: WeatherView) => {
     if (!weather) throw new ApiError("SOURCE_DISABLED");
     try {
@@ -41,8 +42,11 @@ export function weatherHandlers(weather: WeatherCache<WeatherPayload> | null): R
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const result = await fetchPayload(point, "current");
       const units = isImperial(query) ? "imperial" : "metric";
-      const current = { ...result.value.current, units, ...(units === "imperial" ? imperialFields(result.value.current) : {}) };
-      return { data: { units, current }, meta: freshness(result) };
+      const { data } = renderings(result.value, `v1.current|${units}`, (payload) => {
+        const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
+        return { data: { units, current }, meta: {} };
+      });
+      return { data, meta: freshness(result) };
     },
 
     "v1.weather.forecast": async ({ query }) => {
@@ -51,20 +55,23 @@ export function weatherHandlers(weather: WeatherCache<WeatherPayload> | null): R
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedForecastDays);
       const result = await fetchPayload(point, "forecast");
       const imperial = isImperial(query);
-      const hourly = result.value.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
-      const daily = assembleDailyRecords(result.value, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
-      return {
-        data: { location: requestedLocation(point), hourly, daily },
-        meta: { ...freshness(result), dayCount: daily.length },
-      };
+      const { data, meta } = renderings(result.value, `v1.forecast|${pointVariant(point)}|${imperial}|${zone}|${limit}`, (payload) => {
+        const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
+        const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
+        return { data: { location: requestedLocation(point), hourly, daily }, meta: { dayCount: daily.length } };
+      });
+      return { data, meta: { ...freshness(result), ...meta } };
     },
 
     "public.weather.current": async ({ query }) => {
       const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
       const result = await fetchPayload(point, "current");
-      const record = { ...result.value.current, location: requestedLocation(point) };
-      const current = isImperial(query) ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" };
-      return { data: { current }, meta: { ...freshness(result), coordinatePrecision: PUBLIC_COORDINATE_PRECISION } };
+      const imperial = isImperial(query);
+      const { data } = renderings(result.value, `public.current|${pointVariant(point)}|${imperial}`, (payload) => {
+        const record = { ...payload.current, location: requestedLocation(point) };
+        return { data: { current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" } }, meta: {} };
+      });
+      return { data, meta: { ...freshness(result), coordinatePrecision: PUBLIC_COORDINATE_PRECISION } };
     },
 
     "public.weather.forecast": async ({ query }) => {
@@ -74,14 +81,19 @@ export function weatherHandlers(weather: WeatherCache<WeatherPayload> | null): R
       const zone = parseZone(query.get("tz"));
       const result = await fetchPayload(point, "forecast");
       const imperial = isImperial(query);
-      const hours = result.value.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
-      const days = assembleDailyRecords(result.value, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
-      return {
-        data: { forecast: { location: requestedLocation(point), hours, days } },
-        meta: { ...freshness(result), coordinatePrecision: PUBLIC_COORDINATE_PRECISION },
-      };
+      const { data } = renderings(result.value, `public.forecast|${pointVariant(point)}|${imperial}|${zone}|${hourCount}|${dayCount}`, (payload) => {
+        const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
+        const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
+        return { data: { forecast: { location: requestedLocation(point), hours, days } }, meta: {} };
+      });
+      return { data, meta: { ...freshness(result), coordinatePrecision: PUBLIC_COORDINATE_PRECISION } };
     },
   };
+}
+
+/** The point's part of a rendering's name: the rounded point, and the altitude the request gave. */
+function pointVariant(point: WeatherPoint): string {
+  return `${point.lat},${point.lon},${point.altitude ?? ""}`;
 }
 
 /** The point as served (rounded), in the record's location shape. */

@@ -1,4 +1,4 @@
-import { LruMap } from "./lru.ts";
+import { LRUCache } from "lru-cache";
 import { WeatherUpstreamError, type MetClient } from "./met-client.ts";
 import { pointKey, roundPoint, type WeatherPoint } from "./point.ts";
 import type { RateGate } from "./rate-gate.ts";
@@ -27,10 +27,13 @@ export const WEATHER_FRESHNESS: Readonly<Record<WeatherView, FreshnessPolicy>> =
 };
 
 /**
- * A normalised payload costs about 65 KB of heap (bench/weather-cache-memory.ts), so 2000 points stay near 130 MB.
  * Keeping 2000 points fresh at MET's usual 30-minute Expires takes about one request per second of the 20 allowed.
+ * The byte bound below usually binds first: a point of MET's complete document is stored in about 45 KB.
  */
 export const DEFAULT_MAX_ENTRIES = 2000;
+
+/** Bytes of stored payloads (`sizeOf`), so the cache's memory is bounded whatever the provider's documents weigh. */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** While MET fails, a point with a servable copy asks again at most this often instead of once per reader. */
 export const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
@@ -43,6 +46,9 @@ export interface WeatherCacheOptions<T> {
   /** The process-wide gate: every provider request passes through it. */
   rateGate: RateGate;
   maxEntries?: number;
+  /** With `sizeOf`: the bound on the stored payloads' bytes. */
+  maxBytes?: number;
+  sizeOf?: (value: T) => number;
   freshness?: Readonly<Record<WeatherView, FreshnessPolicy>>;
   retryAfterFailureMs?: number;
 }
@@ -85,7 +91,11 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
   const { client, parse, now, rateGate } = options;
   const freshness = options.freshness ?? WEATHER_FRESHNESS;
   const retryAfterFailureMs = options.retryAfterFailureMs ?? RETRY_AFTER_FAILURE_MS;
-  const entries = new LruMap<string, Entry<T>>(options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+  const { sizeOf } = options;
+  const entries = new LRUCache<string, Entry<T>>({
+    max: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
+    ...(sizeOf ? { maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES, sizeCalculation: (entry: Entry<T>) => Math.max(1, sizeOf(entry.value)) } : {}),
+  });
   const inFlight = new Map<string, Promise<Refreshed<T>>>();
   const health = createUpstreamHealth({ now });
 

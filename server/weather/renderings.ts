@@ -1,0 +1,40 @@
+import { LRUCache } from "lru-cache";
+import { SerialisedData } from "../http/respond.ts";
+import type { WeatherPayload } from "./model.ts";
+import { readPayload, type StoredPayload } from "./stored-payload.ts";
+
+/**
+ * The `data` sections the weather routes built from a stored payload, serialised once and kept by payload and by
+ * everything of the request that shapes them (route, point, units, zone, counts). A dashboard polling one forecast
+ * then costs a lookup, not a daily assembly and a serialisation. Bounded by bytes; a replaced payload's renderings
+ * are never asked for again (its serial is gone) and age out.
+ */
+export type Renderings = (stored: StoredPayload, variant: string, render: (payload: WeatherPayload) => Rendering<unknown>) => Rendering<SerialisedData>;
+
+/** A route's `data` section and the `meta` facts that depend on it alone (the credentialed forecast's `dayCount`). */
+export interface Rendering<D> {
+  data: D;
+  meta: Record<string, unknown>;
+}
+
+/** 24 MB of rendered weather: about two thousand forecasts, or twenty thousand current readings. */
+export const DEFAULT_RENDERING_BYTES = 24 * 1024 * 1024;
+
+const ENTRY_OVERHEAD_BYTES = 256;
+
+export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES): Renderings {
+  const kept = new LRUCache<string, Rendering<SerialisedData>>({
+    maxSize: maxBytes,
+    sizeCalculation: (rendering, key) => rendering.data.text.length + key.length + ENTRY_OVERHEAD_BYTES,
+  });
+  return (stored, variant, render) => {
+    const key = `${stored.serial}\n${variant}`;
+    let rendering = kept.get(key);
+    if (!rendering) {
+      const fresh = render(readPayload(stored));
+      rendering = { data: new SerialisedData(JSON.stringify(fresh.data)), meta: fresh.meta };
+      kept.set(key, rendering);
+    }
+    return rendering;
+  };
+}
