@@ -4,19 +4,20 @@ import type { ApiError } from "./api-error.ts";
 import type { RouteResult } from "./route-handler.ts";
 
 /**
- * A `data` section serialised once by whoever owns it (a weather cache entry's rendering, a kept answer), so the
- * request path writes its text instead of serialising it again. Anything else that serialises it gets the same JSON.
+ * A `data` section serialised once by whoever owns it (a weather cache entry's rendering, a kept answer), as the
+ * UTF-8 bytes the socket is given, so the request path neither serialises nor encodes it again. Anything else that
+ * serialises it gets the same JSON.
  */
 export class SerialisedData {
-  readonly text: string;
+  readonly bytes: Buffer<ArrayBuffer>;
   readonly etag: string;
-  constructor(text: string) {
-    this.text = text;
-    this.etag = weakEtag(text);
+  constructor(json: string) {
+    this.bytes = Buffer.from(json);
+    this.etag = weakEtag(this.bytes);
   }
 
   toJSON(): unknown {
-    return JSON.parse(this.text);
+    return JSON.parse(this.bytes.toString());
   }
 }
 
@@ -32,8 +33,8 @@ function baseMeta(requestId: string, generatedAt: string): Record<string, unknow
 export interface PreparedAnswer {
   status: number;
   data: SerialisedData;
-  /** `meta` after its first two fields, starting with the comma; empty for a bare answer. */
-  metaRest: string;
+  /** `meta` after its first two fields, from the comma through the closing braces of meta and body; empty when bare. */
+  metaRest: Buffer<ArrayBuffer>;
   bare: boolean;
   /** Bytes the answer holds, for memory bounds. */
   size: number;
@@ -50,15 +51,15 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
   const bare = shape.bare ?? false;
   const prepare = (data: unknown, routeMeta: Record<string, unknown> | undefined, truncated: boolean | null): PreparedAnswer => {
     const serialised = data instanceof SerialisedData ? data : new SerialisedData(JSON.stringify(data));
-    if (bare) return { status, data: serialised, metaRest: "", bare, size: serialised.text.length };
+    if (bare) return { status, data: serialised, metaRest: Buffer.alloc(0), bare, size: serialised.bytes.length };
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
     const meta = { ...baseMeta(PLACEHOLDER_ID, PLACEHOLDER_TIME), ...routeMeta, ...(truncated === null ? {} : { truncated }) };
     const metaText = JSON.stringify(meta);
     if (!metaText.startsWith(META_HEAD)) throw new Error("a route's meta must not replace requestId or generatedAt");
-    const metaRest = metaText.slice(META_HEAD.length);
-    return { status, data: serialised, metaRest, bare, size: serialised.text.length + metaRest.length };
+    const metaRest = Buffer.from(`${metaText.slice(META_HEAD.length)}}`);
+    return { status, data: serialised, metaRest, bare, size: serialised.bytes.length + metaRest.length };
   };
-  const fits = (answer: PreparedAnswer) => Buffer.byteLength(renderAnswer(answer, PLACEHOLDER_ID, PLACEHOLDER_TIME)) <= RESPONSE_CEILING_BYTES;
+  const fits = (answer: PreparedAnswer) => renderAnswer(answer, PLACEHOLDER_ID, PLACEHOLDER_TIME).length <= RESPONSE_CEILING_BYTES;
   const whole = prepare(result.data, result.meta, result.cut ? false : null);
   if (!result.cut || fits(whole)) return whole;
 
@@ -77,10 +78,13 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
   return keeping(low);
 }
 
+const BODY_HEAD = Buffer.from(`{"data":`);
+
 /** The body of one response: the prepared answer with this response's `requestId` and `generatedAt`. */
-export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): string {
-  if (answer.bare) return answer.data.text;
-  return `{"data":${answer.data.text},"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"${answer.metaRest}}`;
+export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): Buffer<ArrayBuffer> {
+  if (answer.bare) return answer.data.bytes;
+  const own = Buffer.from(`,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`);
+  return Buffer.concat([BODY_HEAD, answer.data.bytes, own, answer.metaRest]);
 }
 
 export function serialiseError(error: ApiError, requestId: string): string {
@@ -88,8 +92,8 @@ export function serialiseError(error: ApiError, requestId: string): string {
 }
 
 /** A weak validator over the serialised `data` section only, so a new requestId or generatedAt does not change it. */
-export function weakEtag(dataText: string): string {
-  return `W/"${createHash("sha256").update(dataText).digest("base64url").slice(0, 27)}"`;
+export function weakEtag(data: string | Buffer): string {
+  return `W/"${createHash("sha256").update(data).digest("base64url").slice(0, 27)}"`;
 }
 
 /** RFC 9110 weak comparison against an `If-None-Match` list. */
