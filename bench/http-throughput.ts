@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toNodeHandler } from "h3/node";
 import { listen } from "listhen";
-import { rebuildRegistry } from "../cli/commands/registry.ts";
+import { rebuildRegistry } from "../cli/registry/build-registry.ts";
 import { createApp } from "../server/app.ts";
 import { startServer } from "../server/listen.ts";
 import type { ServiceConfig } from "../server/config.ts";

@@ -4,8 +4,7 @@ import { DATA_FILES } from "../schemas/data-files.ts";
 import type { RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import { DEFAULT_KEPT_ANSWER_BYTES } from "../server/http/kept-answers.ts";
-import { DEFAULT_MAX_BYTES as DEFAULT_WEATHER_CACHE_BYTES } from "../server/weather/cache.ts";
-import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-service.ts";
+import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-settings.ts";
 import { packagePath } from "./package-paths.ts";
 
 /** A configuration problem, named: which variable or flag, and what is wrong with it. */
@@ -99,7 +98,7 @@ function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
     timeoutMs: integerVariable(env.SERVICE_WEATHER_TIMEOUT_MS, "SERVICE_WEATHER_TIMEOUT_MS", DEFAULT_WEATHER_SETTINGS.timeoutMs, 100, 120_000),
     maxBytes: integerVariable(env.SERVICE_WEATHER_MAX_BYTES, "SERVICE_WEATHER_MAX_BYTES", DEFAULT_WEATHER_SETTINGS.maxBytes, 1000, 100_000_000),
     maxEntries: integerVariable(env.SERVICE_WEATHER_CACHE_ENTRIES, "SERVICE_WEATHER_CACHE_ENTRIES", DEFAULT_WEATHER_SETTINGS.maxEntries, 1, 1_000_000),
-    maxCacheBytes: integerVariable(env.SERVICE_WEATHER_CACHE_MB, "SERVICE_WEATHER_CACHE_MB", DEFAULT_WEATHER_CACHE_BYTES / MEGABYTE, 1, 65_536) * MEGABYTE,
+    maxCacheBytes: integerVariable(env.SERVICE_WEATHER_CACHE_MB, "SERVICE_WEATHER_CACHE_MB", DEFAULT_WEATHER_SETTINGS.maxCacheBytes / MEGABYTE, 1, 65_536) * MEGABYTE,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { WeatherSettings } from "./weather/weather-service.ts";
+import type { WeatherSettings } from "./weather/weather-settings.ts";
 
 /** Everything the server needs to know about its deployment. Built by the CLI from flags and environment. */
 export interface ServiceConfig {

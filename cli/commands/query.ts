@@ -1,7 +1,6 @@
 import { Command, Option } from "commander";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import { ApiError } from "../../server/http/api-error.ts";
-import { createRouteHandlers } from "../../server/route-handlers.ts";
 import { serviceConfigFrom } from "../config.ts";
 import { QUERY_VIEWS } from "../query/columns.ts";
 import { renderCsv, renderTable } from "../query/render.ts";
@@ -40,6 +39,7 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
           const value = options[parameter.name];
           if (typeof value === "string") parameters.set(parameter.name, value);
         }
+        const { createRouteHandlers } = await import("../../server/route-handlers.ts");
         const { handlers, clock } = createRouteHandlers({ config, weather: null });
         try {
           const result = await handlers[routeName]!({ query: parameters, params: {}, principal: null, now: clock.now() });

@@ -5,6 +5,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
 import { builtRegistrySchema } from "../../schemas/registry-schema.ts";
 import { compileAssertion } from "../../schemas/validator.ts";
+import { DEFAULT_REGISTRY_DIR } from "../config.ts";
 
 const assertBuiltRegistry = compileAssertion<BuiltRegistry>(builtRegistrySchema, "registry");
 
@@ -15,6 +16,16 @@ export function buildRegistry(sourceDir: string, builtAt: string): BuiltRegistry
   const problems = crossReferenceProblems(registry);
   if (problems.length > 0) throw new Error(`registry is inconsistent: ${problems.join("; ")}`);
   return registry;
+}
+
+/** The curated registry, validated: the shipped one unless `sourceDir` names another (`--registry-dir`). */
+export function readRegistrySources(now: Date = new Date(), sourceDir: string = DEFAULT_REGISTRY_DIR): BuiltRegistry {
+  return buildRegistry(sourceDir, now.toISOString());
+}
+
+/** Validates the curated registry and publishes the registry JSON into the data directory. */
+export function rebuildRegistry(dataDir: string, now: Date = new Date(), sourceDir: string = DEFAULT_REGISTRY_DIR): string {
+  return publishRegistry(readRegistrySources(now, sourceDir), dataDir);
 }
 
 /** Writes the registry JSON the server loads, atomically. */

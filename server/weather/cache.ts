@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 import { WeatherUpstreamError, type MetClient } from "./met-client.ts";
 import { pointKey, roundPoint, type WeatherPoint } from "./point.ts";
 import type { RateGate } from "./rate-gate.ts";
@@ -26,15 +27,9 @@ export const WEATHER_FRESHNESS: Readonly<Record<WeatherView, FreshnessPolicy>> =
   forecast: { ttl: { minMs: 15 * MINUTE_MS, maxMs: 6 * HOUR_MS, defaultMs: HOUR_MS }, maxStaleMs: 90_000_000 },
 };
 
-/**
- * Points are stored deflated (stored-payload.ts), about 5 KB each for MET's complete document, so 10,000 points fit
- * in the byte bound below; the byte bound holds whatever the provider's documents weigh. Keeping all of them fresh
- * at MET's usual 30-minute Expires would take about 5.5 requests per second of the 20 allowed.
- */
-export const DEFAULT_MAX_ENTRIES = 10_000;
-
+export const DEFAULT_MAX_ENTRIES = DEFAULT_WEATHER_SETTINGS.maxEntries;
 /** Bytes of stored payloads (`sizeOf`), so the cache's memory is bounded whatever the provider's documents weigh. */
-export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = DEFAULT_WEATHER_SETTINGS.maxCacheBytes;
 
 /** While MET fails, a point with a servable copy asks again at most this often instead of once per reader. */
 export const RETRY_AFTER_FAILURE_MS = MINUTE_MS;

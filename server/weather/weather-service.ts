@@ -1,24 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
-import { createWeatherCache, DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, type WeatherCache } from "./cache.ts";
+import { createWeatherCache, DEFAULT_MAX_BYTES, type WeatherCache } from "./cache.ts";
 import { parseMetDocument } from "./met-document.ts";
 import { createMetClient } from "./met-client.ts";
 import { storePayload, storedPayloadBytes, type StoredPayload } from "./stored-payload.ts";
 import { normaliseMetDocument } from "./normalise.ts";
 import { createRateGate } from "./rate-gate.ts";
+import type { WeatherSettings } from "./weather-settings.ts";
 
-export interface WeatherSettings {
-  enabled: boolean;
-  baseUrl: string;
-  userAgent: string;
-  timeoutMs: number;
-  maxBytes: number;
-  maxEntries: number;
-  /** Bound of the stored payloads' bytes; DEFAULT_MAX_BYTES when absent. */
-  maxCacheBytes?: number;
-}
-
-export const DEFAULT_WEATHER_SETTINGS = { timeoutMs: 10_000, maxBytes: 5_000_000, maxEntries: DEFAULT_MAX_ENTRIES } as const;
 
 /** The live weather source of one process: MET client, the process-wide rate gate and the cache of normalised payloads. */
 export function createWeatherService(settings: WeatherSettings, now: () => number, dispatcher?: Dispatcher): WeatherCache<StoredPayload> {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/commands/registry.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
 import { PUBLISHER_PATHS } from "../support/publisher-paths.ts";
 import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";

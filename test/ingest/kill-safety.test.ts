@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/commands/registry.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { archiveDocument, replayDocuments } from "../../cli/ingest/archive.ts";
 import { acquireIngestionLock, ingestionRunning } from "../../cli/ingest/run-lock.ts";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/commands/registry.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
 import { removeTempDirs, runCliAsync, SAMPLES_DIR, tempDir, type CliExit } from "./cli-process.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/commands/registry.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { applyAnnouncements } from "../../cli/ingest/apply-announcements.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
 import { createNewsReleaseMatcher } from "../../cli/ingest/release-matching.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/commands/registry.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { linkAnnouncement, periodInTitle, WINDOW_AFTER_HOURS, WINDOW_BEFORE_HOURS, type CandidateEvent } from "../../cli/ingest/link-announcement.ts";
 import type { SourceAnnouncement } from "../../cli/ingest/records.ts";
 import { createNewsReleaseMatcher } from "../../cli/ingest/release-matching.ts";

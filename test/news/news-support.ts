@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readRegistrySources } from "../../cli/commands/registry.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 
 /** Helpers of the announcement tests: temp data dirs, archives to replay, feed documents, and reads of what ingestion wrote. */

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { rebuildRegistry } from "../../cli/commands/registry.ts";
+import { rebuildRegistry } from "../../cli/registry/build-registry.ts";
 import { createApp } from "../../server/app.ts";
 import { startServer } from "../../server/listen.ts";
 import type { RateLimitConfig, ServiceConfig } from "../../server/config.ts";

@@ -1,0 +1,26 @@
+/**
+ * The weather source's settings and their defaults, apart from the code that uses them, so that reading the
+ * configuration (every CLI command does) loads none of the weather machinery.
+ */
+export interface WeatherSettings {
+  enabled: boolean;
+  baseUrl: string;
+  userAgent: string;
+  timeoutMs: number;
+  maxBytes: number;
+  maxEntries: number;
+  /** Bound of the stored payloads' bytes; DEFAULT_WEATHER_SETTINGS.maxCacheBytes when absent. */
+  maxCacheBytes?: number;
+}
+
+export const DEFAULT_WEATHER_SETTINGS = {
+  timeoutMs: 10_000,
+  maxBytes: 5_000_000,
+  /**
+   * Points are stored deflated (stored-payload.ts), about 5 KB each for MET's complete document, so 10,000 points fit
+   * in the byte bound; the byte bound holds whatever the provider's documents weigh. Keeping all of them fresh at
+   * MET's usual 30-minute Expires would take about 5.5 requests per second of the 20 allowed.
+   */
+  maxEntries: 10_000,
+  maxCacheBytes: 64 * 1024 * 1024,
+} as const;
