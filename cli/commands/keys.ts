@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
 import { newKey } from "../../server/keys/api-keys.ts";
-import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
+import { readKeyFile, updateKeyFile } from "../../server/keys/key-file.ts";
 import { dataDirFrom, environmentFrom, keysFileFrom } from "../config.ts";
 
 function parseScopes(raw: string): Scope[] {
@@ -26,16 +26,14 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .requiredOption("--scopes <list>", `comma list of ${SCOPES.join(", ")}`, parseScopes)
     .option("--env <name>", "environment the key is valid in (env SERVICE_ENV, default development)")
     .option("--name <label>", "a label to recognise the key by", "unnamed")
-    .action((options: { scopes: Scope[]; env?: string; name: string }) => {
-      const path = keysFile();
-      const file = readKeyFile(path);
+    .action(async (options: { scopes: Scope[]; env?: string; name: string }) => {
       const { record, secret } = newKey({
         name: options.name,
         environment: environmentFrom(env, options.env),
         scopes: options.scopes,
         createdAt: new Date().toISOString(),
       });
-      writeKeyFile(path, { keys: [...file.keys, record] });
+      await updateKeyFile(keysFile(), (file) => ({ file: { keys: [...file.keys, record] }, result: undefined }));
       process.stdout.write(`created key ${record.id} (${record.name}) for environment ${record.environment} with scopes ${record.scopes.join(",")}\n`);
       process.stdout.write("store this secret now; it is not shown again:\n");
       process.stdout.write(`${secret}\n`);
@@ -57,13 +55,14 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .command("revoke")
     .description("Revoke a key by id; it stops working at once")
     .argument("<id>", "key id as shown by keys list")
-    .action((id: string) => {
-      const path = keysFile();
-      const file = readKeyFile(path);
-      const key = file.keys.find((candidate) => candidate.id === id);
-      if (!key) return keys.error(`error: no key has id ${id}`, { exitCode: 2, code: "service.unknownKey" });
-      if (!key.revokedAt) key.revokedAt = new Date().toISOString();
-      writeKeyFile(path, file);
+    .action(async (id: string) => {
+      const found = await updateKeyFile(keysFile(), (file) => {
+        const key = file.keys.find((candidate) => candidate.id === id);
+        if (!key) return { file: null, result: false };
+        if (!key.revokedAt) key.revokedAt = new Date().toISOString();
+        return { file, result: true };
+      });
+      if (!found) return keys.error(`error: no key has id ${id}`, { exitCode: 2, code: "service.unknownKey" });
       process.stdout.write(`revoked key ${id}\n`);
     });
 }
