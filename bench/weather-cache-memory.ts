@@ -22,7 +22,7 @@ const cache = createWeatherCache({
   client,
   parse: (body) => normaliseMetDocument(parseMetDocument(body)),
   now: Date.now,
-  rateGate: { acquire: async () => undefined },
+  rateGate: { acquire: async () => () => undefined, pauseUntil: () => undefined },
 });
 
 const heapUsed = () => {

@@ -28,7 +28,10 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
     try {
       return await weather.get(point, view);
     } catch (error) {
-      if (error instanceof WeatherUpstreamError) throw new ApiError(error.code);
+      if (error instanceof WeatherUpstreamError) {
+        const retryAfterSeconds = error.retryAfterMs === null ? undefined : Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+        throw new ApiError(error.code, undefined, { retryAfterSeconds });
+      }
       throw error;
     }
   };

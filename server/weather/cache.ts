@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 import { WeatherUpstreamError, type MetClient } from "./met-client.ts";
+import { GateClosedError } from "./rate-gate.ts";
 import { pointKey, roundPoint, type WeatherPoint } from "./point.ts";
 import type { RateGate } from "./rate-gate.ts";
 import { createUpstreamHealth, type UpstreamHealthSnapshot } from "./upstream-health.ts";
@@ -31,8 +32,15 @@ export const DEFAULT_MAX_ENTRIES = DEFAULT_WEATHER_SETTINGS.maxEntries;
 /** Bytes of stored payloads (`sizeOf`), so the cache's memory is bounded whatever the provider's documents weigh. */
 export const DEFAULT_MAX_BYTES = DEFAULT_WEATHER_SETTINGS.maxCacheBytes;
 
-/** While MET fails, a point with a servable copy asks again at most this often instead of once per reader. */
+/**
+ * While MET fails, a point with a servable copy asks again at most this often instead of once per reader; sooner as
+ * soon as MET has answered any request again.
+ */
 export const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
+
+/** A point with no copy whose request failed answers that failure for this long (MET's Retry-After if longer). */
+export const COLD_FAILURE_MS = 10_000;
+const COLD_FAILURE_ENTRIES = 10_000;
 
 export interface WeatherCacheOptions<T> {
   client: MetClient;
@@ -94,6 +102,10 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
   });
   const inFlight = new Map<string, Promise<Refreshed<T>>>();
   const health = createUpstreamHealth({ now });
+  /** Points with no copy whose last request failed: answered with that failure for a short while, not asked again. */
+  const coldFailures = new LRUCache<string, { error: WeatherUpstreamError; failedAt: number; until: number }>({ max: COLD_FAILURE_ENTRIES });
+  /** When MET last answered any request: evidence that a point which failed before may be asked again at once. */
+  let lastSuccessAt = Number.NEGATIVE_INFINITY;
 
   function served(entry: Entry<T>, source: Source): CachedWeather<T> {
     return {
@@ -115,17 +127,37 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
   }
 
   async function refreshFromProvider(key: string, point: WeatherPoint, held: Entry<T> | undefined): Promise<Refreshed<T>> {
-    await rateGate.acquire();
+    const release = await acquireSlot();
     health.recordAttempt();
     try {
       const refreshed = await fetchEntry(point, held);
       entries.set(key, refreshed.entry);
+      coldFailures.delete(key);
       health.recordSuccess();
+      lastSuccessAt = now();
       return refreshed;
     } catch (error) {
       health.recordFailure();
-      if (held) held.lastFailureAt = now();
+      const failedAt = now();
+      if (held) held.lastFailureAt = failedAt;
+      if (error instanceof WeatherUpstreamError) {
+        // MET's 429 with Retry-After holds for the whole application: nobody asks again before it ends.
+        if (error.retryAfterMs !== null) rateGate.pauseUntil(failedAt + error.retryAfterMs);
+        if (!held) coldFailures.set(key, { error, failedAt, until: failedAt + Math.max(COLD_FAILURE_MS, error.retryAfterMs ?? 0) });
+      }
       throw error;
+    } finally {
+      release();
+    }
+  }
+
+  /** An upstream slot, or the contract's 503 at once when none can be had within the gate's bound. */
+  async function acquireSlot(): Promise<() => void> {
+    try {
+      return await rateGate.acquire();
+    } catch (error) {
+      if (!(error instanceof GateClosedError)) throw error;
+      throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", error.message, error.retryAfterMs);
     }
   }
 
@@ -160,8 +192,13 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
       const servableWhileFailing = (entry: Entry<T>) => now() - entry.fetchedAt <= policy.maxStaleMs;
       if (held) {
         if (now() - held.fetchedAt < timeToLive(held, policy)) return served(held, "cache");
-        const recentlyFailed = held.lastFailureAt !== null && now() - held.lastFailureAt < retryAfterFailureMs;
+        const recentlyFailed = held.lastFailureAt !== null && now() - held.lastFailureAt < retryAfterFailureMs && lastSuccessAt < held.lastFailureAt;
         if (recentlyFailed && servableWhileFailing(held)) return served(held, "stale");
+      } else {
+        const failure = coldFailures.get(key);
+        if (failure && now() < failure.until && lastSuccessAt < failure.failedAt) {
+          throw new WeatherUpstreamError(failure.error.code, failure.error.message, failure.until - now());
+        }
       }
       try {
         const { entry, replaced } = await refreshOnce(key, rounded, held);

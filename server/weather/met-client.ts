@@ -13,10 +13,13 @@ export type WeatherUpstreamCode =
 /** A provider failure. The message is for operators' logs: it never holds the provider's body or the request URL. */
 export class WeatherUpstreamError extends Error {
   readonly code: WeatherUpstreamCode;
-  constructor(code: WeatherUpstreamCode, message: string) {
+  /** How long MET (or our own gate) says to wait before asking again; null when nobody said. */
+  readonly retryAfterMs: number | null;
+  constructor(code: WeatherUpstreamCode, message: string, retryAfterMs: number | null = null) {
     super(message);
     this.name = "WeatherUpstreamError";
     this.code = code;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -71,7 +74,8 @@ export function createMetClient(options: MetClientOptions): MetClient {
       if (response.status === 304) return { kind: "not-modified", ...freshness };
       // 203 is MET's warning that the product version is deprecated or in beta; the body is still the forecast.
       if (response.status !== 200 && response.status !== 203) {
-        throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET answered HTTP ${response.status}`);
+        const retryAfterMs = response.status === 429 || response.status === 503 ? retryAfter(headerValue(response.headers, "retry-after")) : null;
+        throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET answered HTTP ${response.status}`, retryAfterMs);
       }
       return { kind: "modified", body: parseJson(await decodeBody(response, options.maxBytes)), ...freshness };
     },
@@ -122,6 +126,14 @@ function parseJson(text: string): unknown {
   } catch {
     throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET's body is not JSON");
   }
+}
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 section 10.2.3), in ms from now; at most a day. */
+function retryAfter(value: string | null): number | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  const milliseconds = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : (parseHttpDate(trimmed) ?? Number.NaN) - Date.now();
+  return Number.isFinite(milliseconds) ? Math.min(Math.max(0, milliseconds), 86_400_000) : null;
 }
 
 function parseHttpDate(value: string | null): number | null {

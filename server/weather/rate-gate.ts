@@ -1,46 +1,97 @@
 /** MET's terms: anything over 20 requests per second per application (all clients together) is throttled with 429. */
 export const MET_MAX_REQUESTS_PER_SECOND = 20;
 
+/** Longest a request waits for an upstream slot before it is answered from what the cache holds, or refused. */
+export const DEFAULT_MAX_WAIT_MS = 3000;
+
+/** How often a caller looks again while every slot is held by a request still running. */
+const RUNNING_POLL_MS = 25;
+
+/** Why no slot was granted: the allowance is booked past the caller's wait, or the provider told us to back off. */
+export class GateClosedError extends Error {
+  readonly retryAfterMs: number;
+  constructor(message: string, retryAfterMs: number) {
+    super(message);
+    this.name = "GateClosedError";
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
 export interface RateGate {
-  /** Resolves when one more upstream request may start. Callers queue in arrival order; nobody is refused. */
-  acquire(): Promise<void>;
+  /**
+   * Resolves with the slot's release, to be called when the request has finished (answered, failed or timed out).
+   * Callers are served in arrival order; one that would wait longer than the gate's bound is refused at once.
+   */
+  acquire(): Promise<() => void>;
+  /** The provider asked us to stop (429 with Retry-After): no request starts before `until`, process-wide. */
+  pauseUntil(until: number): void;
 }
 
 export interface RateGateOptions {
   maxRequests?: number;
   windowMs?: number;
+  maxWaitMs?: number;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
 }
 
 /**
- * A sliding window over the start times of recent requests: a request may start when fewer than `maxRequests` started
- * in the last `windowMs`. One gate per process, shared by every caller of the provider, since the limit is per application.
+ * One gate per process, shared by every caller of the provider, since the limit is per application as MET receives
+ * requests. A request holds its slot from its start until `windowMs` after it finished: its arrival at MET lies
+ * somewhere in between (connection set-up, a slow network), so counting starts alone lets more than the allowance
+ * arrive within one window. A request still running holds its slot.
  */
 export function createRateGate(options: RateGateOptions): RateGate {
   const maxRequests = options.maxRequests ?? MET_MAX_REQUESTS_PER_SECOND;
   const windowMs = options.windowMs ?? 1000;
-  const startTimes: number[] = [];
-  let queueTail: Promise<void> = Promise.resolve();
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  /** Per slot: null while its request runs, else when it finished. */
+  const slots: Array<{ finishedAt: number | null }> = [];
+  let pausedUntil = 0;
+  let queueTail: Promise<unknown> = Promise.resolve();
 
-  async function waitForSlot(): Promise<void> {
+  /** When a slot frees next, given the clock; Infinity when every slot is held by a running request. */
+  function nextFreeAt(now: number): number {
+    for (let i = slots.length - 1; i >= 0; i--) {
+      const finishedAt = slots[i]!.finishedAt;
+      if (finishedAt !== null && finishedAt + windowMs <= now) slots.splice(i, 1);
+    }
+    if (slots.length < maxRequests) return Math.max(now, pausedUntil);
+    const finished = slots.map((slot) => slot.finishedAt).filter((time): time is number => time !== null);
+    return finished.length === 0 ? Number.POSITIVE_INFINITY : Math.max(Math.min(...finished) + windowMs, pausedUntil);
+  }
+
+  async function waitForSlot(deadline: number): Promise<() => void> {
     for (;;) {
       const now = options.now();
-      while (startTimes.length > 0 && startTimes[0]! <= now - windowMs) startTimes.shift();
-      if (startTimes.length < maxRequests) {
-        startTimes.push(now);
-        return;
+      const freeAt = nextFreeAt(now);
+      if (freeAt <= now) {
+        const slot = { finishedAt: null as number | null };
+        slots.push(slot);
+        return () => {
+          slot.finishedAt ??= options.now();
+        };
       }
-      await options.sleep(startTimes[0]! + windowMs - now);
+      // Known to come too late, or the wait is over: refuse now rather than queue without bound.
+      if ((Number.isFinite(freeAt) && freeAt > deadline) || now >= deadline) {
+        const retryAfterMs = Number.isFinite(freeAt) ? freeAt - now : windowMs;
+        throw new GateClosedError(now < pausedUntil ? "MET asked us to back off" : "MET's request allowance is booked", retryAfterMs);
+      }
+      // While every slot is held by a running request, when one frees is unknown: look again shortly.
+      await options.sleep(Math.min(freeAt - now, RUNNING_POLL_MS, deadline - now));
     }
   }
 
   return {
     acquire() {
+      const deadline = options.now() + maxWaitMs;
       // Chaining every caller on one promise keeps the queue first-come first-served.
-      const turn = queueTail.then(waitForSlot);
+      const turn = queueTail.then(() => waitForSlot(deadline));
       queueTail = turn.catch(() => undefined);
       return turn;
+    },
+    pauseUntil(until) {
+      pausedUntil = Math.max(pausedUntil, until);
     },
   };
 }

@@ -13,6 +13,8 @@ export type MetStandinMode =
   /** 500, 429 and 403 with MET-like non-JSON bodies. */
   | "server-error"
   | "rate-limited"
+  /** 429 with `Retry-After: 120`, as a throttling provider asks an application to back off. */
+  | "throttled"
   | "forbidden"
   /** Accepts the request and never answers. */
   | "hang"
@@ -57,6 +59,8 @@ const RECORDED_HEADERS = "complete-london-2020-07-20.headers.txt";
 const DEFAULT_FIXTURE = "complete-london-2020-07-20.json";
 const REAL_PATH = "/weatherapi/locationforecast/2.0/complete";
 const OVERSIZED_BYTES = 4 * 1024 * 1024;
+/** What the stand-in's 429 asks for, as a throttling provider would. */
+export const RATE_LIMITED_RETRY_AFTER_SECONDS = 120;
 /** Set per response below, or by node itself. */
 const HEADERS_NOT_REPLAYED = new Set(["date", "expires", "last-modified", "content-length", "content-encoding", "connection"]);
 
@@ -90,6 +94,9 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
       case "server-error":
         return sendText(response, 500, "<html><body><h1>500 Internal Server Error</h1></body></html>");
       case "rate-limited":
+        return sendText(response, 429, "<html><body><h1>429 Too Many Requests</h1></body></html>");
+      case "throttled":
+        response.setHeader("retry-after", String(RATE_LIMITED_RETRY_AFTER_SECONDS));
         return sendText(response, 429, "<html><body><h1>429 Too Many Requests</h1></body></html>");
       case "forbidden":
         return sendText(response, 403, "<html><body><h1>403 Forbidden</h1></body></html>");

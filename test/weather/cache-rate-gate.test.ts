@@ -8,8 +8,9 @@ describe("rate gate", () => {
     let lastReading = 0;
     const gate = createRateGate({ maxRequests: 5, windowMs: 100, now: () => (lastReading = performance.now()), sleep });
     const granted: Array<{ caller: number; at: number }> = [];
+    // Each request finishes as soon as it is granted.
     await Promise.all(
-      Array.from({ length: 12 }, (_, caller) => gate.acquire().then(() => granted.push({ caller, at: lastReading }))),
+      Array.from({ length: 12 }, (_, caller) => gate.acquire().then((release) => (granted.push({ caller, at: lastReading }), release()))),
     );
     expect(granted.map((grant) => grant.caller)).toEqual([...Array(12).keys()]);
     for (const { at } of granted) {
@@ -22,11 +23,11 @@ describe("rate gate", () => {
     let now = 0;
     const sleeps: number[] = [];
     const gate = createRateGate({ maxRequests: 2, windowMs: 1000, now: () => now, sleep: async (ms) => void sleeps.push(ms) });
-    await gate.acquire();
+    (await gate.acquire())();
     now = 999;
-    await gate.acquire();
-    now = 1000; // the first start has left the window
-    await gate.acquire();
+    (await gate.acquire())();
+    now = 1000; // the first request, finished at 0, has left the window
+    (await gate.acquire())();
     expect(sleeps).toEqual([]);
   });
 });
