@@ -1,6 +1,6 @@
 import { H3 } from "h3";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
-import { answerFrameworkError, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
+import { answerFrameworkError, answerRefusedRequest, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
 import { createKeptAnswers } from "./http/kept-answers.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
@@ -33,7 +33,17 @@ export function createApp(dependencies: AppDependencies): H3 {
     app.all(toRouterPath(path), (event) => handlePath(event, routes, context));
   }
   app.all("/**", (event) => handleUnmatched(event, context));
+  refusedRequestAnswers.set(app, (clientAddress) => answerRefusedRequest(clientAddress, context));
   return app;
+}
+
+export type RefusedRequestAnswer = (clientAddress: string | undefined) => { status: number; headers: Record<string, string>; body: string };
+
+/** Per app, the answer to requests Node refuses before they reach h3: the server (listen.ts) writes it on the socket. */
+const refusedRequestAnswers = new WeakMap<H3, RefusedRequestAnswer>();
+
+export function refusedRequestAnswerOf(app: H3): RefusedRequestAnswer | undefined {
+  return refusedRequestAnswers.get(app);
 }
 
 /** Routes whose handler exists on this build, grouped by path so one path answers 405 for its other methods. */

@@ -56,19 +56,21 @@ interface RequestState {
 export async function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): Promise<unknown> {
   // The router also matches `/x/` to `/x`; a path we do not publish must not answer, and a bad slug must not fall through.
   if (event.url.pathname.length > 1 && event.url.pathname.endsWith("/")) return handleUnmatched(event, context);
-  const request = startRequest(context);
   const access = routes[0]!.spec.access;
-  const preflight = applyCors(event, request, context, access === "OPERATOR" ? [] : routes);
-  if (preflight !== false) return preflight;
-
-  const method = event.req.method === "HEAD" ? "GET" : event.req.method;
-  const route = routes.find((candidate) => candidate.spec.method === method);
   const identity = identify(event, access, context);
   const principal = identity instanceof ApiError ? null : identity;
+  // Everyone but an operator takes exactly the unregistered path's way through this code, so that neither the answer
+  // nor the time it takes tells where an operator route is.
+  if (access === "OPERATOR" && !principal?.scopes.includes("operator")) return answerUnmatched(event, context);
 
-  if (access === "OPERATOR" && !principal?.scopes.includes("operator")) return answerUnmatched(event, request, context);
+  const request = startRequest(context);
+  const method = event.req.method === "HEAD" ? "GET" : event.req.method;
+  const route = routes.find((candidate) => candidate.spec.method === method);
+  const routeName = route?.spec.name ?? routes[0]!.spec.name;
+  const preflight = applyCors(event, request, context, routes);
+  if (preflight !== false) return answerPreflight(event, request, routeName, preflight, context);
 
-  const limited = consumeRateLimit(event, request, route?.spec.name ?? routes[0]!.spec.name, principal, context);
+  const limited = consumeRateLimit(event, request, routeName, principal, context);
   if (limited) return limited;
 
   try {
@@ -114,10 +116,9 @@ async function answerFor(event: H3Event, route: BoundRoute, principal: Principal
 
 /** Unregistered paths: 404 with the same headers as any other answer. */
 export function handleUnmatched(event: H3Event, context: PipelineContext): unknown {
-  const request = startRequest(context);
-  const preflight = applyCors(event, request, context, []);
-  if (preflight !== false) return preflight;
-  return answerUnmatched(event, request, context);
+  // The key is checked as on an operator path, so both take the same time (handlePath).
+  identify(event, "OPERATOR", context);
+  return answerUnmatched(event, context);
 }
 
 /** Failures h3 raises before routing (a malformed URL): shaped, counted and headed like every other answer. */
@@ -178,9 +179,33 @@ function allowedMethods(routes: BoundRoute[]): string {
   return (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
 }
 
-function answerUnmatched(event: H3Event, request: RequestState, context: PipelineContext): unknown {
+function answerUnmatched(event: H3Event, context: PipelineContext): unknown {
+  const request = startRequest(context);
+  const preflight = applyCors(event, request, context, []);
+  if (preflight !== false) return answerPreflight(event, request, UNMATCHED_ROUTE, preflight, context);
   const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
   return limited ?? answerError(request, new ApiError("NOT_FOUND"));
+}
+
+/** A CORS preflight is counted and headed like any other request to its route; h3 answers it with its CORS headers. */
+function answerPreflight(event: H3Event, request: RequestState, routeName: string, preflight: unknown, context: PipelineContext): unknown {
+  const limited = consumeRateLimit(event, request, routeName, null, context);
+  if (limited) return limited;
+  for (const [name, value] of Object.entries(request.headers)) event.res.headers.set(name, value);
+  return preflight;
+}
+
+/**
+ * The answer to a request Node's HTTP parser refused before h3 saw it (raw spaces, an over-long URL, CONNECT):
+ * counted under the unregistered route for its client address, with the headers of every other answer.
+ */
+export function answerRefusedRequest(clientAddress: string | undefined, context: PipelineContext): { status: number; headers: Record<string, string>; body: string } {
+  const request = startRequest(context);
+  Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
+  const decision = context.rateLimiter(UNMATCHED_ROUTE, `ip:${clientAddress ?? "unknown"}`, false, request.now);
+  Object.assign(request.headers, rateLimitHeaders(decision));
+  const error = decision.allowed ? new ApiError("BAD_REQUEST") : new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds });
+  return { status: error.status, headers: errorHeaders(request, error), body: serialiseError(error, request.id) };
 }
 
 /** Counts the request; returns the 429 answer when the allowance is spent. */
@@ -208,13 +233,16 @@ function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, a
 }
 
 function answerError(request: RequestState, error: ApiError): Response {
+  return new FastResponse(serialiseError(error, request.id), { status: error.status, headers: errorHeaders(request, error) });
+}
+
+function errorHeaders(request: RequestState, error: ApiError): Record<string, string> {
   const { headers } = request;
   headers["content-type"] = "application/json; charset=utf-8";
   headers["cache-control"] = "no-store";
   const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? RETRY_AFTER_UNAVAILABLE_SECONDS : null);
   if (retryAfter !== null) headers["retry-after"] = String(retryAfter);
-  Object.assign(headers, error.headers);
-  return new FastResponse(serialiseError(error, request.id), { status: error.status, headers });
+  return Object.assign(headers, error.headers);
 }
 
 /** Anything that is not an ApiError is a bug: log it for operators, answer INTERNAL with nothing internal. */
