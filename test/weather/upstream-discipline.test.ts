@@ -61,7 +61,7 @@ describe("weather upstream discipline as MET receives it", () => {
     const { cache } = await setup();
     const results = await Promise.allSettled(coldPoints(120).map((point) => cache.get(point, "current")));
     const refused = results.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason);
-    expect(results.length - refused.length).toBeGreaterThanOrEqual(60);
+    expect(results.length - refused.length).toBeGreaterThanOrEqual(20);
     expect(refused.length).toBeGreaterThan(0);
     for (const error of refused) expect(error).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", retryAfterMs: expect.any(Number) });
     expect(clock() - START).toBeLessThan(5 * SECOND);
