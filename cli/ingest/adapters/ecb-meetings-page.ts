@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import type { CalendarSnapshot, SkippedRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
-import { htmlFragmentText } from "./text.ts";
+import { htmlFragmentText, wholeHtmlPage } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const SOURCE = "central-bank-meetings-calendar";
@@ -14,7 +14,7 @@ const FRANKFURT = "Europe/Berlin";
  * arrives as a new id and the old one vanishes, exactly as with the derived iCalendar.
  */
 export function parseEcbMeetingsPage(html: string): CalendarSnapshot {
-  const list = /<div class="definition-list[^"]*">\s*<dl>([\s\S]*?)<\/dl>/.exec(html)?.[1];
+  const list = /<div class="definition-list[^"]*">\s*<dl>([\s\S]*?)<\/dl>/.exec(wholeHtmlPage(SOURCE, html))?.[1];
   if (list === undefined) throw new UpstreamDocumentError(SOURCE, "malformed", "no definition list of meetings on the page");
   const events: SourceEvent[] = [];
   const skipped: SkippedRecord[] = [];

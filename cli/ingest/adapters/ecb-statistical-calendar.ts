@@ -3,7 +3,7 @@ import { DateTime } from "luxon";
 import type { CalendarSnapshot, SkippedRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
 import { parsePeriodText, type PeriodFormat } from "../../../schemas/reference-periods.ts";
-import { documentText, htmlFragmentText } from "./text.ts";
+import { documentText, htmlFragmentText, wholeHtmlPage } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const SOURCE = "central-bank-statistics-calendar";
@@ -32,7 +32,7 @@ const HEADER_TERM = "Publication date";
  * so an event's id is derived from its title and reference period, which stay put when the date moves.
  */
 export function parseEcbStatisticalCalendar(document: string | Buffer): CalendarSnapshot {
-  const list = /<dl class="ecb-basicList">([\s\S]*?)<\/dl>/.exec(documentText(document))?.[1];
+  const list = /<dl class="ecb-basicList">([\s\S]*?)<\/dl>/.exec(wholeHtmlPage(SOURCE, documentText(document)))?.[1];
   if (list === undefined) throw new UpstreamDocumentError(SOURCE, "malformed", "no dl.ecb-basicList on the page");
   const events: SourceEvent[] = [];
   const skipped: SkippedRecord[] = [];

@@ -31,6 +31,11 @@ export interface IcsCalendarOptions {
  */
 export function readIcsCalendar(text: string, options: IcsCalendarOptions): CalendarSnapshot {
   if (!/^BEGIN:VCALENDAR\r?$/m.test(text)) throw new UpstreamDocumentError(options.source, "malformed", "not an iCalendar document");
+  // A cut document must fail as a whole: read as it is, its missing events would look cancelled by the publisher.
+  const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
+  if (!/^END:VCALENDAR\r?$/m.test(text) || count(/^BEGIN:VEVENT\r?$/gm) !== count(/^END:VEVENT\r?$/gm)) {
+    throw new UpstreamDocumentError(options.source, "malformed", "the iCalendar document is truncated (no END:VCALENDAR or an unclosed VEVENT)");
+  }
   const events: SourceEvent[] = [];
   const skipped: SkippedRecord[] = [];
   for (const event of icsEvents(text)) {

@@ -1,7 +1,19 @@
+import type { UpstreamSource } from "../records.ts";
+import { UpstreamDocumentError } from "./upstream-document-error.ts";
+
 /** Publisher documents arrive as bytes; all of ours are UTF-8, and a byte-order mark is not content. */
 export function documentText(document: string | Buffer): string {
   const text = typeof document === "string" ? document : document.toString("utf8");
   return text.startsWith("\uFEFF") ? text.slice(1) : text;
+}
+
+/**
+ * A publisher's HTML page must arrive whole: a page cut after its list would read as a shorter calendar, and the
+ * events it lost would look removed by the publisher.
+ */
+export function wholeHtmlPage(source: UpstreamSource, text: string): string {
+  if (!/<\/html>\s*$/i.test(text)) throw new UpstreamDocumentError(source, "malformed", "the page is truncated (no closing </html>)");
+  return text;
 }
 
 const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00A0" };
