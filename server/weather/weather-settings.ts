@@ -11,6 +11,11 @@ export interface WeatherSettings {
   maxEntries: number;
   /** Bound of the stored payloads' bytes; DEFAULT_WEATHER_SETTINGS.maxCacheBytes when absent. */
   maxCacheBytes?: number;
+  /**
+   * This process's share of MET's 20 requests per second per application: with N instances sharing one application
+   * (one User-Agent), each gets 20 / N. DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond when absent.
+   */
+  maxRequestsPerSecond?: number;
 }
 
 export const DEFAULT_WEATHER_SETTINGS = {
@@ -23,4 +28,5 @@ export const DEFAULT_WEATHER_SETTINGS = {
    */
   maxEntries: 10_000,
   maxCacheBytes: 64 * 1024 * 1024,
+  maxRequestsPerSecond: 20,
 } as const;
