@@ -22,7 +22,7 @@ const cache = createWeatherCache({
   client,
   parse: (body) => normaliseMetDocument(parseMetDocument(body)),
   now: Date.now,
-  rateGate: { acquire: async () => () => undefined, pauseUntil: () => undefined },
+  rateGate: { acquire: async () => () => undefined, pauseFor: () => undefined },
 });
 
 const heapUsed = () => {

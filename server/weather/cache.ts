@@ -142,7 +142,7 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
       if (held) held.lastFailureAt = failedAt;
       if (error instanceof WeatherUpstreamError) {
         // MET's 429 with Retry-After holds for the whole application: nobody asks again before it ends.
-        if (error.retryAfterMs !== null) rateGate.pauseUntil(failedAt + error.retryAfterMs);
+        if (error.retryAfterMs !== null) rateGate.pauseFor(error.retryAfterMs);
         if (!held) coldFailures.set(key, { error, failedAt, until: failedAt + Math.max(COLD_FAILURE_MS, error.retryAfterMs ?? 0) });
       }
       throw error;

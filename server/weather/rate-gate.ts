@@ -23,14 +23,15 @@ export interface RateGate {
    * Callers are served in arrival order; one that would wait longer than the gate's bound is refused at once.
    */
   acquire(): Promise<() => void>;
-  /** The provider asked us to stop (429 with Retry-After): no request starts before `until`, process-wide. */
-  pauseUntil(until: number): void;
+  /** The provider asked us to stop (429 with Retry-After): no request starts for `ms`, process-wide. */
+  pauseFor(ms: number): void;
 }
 
 export interface RateGateOptions {
   maxRequests?: number;
   windowMs?: number;
   maxWaitMs?: number;
+  /** A monotonic clock in production (performance.now): a wall clock stepped back must not hold slots for hours. */
   now: () => number;
   sleep: (ms: number) => Promise<void>;
 }
@@ -90,8 +91,8 @@ export function createRateGate(options: RateGateOptions): RateGate {
       queueTail = turn.catch(() => undefined);
       return turn;
     },
-    pauseUntil(until) {
-      pausedUntil = Math.max(pausedUntil, until);
+    pauseFor(ms) {
+      pausedUntil = Math.max(pausedUntil, options.now() + ms);
     },
   };
 }

@@ -15,7 +15,7 @@ export function createWeatherService(settings: WeatherSettings, now: () => numbe
     client: createMetClient({ baseUrl: settings.baseUrl, userAgent: settings.userAgent, timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, dispatcher }),
     parse: (body) => storePayload(normaliseMetDocument(parseMetDocument(body))),
     now,
-    rateGate: createRateGate({ now, sleep: (ms) => sleep(ms), maxRequests: settings.maxRequestsPerSecond }),
+    rateGate: createRateGate({ now: () => performance.now(), sleep: (ms) => sleep(ms), maxRequests: settings.maxRequestsPerSecond }),
     maxEntries: settings.maxEntries,
     maxBytes: settings.maxCacheBytes ?? DEFAULT_MAX_BYTES,
     sizeOf: storedPayloadBytes,
