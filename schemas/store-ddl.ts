@@ -114,4 +114,23 @@ CREATE TABLE IF NOT EXISTS announcements (
   links TEXT NOT NULL,
   PRIMARY KEY (source, source_item_id)
 ) STRICT;
+
+-- Documents whose content has been applied under a registry (by hashes): a replayed archive does not apply them
+-- again, since an older snapshot re-applied after a newer one would undo the newer one's revisions.
+CREATE TABLE IF NOT EXISTS applied_documents (
+  source TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  registry_sha256 TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  applied_at TEXT NOT NULL,
+  PRIMARY KEY (source, sha256, registry_sha256)
+) STRICT;
+
+-- The ingestion's own lookups, one index per question, so that each costs a seek rather than a scan of a table
+-- that grows with every run (IF NOT EXISTS adds them to stores written before they existed).
+CREATE INDEX IF NOT EXISTS documents_by_hash ON documents (sha256);
+CREATE INDEX IF NOT EXISTS events_by_release_date ON events (release_slug, scheduled_date);
+CREATE INDEX IF NOT EXISTS events_by_release_period ON events (release_slug, json_extract(reference_period, '$.code'));
+CREATE INDEX IF NOT EXISTS event_sources_by_event ON event_sources (event_id);
+CREATE INDEX IF NOT EXISTS event_sources_by_date ON event_sources (source, scheduled_date);
 `;

@@ -3,17 +3,12 @@ import { readdirSync, rmSync } from "node:fs";
 import { replaceAtomically } from "../../server/files/atomic-write.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import { INDEX_DDL, type IndexObservationRow, type PublicationFacts } from "../../schemas/index-ddl.ts";
-import { upstreamSeriesKey, type Registry } from "../../schemas/registry.ts";
-import { deriveYearAgoChange } from "./derive-series.ts";
+import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
+import type { Registry } from "../../schemas/registry.ts";
 import { writeNews } from "./publish-news.ts";
-import { eventRecord, type EventRecord, type PeriodValue, type StoredEvidence } from "./event-record.ts";
-import type { Store, StoredEvent, StoredEventSource, StoredVintage } from "./store.ts";
-
-interface BuiltEvent {
-  record: EventRecord;
-  sources: string[];
-}
+import { eventRecord, type StoredEvidence } from "./event-record.ts";
+import { servedValueLookup, stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
+import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
 
 /**
  * Builds `index.sqlite` beside the live file, complete and closed, then renames it over the live one,
@@ -26,17 +21,16 @@ export function publishIndex(store: Store, registry: Registry, dataDir: string, 
   const index = new Database(building);
   try {
     index.exec(INDEX_DDL);
+    index.prepare("ATTACH DATABASE ? AS ledger").run(store.db.name);
     index.transaction(() => {
-      const observations = servedObservations(store, registry);
-      const events = buildEvents(store, registry, observations);
-      stampPublicationTimes(observations, events, registry);
-      writeObservations(index, observations);
-      writeEvents(index, events);
+      writeServedObservations(index, registry);
+      stampPublicationTimes(index, writeEvents(index, store, registry));
       writeSourceChecks(index, store);
       writeNews(index, store, registry);
       const insertFact = index.prepare("INSERT INTO publication (key, value) VALUES (?, ?)");
       for (const [key, value] of Object.entries(facts)) insertFact.run(key, value);
     })();
+    index.exec("DETACH DATABASE ledger");
     index.pragma("journal_mode = DELETE");
   } finally {
     index.close();
@@ -52,96 +46,34 @@ function removeAbandonedBuilds(dataDir: string): void {
   }
 }
 
-/** The current vintage of every period, with its revision facts; derived series computed from their inputs. */
-function servedObservations(store: Store, registry: Registry): IndexObservationRow[] {
-  const vintages = store.db.prepare("SELECT * FROM vintages ORDER BY series_slug, reference_period, sequence").all() as StoredVintage[];
-  const served = new Map<string, IndexObservationRow>();
-  for (const vintage of vintages) {
-    const key = `${vintage.series_slug}\n${vintage.reference_period}`;
-    const earlier = served.get(key);
-    served.set(key, {
-      series_slug: vintage.series_slug,
-      reference_period: vintage.reference_period,
-      value: vintage.value,
-      publication_status: vintage.publication_status,
-      revision_count: vintage.sequence - 1,
-      previous_value: earlier ? earlier.value : null,
-      source_updated_at: vintage.source_updated_at,
-      ingested_at: vintage.ingested_at,
-      published_at: null,
-      derived_inputs: null,
-    });
-  }
-  const observations = [...served.values()];
-  for (const series of registry.series) {
-    if (!series.derived) continue;
-    const inputSeries = registry.series.find((candidate) => candidate.slug === series.derived!.inputSeriesSlug);
-    const inputRows = observations.filter((row) => row.series_slug === series.derived!.inputSeriesSlug);
-    const input = new Map(inputRows.map((row) => [row.reference_period, row.value]));
-    const ingestedAt = new Map(inputRows.map((row) => [row.reference_period, row.ingested_at]));
-    const inputId = inputSeries?.upstream ? upstreamSeriesKey(inputSeries.upstream) : series.derived.inputSeriesSlug;
-    for (const value of deriveYearAgoChange(series.derived, inputId, input)) {
-      observations.push({
-        series_slug: series.slug, reference_period: value.referencePeriod, value: value.value, publication_status: null,
-        revision_count: 0, previous_value: null, source_updated_at: null, ingested_at: ingestedAt.get(value.referencePeriod)!,
-        published_at: null, derived_inputs: JSON.stringify(value.inputs),
-      });
-    }
-  }
-  return observations;
-}
-
-function writeObservations(index: Database.Database, observations: IndexObservationRow[]): void {
-  const insert = index.prepare(`INSERT INTO observations VALUES (@series_slug, @reference_period, @value, @publication_status, @revision_count,
-    @previous_value, @source_updated_at, @ingested_at, @published_at, @derived_inputs)`);
-  for (const row of observations) insert.run(row);
-  index.exec(`INSERT INTO series_facts SELECT series_slug, max(ingested_at), count(*) FROM observations GROUP BY series_slug`);
-}
-
-function buildEvents(store: Store, registry: Registry, observations: IndexObservationRow[]): BuiltEvent[] {
-  const bySeries = new Map<string, IndexObservationRow[]>();
-  for (const row of observations) bySeries.set(row.series_slug, [...(bySeries.get(row.series_slug) ?? []), row]);
-  const toValue = (row: IndexObservationRow | undefined): PeriodValue | null => row ? { seriesSlug: row.series_slug, referencePeriod: row.reference_period, value: row.value } : null;
-  const values = {
-    current: (slug: string, period: string) => toValue(bySeries.get(slug)?.find((row) => row.reference_period === period)),
-    before: (slug: string, period: string) => toValue((bySeries.get(slug) ?? []).filter((row) => row.reference_period < period).at(-1)),
-  };
+/**
+ * Every event with its record, written as it is built (never all held at once). Returns, per series and period,
+ * the earliest release time of a confirmed event publishing it, for the observations' `published_at`.
+ */
+function writeEvents(index: Database.Database, store: Store, registry: Registry): Map<string, string> {
+  const values = servedValueLookup(index);
   const releases = new Map(registry.releases.map((release) => [release.slug, release]));
   const sourcesOf = store.db.prepare("SELECT * FROM event_sources WHERE event_id = ? ORDER BY first_seen_at, source");
   const evidenceOf = store.db.prepare("SELECT kind, observed_at, released_at, detail, url FROM evidence WHERE event_id = ? ORDER BY observed_at, kind");
-  const built: BuiltEvent[] = [];
+  const insertEvent = index.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const insertSource = index.prepare("INSERT OR IGNORE INTO event_sources VALUES (?, ?)");
+  const releasedAt = new Map<string, string>();
   for (const event of store.db.prepare("SELECT * FROM events ORDER BY id").all() as StoredEvent[]) {
     const release = releases.get(event.release_slug);
     if (!release) continue;
     const sources = sourcesOf.all(event.id) as StoredEventSource[];
-    built.push({ record: eventRecord(event, release, sources, evidenceOf.all(event.id) as StoredEvidence[], values), sources: sources.map((source) => source.source) });
-  }
-  return built;
-}
-
-/** A value's `publishedAt` is the release time of a confirmed event of a release publishing it, for that period. */
-function stampPublicationTimes(observations: IndexObservationRow[], events: BuiltEvent[], registry: Registry): void {
-  const releasedAt = new Map<string, string>();
-  for (const { record } of events) {
+    const record = eventRecord(event, release, sources, evidenceOf.all(event.id) as StoredEvidence[], values);
+    insertEvent.run(record.id, record.scheduledDate, record.scheduledAt, record.release.slug, record.country, record.region, record.currency,
+      record.importance, record.status, record.publication.confirmed ? 1 : 0, JSON.stringify(record));
+    for (const source of sources) insertSource.run(record.id, source.source);
     if (!record.referencePeriod || !record.publication.releasedAt) continue;
-    const release = registry.releases.find((candidate) => candidate.slug === record.release.slug)!;
     for (const seriesSlug of release.seriesSlugs) {
       const key = `${seriesSlug}\n${record.referencePeriod.code}`;
       const known = releasedAt.get(key);
       if (!known || record.publication.releasedAt < known) releasedAt.set(key, record.publication.releasedAt);
     }
   }
-  for (const row of observations) row.published_at = releasedAt.get(`${row.series_slug}\n${row.reference_period}`) ?? null;
-}
-
-function writeEvents(index: Database.Database, events: BuiltEvent[]): void {
-  const insertEvent = index.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  const insertSource = index.prepare("INSERT OR IGNORE INTO event_sources VALUES (?, ?)");
-  for (const { record, sources } of events) {
-    insertEvent.run(record.id, record.scheduledDate, record.scheduledAt, record.release.slug, record.country, record.region, record.currency,
-      record.importance, record.status, record.publication.confirmed ? 1 : 0, JSON.stringify(record));
-    for (const source of sources) insertSource.run(record.id, source);
-  }
+  return releasedAt;
 }
 
 /** Per source: its latest check, the last time it succeeded and the last time a document arrived (spec `meta.sourceChecks`, status route). */

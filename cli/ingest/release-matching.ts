@@ -7,7 +7,13 @@ export function createReleaseMatcher(registry: Registry): (source: CalendarSourc
     release,
     patterns: Object.fromEntries(Object.entries(release.titlePatterns).map(([source, patterns]) => [source, patterns.map((pattern) => new RegExp(pattern, "i"))])),
   }));
-  return (source, title) => compiled.find(({ patterns }) => patterns[source]?.some((pattern) => pattern.test(title)))?.release ?? null;
+  // Calendars repeat a release's title every period and every snapshot, so each distinct title is matched once.
+  const matched = new Map<string, Release | null>();
+  return (source, title) => {
+    const key = `${source}\n${title}`;
+    if (!matched.has(key)) matched.set(key, compiled.find(({ patterns }) => patterns[source]?.some((pattern) => pattern.test(title)))?.release ?? null);
+    return matched.get(key)!;
+  };
 }
 
 /** Every release an announcement title names (by the releases' news title patterns): one is a match, several are ambiguous. */

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { DateTime } from "luxon";
 import { DATA_FILES } from "../../schemas/data-files.ts";
@@ -98,9 +98,16 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
   }
 }
 
-/** The registry's matchers and indexes, compiled once per run. */
+/**
+ * The registry's matchers and indexes, compiled once per run, and a hash of its content (not of its build time):
+ * a document applied under another registry may match differently, so it counts as not yet applied.
+ */
 function registryLookups(registry: Registry) {
-  return { matchRelease: createReleaseMatcher(registry), seriesIndex: createSeriesIndex(registry), matchNewsReleases: createNewsReleaseMatcher(registry) };
+  const content = JSON.stringify({ families: registry.families, series: registry.series, releases: registry.releases });
+  return {
+    matchRelease: createReleaseMatcher(registry), seriesIndex: createSeriesIndex(registry), matchNewsReleases: createNewsReleaseMatcher(registry),
+    registrySha256: createHash("sha256").update(content).digest("hex"),
+  };
 }
 
 async function ingestSource(store: Store, source: SourceDefinition, options: IngestOptions, runId: string, lookups: ReturnType<typeof registryLookups>): Promise<SourceResult> {
@@ -114,12 +121,23 @@ async function ingestSource(store: Store, source: SourceDefinition, options: Ing
       const archived = archiveDocument(join(options.dataDir, DATA_FILES.archive), source.slug, document.body, at, source.extension, store.archivedPath);
       store.recordDocument({ sha256: archived.sha256, runId, source: source.slug, url: document.url, fetchedAt: at, httpStatus: document.status, etag: document.etag, lastModified: document.lastModified, bytes: archived.bytes, archivePath: archived.path });
       documents++;
+      // A replay skips calendar and value documents the ledger already holds (re-applying an older snapshot after a
+      // newer one would undo its revisions). Live fetches are always applied, so that "last seen" stays true, and
+      // announcement feeds too: they are small, and their per-run counts are how operators judge a feed's health.
+      if (options.mode.kind === "archive" && source.kind !== "news" && store.wasApplied(source.slug, archived.sha256, lookups.registrySha256)) {
+        counts.known = (counts.known ?? 0) + 1;
+        continue;
+      }
       const run: RunContext = { runId, at };
-      const applied = source.kind === "calendar"
-        ? applyCalendarSnapshot(store, lookups.matchRelease, source.slug as CalendarSource, source.parse(document.body, retrievedAtOf(document.name, at)).events, run)
-        : source.kind === "observations"
-          ? applyObservations(store, lookups.seriesIndex, source.parse(document.body), run)
-          : applyAnnouncements(store, lookups.matchNewsReleases, source.slug as NewsFeed, source.parse(document.body), run);
+      const applied = store.transaction(() => {
+        const changes = source.kind === "calendar"
+          ? applyCalendarSnapshot(store, lookups.matchRelease, source.slug as CalendarSource, source.parse(document.body, retrievedAtOf(document.name, at)).events, run)
+          : source.kind === "observations"
+            ? applyObservations(store, lookups.seriesIndex, source.parse(document.body), run)
+            : applyAnnouncements(store, lookups.matchNewsReleases, source.slug as NewsFeed, source.parse(document.body), run);
+        store.markApplied(source.slug, archived.sha256, lookups.registrySha256, runId, at);
+        return changes;
+      });
       for (const [name, value] of Object.entries(applied)) counts[name] = (counts[name] ?? 0) + value;
     }
     return { source: source.slug, ok: true, documents, detail: describe(documents, counts), counts };

@@ -60,9 +60,15 @@ export function openStore(path: string) {
     recordDocument: db.prepare(`INSERT OR IGNORE INTO documents (sha256, run_id, source, url, fetched_at, http_status, etag, last_modified, bytes, archive_path)
       VALUES (@sha256, @runId, @source, @url, @fetchedAt, @httpStatus, @etag, @lastModified, @bytes, @archivePath)`),
     archivedPath: db.prepare("SELECT archive_path FROM documents WHERE sha256 = ? LIMIT 1").pluck(),
+    markApplied: db.prepare("INSERT OR IGNORE INTO applied_documents (source, sha256, registry_sha256, run_id, applied_at) VALUES (?, ?, ?, ?, ?)"),
+    wasApplied: db.prepare("SELECT 1 FROM applied_documents WHERE source = ? AND sha256 = ? AND registry_sha256 = ?").pluck(),
     eventSource: db.prepare("SELECT * FROM event_sources WHERE source = ? AND source_event_id = ?"),
     event: db.prepare("SELECT * FROM events WHERE id = ?"),
-    canonicalCandidates: db.prepare("SELECT * FROM events WHERE release_slug = ? AND (scheduled_date = ? OR (reference_period IS NOT NULL AND json_extract(reference_period, '$.code') = ?))"),
+    // Two branches, so that each is a seek on its own index (an OR across both would scan the release's events).
+    canonicalCandidates: db.prepare(`SELECT * FROM events WHERE rowid IN (
+        SELECT rowid FROM events WHERE release_slug = @release AND scheduled_date = @date
+        UNION ALL SELECT rowid FROM events WHERE release_slug = @release AND json_extract(reference_period, '$.code') = @period)
+      ORDER BY rowid`),
     sourcesOfEvent: db.prepare("SELECT * FROM event_sources WHERE event_id = ?"),
     insertEvent: db.prepare(`INSERT INTO events (id, release_slug, title, scheduled_date, scheduled_at, time_precision, source_timezone, reference_period, status, withdrawn_at, first_seen_at, updated_at)
       VALUES (@id, @release_slug, @title, @scheduled_date, @scheduled_at, @time_precision, @source_timezone, @reference_period, @status, @withdrawn_at, @first_seen_at, @updated_at)`),
@@ -73,9 +79,9 @@ export function openStore(path: string) {
       ON CONFLICT (source, source_event_id) DO UPDATE SET title = excluded.title, scheduled_date = excluded.scheduled_date,
         scheduled_at = excluded.scheduled_at, last_seen_at = excluded.last_seen_at`),
     recordChange: db.prepare("INSERT INTO event_changes (event_id, run_id, changed_at, field, old_value, new_value) VALUES (?, ?, ?, ?, ?, ?)"),
-    sourceRefsInRange: db.prepare("SELECT * FROM event_sources WHERE source = ? AND scheduled_date BETWEEN ? AND ?"),
+    sourceRefsInRange: db.prepare("SELECT * FROM event_sources WHERE source = ? AND scheduled_date BETWEEN ? AND ? ORDER BY rowid"),
     addEvidence: db.prepare("INSERT OR IGNORE INTO evidence (event_id, kind, observed_at, released_at, detail, url) VALUES (?, ?, ?, ?, ?, ?)"),
-    eventsAwaitingPeriod: db.prepare("SELECT * FROM events WHERE release_slug = ? AND json_extract(reference_period, '$.code') = ?"),
+    eventsAwaitingPeriod: db.prepare("SELECT * FROM events WHERE release_slug = ? AND json_extract(reference_period, '$.code') = ? ORDER BY rowid"),
     currentVintage: db.prepare("SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence DESC LIMIT 1"),
     appendVintage: db.prepare(`INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, source_updated_at, ingested_at, run_id)
       VALUES (@series_slug, @reference_period, @sequence, @value, @publication_status, @source_updated_at, @ingested_at, @run_id)`),
@@ -95,10 +101,12 @@ export function openStore(path: string) {
     recordDocument: (document: { sha256: string; runId: string; source: string; url: string; fetchedAt: string; httpStatus: number | null; etag: string | null; lastModified: string | null; bytes: number; archivePath: string }) =>
       statements.recordDocument.run(document),
     archivedPath: (sha256: string) => statements.archivedPath.get(sha256) as string | undefined,
+    markApplied: (source: string, sha256: string, registrySha256: string, runId: string, at: string) => statements.markApplied.run(source, sha256, registrySha256, runId, at),
+    wasApplied: (source: string, sha256: string, registrySha256: string) => statements.wasApplied.get(source, sha256, registrySha256) !== undefined,
     eventSource: (source: string, sourceEventId: string) => statements.eventSource.get(source, sourceEventId) as StoredEventSource | undefined,
     event: (id: string) => statements.event.get(id) as StoredEvent | undefined,
     canonicalCandidates: (releaseSlug: string, scheduledDate: string, periodCode: string | null) =>
-      statements.canonicalCandidates.all(releaseSlug, scheduledDate, periodCode) as StoredEvent[],
+      statements.canonicalCandidates.all({ release: releaseSlug, date: scheduledDate, period: periodCode }) as StoredEvent[],
     sourcesOfEvent: (eventId: string) => statements.sourcesOfEvent.all(eventId) as StoredEventSource[],
     insertEvent: (event: StoredEvent) => statements.insertEvent.run(event),
     updateEvent: (event: StoredEvent) => statements.updateEvent.run(event),

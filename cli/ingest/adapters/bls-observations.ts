@@ -1,6 +1,6 @@
 import type { SourceObservation } from "../records.ts";
 import { publishedValue } from "./published-value.ts";
-import { parsePeriodText } from "../../../schemas/reference-periods.ts";
+import { readPeriodText } from "./period-text.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
@@ -97,7 +97,7 @@ function isRow(row: unknown): row is BlsRow {
 }
 
 function periodCode(row: BlsRow, where: string): string {
-  const period = parsePeriodText(`${row.year} ${row.period}`, PERIOD_FORMATS);
+  const period = readPeriodText(`${row.year} ${row.period}`, PERIOD_FORMATS);
   if (period) return period.code;
   throw new UpstreamDocumentError(API, "malformed", `${where}: period code ${row.period} has no reference-period code of ours`);
 }

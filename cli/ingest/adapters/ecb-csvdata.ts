@@ -1,7 +1,8 @@
 import type { SourceObservation } from "../records.ts";
 import { readCsvTable } from "./csv.ts";
 import { publishedValue } from "./published-value.ts";
-import { parsePeriodText, SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
+import { SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
+import { readPeriodText } from "./period-text.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
@@ -23,7 +24,7 @@ export function parseEcbCsvdata(document: string | Buffer): SourceObservation[] 
     const seriesId = row.cell("KEY");
     if (!seriesId) throw new UpstreamDocumentError(API, "malformed", `${where}: empty KEY`);
     const timePeriod = row.cell("TIME_PERIOD");
-    const referencePeriod = parsePeriodText(timePeriod, SDMX_PERIOD_FORMATS);
+    const referencePeriod = readPeriodText(timePeriod, SDMX_PERIOD_FORMATS);
     if (!referencePeriod) throw new UpstreamDocumentError(API, "malformed", `${where}: TIME_PERIOD ${JSON.stringify(timePeriod)} has no reference-period code of ours`);
     return {
       api: API,

@@ -2,7 +2,8 @@ import { DateTime } from "luxon";
 import type { SourceObservation } from "../records.ts";
 import { readCsvTable } from "./csv.ts";
 import { publishedValue } from "./published-value.ts";
-import { parsePeriodText, SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
+import { SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
+import { readPeriodText } from "./period-text.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
@@ -37,7 +38,7 @@ export function parseEurostatSdmxCsv(document: string | Buffer): SourceObservati
   return table.rows.map((row): SourceObservation => {
     const where = `line ${row.line}`;
     const timePeriod = row.cell("TIME_PERIOD");
-    const referencePeriod = parsePeriodText(timePeriod, SDMX_PERIOD_FORMATS);
+    const referencePeriod = readPeriodText(timePeriod, SDMX_PERIOD_FORMATS);
     if (!referencePeriod) throw new UpstreamDocumentError(API, "malformed", `${where}: TIME_PERIOD ${JSON.stringify(timePeriod)} has no reference-period code of ours`);
     const lastUpdate = row.cell("LAST UPDATE");
     if (!updatedAt.has(lastUpdate)) updatedAt.set(lastUpdate, lastUpdateInstant(lastUpdate, where));
