@@ -1,0 +1,97 @@
+import { captureAnswer } from "./capture.ts";
+import type { Ceiling } from "./ceiling.ts";
+import type { LoadGenerator, LoadSummary } from "./load-generator.ts";
+import { TARGETS, type BenchRoute } from "./routes.ts";
+
+export interface LoadPlan {
+  connections: number;
+  warmUpSeconds: number;
+  /** Service and ceiling alternate, one round each per pass, so drift (heat, GC, neighbours) hits both alike. */
+  rounds: number;
+  roundSeconds: number;
+}
+
+export const DEFAULT_PLAN: LoadPlan = { connections: 32, warmUpSeconds: 1, rounds: 2, roundSeconds: 5 };
+
+/** Medians over the rounds of one side, plus the counts of every round (a single failure anywhere must show). */
+export interface SideResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface RouteResult {
+  route: string;
+  kind: BenchRoute["kind"];
+  pathAndQuery: string;
+  capturedStatus: number;
+  capturedBodyBytes: number;
+  service: SideResult;
+  ceiling: SideResult;
+  ratio: number;
+  targets: { minRatio: number; maxP99Ms: number };
+  pass: boolean;
+  /** Why it failed, in words. */
+  failures: string[];
+}
+
+export interface RouteTarget {
+  serviceUrl: string;
+  apiKey: string;
+  ceiling: Ceiling;
+  load: LoadGenerator;
+  plan: LoadPlan;
+}
+
+export async function compareRoute(route: BenchRoute, target: RouteTarget): Promise<RouteResult> {
+  const headers: Record<string, string> = route.credentialed ? { authorization: `Bearer ${target.apiKey}` } : {};
+  const captured = await captureAnswer(target.serviceUrl + route.pathAndQuery, headers);
+  await target.ceiling.replay(route.pathAndQuery, captured);
+
+  const { plan, load } = target;
+  const loadOn = (base: string, durationSeconds: number) =>
+    load.run({ url: base + route.pathAndQuery, headers, connections: plan.connections, durationSeconds });
+  await loadOn(target.serviceUrl, plan.warmUpSeconds);
+  await loadOn(target.ceiling.url, plan.warmUpSeconds);
+  const serviceRounds: LoadSummary[] = [];
+  const ceilingRounds: LoadSummary[] = [];
+  for (let round = 0; round < plan.rounds; round++) {
+    serviceRounds.push(await loadOn(target.serviceUrl, plan.roundSeconds));
+    ceilingRounds.push(await loadOn(target.ceiling.url, plan.roundSeconds));
+  }
+
+  const service = summarise(serviceRounds);
+  const ceiling = summarise(ceilingRounds);
+  const ratio = ceiling.requestsPerSecond > 0 ? service.requestsPerSecond / ceiling.requestsPerSecond : 0;
+  const targets = TARGETS[route.kind];
+  const failures: string[] = [];
+  if (captured.status !== 200) failures.push(`service answered ${captured.status}`);
+  if (ratio < targets.minRatio) failures.push(`ratio ${ratio.toFixed(2)} < ${targets.minRatio}`);
+  if (service.p99Ms >= targets.maxP99Ms) failures.push(`p99 ${service.p99Ms} ms >= ${targets.maxP99Ms} ms`);
+  if (service.errors > 0 || service.non2xx > 0) failures.push(`${service.errors} errors, ${service.non2xx} non-2xx`);
+  return {
+    route: route.name, kind: route.kind, pathAndQuery: route.pathAndQuery,
+    capturedStatus: captured.status, capturedBodyBytes: captured.body.length,
+    service, ceiling, ratio, targets, pass: failures.length === 0, failures,
+  };
+}
+
+/** Each figure's median over the rounds (the mean of the middle two for an even count); errors summed over all rounds. */
+function summarise(rounds: LoadSummary[]): SideResult {
+  const sum = (pick: (round: LoadSummary) => number) => rounds.reduce((total, round) => total + pick(round), 0);
+  return {
+    requestsPerSecond: median(rounds.map((round) => round.requestsPerSecond)),
+    p50Ms: median(rounds.map((round) => round.p50Ms)),
+    p99Ms: median(rounds.map((round) => round.p99Ms)),
+    errors: sum((round) => round.errors),
+    non2xx: sum((round) => round.non2xx),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
