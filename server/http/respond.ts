@@ -21,9 +21,18 @@ export class SerialisedData {
   }
 }
 
-/** The freshness fields every success body carries; routes that serve cached data override them. */
-function baseMeta(requestId: string, generatedAt: string): Record<string, unknown> {
-  return { requestId, generatedAt, cached: false, cacheAgeSeconds: 0, stale: false, degraded: false };
+/** The freshness fields every success body carries after `requestId` and `generatedAt`; routes serving cached data override them. */
+const BASE_FRESHNESS = { cached: false, cacheAgeSeconds: 0, stale: false, degraded: false } as const;
+
+/**
+ * `meta` fields that are the same in every answer of a route (units, attribution records, precision texts),
+ * serialised once when the route is built rather than in every response.
+ */
+export class StaticMeta {
+  readonly members: string;
+  constructor(fields: Record<string, unknown>) {
+    this.members = JSON.stringify(fields).slice(1, -1);
+  }
 }
 
 /**
@@ -43,7 +52,6 @@ export interface PreparedAnswer {
 // Same lengths as real values, so that the cut to the response ceiling is measured on the body that will be sent.
 const PLACEHOLDER_ID = randomUUID();
 const PLACEHOLDER_TIME = new Date(0).toISOString();
-const META_HEAD = `{"requestId":"${PLACEHOLDER_ID}","generatedAt":"${PLACEHOLDER_TIME}"`;
 
 /** The `{ data, meta }` answer, cut to fit the response ceiling when the route says how (spec "Limits"). */
 export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; successStatus?: number }): PreparedAnswer {
@@ -52,11 +60,11 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
   const prepare = (data: unknown, routeMeta: Record<string, unknown> | undefined, truncated: boolean | null): PreparedAnswer => {
     const serialised = data instanceof SerialisedData ? data : new SerialisedData(JSON.stringify(data));
     if (bare) return { status, data: serialised, metaRest: Buffer.alloc(0), bare, size: serialised.bytes.length };
+    if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta)) throw new Error("a route's meta must not replace requestId or generatedAt");
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
-    const meta = { ...baseMeta(PLACEHOLDER_ID, PLACEHOLDER_TIME), ...routeMeta, ...(truncated === null ? {} : { truncated }) };
-    const metaText = JSON.stringify(meta);
-    if (!metaText.startsWith(META_HEAD)) throw new Error("a route's meta must not replace requestId or generatedAt");
-    const metaRest = Buffer.from(`${metaText.slice(META_HEAD.length)}}`);
+    const meta = { ...BASE_FRESHNESS, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
+    const members = JSON.stringify(meta).slice(1, -1);
+    const metaRest = Buffer.from(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
     return { status, data: serialised, metaRest, bare, size: serialised.bytes.length + metaRest.length };
   };
   const fits = (answer: PreparedAnswer) => renderAnswer(answer, PLACEHOLDER_ID, PLACEHOLDER_TIME).length <= RESPONSE_CEILING_BYTES;
@@ -80,11 +88,16 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
 
 const BODY_HEAD = Buffer.from(`{"data":`);
 
-/** The body of one response: the prepared answer with this response's `requestId` and `generatedAt`. */
+/** The body of one response: the prepared answer with this response's `requestId` and `generatedAt` (both ASCII). */
 export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): Buffer<ArrayBuffer> {
   if (answer.bare) return answer.data.bytes;
-  const own = Buffer.from(`,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`);
-  return Buffer.concat([BODY_HEAD, answer.data.bytes, own, answer.metaRest]);
+  const own = `,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`;
+  const body = Buffer.allocUnsafe(BODY_HEAD.length + answer.data.bytes.length + own.length + answer.metaRest.length);
+  let at = BODY_HEAD.copy(body, 0);
+  at += answer.data.bytes.copy(body, at);
+  at += body.write(own, at, "latin1");
+  answer.metaRest.copy(body, at);
+  return body;
 }
 
 export function serialiseError(error: ApiError, requestId: string): string {

@@ -1,4 +1,5 @@
 import type { Principal } from "./auth.ts";
+import type { StaticMeta } from "./respond.ts";
 
 /** What a route handler sees of a request: no HTTP objects, so handlers stay plain functions. */
 export interface RouteInput {
@@ -13,6 +14,8 @@ export interface RouteInput {
 export interface RouteResult {
   data: unknown;
   meta?: Record<string, unknown>;
+  /** `meta` fields the same in every answer of the route, serialised once (placed after `meta`'s other fields). */
+  staticMeta?: StaticMeta;
   /** For list answers: how to rebuild the answer with only the first `n` items when it exceeds the response ceiling. */
   cut?: { count: number; keep(n: number): { data: unknown; meta?: Record<string, unknown> } };
   /**

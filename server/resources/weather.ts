@@ -1,5 +1,6 @@
 import { COORDINATES, PAGE_LIMITS } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
+import { StaticMeta } from "../http/respond.ts";
 import { parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { WeatherCache, WeatherView } from "../weather/cache.ts";
@@ -17,7 +18,10 @@ const ATTRIBUTION_RECORDS = [{
   sourceId: MET_SOURCE.id, required: MET_ATTRIBUTION.required, licenseName: MET_ATTRIBUTION.licenseName, termsUrl: MET_TERMS_URL, modifiedByService: true,
 }];
 
-export const PUBLIC_COORDINATE_PRECISION = `Coordinates rounded to ${COORDINATES.publicDecimals} decimal places (about 1.1 km); the point in the body is the point served.`;
+const PUBLIC_COORDINATE_PRECISION = `Coordinates rounded to ${COORDINATES.publicDecimals} decimal places (about 1.1 km); the point in the body is the point served.`;
+
+const CREDENTIALED_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: ATTRIBUTION_RECORDS });
+const PUBLIC_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: ATTRIBUTION_RECORDS, coordinatePrecision: PUBLIC_COORDINATE_PRECISION });
 
 /** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
@@ -36,8 +40,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
     }
   };
   const freshness = (result: Awaited<ReturnType<typeof fetchPayload>>) => ({
-    cached: result.cached, cacheAgeSeconds: result.cacheAgeSeconds, stale: result.stale, degraded: result.degraded,
-    fetchedAt: result.fetchedAt, canonicalUnits: UNITS, attributionRecords: ATTRIBUTION_RECORDS,
+    cached: result.cached, cacheAgeSeconds: result.cacheAgeSeconds, stale: result.stale, degraded: result.degraded, fetchedAt: result.fetchedAt,
   });
 
   return {
@@ -49,7 +52,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
         const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
         return { data: { units, current }, meta: {} };
       });
-      return { data, meta: freshness(result) };
+      return { data, meta: freshness(result), staticMeta: CREDENTIALED_STATIC_META };
     },
 
     "v1.weather.forecast": async ({ query }) => {
@@ -63,7 +66,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
         const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
         return { data: { location: requestedLocation(point), hourly, daily }, meta: { dayCount: daily.length } };
       });
-      return { data, meta: { ...freshness(result), ...meta } };
+      return { data, meta: { ...freshness(result), ...meta }, staticMeta: CREDENTIALED_STATIC_META };
     },
 
     "public.weather.current": async ({ query }) => {
@@ -74,7 +77,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
         const record = { ...payload.current, location: requestedLocation(point) };
         return { data: { current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" } }, meta: {} };
       });
-      return { data, meta: { ...freshness(result), coordinatePrecision: PUBLIC_COORDINATE_PRECISION } };
+      return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META };
     },
 
     "public.weather.forecast": async ({ query }) => {
@@ -89,7 +92,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
         const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
         return { data: { forecast: { location: requestedLocation(point), hours, days } }, meta: {} };
       });
-      return { data, meta: { ...freshness(result), coordinatePrecision: PUBLIC_COORDINATE_PRECISION } };
+      return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META };
     },
   };
 }
