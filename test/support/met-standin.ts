@@ -23,7 +23,26 @@ export type MetStandinMode =
   /** The same body streamed without Content-Length, so only counting while reading can catch it. */
   | "oversized-unannounced"
   /** 200 with the fixture cut in half. */
-  | "invalid-json";
+  | "invalid-json"
+  /** 502 and 503 with MET-like non-JSON bodies, no Retry-After. */
+  | "bad-gateway"
+  | "service-unavailable"
+  /** 503 with `Retry-After: 30`: MET's maintenance answer, which asks the application to back off like a 429. */
+  | "service-unavailable-retry-after"
+  /** 200 announcing the whole body, half of it sent, then a TCP reset. */
+  | "reset-mid-body"
+  /** 200 valid JSON that is not a Locationforecast document. */
+  | "wrong-shape"
+  /** 200 headers, then a few bytes at a time, far slower than any client's time-out. */
+  | "dribble"
+  /** The normal answer (304 to a conditional request) without an Expires header. */
+  | "no-expires"
+  /** The normal answer with Expires an hour before Date. */
+  | "expires-past"
+  /** A model run stamped a day ahead of Date: 200 with that Last-Modified even to a conditional request. */
+  | "last-modified-future"
+  /** 304 to every request, conditional or not (with the normal headers). */
+  | "not-modified-always";
 
 export interface MetStandinOptions {
   /** The test's clock; Date, Expires and Last-Modified are written from it. */
@@ -61,6 +80,18 @@ const REAL_PATH = "/weatherapi/locationforecast/2.0/complete";
 const OVERSIZED_BYTES = 4 * 1024 * 1024;
 /** What the stand-in's 429 asks for, as a throttling provider would. */
 export const RATE_LIMITED_RETRY_AFTER_SECONDS = 120;
+/** What the stand-in's 503 with Retry-After asks for; unlike the 429's, short enough to tell the two apart. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+/** How far ahead of Date the "last-modified-future" mode stamps its model run. */
+export const FUTURE_LAST_MODIFIED_MS = 24 * 60 * 60 * 1000;
+/** Expires minus Date in the "expires-past" mode. */
+export const PAST_EXPIRES_MS = -60 * 60 * 1000;
+/** The "dribble" mode sends this many bytes per tick... */
+const DRIBBLE_BYTES = 8;
+/** ...every this many ms: about 80 bytes a second, so a forecast of tens of KB takes many minutes. */
+const DRIBBLE_INTERVAL_MS = 100;
+/** A GeoJSON feature MET could plausibly serve, but with no forecast in it. */
+const WRONG_SHAPE_BODY = JSON.stringify({ type: "Feature", geometry: { type: "Point", coordinates: [10.75, 59.91] }, properties: { note: "no timeseries" } });
 /** Set per response below, or by node itself. */
 const HEADERS_NOT_REPLAYED = new Set(["date", "expires", "last-modified", "content-length", "content-encoding", "connection"]);
 
@@ -109,7 +140,57 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
         return void response.end(payload.json.subarray(0, payload.json.length >> 1));
       case "normal":
         return sendForecast(request, response);
+      case "bad-gateway":
+        return sendText(response, 502, "<html><body><h1>502 Bad Gateway</h1></body></html>");
+      case "service-unavailable":
+        return sendText(response, 503, "<html><body><h1>503 Service Unavailable</h1></body></html>");
+      case "service-unavailable-retry-after":
+        response.setHeader("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        return sendText(response, 503, "<html><body><h1>503 Service Unavailable</h1></body></html>");
+      case "reset-mid-body":
+        return resetMidBody(response);
+      case "wrong-shape":
+        response.writeHead(200, { ...providerHeaders(), "content-type": "application/json" });
+        return void response.end(WRONG_SHAPE_BODY);
+      case "dribble":
+        return dribble(response);
+      case "no-expires":
+        return sendForecastAs(request, response, lastModifiedAt, (headers) => delete headers.expires);
+      case "expires-past":
+        return sendForecastAs(request, response, lastModifiedAt, (headers) => (headers.expires = new Date(options.now() + PAST_EXPIRES_MS).toUTCString()));
+      case "last-modified-future":
+        return sendForecastAs(request, response, wholeSeconds(options.now() + FUTURE_LAST_MODIFIED_MS), () => undefined);
+      case "not-modified-always":
+        return void response.writeHead(304, providerHeaders()).end();
     }
+  }
+
+  /**
+   * sendForecast with another model-run time and adjusted headers: the 304 decision and the Last-Modified sent both
+   * follow `modifiedAt`, as they would at MET.
+   */
+  function sendForecastAs(request: IncomingMessage, response: ServerResponse, modifiedAt: number, adjust: (headers: Record<string, string>) => void): void {
+    const headers = { ...providerHeaders(), "last-modified": new Date(modifiedAt).toUTCString() };
+    adjust(headers);
+    const since = Date.parse(String(request.headers["if-modified-since"]));
+    if (since >= modifiedAt) return void response.writeHead(304, headers).end();
+    response.writeHead(200, { ...headers, "content-length": String(payload.json.length) }).end(payload.json);
+  }
+
+  function resetMidBody(response: ServerResponse): void {
+    response.writeHead(200, { ...providerHeaders(), "content-length": String(payload.json.length) });
+    // Reset only once the first half has left, so the client really is mid-body and not still awaiting headers.
+    response.write(payload.json.subarray(0, payload.json.length >> 1), () => setTimeout(() => response.socket?.resetAndDestroy(), 20));
+  }
+
+  function dribble(response: ServerResponse): void {
+    response.writeHead(200, { ...providerHeaders(), "content-length": String(payload.json.length) });
+    let offset = 0;
+    const tick = setInterval(() => {
+      if (response.destroyed || offset >= payload.json.length) return clearInterval(tick);
+      response.write(payload.json.subarray(offset, (offset += DRIBBLE_BYTES)));
+    }, DRIBBLE_INTERVAL_MS);
+    response.on("close", () => clearInterval(tick));
   }
 
   function providerHeaders(): Record<string, string> {
