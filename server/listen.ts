@@ -3,7 +3,8 @@ import type { Socket } from "node:net";
 import type { H3 } from "h3";
 import { STATUS_CODES, type IncomingMessage } from "node:http";
 import { refusedRequestAnswerOf, type RefusedRequestAnswer } from "./app.ts";
-import { serve } from "h3/node";
+import { serve } from "srvx/node";
+import type { ServerRequest } from "srvx";
 import { ERROR_TABLE } from "../schemas/errors.ts";
 
 export interface ListenOptions {
@@ -19,8 +20,8 @@ export interface ListenOptions {
  * the contract's error body instead of Node's bare 400.
  */
 export async function startServer(app: H3, options: ListenOptions) {
-  const server = serve(app, { port: options.port, hostname: options.hostname, silent: true, gracefulShutdown: options.gracefulShutdown ?? true });
   const answer = refusedRequestAnswerOf(app) ?? answerWithoutCounting;
+  const server = serve({ fetch: refusingUnbuildableUrls(app, answer), port: options.port, hostname: options.hostname, silent: true, gracefulShutdown: options.gracefulShutdown ?? true });
   server.node?.server?.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
     writeRefusal(socket, answer(socket.remoteAddress));
@@ -29,6 +30,23 @@ export async function startServer(app: H3, options: ListenOptions) {
   server.node?.server?.on("connect", (_request: IncomingMessage, socket: Socket) => writeRefusal(socket, answer(socket.remoteAddress)));
   await server.ready();
   return server;
+}
+
+/**
+ * h3 builds the request's URL before any handler or its onError runs, and rebuilds it from the Host header when the
+ * path holds encoded dot segments: a Host no URL can hold (`localhost:99999`) then throws there, and srvx would send a
+ * bare 500 with none of the contract's headers. Such a request is malformed: it gets the same answer as one Node refuses.
+ */
+function refusingUnbuildableUrls(app: H3, answer: RefusedRequestAnswer) {
+  return (request: ServerRequest) => {
+    try {
+      return app.fetch(request);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ERR_INVALID_URL") throw error;
+      const refusal = answer(request.ip);
+      return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
+    }
+  };
 }
 
 /** For an app not built by createApp (tests of the transport alone): the error body with no rate-limit count. */

@@ -10,7 +10,7 @@ import { authenticate, type Principal } from "./auth.ts";
 import type { KeptAnswers } from "./kept-answers.ts";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
 import { matchesIfNoneMatch, prepareAnswer, renderAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
-import type { RouteHandler } from "./route-handler.ts";
+import type { RouteHandler, RouteResult } from "./route-handler.ts";
 
 export interface PipelineContext {
   environment: string;
@@ -52,8 +52,12 @@ interface RequestState {
   headers: Record<string, string>;
 }
 
-/** Answers every request to one path: method dispatch, CORS, auth, rate limit, storage gate, envelope, caching headers. */
-export async function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): Promise<unknown> {
+/**
+ * Answers every request to one path: method dispatch, CORS, auth, rate limit, storage gate, envelope, caching headers.
+ * Synchronous whenever the answer is at hand (a kept answer, a fresh weather copy, a registry read), so the server
+ * writes it in the same turn; a promise only when the route waits on something.
+ */
+export function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): unknown {
   // The router also matches `/x/` to `/x`; a path we do not publish must not answer, and a bad slug must not fall through.
   if (event.url.pathname.length > 1 && event.url.pathname.endsWith("/")) return handleUnmatched(event, context);
   const access = routes[0]!.spec.access;
@@ -86,14 +90,16 @@ export async function handlePath(event: H3Event, routes: BoundRoute[], context: 
     if (spec.requiresDurableStorage && !context.storageBound) {
       throw new ApiError("SERVICE_UNAVAILABLE");
     }
-    return answerSuccess(event, request, spec, await answerFor(event, route, principal, request, context));
+    const answer = answerFor(event, route, principal, request, context);
+    if (!(answer instanceof Promise)) return answerSuccess(event, request, spec, answer);
+    return answer.then((ready) => answerSuccess(event, request, spec, ready), (error: unknown) => answerError(request, toApiError(error, context)));
   } catch (error) {
     return answerError(request, toApiError(error, context));
   }
 }
 
 /** The route's answer: a kept one when the data and the clock still allow it, else the handler's, kept when it may be. */
-async function answerFor(event: H3Event, route: BoundRoute, principal: Principal | null, request: RequestState, context: PipelineContext): Promise<PreparedAnswer> {
+function answerFor(event: H3Event, route: BoundRoute, principal: Principal | null, request: RequestState, context: PipelineContext): PreparedAnswer | Promise<PreparedAnswer> {
   const { spec, handler } = route;
   const generation = route.generation?.();
   const key = generation ? `${spec.name}\n${event.url.pathname}\n${event.url.search}` : "";
@@ -101,17 +107,20 @@ async function answerFor(event: H3Event, route: BoundRoute, principal: Principal
     const kept = context.keptAnswers.find(key, generation, request.now);
     if (kept) return kept;
   }
-  const result = await handler({
+  const result = handler({
     query: event.url.searchParams,
     params: (event.context.params ?? {}) as Record<string, string>,
     principal,
     now: request.now,
   });
-  const answer = prepareAnswer(result, spec);
-  if (generation && result.validUntil !== undefined && result.validUntil > request.now) {
-    context.keptAnswers.keep(key, generation, { builtAt: request.now, until: result.validUntil }, answer);
-  }
-  return answer;
+  const prepare = (ready: RouteResult) => {
+    const answer = prepareAnswer(ready, spec);
+    if (generation && ready.validUntil !== undefined && ready.validUntil > request.now) {
+      context.keptAnswers.keep(key, generation, { builtAt: request.now, until: ready.validUntil }, answer);
+    }
+    return answer;
+  };
+  return result instanceof Promise ? result.then(prepare) : prepare(result);
 }
 
 /** Unregistered paths: 404 with the same headers as any other answer. */

@@ -3,7 +3,7 @@ import { ApiError } from "../http/api-error.ts";
 import { StaticMeta } from "../http/respond.ts";
 import { parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
-import type { WeatherCache, WeatherView } from "../weather/cache.ts";
+import type { CachedWeather, WeatherCache, WeatherView } from "../weather/cache.ts";
 import { assembleDailyRecords } from "../weather/daily.ts";
 import { parseLocation } from "../weather/location-params.ts";
 import { WeatherUpstreamError } from "../weather/met-client.ts";
@@ -27,72 +27,78 @@ const PUBLIC_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRe
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
 
 export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, renderings: Renderings = createRenderings()): Record<string, RouteHandler> {
-  const fetchPayload = async (point: WeatherPoint, view: WeatherView) => {
+  /**
+   * Runs `build` on the point's payload: at once when the cache holds a fresh copy (the common case, answered without
+   * a promise), else once the cache has asked MET or judged its failure.
+   */
+  const withPayload = <R>(point: WeatherPoint, view: WeatherView, build: (result: CachedWeather<StoredPayload>) => R): R | Promise<R> => {
     if (!weather) throw new ApiError("SOURCE_DISABLED");
-    try {
-      return await weather.get(point, view);
-    } catch (error) {
-      if (error instanceof WeatherUpstreamError) {
-        const retryAfterSeconds = error.retryAfterMs === null ? undefined : Math.max(1, Math.ceil(error.retryAfterMs / 1000));
-        throw new ApiError(error.code, undefined, { retryAfterSeconds });
-      }
-      throw error;
-    }
+    const fresh = weather.peek(point, view);
+    if (fresh) return build(fresh);
+    return weather.get(point, view).then(build, (error: unknown) => {
+      if (!(error instanceof WeatherUpstreamError)) throw error;
+      const retryAfterSeconds = error.retryAfterMs === null ? undefined : Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+      throw new ApiError(error.code, undefined, { retryAfterSeconds });
+    });
   };
-  const freshness = (result: Awaited<ReturnType<typeof fetchPayload>>) => ({
+  const freshness = (result: CachedWeather<StoredPayload>) => ({
     cached: result.cached, cacheAgeSeconds: result.cacheAgeSeconds, stale: result.stale, degraded: result.degraded, fetchedAt: result.fetchedAt,
   });
 
   return {
-    "v1.weather.current": async ({ query }) => {
+    "v1.weather.current": ({ query }) => {
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
-      const result = await fetchPayload(point, "current");
       const units = isImperial(query) ? "imperial" : "metric";
-      const { data } = renderings(result.value, `v1.current|${units}`, (payload) => {
-        const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
-        return { data: { units, current }, meta: {} };
+      return withPayload(point, "current", (result) => {
+        const { data } = renderings(result.value, `v1.current|${units}`, (payload) => {
+          const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
+          return { data: { units, current }, meta: {} };
+        });
+        return { data, meta: freshness(result), staticMeta: CREDENTIALED_STATIC_META };
       });
-      return { data, meta: freshness(result), staticMeta: CREDENTIALED_STATIC_META };
     },
 
-    "v1.weather.forecast": async ({ query }) => {
+    "v1.weather.forecast": ({ query }) => {
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const zone = parseZone(query.get("tz"));
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedForecastDays);
-      const result = await fetchPayload(point, "forecast");
-      const imperial = isImperial(query);
-      const { data, meta } = renderings(result.value, `v1.forecast|${pointVariant(point)}|${imperial}|${zone}|${limit}`, (payload) => {
-        const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
-        const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
-        return { data: { location: requestedLocation(point), hourly, daily }, meta: { dayCount: daily.length } };
+      return withPayload(point, "forecast", (result) => {
+        const imperial = isImperial(query);
+        const { data, meta } = renderings(result.value, `v1.forecast|${pointVariant(point)}|${imperial}|${zone}|${limit}`, (payload) => {
+          const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
+          const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
+          return { data: { location: requestedLocation(point), hourly, daily }, meta: { dayCount: daily.length } };
+        });
+        return { data, meta: { ...freshness(result), ...meta }, staticMeta: CREDENTIALED_STATIC_META };
       });
-      return { data, meta: { ...freshness(result), ...meta }, staticMeta: CREDENTIALED_STATIC_META };
     },
 
-    "public.weather.current": async ({ query }) => {
+    "public.weather.current": ({ query }) => {
       const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
-      const result = await fetchPayload(point, "current");
-      const imperial = isImperial(query);
-      const { data } = renderings(result.value, `public.current|${pointVariant(point)}|${imperial}`, (payload) => {
-        const record = { ...payload.current, location: requestedLocation(point) };
-        return { data: { current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" } }, meta: {} };
+      return withPayload(point, "current", (result) => {
+        const imperial = isImperial(query);
+        const { data } = renderings(result.value, `public.current|${pointVariant(point)}|${imperial}`, (payload) => {
+          const record = { ...payload.current, location: requestedLocation(point) };
+          return { data: { current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" } }, meta: {} };
+        });
+        return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META };
       });
-      return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META };
     },
 
-    "public.weather.forecast": async ({ query }) => {
+    "public.weather.forecast": ({ query }) => {
       const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
       const hourCount = parseLimit(query.get("hours"), PAGE_LIMITS.publicForecastHours, "hours");
       const dayCount = parseLimit(query.get("days"), PAGE_LIMITS.publicForecastDays, "days");
       const zone = parseZone(query.get("tz"));
-      const result = await fetchPayload(point, "forecast");
-      const imperial = isImperial(query);
-      const { data } = renderings(result.value, `public.forecast|${pointVariant(point)}|${imperial}|${zone}|${hourCount}|${dayCount}`, (payload) => {
-        const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
-        const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
-        return { data: { forecast: { location: requestedLocation(point), hours, days } }, meta: {} };
+      return withPayload(point, "forecast", (result) => {
+        const imperial = isImperial(query);
+        const { data } = renderings(result.value, `public.forecast|${pointVariant(point)}|${imperial}|${zone}|${hourCount}|${dayCount}`, (payload) => {
+          const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
+          const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
+          return { data: { forecast: { location: requestedLocation(point), hours, days } }, meta: {} };
+        });
+        return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META };
       });
-      return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META };
     },
   };
 }

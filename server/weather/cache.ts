@@ -72,6 +72,8 @@ export interface CachedWeather<T> {
 export interface WeatherCache<T> {
   /** Throws WeatherUpstreamError when MET fails and no copy young enough for this view is held. */
   get(point: WeatherPoint, view: WeatherView): Promise<CachedWeather<T>>;
+  /** The copy when it is fresh for this view, at once; undefined when `get` would have to ask MET or judge a failure. */
+  peek(point: WeatherPoint, view: WeatherView): CachedWeather<T> | undefined;
   upstreamHealth(): UpstreamHealthSnapshot;
 }
 
@@ -183,15 +185,25 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
     }
   }
 
+  function freshEntry(key: string, view: WeatherView): Entry<T> | undefined {
+    const held = entries.get(key);
+    return held && now() - held.fetchedAt < timeToLive(held, freshness[view]) ? held : undefined;
+  }
+
   return {
+    peek(point, view) {
+      const fresh = freshEntry(pointKey(roundPoint(point)), view);
+      return fresh ? served(fresh, "cache") : undefined;
+    },
     async get(point, view) {
       const rounded = roundPoint(point);
       const key = pointKey(rounded);
       const policy = freshness[view];
+      const fresh = freshEntry(key, view);
+      if (fresh) return served(fresh, "cache");
       const held = entries.get(key);
       const servableWhileFailing = (entry: Entry<T>) => now() - entry.fetchedAt <= policy.maxStaleMs;
       if (held) {
-        if (now() - held.fetchedAt < timeToLive(held, policy)) return served(held, "cache");
         const recentlyFailed = held.lastFailureAt !== null && now() - held.lastFailureAt < retryAfterFailureMs && lastSuccessAt < held.lastFailureAt;
         if (recentlyFailed && servableWhileFailing(held)) return served(held, "stale");
       } else {
