@@ -88,6 +88,7 @@ export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?:
 }
 
 const MEGABYTE = 1024 * 1024;
+const STANDIN_MAX_REQUESTS_PER_SECOND = 1000;
 
 function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
   const met = upstreams.find((upstream) => upstream.domain === "weather")!;
@@ -98,7 +99,9 @@ function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
     timeoutMs: integerVariable(env.SERVICE_WEATHER_TIMEOUT_MS, "SERVICE_WEATHER_TIMEOUT_MS", DEFAULT_WEATHER_SETTINGS.timeoutMs, 100, 120_000),
     maxBytes: integerVariable(env.SERVICE_WEATHER_MAX_BYTES, "SERVICE_WEATHER_MAX_BYTES", DEFAULT_WEATHER_SETTINGS.maxBytes, 1000, 100_000_000),
     maxEntries: integerVariable(env.SERVICE_WEATHER_CACHE_ENTRIES, "SERVICE_WEATHER_CACHE_ENTRIES", DEFAULT_WEATHER_SETTINGS.maxEntries, 1, 1_000_000),
-    maxRequestsPerSecond: integerVariable(env.SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND, "SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND", DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond, 1, 20),
+    // MET's terms cap its own host at 20 per second; a local stand-in (tests, demos, the benchmark) may take more.
+    maxRequestsPerSecond: integerVariable(env.SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND, "SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND", DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond, 1,
+      met.baseUrl === met.publisherBaseUrl ? DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond : STANDIN_MAX_REQUESTS_PER_SECOND),
     maxCacheBytes: integerVariable(env.SERVICE_WEATHER_CACHE_MB, "SERVICE_WEATHER_CACHE_MB", DEFAULT_WEATHER_SETTINGS.maxCacheBytes / MEGABYTE, 1, 65_536) * MEGABYTE,
   };
 }

@@ -10,6 +10,8 @@ const BIN = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
  * generate meets it, and a met limit would turn the measurement into one of 429s.
  */
 const RATE_LIMIT = { SERVICE_RATE_LIMIT_WINDOW_SECONDS: "1", SERVICE_RATE_LIMIT_PUBLIC: "1000000", SERVICE_RATE_LIMIT_CREDENTIALED: "1000000" };
+/** The stand-in is no MET: the service may ask it far more often than MET's 20 a second (never MET itself). */
+export const STANDIN_REQUESTS_PER_SECOND = 500;
 
 export interface ServiceProcess {
   url: string;
@@ -35,6 +37,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     SERVICE_WEATHER_BASE_URL: options.weatherBaseUrl,
     SERVICE_WEATHER_USER_AGENT: "weather-economics-service-bench/0.1 (local benchmark, 127.0.0.1 only)",
     ...RATE_LIMIT,
+    SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND: String(STANDIN_REQUESTS_PER_SECOND),
     ...(options.registryDir ? { SERVICE_REGISTRY_DIR: options.registryDir } : {}),
   };
   const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", options.dataDir], {
