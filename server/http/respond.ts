@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
+import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { ApiError } from "./api-error.ts";
 import type { RouteResult } from "./route-handler.ts";
 
@@ -12,7 +13,7 @@ export class SerialisedData {
   readonly bytes: Buffer<ArrayBuffer>;
   readonly etag: string;
   constructor(json: string) {
-    this.bytes = Buffer.from(json);
+    this.bytes = ownedBytes(json);
     this.etag = weakEtag(this.bytes);
   }
 
@@ -64,7 +65,7 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
     const meta = { ...BASE_FRESHNESS, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
     const members = JSON.stringify(meta).slice(1, -1);
-    const metaRest = Buffer.from(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
+    const metaRest = ownedBytes(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
     return { status, data: serialised, metaRest, bare, size: serialised.bytes.length + metaRest.length };
   };
   const fits = (answer: PreparedAnswer) => renderAnswer(answer, PLACEHOLDER_ID, PLACEHOLDER_TIME).length <= RESPONSE_CEILING_BYTES;

@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { WeatherPayload } from "./model.ts";
 
 /**
@@ -16,7 +17,7 @@ let lastSerial = 0;
 
 export function storePayload(payload: WeatherPayload): StoredPayload {
   lastSerial += 1;
-  return { serial: lastSerial, packed: deflateRawSync(JSON.stringify(payload)) };
+  return { serial: lastSerial, packed: ownedBytes(deflateRawSync(JSON.stringify(payload))) };
 }
 
 export function readPayload(stored: StoredPayload): WeatherPayload {
