@@ -20,23 +20,31 @@ export function publishIndex(store: Store, registry: Registry, dataDir: string, 
   removeAbandonedBuilds(dataDir);
   const index = new Database(building);
   try {
-    index.exec(INDEX_DDL);
-    index.prepare("ATTACH DATABASE ? AS ledger").run(store.db.name);
-    index.transaction(() => {
-      writeServedObservations(index, registry);
-      stampPublicationTimes(index, writeEvents(index, store, registry));
-      writeSourceChecks(index, store);
-      writeNews(index, store, registry);
-      const insertFact = index.prepare("INSERT INTO publication (key, value) VALUES (?, ?)");
-      for (const [key, value] of Object.entries(facts)) insertFact.run(key, value);
-    })();
-    index.exec("DETACH DATABASE ledger");
-    index.pragma("journal_mode = DELETE");
-  } finally {
+    buildIndex(index, store, registry, facts);
     index.close();
+    replaceAtomically(building, live);
+  } catch (error) {
+    // A build that failed (a full disk) leaves nothing behind: the live index stays, and so does the disk space.
+    if (index.open) index.close();
+    rmSync(building, { force: true });
+    throw error;
   }
-  replaceAtomically(building, live);
   return live;
+}
+
+function buildIndex(index: Database.Database, store: Store, registry: Registry, facts: PublicationFacts): void {
+  index.exec(INDEX_DDL);
+  index.prepare("ATTACH DATABASE ? AS ledger").run(store.db.name);
+  index.transaction(() => {
+    writeServedObservations(index, registry);
+    stampPublicationTimes(index, writeEvents(index, store, registry));
+    writeSourceChecks(index, store);
+    writeNews(index, store, registry);
+    const insertFact = index.prepare("INSERT INTO publication (key, value) VALUES (?, ?)");
+    for (const [key, value] of Object.entries(facts)) insertFact.run(key, value);
+  })();
+  index.exec("DETACH DATABASE ledger");
+  index.pragma("journal_mode = DELETE");
 }
 
 /** Half-built indexes of killed runs: the server never reads them, so they are only disk to reclaim. */

@@ -72,8 +72,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const results: SourceResult[] = [];
     for (const [position, source] of sources.entries()) {
       options.progress(`[${position + 1}/${sources.length}] ${source.slug}: ${options.mode.kind === "fetch" ? "fetching" : "replaying"}…`);
-      const result = await ingestSource(store, source, options, runId, lookups);
-      store.recordCheck(runId, source.slug, iso(options.now()), result.ok ? "successful" : "incomplete", result.ok ? null : result.detail);
+      const result = recordedCheck(store, runId, iso(options.now()), await ingestSource(store, source, options, runId, lookups));
       options.progress(`[${position + 1}/${sources.length}] ${source.slug}: ${result.ok ? "ok" : "INCOMPLETE"} — ${result.detail}`);
       results.push(result);
     }
@@ -95,6 +94,19 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     throw error;
   } finally {
     store.close();
+  }
+}
+
+/**
+ * Records the source's check. When even that fails (a full disk), the source is reported failed with the reason and
+ * the run goes on to the next source: every source gets its attempt and its line in the summary.
+ */
+function recordedCheck(store: Store, runId: string, at: string, result: SourceResult): SourceResult {
+  try {
+    store.recordCheck(runId, result.source, at, result.ok ? "successful" : "incomplete", result.ok ? null : result.detail);
+    return result;
+  } catch (error) {
+    return { ...result, ok: false, detail: `${result.detail}; its check could not be recorded: ${(error as Error).message}` };
   }
 }
 

@@ -89,7 +89,16 @@ export function openStore(path: string) {
 
   return {
     db,
-    close: () => db.close(),
+    close: () => {
+      // Folds the write-ahead log back into the store and empties it, so a run leaves no WAL behind; on a full disk
+      // the checkpoint can fail, and then SQLite replays the log on the next open, so nothing is lost either way.
+      try {
+        db.pragma("wal_checkpoint(TRUNCATE)");
+      } catch {
+        // kept for the next open
+      }
+      db.close();
+    },
     transaction: <T>(work: () => T): T => db.transaction(work)(),
     startRun: (id: string, startedAt: string, mode: "fetch" | "archive") => statements.startRun.run(id, startedAt, mode),
     /** Only the holder of the ingestion lock calls this, so any run still marked running was killed. */
