@@ -62,7 +62,12 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
         if (!key.revokedAt) key.revokedAt = new Date().toISOString();
         return { file, result: true };
       });
-      if (!found) return keys.error(`error: no key has id ${id}`, { exitCode: 2, code: "service.unknownKey" });
+      // Not a usage error: the command was right, the key is not there (exit 1, as for any failure).
+      if (!found) {
+        process.stderr.write(`error: no key has id ${id}\n`);
+        process.exitCode = 1;
+        return;
+      }
       process.stdout.write(`revoked key ${id}\n`);
     });
 }

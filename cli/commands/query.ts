@@ -1,4 +1,4 @@
-import { Command, Option } from "commander";
+import { Option, type Command } from "commander";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import { ApiError } from "../../server/http/api-error.ts";
 import { serviceConfigFrom } from "../config.ts";
@@ -24,7 +24,8 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
     .description("Inspect the local data with the API's own readers: events, calendar, releases, observations, series, indicators");
   for (const [name, routeName] of Object.entries(SUBCOMMANDS)) {
     const route = ALL_ROUTES.find((candidate) => candidate.name === routeName)!;
-    const command = new Command(name).description(`${route.summary} (as GET ${route.path})`);
+    // Created through the parent so it inherits the program's settings: usage errors exit 2 with a hint.
+    const command = query.command(name).description(`${route.summary} (as GET ${route.path})`);
     for (const parameter of route.parameters.filter((candidate) => candidate.in === "query")) {
       command.addOption(new Option(`--${parameter.name} <value>`, parameter.description));
     }
@@ -52,6 +53,5 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
           process.exitCode = USAGE_CODES.has(error.code) ? 2 : 1;
         }
       });
-    query.addCommand(command);
   }
 }

@@ -251,6 +251,8 @@ function errorHeaders(request: RequestState, error: ApiError): Record<string, st
   headers["cache-control"] = "no-store";
   const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? RETRY_AFTER_UNAVAILABLE_SECONDS : null);
   if (retryAfter !== null) headers["retry-after"] = String(retryAfter);
+  // RFC 9110 section 11.6.1: a 401 names the scheme that would succeed (the key may also come as X-API-Key).
+  if (error.status === 401) headers["www-authenticate"] = 'Bearer realm="service"';
   return Object.assign(headers, error.headers);
 }
 

@@ -21,6 +21,21 @@ describe("service CLI", () => {
     expect(result.stderr.split("\n")[0]).toMatch(/unknown option '--no-such-flag'/);
   });
 
+  it("prints its version, and answers every usage error with a one-line message, a hint and exit code 2", () => {
+    const version = runCli(["--version"]);
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const args of [["query", "events", "--bogus"], ["query", "events", "--json", "--csv"], ["ingest", "--from-archive", "/nonexistent"]]) {
+      const result = runCli(args, { SERVICE_DATA_DIR: dataDir() });
+      expect(result.status, args.join(" ")).toBe(2);
+      expect(result.stderr.split("\n")[0], args.join(" ")).toMatch(/^error: /);
+      expect(result.stderr, args.join(" ")).toContain("--help");
+    }
+    const noStore = runCli(["ingest"], { SERVICE_DATA_DIR: dataDir(), SERVICE_STORAGE: "false" });
+    expect(noStore.status).toBe(2);
+    expect(noStore.stderr).toMatch(/durable store/);
+  });
+
   it("names the variable of a configuration problem", () => {
     const result = runCli(["serve"], { SERVICE_PORT: "eighty", SERVICE_DATA_DIR: dataDir() });
     expect(result.status).toBe(2);
@@ -48,11 +63,11 @@ describe("service CLI", () => {
     expect(runCli(["keys", "list"], env).stdout).toMatch(/revoked/);
   });
 
-  it("refuses unknown scopes and unknown key ids with exit code 2", () => {
+  it("refuses unknown scopes with exit code 2 and answers an unknown key id as not found, exit code 1", () => {
     const env = { SERVICE_DATA_DIR: dataDir() };
     expect(runCli(["keys", "create", "--scopes", "everything"], env).status).toBe(2);
     const revoke = runCli(["keys", "revoke", "0123456789abcdef"], env);
-    expect(revoke.status).toBe(2);
+    expect(revoke.status).toBe(1);
     expect(revoke.stderr.split("\n")[0]).toBe("error: no key has id 0123456789abcdef");
   });
 

@@ -105,9 +105,10 @@ describe("authentication", () => {
       { "x-api-key": service.createKey(["economics:read"], { environment: "preview" }) },
     ];
     for (const headers of cases) {
-      const { status, body } = await capabilities(headers);
+      const { status, body, headers: answered } = await capabilities(headers);
       expect(status, JSON.stringify(headers)).toBe(401);
       expect(body.error.code).toBe("UNAUTHORIZED");
+      expect(answered.get("www-authenticate")).toBe('Bearer realm="service"');
     }
   });
 
