@@ -1,7 +1,7 @@
 import { H3 } from "h3";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
 import { answerFrameworkError, answerRefusedRequest, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
-import { createKeptAnswers } from "./http/kept-answers.ts";
+import { createAnswersByKey, createKeptAnswers } from "./http/kept-answers.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import { createKeyLookup } from "./keys/key-file.ts";
@@ -23,6 +23,7 @@ export function createApp(dependencies: AppDependencies): H3 {
     rateLimiter: createRateLimiter(config.rateLimit),
     storageBound: storage.bound,
     keptAnswers: createKeptAnswers(config.keptAnswerBytes),
+    answersByKey: createAnswersByKey(),
     log: dependencies.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
   const app = new H3({

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { PreparedAnswer } from "./respond.ts";
 
 /**
@@ -47,11 +48,40 @@ export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES):
       return kept.answer;
     },
     keep(key, generation, validity, answer) {
-      cache.set(key, { generation, builtAt: validity.builtAt, validUntil: validity.until, answer });
+      cache.set(key, { generation, builtAt: validity.builtAt, validUntil: validity.until, answer: lastingAnswer(answer) });
     },
     get bytes() {
       return cache.calculatedSize;
     },
+  };
+}
+
+/** A prepared answer to be kept: its bytes in allocations of their own (server/memory/owned-bytes.ts). */
+function lastingAnswer(answer: PreparedAnswer): PreparedAnswer {
+  return { ...answer, metaRest: ownedBytes(answer.metaRest) };
+}
+
+/**
+ * Answers by the identity a route gave them (`answerKey`: equal keys, byte-identical answers), for routes whose
+ * answers repeat within a short time but are not kept per data generation: a polled weather point answers the same
+ * bytes, but for the request id and time, until its cache age moves on a second.
+ */
+export interface AnswersByKey {
+  find(key: string): PreparedAnswer | undefined;
+  remember(key: string, answer: PreparedAnswer): void;
+}
+
+/** 16 MB: the hot points' answers of the current second. */
+export const DEFAULT_ANSWERS_BY_KEY_BYTES = 16 * 1024 * 1024;
+
+export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYTES): AnswersByKey {
+  const cache = new LRUCache<string, PreparedAnswer>({
+    maxSize: maxBytes,
+    sizeCalculation: (answer, key) => Math.max(1, answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
+  });
+  return {
+    find: (key) => cache.get(key),
+    remember: (key, answer) => void cache.set(key, lastingAnswer(answer)),
   };
 }
 

@@ -7,7 +7,7 @@ import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
-import type { KeptAnswers } from "./kept-answers.ts";
+import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
 import { matchesIfNoneMatch, prepareAnswer, renderAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
@@ -21,6 +21,7 @@ export interface PipelineContext {
   /** Whether a durable store is bound; routes reading the index also need a completed ingestion (checked where they read). */
   storageBound: boolean;
   keptAnswers: KeptAnswers;
+  answersByKey: AnswersByKey;
   log: (line: string) => void;
 }
 
@@ -114,7 +115,10 @@ function answerFor(event: H3Event, route: BoundRoute, principal: Principal | nul
     now: request.now,
   });
   const prepare = (ready: RouteResult) => {
+    const known = ready.answerKey === undefined ? undefined : context.answersByKey.find(ready.answerKey);
+    if (known) return known;
     const answer = prepareAnswer(ready, spec);
+    if (ready.answerKey !== undefined) context.answersByKey.remember(ready.answerKey, answer);
     if (generation && ready.validUntil !== undefined && ready.validUntil > request.now) {
       context.keptAnswers.keep(key, generation, { builtAt: request.now, until: ready.validUntil }, answer);
     }

@@ -65,7 +65,7 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
     const meta = { ...BASE_FRESHNESS, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
     const members = JSON.stringify(meta).slice(1, -1);
-    const metaRest = ownedBytes(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
+    const metaRest = Buffer.from(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
     return { status, data: serialised, metaRest, bare, size: serialised.bytes.length + metaRest.length };
   };
   const fits = (answer: PreparedAnswer) => renderAnswer(answer, PLACEHOLDER_ID, PLACEHOLDER_TIME).length <= RESPONSE_CEILING_BYTES;

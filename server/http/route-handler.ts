@@ -24,6 +24,11 @@ export interface RouteResult {
    * that state it may have their answer kept and served again; absent, the answer is built anew for every request.
    */
   validUntil?: number;
+  /**
+   * An identity of this exact answer (data and meta): two results with the same key serialise to the same bytes, so
+   * the pipeline may reuse the answer it prepared for the key (server/http/kept-answers.ts, AnswersByKey).
+   */
+  answerKey?: string;
 }
 
 export type RouteHandler = (input: RouteInput) => RouteResult | Promise<RouteResult>;

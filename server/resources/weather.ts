@@ -50,11 +50,12 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const units = isImperial(query) ? "imperial" : "metric";
       return withPayload(point, "current", (result) => {
-        const { data } = renderings(result.value, `v1.current|${units}`, (payload) => {
+        const variant = `v1.current|${units}`;
+        const { data } = renderings(result.value, variant, (payload) => {
           const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
           return { data: { units, current }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: CREDENTIALED_STATIC_META };
+        return { data, meta: freshness(result), staticMeta: CREDENTIALED_STATIC_META, answerKey: answerKeyOf(result, variant) };
       });
     },
 
@@ -64,12 +65,13 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedForecastDays);
       return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
-        const { data, meta } = renderings(result.value, `v1.forecast|${pointVariant(point)}|${imperial}|${zone}|${limit}`, (payload) => {
+        const variant = `v1.forecast|${pointVariant(point)}|${imperial}|${zone}|${limit}`;
+        const { data, meta } = renderings(result.value, variant, (payload) => {
           const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
           const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
           return { data: { location: requestedLocation(point), hourly, daily }, meta: { dayCount: daily.length } };
         });
-        return { data, meta: { ...freshness(result), ...meta }, staticMeta: CREDENTIALED_STATIC_META };
+        return { data, meta: { ...freshness(result), ...meta }, staticMeta: CREDENTIALED_STATIC_META, answerKey: answerKeyOf(result, variant) };
       });
     },
 
@@ -77,11 +79,12 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
       return withPayload(point, "current", (result) => {
         const imperial = isImperial(query);
-        const { data } = renderings(result.value, `public.current|${pointVariant(point)}|${imperial}`, (payload) => {
+        const variant = `public.current|${pointVariant(point)}|${imperial}`;
+        const { data } = renderings(result.value, variant, (payload) => {
           const record = { ...payload.current, location: requestedLocation(point) };
           return { data: { current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" } }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META };
+        return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META, answerKey: answerKeyOf(result, variant) };
       });
     },
 
@@ -92,15 +95,21 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       const zone = parseZone(query.get("tz"));
       return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
-        const { data } = renderings(result.value, `public.forecast|${pointVariant(point)}|${imperial}|${zone}|${hourCount}|${dayCount}`, (payload) => {
+        const variant = `public.forecast|${pointVariant(point)}|${imperial}|${zone}|${hourCount}|${dayCount}`;
+        const { data } = renderings(result.value, variant, (payload) => {
           const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
           const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
           return { data: { forecast: { location: requestedLocation(point), hours, days } }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META };
+        return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META, answerKey: answerKeyOf(result, variant) };
       });
     },
   };
+}
+
+/** Everything an answer is made of: the payload, the rendering and the freshness fields (the same within a second). */
+function answerKeyOf(result: CachedWeather<StoredPayload>, variant: string): string {
+  return `${result.value.serial}\n${variant}\n${result.cached}\n${result.cacheAgeSeconds}\n${result.stale}\n${result.fetchedAt}`;
 }
 
 /** The point's part of a rendering's name: the rounded point, and the altitude the request gave. */

@@ -8,7 +8,7 @@ import type { Scope } from "../../schemas/vocabularies.ts";
 import { newKey } from "../../server/keys/api-keys.ts";
 import { createKeyLookup, readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
 import { handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "../../server/http/pipeline.ts";
-import { createKeptAnswers } from "../../server/http/kept-answers.ts";
+import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
 import { createRateLimiter } from "../../server/http/rate-limit.ts";
 import type { RouteHandler } from "../../server/http/route-handler.ts";
 
@@ -32,6 +32,7 @@ export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHan
     rateLimiter: createRateLimiter({ windowSeconds: 60, publicPerWindow: options.publicPerWindow ?? 1000, credentialedPerWindow: 1000 }),
     storageBound: options.storageBound ?? true,
     keptAnswers: createKeptAnswers(),
+    answersByKey: createAnswersByKey(),
     log: () => {},
   };
   const app = new H3({ silent: true });
