@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
+import { normalised } from "../server/http/client-address.ts";
 import { DEFAULT_KEPT_ANSWER_BYTES } from "../server/http/kept-answers.ts";
 import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-settings.ts";
 import { packagePath } from "./package-paths.ts";
@@ -80,6 +81,7 @@ export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?:
     keysFile: keysFileFrom(env, dataDir),
     storageEnabled: flags.storage !== false && booleanVariable(env, "SERVICE_STORAGE", true),
     corsOrigins: corsOriginsFrom(env.SERVICE_CORS_ORIGINS),
+    trustedProxies: trustedProxiesFrom(env.SERVICE_TRUSTED_PROXIES),
     rateLimit: rateLimitFrom(env),
     upstreams,
     weather: weatherFrom(env, upstreams),
@@ -111,6 +113,15 @@ export function serveOptionsFrom(env: Env, flags: { port?: string; host?: string
   const host = flags.host ?? env.SERVICE_HOST ?? "127.0.0.1";
   if (host.trim() === "") throw new ConfigError(`${flags.host !== undefined ? "--host" : "SERVICE_HOST"} must not be empty`);
   return { port, host };
+}
+
+function trustedProxiesFrom(raw: string | undefined): string[] {
+  const entries = (raw ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const addresses = entries.map((entry) => normalised(entry));
+  if (addresses.some((address) => address === undefined)) {
+    throw new ConfigError("SERVICE_TRUSTED_PROXIES must be a comma list of IP addresses such as 10.0.0.5,::1");
+  }
+  return addresses as string[];
 }
 
 function corsOriginsFrom(raw: string | undefined): string[] {

@@ -22,6 +22,7 @@ export function createApp(dependencies: AppDependencies): H3 {
     keyLookup: createKeyLookup(config.keysFile),
     rateLimiter: createRateLimiter(config.rateLimit),
     storageBound: storage.bound,
+    trustedProxies: new Set(config.trustedProxies ?? []),
     keptAnswers: createKeptAnswers(config.keptAnswerBytes),
     answersByKey: createAnswersByKey(),
     log: dependencies.log ?? ((line) => process.stderr.write(`${line}\n`)),

@@ -9,6 +9,8 @@ export interface ServiceConfig {
   /** False runs a deployment with no durable store bound: storage-backed routes answer 503. */
   storageEnabled: boolean;
   corsOrigins: string[];
+  /** Addresses of reverse proxies whose X-Forwarded-For is believed for public rate limits; none by default. */
+  trustedProxies?: string[];
   rateLimit: RateLimitConfig;
   /** Upstream base URLs by source id; shown (without their hosts) in capabilities. */
   upstreams: UpstreamConfig[];

@@ -7,6 +7,7 @@ import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
+import { clientAddress } from "./client-address.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
 import { matchesIfNoneMatch, prepareAnswer, renderAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
@@ -20,6 +21,8 @@ export interface PipelineContext {
   rateLimiter: RateLimiter;
   /** Whether a durable store is bound; routes reading the index also need a completed ingestion (checked where they read). */
   storageBound: boolean;
+  /** Proxies whose X-Forwarded-For names the client (client-address.ts); empty, the socket's peer is the client. */
+  trustedProxies: ReadonlySet<string>;
   keptAnswers: KeptAnswers;
   answersByKey: AnswersByKey;
   log: (line: string) => void;
@@ -221,9 +224,14 @@ export function answerRefusedRequest(clientAddress: string | undefined, context:
   return { status: error.status, headers: errorHeaders(request, error), body: serialiseError(error, request.id) };
 }
 
+function publicClient(event: H3Event, context: PipelineContext): string | undefined {
+  const peer = getRequestIP(event);
+  return context.trustedProxies.size === 0 ? peer : clientAddress(peer, event.req.headers.get("x-forwarded-for"), context.trustedProxies);
+}
+
 /** Counts the request; returns the 429 answer when the allowance is spent. */
 function consumeRateLimit(event: H3Event, request: RequestState, routeName: string, principal: Principal | null, context: PipelineContext): unknown {
-  const client = principal ? `key:${principal.keyId}` : `ip:${getRequestIP(event) ?? "unknown"}`;
+  const client = principal ? `key:${principal.keyId}` : `ip:${publicClient(event, context) ?? "unknown"}`;
   const decision = context.rateLimiter(routeName, client, principal !== null, request.now);
   Object.assign(request.headers, rateLimitHeaders(decision));
   if (decision.allowed) return undefined;

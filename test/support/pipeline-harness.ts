@@ -31,6 +31,7 @@ export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHan
     keyLookup: createKeyLookup(keysFile),
     rateLimiter: createRateLimiter({ windowSeconds: 60, publicPerWindow: options.publicPerWindow ?? 1000, credentialedPerWindow: 1000 }),
     storageBound: options.storageBound ?? true,
+    trustedProxies: new Set(),
     keptAnswers: createKeptAnswers(),
     answersByKey: createAnswersByKey(),
     log: () => {},

@@ -38,6 +38,7 @@ export interface ServiceOptions {
   environment?: string;
   storageEnabled?: boolean;
   corsOrigins?: string[];
+  trustedProxies?: string[];
   rateLimit?: Partial<RateLimitConfig>;
   /** A data directory to copy in (e.g. a prepared index); otherwise an empty one. */
   seedDataDir?: string;
@@ -61,6 +62,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     keysFile: join(dataDir, "keys.json"),
     storageEnabled: options.storageEnabled ?? true,
     corsOrigins: options.corsOrigins ?? [],
+    trustedProxies: options.trustedProxies ?? [],
     rateLimit: { windowSeconds: 60, publicPerWindow: 1000, credentialedPerWindow: 1000, ...options.rateLimit },
     upstreams: [],
     weather: {
