@@ -51,7 +51,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
   const registry = createRegistrySource(config.dataDir);
   const handlers: Record<string, RouteHandler> = {
     ...registryHandlers(registry),
-    ...serviceHandlers(config, storage),
+    ...serviceHandlers(config, storage, registry),
     ...economicsHandlers(storage, registry),
     ...publicEconomicsHandlers(storage, registry),
     ...adminHandlers(config, dependencies.launchIngestion ?? null),

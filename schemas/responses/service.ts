@@ -18,4 +18,12 @@ export const capabilitiesSchema = obj({
   })),
 });
 
+export const liveSchema = obj({ status: enumOf(["live"]) });
+
+export const readySchema = obj({
+  ready: bool(),
+  registry: enumOf(["loaded"]),
+  index: enumOf(["published", "not-bound"]),
+});
+
 export const openApiDocumentSchema = { type: "object", required: ["openapi", "info", "paths"] };

@@ -38,6 +38,8 @@ export interface RouteSpec {
   metaFields: readonly MetaFieldName[];
   /** 202 for routes that accept work to be done later; 200 when absent. */
   successStatus?: 202;
+  /** False for probes (liveness, readiness): not counted in rate limits, so a busy client never makes them fail. */
+  rateLimited?: false;
   /** Served as `data` alone, without the envelope (only the OpenAPI document, which tools read directly). */
   bare?: true;
 }

@@ -1,9 +1,45 @@
 import { COMMON_ERROR_CODES } from "../errors.ts";
 import { PUBLIC_CACHE_SECONDS } from "../limits.ts";
-import { capabilitiesSchema, openApiDocumentSchema } from "../responses/service.ts";
+import { capabilitiesSchema, liveSchema, openApiDocumentSchema, readySchema } from "../responses/service.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
 export const serviceRoutes: RouteSpec[] = [
+  {
+    name: "public.health.live",
+    method: "GET",
+    path: "/api/public/v1/health/live",
+    tag: "service",
+    summary: "Liveness: the process answers",
+    description: "For orchestrators' liveness probes: 200 whenever the process can answer at all. Not counted in rate limits.",
+    access: "PUBLIC",
+    scope: null,
+    requiresDurableStorage: false,
+    publicCacheSeconds: null,
+    errorCodes: [...COMMON_ERROR_CODES],
+    ignoredParameters: [],
+    parameters: [],
+    dataSchema: liveSchema,
+    metaFields: [],
+    rateLimited: false,
+  },
+  {
+    name: "public.health.ready",
+    method: "GET",
+    path: "/api/public/v1/health/ready",
+    tag: "service",
+    summary: "Readiness: the registry is loaded, and the index is published (or storage is deliberately off)",
+    description: "For readiness probes and load balancers: 200 when this instance can answer its routes, else 503 `SERVICE_UNAVAILABLE` with `Retry-After` (no registry yet, or a store bound with no index from a completed ingestion). Not counted in rate limits.",
+    access: "PUBLIC",
+    scope: null,
+    requiresDurableStorage: false,
+    publicCacheSeconds: null,
+    errorCodes: [...COMMON_ERROR_CODES, "SERVICE_UNAVAILABLE"],
+    ignoredParameters: [],
+    parameters: [],
+    dataSchema: readySchema,
+    metaFields: [],
+    rateLimited: false,
+  },
   {
     name: "v1.capabilities",
     method: "GET",

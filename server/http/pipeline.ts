@@ -78,7 +78,7 @@ export function handlePath(event: H3Event, routes: BoundRoute[], context: Pipeli
   const preflight = applyCors(event, request, context, routes);
   if (preflight !== false) return answerPreflight(event, request, routeName, preflight, context);
 
-  const limited = consumeRateLimit(event, request, routeName, principal, context);
+  const limited = route?.spec.rateLimited === false ? undefined : consumeRateLimit(event, request, routeName, principal, context);
   if (limited) return limited;
 
   try {

@@ -3,8 +3,10 @@ import { buildOpenApiDocument } from "../../schemas/openapi.ts";
 import type { ServiceConfig } from "../config.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
+import type { BuiltRegistry } from "../../schemas/registry.ts";
+import { ApiError } from "../http/api-error.ts";
 
-export function serviceHandlers(config: ServiceConfig, storage: IndexStorage): Record<string, RouteHandler> {
+export function serviceHandlers(config: ServiceConfig, storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
   // The description depends only on whether storage-backed routes can answer, so each variant is built once.
   const documents = new Map<boolean, Record<string, unknown>>();
   const openApiDocument = (durableStorage: boolean) => {
@@ -41,5 +43,13 @@ export function serviceHandlers(config: ServiceConfig, storage: IndexStorage): R
     },
 
     "v1.openapi": () => ({ data: openApiDocument(storage.ready()), validUntil: Infinity }),
+
+    "public.health.live": () => ({ data: { status: "live" } }),
+
+    "public.health.ready": () => {
+      if (!registrySource()) throw new ApiError("SERVICE_UNAVAILABLE", "The registry is not loaded yet.");
+      if (storage.bound && !storage.ready()) throw new ApiError("SERVICE_UNAVAILABLE", "No index from a completed ingestion is published yet.");
+      return { data: { ready: true, registry: "loaded", index: storage.bound ? "published" : "not-bound" } };
+    },
   };
 }

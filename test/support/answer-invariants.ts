@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { ERROR_TABLE, type ErrorCode } from "../../schemas/errors.ts";
 import { assertContract } from "./contract.ts";
 import type { HostileRequest } from "./hostile-requests.ts";
+import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 
 /**
  * What must hold for every answer, whatever was asked: no unexplained 5xx, a body valid against its schema (or none
@@ -52,6 +53,17 @@ function urlOf(path: string): URL {
   }
 }
 
+const UNLIMITED_PATHS = new Set(ALL_ROUTES.filter((route) => route.rateLimited === false).map((route) => route.path));
+
+/** The path the server routes, dot segments resolved as a URL parser resolves them; the raw path when unparsable. */
+function resolvedPath(path: string): string {
+  try {
+    return new URL(path, "http://service.invalid").pathname;
+  } catch {
+    return path;
+  }
+}
+
 export function problemsWith(request: HostileRequest, answer: ReceivedAnswer, markers: LeakMarkers): string[] {
   const problems: string[] = [];
   const { status } = answer;
@@ -89,7 +101,9 @@ export function problemsWith(request: HostileRequest, answer: ReceivedAnswer, ma
   if (!requestId) problems.push("no X-Request-Id");
   const bodyRequestId = body?.meta?.requestId ?? body?.error?.requestId;
   if (bodyRequestId !== undefined && bodyRequestId !== requestId) problems.push(`X-Request-Id ${requestId} differs from the body's ${bodyRequestId}`);
-  for (const name of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) {
+  // Probes are not counted in rate limits, so they carry no RateLimit-* headers when their own route answered them.
+  const probe = UNLIMITED_PATHS.has(resolvedPath(request.path)) && status !== 404 && status !== 405;
+  for (const name of probe ? [] : ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) {
     if (!/^\d+$/.test(header(answer, name) ?? "")) problems.push(`${name} missing or not an integer`);
   }
   if ((status === 429 || status === 503) && !/^\d+$/.test(header(answer, "retry-after") ?? "")) problems.push(`${status} without Retry-After`);
