@@ -62,7 +62,7 @@ export function printChecks(title: string, checks: readonly Check[]): void {
   ]));
 }
 
-function printTable(header: string[], rows: string[][]): void {
+export function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
   console.log(line(header));
@@ -71,10 +71,10 @@ function printTable(header: string[], rows: string[][]): void {
 }
 
 /** Written beside the .gitkeep in bench/results/, where the results of a run can be committed and compared. */
-export function writeResults(results: object): string {
+export function writeResults(results: object, fileName = "latest.json"): string {
   const folder = new URL("../results/", import.meta.url);
   mkdirSync(folder, { recursive: true });
-  const file = new URL("latest.json", folder);
+  const file = new URL(fileName, folder);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   return file.pathname;
 }

@@ -27,6 +27,8 @@ export interface ServiceOptions {
   /** For a data set whose registry sources are not the package's own (SERVICE_REGISTRY_DIR). */
   registryDir?: string;
   startTimeoutMs?: number;
+  /** Further variables, applied last so they may override the ones above (the soak run's short time-out, small cache). */
+  env?: Record<string, string>;
 }
 
 /** `service serve` as its own process on a free port of 127.0.0.1, returned once it answers HTTP. */
@@ -39,6 +41,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     ...RATE_LIMIT,
     SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND: String(STANDIN_REQUESTS_PER_SECOND),
     ...(options.registryDir ? { SERVICE_REGISTRY_DIR: options.registryDir } : {}),
+    ...options.env,
   };
   const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", options.dataDir], {
     cwd: PACKAGE_ROOT, env, stdio: ["ignore", "pipe", "pipe"],

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { packagePath } from "../package-paths.ts";
+import { createFaultPicker, serveFault, type MetFaultKind, type MetStandinFlakiness } from "./met-standin-faults.ts";
 
 /**
  * A local stand-in for MET Norway's Locationforecast 2.0 `complete` endpoint, for offline demos and benchmarks: point
@@ -29,12 +30,18 @@ export interface MetStandinOptions {
   now?: () => number;
   /** Delay before each answer, like the round trip to the real MET (default none). */
   latencyMs?: number;
+  /** Expires minus Date (default 30 min, like MET); a soak run shortens it so cached points expire while it runs. */
+  expiresAfterMs?: number;
+  /** A share of answers fail (500, 429, hangs, cut bodies; see met-standin-faults.ts). Absent: every answer is normal. */
+  flaky?: MetStandinFlakiness;
 }
 
 export interface MetStandin {
   url: string;
   /** Requests received so far, refused ones included: what a real MET would have counted against us. */
   requests(): number;
+  /** Faults answered so far by kind (all zero unless `flaky` was given). */
+  faultsServed(): Record<MetFaultKind, number>;
   close(): Promise<void>;
 }
 
@@ -56,6 +63,7 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
   const recording = JSON.parse(readFileSync(RECORDING, "utf8")) as RecordedDocument;
   let hourDocument = shiftOntoHour(recording, startOfHour(now()));
   let received = 0;
+  const faults = createFaultPicker(options.flaky ?? { failureShare: 0, hangMs: 0 });
 
   function currentDocument(): HourDocument {
     const hourStart = startOfHour(now());
@@ -68,12 +76,15 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
     const url = new URL(request.url ?? "/", "http://standin");
     const refusal = refuseLikeMet(url, request);
     if (refusal) return void response.writeHead(refusal.status, { "content-type": "text/plain" }).end(`${refusal.text}\n${MET_STANDIN_NOTICE}\n`);
+    // Only requests MET would have answered can fail at random, conditional ones included (a revalidation can fail too).
+    const fault = options.flaky ? faults.pick() : null;
+    if (fault) return serveFault(fault, response, options.flaky!, () => Buffer.from(documentAt(currentDocument(), url.searchParams)), MET_STANDIN_NOTICE);
 
     const document = currentDocument();
     const at = now();
     const headers: Record<string, string> = {
       date: new Date(at).toUTCString(),
-      expires: new Date(at + EXPIRES_AFTER_MS).toUTCString(),
+      expires: new Date(at + (options.expiresAfterMs ?? EXPIRES_AFTER_MS)).toUTCString(),
       "last-modified": new Date(document.lastModified).toUTCString(),
       vary: "Accept, Accept-Encoding",
       "x-standin-notice": MET_STANDIN_NOTICE,
@@ -109,6 +120,7 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
   return {
     url: `http://${host}:${port}`,
     requests: () => received,
+    faultsServed: () => faults.served(),
     close() {
       server.closeAllConnections(); // keep-alive sockets would otherwise hold close() open
       return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
