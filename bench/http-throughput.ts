@@ -36,7 +36,7 @@ async function load(url: string): Promise<number> {
   return rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)]!;
 }
 
-const h3Server = await startServer(createApp({ config }), { port: 0, hostname: "127.0.0.1", gracefulShutdown: false });
+const h3Server = await startServer(createApp({ config }), { port: 0, hostname: "127.0.0.1" });
 const h3Rate = await load(h3Server.url!.replace(/\/$/, ""));
 await h3Server.close(true);
 

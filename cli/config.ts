@@ -82,6 +82,7 @@ export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?:
     storageEnabled: flags.storage !== false && booleanVariable(env, "SERVICE_STORAGE", true),
     corsOrigins: corsOriginsFrom(env.SERVICE_CORS_ORIGINS),
     trustedProxies: trustedProxiesFrom(env.SERVICE_TRUSTED_PROXIES),
+    ...(env.SERVICE_SHUTDOWN_GRACE_SECONDS ? { shutdownGraceMs: integerVariable(env.SERVICE_SHUTDOWN_GRACE_SECONDS, "SERVICE_SHUTDOWN_GRACE_SECONDS", 15, 1, 3600) * 1000 } : {}),
     rateLimit: rateLimitFrom(env),
     upstreams,
     weather: weatherFrom(env, upstreams),

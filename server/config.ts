@@ -15,6 +15,8 @@ export interface ServiceConfig {
   /** Upstream base URLs by source id; shown (without their hosts) in capabilities. */
   upstreams: UpstreamConfig[];
   weather: WeatherSettings;
+  /** How long requests under way may finish after SIGTERM; the weather time-out plus 5 s when absent. */
+  shutdownGraceMs?: number;
   /** Bound of the answers kept for repeated questions (server/http/kept-answers.ts); its default when absent. */
   keptAnswerBytes?: number;
 }

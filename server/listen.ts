@@ -6,12 +6,16 @@ import { refusedRequestAnswerOf, type RefusedRequestAnswer } from "./app.ts";
 import { serve } from "srvx/node";
 import type { ServerRequest } from "srvx";
 import { ERROR_TABLE } from "../schemas/errors.ts";
+import { drainOnSignals } from "./shutdown.ts";
 
 export interface ListenOptions {
   port: number;
   hostname: string;
-  /** Off in tests: they close the server themselves. */
-  gracefulShutdown?: boolean;
+  /**
+   * How to stop on SIGTERM or SIGINT (shutdown.ts): drain for `graceMs`, saying so through `log`. Absent (tests),
+   * the caller closes the server itself.
+   */
+  shutdown?: { graceMs: number; log: (line: string) => void };
 }
 
 /**
@@ -21,7 +25,8 @@ export interface ListenOptions {
  */
 export async function startServer(app: H3, options: ListenOptions) {
   const answer = refusedRequestAnswerOf(app) ?? answerWithoutCounting;
-  const server = serve({ fetch: refusingUnbuildableUrls(app, answer), port: options.port, hostname: options.hostname, silent: true, gracefulShutdown: options.gracefulShutdown ?? true });
+  const server = serve({ fetch: refusingUnbuildableUrls(app, answer), port: options.port, hostname: options.hostname, silent: true, gracefulShutdown: false });
+  if (options.shutdown) drainOnSignals(server, options.shutdown);
   server.node?.server?.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
     writeRefusal(socket, answer(socket.remoteAddress));

@@ -31,7 +31,8 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
     process.stderr.write(`place search index built: ${places.count} places\n`);
   }
   const app = createApp({ config, launchIngestion: config.storageEnabled ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined });
-  const server = await startServer(app, { port, hostname: host });
+  const shutdown = { graceMs: config.shutdownGraceMs ?? config.weather.timeoutMs + 5_000, log: (line: string) => process.stderr.write(`${line}\n`) };
+  const server = await startServer(app, { port, hostname: host, shutdown });
   process.stdout.write(`service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`);
 }
 

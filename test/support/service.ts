@@ -71,7 +71,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
   };
   const launchIngestion = options.launchIngestion?.(dataDir);
-  const server = await startServer(createApp({ config, clock, launchIngestion, log: (line) => logs.push(line) }), { port: 0, hostname: "127.0.0.1", gracefulShutdown: false });
+  const server = await startServer(createApp({ config, clock, launchIngestion, log: (line) => logs.push(line) }), { port: 0, hostname: "127.0.0.1" });
   const url = server.url!.replace(/\/$/, "");
 
   return {

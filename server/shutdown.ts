@@ -1,0 +1,28 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
+interface ClosableServer {
+  /** Stops accepting; resolves when every connection has ended. With `true`, ends the connections under way. */
+  close(closeActiveConnections?: boolean): Promise<void>;
+}
+
+/**
+ * On SIGTERM or SIGINT: stop accepting, let the requests under way finish for up to `graceMs` (longer than the upstream
+ * time-out, so a request waiting on MET gets its answer), then end what remains, say what happened, and exit 0.
+ */
+export function drainOnSignals(server: ClosableServer, options: { graceMs: number; log: (line: string) => void }): void {
+  let draining = false;
+  const drain = async (signal: string) => {
+    if (draining) return;
+    draining = true;
+    options.log(`${signal}: accepting no new connections; letting requests under way finish (up to ${options.graceMs / 1000} s)`);
+    const finished = await Promise.race([server.close().then(() => true), sleep(options.graceMs, false, { ref: false })]);
+    if (finished) {
+      options.log("every request finished; stopped");
+    } else {
+      options.log(`requests still under way after ${options.graceMs / 1000} s: their connections were closed`);
+      await server.close(true);
+    }
+    process.exit(0);
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void drain(signal));
+}
