@@ -4,6 +4,7 @@ import { DATA_FILES } from "../schemas/data-files.ts";
 import type { RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import { normalised } from "../server/http/client-address.ts";
+import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
 import { DEFAULT_KEPT_ANSWER_BYTES } from "../server/http/kept-answers.ts";
 import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-settings.ts";
 import { packagePath } from "./package-paths.ts";
@@ -82,6 +83,7 @@ export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?:
     storageEnabled: flags.storage !== false && booleanVariable(env, "SERVICE_STORAGE", true),
     corsOrigins: corsOriginsFrom(env.SERVICE_CORS_ORIGINS),
     trustedProxies: trustedProxiesFrom(env.SERVICE_TRUSTED_PROXIES),
+    logLevel: logLevelFrom(env.SERVICE_LOG_LEVEL),
     ...(env.SERVICE_SHUTDOWN_GRACE_SECONDS ? { shutdownGraceMs: integerVariable(env.SERVICE_SHUTDOWN_GRACE_SECONDS, "SERVICE_SHUTDOWN_GRACE_SECONDS", 15, 1, 3600) * 1000 } : {}),
     rateLimit: rateLimitFrom(env),
     upstreams,
@@ -114,6 +116,12 @@ export function serveOptionsFrom(env: Env, flags: { port?: string; host?: string
   const host = flags.host ?? env.SERVICE_HOST ?? "127.0.0.1";
   if (host.trim() === "") throw new ConfigError(`${flags.host !== undefined ? "--host" : "SERVICE_HOST"} must not be empty`);
   return { port, host };
+}
+
+function logLevelFrom(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw === "") return "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+  return raw as LogLevel;
 }
 
 function trustedProxiesFrom(raw: string | undefined): string[] {

@@ -5,16 +5,17 @@ import { createAnswersByKey, createKeptAnswers } from "./http/kept-answers.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import { createKeyLookup } from "./keys/key-file.ts";
+import { createLogger } from "./observability/logger.ts";
 import { createRouteHandlers, type HandlerDependencies } from "./route-handlers.ts";
 
-export interface AppDependencies extends HandlerDependencies {
-  log?: (line: string) => void;
-}
+export type AppDependencies = HandlerDependencies;
 
 /** Builds the h3 app from its dependencies; nothing here reads the process environment. */
 export function createApp(dependencies: AppDependencies): H3 {
   const { config } = dependencies;
-  const { handlers, generations, storage, clock } = createRouteHandlers(dependencies);
+  // The structured log; one at `info` on stderr when the caller gives none.
+  const logger = dependencies.logger ?? createLogger("info");
+  const { handlers, generations, storage, clock } = createRouteHandlers({ ...dependencies, logger });
   const context: PipelineContext = {
     environment: config.environment,
     corsOrigins: config.corsOrigins,
@@ -25,7 +26,7 @@ export function createApp(dependencies: AppDependencies): H3 {
     trustedProxies: new Set(config.trustedProxies ?? []),
     keptAnswers: createKeptAnswers(config.keptAnswerBytes),
     answersByKey: createAnswersByKey(),
-    log: dependencies.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    logger,
   };
   const app = new H3({
     silent: true,

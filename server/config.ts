@@ -1,3 +1,4 @@
+import type { LogLevel } from "./observability/logger.ts";
 import type { WeatherSettings } from "./weather/weather-settings.ts";
 
 /** Everything the server needs to know about its deployment. Built by the CLI from flags and environment. */
@@ -15,6 +16,8 @@ export interface ServiceConfig {
   /** Upstream base URLs by source id; shown (without their hosts) in capabilities. */
   upstreams: UpstreamConfig[];
   weather: WeatherSettings;
+  /** Level of the structured log (stderr); `info` logs a line per request. */
+  logLevel?: LogLevel;
   /** How long requests under way may finish after SIGTERM; the weather time-out plus 5 s when absent. */
   shutdownGraceMs?: number;
   /** Bound of the answers kept for repeated questions (server/http/kept-answers.ts); its default when absent. */

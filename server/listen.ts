@@ -15,7 +15,7 @@ export interface ListenOptions {
    * How to stop on SIGTERM or SIGINT (shutdown.ts): drain for `graceMs`, saying so through `log`. Absent (tests),
    * the caller closes the server itself.
    */
-  shutdown?: { graceMs: number; log: (line: string) => void };
+  shutdown?: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> };
 }
 
 /**

@@ -12,6 +12,7 @@ import { statusHandlers } from "./resources/status.ts";
 import { weatherHandlers } from "./resources/weather.ts";
 import { createPlaceSearch } from "./places/search-places.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
+import type { Logger } from "./observability/logger.ts";
 import type { WeatherCache } from "./weather/cache.ts";
 import type { StoredPayload } from "./weather/stored-payload.ts";
 import { createWeatherService } from "./weather/weather-service.ts";
@@ -22,6 +23,8 @@ export interface HandlerDependencies {
   storage?: IndexStorage;
   /** The live weather source; built from `config.weather` when absent, none when weather is disabled. */
   weather?: WeatherCache<StoredPayload> | null;
+  /** Where the weather source reports failed provider requests. */
+  logger?: Logger;
   /** Starts an ingestion run for the operator trigger route; absent, that route answers CONFIGURATION_ERROR. */
   launchIngestion?: IngestionLauncher;
 }
@@ -47,7 +50,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
   const storage = dependencies.storage ?? createIndexStorage(config.dataDir, config.storageEnabled);
   const weather = dependencies.weather !== undefined
     ? dependencies.weather
-    : config.weather.enabled ? createWeatherService(config.weather, () => clock.now()) : null;
+    : config.weather.enabled ? createWeatherService(config.weather, () => clock.now(), { logger: dependencies.logger }) : null;
   const registry = createRegistrySource(config.dataDir);
   const handlers: Record<string, RouteHandler> = {
     ...registryHandlers(registry),

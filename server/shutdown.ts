@@ -9,7 +9,7 @@ interface ClosableServer {
  * On SIGTERM or SIGINT: stop accepting, let the requests under way finish for up to `graceMs` (longer than the upstream
  * time-out, so a request waiting on MET gets its answer), then end what remains, say what happened, and exit 0.
  */
-export function drainOnSignals(server: ClosableServer, options: { graceMs: number; log: (line: string) => void }): void {
+export function drainOnSignals(server: ClosableServer, options: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> }): void {
   let draining = false;
   const drain = async (signal: string) => {
     if (draining) return;
@@ -22,6 +22,7 @@ export function drainOnSignals(server: ClosableServer, options: { graceMs: numbe
       options.log(`requests still under way after ${options.graceMs / 1000} s: their connections were closed`);
       await server.close(true);
     }
+    await options.beforeExit?.();
     process.exit(0);
   };
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void drain(signal));

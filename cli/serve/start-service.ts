@@ -4,6 +4,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
 import { startServer } from "../../server/listen.ts";
+import { createLogger } from "../../server/observability/logger.ts";
 import type { ServeFlags } from "../commands/serve.ts";
 import { registryDirFrom, serveOptionsFrom, serviceConfigFrom } from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
@@ -30,8 +31,14 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
     const places = buildPlacesIndex(config.dataDir);
     process.stderr.write(`place search index built: ${places.count} places\n`);
   }
-  const app = createApp({ config, launchIngestion: config.storageEnabled ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined });
-  const shutdown = { graceMs: config.shutdownGraceMs ?? config.weather.timeoutMs + 5_000, log: (line: string) => process.stderr.write(`${line}\n`) };
+  const logger = createLogger(config.logLevel ?? "info");
+  const app = createApp({ config, logger, launchIngestion: config.storageEnabled ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined });
+  const shutdown = {
+    graceMs: config.shutdownGraceMs ?? config.weather.timeoutMs + 5_000,
+    log: (line: string) => logger.warn(line),
+    // The log is written in batches: what is still buffered goes out before the process ends.
+    beforeExit: () => new Promise<void>((resolve) => logger.flush(() => resolve())),
+  };
   const server = await startServer(app, { port, hostname: host, shutdown });
   process.stdout.write(`service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`);
 }

@@ -5,6 +5,7 @@ import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
+import type { Logger } from "../observability/logger.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
@@ -25,7 +26,7 @@ export interface PipelineContext {
   trustedProxies: ReadonlySet<string>;
   keptAnswers: KeptAnswers;
   answersByKey: AnswersByKey;
-  log: (line: string) => void;
+  logger: Logger;
 }
 
 export interface BoundRoute {
@@ -54,6 +55,11 @@ interface RequestState {
   id: string;
   now: number;
   headers: Record<string, string>;
+  /** For the request's log line: its route name, when it started (monotonic ms) and how the answer was found. */
+  route: string;
+  startedAt: number;
+  cache?: "kept" | "hit" | "miss" | "stale";
+  logger: Logger;
 }
 
 /**
@@ -71,10 +77,10 @@ export function handlePath(event: H3Event, routes: BoundRoute[], context: Pipeli
   // nor the time it takes tells where an operator route is.
   if (access === "OPERATOR" && !principal?.scopes.includes("operator")) return answerUnmatched(event, context);
 
-  const request = startRequest(context);
   const method = event.req.method === "HEAD" ? "GET" : event.req.method;
   const route = routes.find((candidate) => candidate.spec.method === method);
   const routeName = route?.spec.name ?? routes[0]!.spec.name;
+  const request = startRequest(context, routeName);
   const preflight = applyCors(event, request, context, routes);
   if (preflight !== false) return answerPreflight(event, request, routeName, preflight, context);
 
@@ -109,7 +115,10 @@ function answerFor(event: H3Event, route: BoundRoute, principal: Principal | nul
   const key = generation ? `${spec.name}\n${event.url.pathname}\n${event.url.search}` : "";
   if (generation) {
     const kept = context.keptAnswers.find(key, generation, request.now);
-    if (kept) return kept;
+    if (kept) {
+      request.cache = "kept";
+      return kept;
+    }
   }
   const result = handler({
     query: event.url.searchParams,
@@ -118,6 +127,7 @@ function answerFor(event: H3Event, route: BoundRoute, principal: Principal | nul
     now: request.now,
   });
   const prepare = (ready: RouteResult) => {
+    if (ready.meta && typeof ready.meta.cached === "boolean") request.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
     const known = ready.answerKey === undefined ? undefined : context.answersByKey.find(ready.answerKey);
     if (known) return known;
     const answer = prepareAnswer(ready, spec);
@@ -141,7 +151,7 @@ export function handleUnmatched(event: H3Event, context: PipelineContext): unkno
 export function answerFrameworkError(event: H3Event, error: { status: number; message: string }, context: PipelineContext): unknown {
   const request = startRequest(context);
   applyCors(event, request, context, []);
-  if (error.status >= 500) context.log(`internal error before routing: ${error.message}`);
+  if (error.status >= 500) context.logger.error({ requestId: request.id, status: error.status }, `internal error before routing: ${error.message}`);
   const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
   return limited ?? answerError(request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"));
 }
@@ -155,14 +165,20 @@ function identify(event: H3Event, access: BoundRoute["spec"]["access"], context:
   try {
     return authenticate(event.req.headers, context.keyLookup, context.environment);
   } catch (error) {
-    context.log(`the API key file could not be read: ${(error as Error).message}`);
+    context.logger.error(`the API key file could not be read: ${(error as Error).message}`);
     return new ApiError("CONFIGURATION_ERROR", "API keys cannot be checked on this deployment.");
   }
 }
 
-function startRequest(context: PipelineContext): RequestState {
+function startRequest(context: PipelineContext, route: string = UNMATCHED_ROUTE): RequestState {
   const id = randomUUID();
-  return { id, now: context.clock.now(), headers: { "x-request-id": id } };
+  return { id, now: context.clock.now(), headers: { "x-request-id": id }, route, startedAt: performance.now(), logger: context.logger };
+}
+
+/** One line per request: its id, route name, status, duration and, where there is one, how the cache answered. */
+function logAnswer(request: RequestState, status: number): void {
+  const durationMs = Math.round((performance.now() - request.startedAt) * 1000) / 1000;
+  request.logger.info({ requestId: request.id, route: request.route, status, durationMs, cache: request.cache }, "request");
 }
 
 /**
@@ -208,6 +224,7 @@ function answerPreflight(event: H3Event, request: RequestState, routeName: strin
   const limited = consumeRateLimit(event, request, routeName, null, context);
   if (limited) return limited;
   for (const [name, value] of Object.entries(request.headers)) event.res.headers.set(name, value);
+  logAnswer(request, 204);
   return preflight;
 }
 
@@ -240,11 +257,13 @@ function consumeRateLimit(event: H3Event, request: RequestState, routeName: stri
 
 function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, answer: PreparedAnswer): Response {
   const { headers } = request;
+  const notModified = spec.publicCacheSeconds !== null && matchesIfNoneMatch(event.req.headers.get("if-none-match"), answer.data.etag);
+  logAnswer(request, notModified ? 304 : answer.status);
   headers["content-type"] = "application/json; charset=utf-8";
   if (spec.publicCacheSeconds !== null) {
     headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
     headers.etag = answer.data.etag;
-    if (matchesIfNoneMatch(event.req.headers.get("if-none-match"), answer.data.etag)) {
+    if (notModified) {
       return new FastResponse(null, { status: 304, headers });
     }
   } else {
@@ -254,6 +273,7 @@ function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, a
 }
 
 function answerError(request: RequestState, error: ApiError): Response {
+  logAnswer(request, error.status);
   return new FastResponse(serialiseError(error, request.id), { status: error.status, headers: errorHeaders(request, error) });
 }
 
@@ -271,6 +291,6 @@ function errorHeaders(request: RequestState, error: ApiError): Record<string, st
 /** Anything that is not an ApiError is a bug: log it for operators, answer INTERNAL with nothing internal. */
 function toApiError(error: unknown, context: PipelineContext): ApiError {
   if (error instanceof ApiError) return error;
-  context.log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  context.logger.error({ err: error }, "internal error");
   return new ApiError("INTERNAL");
 }

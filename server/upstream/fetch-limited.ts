@@ -3,6 +3,18 @@ import { request, type Dispatcher } from "undici";
 /** Why an upstream request failed. Messages are for operators' logs and never include the body or a credentialed URL. */
 export type UpstreamFailure = "timeout" | "too-large" | "unavailable" | "http-status";
 
+/**
+ * What went wrong underneath, for operators: the first system or undici code in the error's cause chain (ECONNREFUSED,
+ * ENOTFOUND for DNS, ECONNRESET, CERT_HAS_EXPIRED and other TLS codes, UND_ERR_CONNECT_TIMEOUT …), else its name.
+ */
+export function causeOf(error: unknown): string {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === "string" && code !== "") return code;
+  }
+  return error instanceof Error ? error.name : "unknown error";
+}
+
 export class UpstreamRequestError extends Error {
   readonly failure: UpstreamFailure;
   constructor(failure: UpstreamFailure, message: string) {
@@ -51,7 +63,7 @@ export async function fetchLimited(target: LimitedRequest, options: LimitOptions
   } catch (error) {
     throw signal.aborted
       ? new UpstreamRequestError("timeout", `${host} did not answer within ${options.timeoutMs} ms`)
-      : new UpstreamRequestError("unavailable", `${host} could not be reached (${(error as Error).name})`);
+      : new UpstreamRequestError("unavailable", `${host} could not be reached (${causeOf(error)})`);
   }
   const declared = Number(response.headers["content-length"] ?? NaN);
   if (declared > options.maxBytes) {

@@ -55,6 +55,8 @@ export interface WeatherCacheOptions<T> {
   sizeOf?: (value: T) => number;
   freshness?: Readonly<Record<WeatherView, FreshnessPolicy>>;
   retryAfterFailureMs?: number;
+  /** Told of every provider request that failed, for operators' logs. */
+  onUpstreamFailure?: (error: WeatherUpstreamError, point: WeatherPoint) => void;
 }
 
 export interface CachedWeather<T> {
@@ -143,6 +145,7 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
       const failedAt = now();
       if (held) held.lastFailureAt = failedAt;
       if (error instanceof WeatherUpstreamError) {
+        options.onUpstreamFailure?.(error, point);
         // MET's 429 with Retry-After holds for the whole application: nobody asks again before it ends.
         if (error.retryAfterMs !== null) rateGate.pauseFor(error.retryAfterMs);
         if (!held) coldFailures.set(key, { error, failedAt, until: failedAt + Math.max(COLD_FAILURE_MS, error.retryAfterMs ?? 0) });

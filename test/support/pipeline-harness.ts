@@ -10,6 +10,7 @@ import { createKeyLookup, readKeyFile, writeKeyFile } from "../../server/keys/ke
 import { handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "../../server/http/pipeline.ts";
 import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
 import { createRateLimiter } from "../../server/http/rate-limit.ts";
+import { createLogger } from "../../server/observability/logger.ts";
 import type { RouteHandler } from "../../server/http/route-handler.ts";
 
 export function testSpec(overrides: Partial<RouteSpec> & Pick<RouteSpec, "name" | "path">): RouteSpec {
@@ -34,7 +35,7 @@ export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHan
     trustedProxies: new Set(),
     keptAnswers: createKeptAnswers(),
     answersByKey: createAnswersByKey(),
-    log: () => {},
+    logger: createLogger("silent"),
   };
   const app = new H3({ silent: true });
   const byPath = new Map<string, BoundRoute[]>();

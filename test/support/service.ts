@@ -10,6 +10,7 @@ import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
 import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
 import type { Scope } from "../../schemas/vocabularies.ts";
 import { assertContract } from "./contract.ts";
+import { createLogger } from "../../server/observability/logger.ts";
 
 export interface FakeClock {
   now(): number;
@@ -27,7 +28,10 @@ export interface RunningService {
   dataDir: string;
   config: ServiceConfig;
   clock: FakeClock;
+  /** The messages the service logged at warn and above (internal errors, configuration problems). */
   logs: string[];
+  /** Every structured log line, parsed (request lines included). */
+  logEntries: Record<string, unknown>[];
   createKey(scopes: Scope[], options?: { environment?: string; revoked?: boolean }): string;
   /** fetch that also checks the body against the route's JSON Schema (every response the suite receives). */
   request(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any; text: string }>;
@@ -56,6 +60,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   rebuildRegistry(dataDir);
   const clock = options.clock ?? fakeClock();
   const logs: string[] = [];
+  const entries: Record<string, unknown>[] = [];
   const config: ServiceConfig = {
     environment: options.environment ?? "test",
     dataDir,
@@ -71,11 +76,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
   };
   const launchIngestion = options.launchIngestion?.(dataDir);
-  const server = await startServer(createApp({ config, clock, launchIngestion, log: (line) => logs.push(line) }), { port: 0, hostname: "127.0.0.1" });
+  const server = await startServer(createApp({ config, clock, launchIngestion, logger: capturingLogger(logs, entries) }), { port: 0, hostname: "127.0.0.1" });
   const url = server.url!.replace(/\/$/, "");
 
   return {
-    url, dataDir, config, clock, logs,
+    url, dataDir, config, clock, logs, logEntries: entries,
     createKey(scopes, keyOptions = {}) {
       const { record, secret } = newKey({ name: "test", environment: keyOptions.environment ?? config.environment, scopes, createdAt: new Date(clock.now()).toISOString() });
       const stored: StoredKey = keyOptions.revoked ? { ...record, revokedAt: new Date(clock.now()).toISOString() } : record;
@@ -96,4 +101,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A real pino logger whose lines land in the test's lists instead of stderr. */
+function capturingLogger(messages: string[], entries: Record<string, unknown>[]) {
+  return createLogger("info", {
+    write(line: string) {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      entries.push(entry);
+      if (entry.level !== "info" && entry.level !== "debug") messages.push(String(entry.msg));
+    },
+  });
 }

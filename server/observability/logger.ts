@@ -1,0 +1,17 @@
+import { destination as fileDestination, pino, stdTimeFunctions, type DestinationStream, type Logger } from "pino";
+
+export type { Logger };
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The process's structured log: one JSON line per event on stderr (pino). Written asynchronously in batches, so a
+ * request's line costs the request path a few microseconds; `flush` before the process exits.
+ */
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  return pino(
+    { level, base: undefined, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    destination ?? fileDestination({ dest: 2, sync: false, minLength: 4096 }),
+  );
+}
