@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { readFileSync } from "node:fs";
 import { ConfigError } from "./config.ts";
+import { registerDemoMetCommand } from "./commands/demo-met.ts";
 import { registerIngestCommand } from "./commands/ingest.ts";
 import { registerKeysCommand } from "./commands/keys.ts";
 import { registerOpenApiCommand } from "./commands/openapi.ts";
@@ -29,6 +30,7 @@ registerRegistryCommand(program, env);
 registerPlacesCommand(program, env);
 registerIngestCommand(program, env);
 registerQueryCommand(program, env);
+registerDemoMetCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -8,7 +8,7 @@ const dataDir = () => mkdtempSync(join(tmpdir(), "cli-"));
 
 describe("service CLI", () => {
   it("has help on every command", () => {
-    for (const args of [["--help"], ["serve", "--help"], ["keys", "--help"], ["keys", "create", "--help"], ["keys", "list", "--help"], ["keys", "revoke", "--help"], ["openapi", "--help"], ["registry", "--help"], ["ingest", "--help"], ["query", "--help"], ["query", "events", "--help"], ["places", "--help"]]) {
+    for (const args of [["--help"], ["serve", "--help"], ["keys", "--help"], ["keys", "create", "--help"], ["keys", "list", "--help"], ["keys", "revoke", "--help"], ["openapi", "--help"], ["registry", "--help"], ["ingest", "--help"], ["query", "--help"], ["query", "events", "--help"], ["places", "--help"], ["demo-met", "--help"]]) {
       const result = runCli(args);
       expect(result.status, args.join(" ")).toBe(0);
       expect(result.stdout).toMatch(/^Usage: service/m);
