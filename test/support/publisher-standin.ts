@@ -10,7 +10,8 @@ import { DEFAULT_SAMPLES_DIR, loadSamples, recordedAnswer, type StandinRequest }
  * (see publisher-recorded-replies.ts for what each path answers).
  *
  * Every request is recorded. Per path (an exact pathname, or a prefix ending in `*`) it can be switched to
- * fail with a status, to hang (never answer, for kill and time-out tests) or to serve a replacement body; where
+ * fail with a status, to hang (never answer, for kill and time-out tests), to serve a replacement body or to hand
+ * the answer to a responder of the test's own (faults at the transport level, see publisher-faults.ts); where
  * several switches match a path, the one set last wins.
  * Point the five `SERVICE_*_URL` variables (`env`) or `hosts` of a fetch-mode run at it.
  */
@@ -18,7 +19,17 @@ import { DEFAULT_SAMPLES_DIR, loadSamples, recordedAnswer, type StandinRequest }
 export type Behaviour =
   | { kind: "fail"; status: number }
   | { kind: "hang" }
-  | { kind: "body"; body: Buffer; contentType: string; status: number };
+  | { kind: "body"; body: Buffer; contentType: string; status: number }
+  | { kind: "respond"; respond: Responder };
+
+/** The recorded answer a path would have had (null where there is none). */
+export type RecordedAnswer = { contentType: string; body: Buffer } | null;
+
+/**
+ * Writes the answer itself, from the raw response: a body cut or stalled after its headers, a connection dropped,
+ * a stream with no Content-Length. Given the recorded answer, so that a fault can be made of the real document.
+ */
+export type Responder = (response: ServerResponse, recorded: RecordedAnswer) => void;
 
 export interface PublisherStandin {
   /** `http://127.0.0.1:<port>` */
@@ -34,6 +45,7 @@ export interface PublisherStandin {
   fail(pattern: string, status?: number): void;
   hang(pattern: string): void;
   replace(pattern: string, body: string | Buffer, contentType?: string): void;
+  respond(pattern: string, responder: Responder): void;
   /** Back to the recorded documents, for one pattern or all. Requests already hanging stay unanswered. */
   reset(pattern?: string): void;
   /** Resolves with the first request (already received or still to come) whose path matches. */
@@ -78,6 +90,7 @@ export async function startPublisherStandin(options: { samplesDir?: string } = {
     if (behaviour?.kind === "fail") return send(response, behaviour.status, "text/plain", Buffer.from(`stand-in failure ${behaviour.status}\n`));
     if (behaviour?.kind === "body") return send(response, behaviour.status, behaviour.contentType, behaviour.body);
     const answer = recordedAnswer(samples, received, target);
+    if (behaviour?.kind === "respond") return behaviour.respond(response, answer);
     if (!answer) return send(response, 404, "text/plain", Buffer.from("not found\n"));
     send(response, 200, answer.contentType, answer.body);
   }
@@ -95,6 +108,7 @@ export async function startPublisherStandin(options: { samplesDir?: string } = {
     hang: (pattern) => void behaviours.set(pattern, { kind: "hang" }),
     replace: (pattern, body, contentType = contentTypeOf(pattern)) =>
       void behaviours.set(pattern, { kind: "body", body: Buffer.isBuffer(body) ? body : Buffer.from(body), contentType, status: 200 }),
+    respond: (pattern, responder) => void behaviours.set(pattern, { kind: "respond", respond: responder }),
     reset: (pattern) => {
       if (pattern === undefined) behaviours.clear();
       else behaviours.delete(pattern);

@@ -1,0 +1,15 @@
+/**
+ * A small seeded pseudo-random generator (mulberry32): the same seed gives the same sequence on every machine, so a
+ * "random" plan of a test (delays, choices) is the same in every run and a failing one can be run again as it was.
+ * Returns numbers in [0, 1), like Math.random.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
