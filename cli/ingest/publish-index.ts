@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { replaceAtomically } from "../../server/files/atomic-write.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
@@ -45,6 +45,22 @@ function buildIndex(index: Database.Database, store: Store, registry: Registry, 
   })();
   index.exec("DETACH DATABASE ledger");
   index.pragma("journal_mode = DELETE");
+}
+
+/** A fact the live index states, or null when there is no readable index or it states none. */
+export function publishedFact(dataDir: string, key: keyof PublicationFacts): string | null {
+  const live = join(dataDir, DATA_FILES.index);
+  if (!existsSync(live)) return null;
+  try {
+    const index = new Database(live, { readonly: true, fileMustExist: true });
+    try {
+      return (index.prepare("SELECT value FROM publication WHERE key = ?").pluck().get(key) as string | null | undefined) ?? null;
+    } finally {
+      index.close();
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** Half-built indexes of killed runs: the server never reads them, so they are only disk to reclaim. */

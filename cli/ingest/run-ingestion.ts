@@ -9,7 +9,7 @@ import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
 import { archiveDocument, replayDocuments } from "./archive.ts";
 import { fetchDocument, type PoliteOptions } from "./fetch-document.ts";
-import { publishIndex } from "./publish-index.ts";
+import { publishedFact, publishIndex } from "./publish-index.ts";
 import { createNewsReleaseMatcher, createReleaseMatcher } from "./release-matching.ts";
 import { SOURCES, type RequestContext, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
 import { openStore, type Store } from "./store.ts";
@@ -83,7 +83,11 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     if (published) {
       options.progress("publishing the index…");
       publishIndex(store, options.registry, options.dataDir, {
-        publishedAt: finished, lastIngestedAt: finished, lastSuccessfulIngestionAt: lastEconomicsSuccess(store, results, finished),
+        publishedAt: finished, lastIngestedAt: finished,
+        // Never older than what the live index already states: a run killed after publishing, before it was recorded
+        // finished, published a success that the ledger's runs no longer show.
+        lastSuccessfulIngestionAt: [lastEconomicsSuccess(store, results, finished), publishedFact(options.dataDir, "lastSuccessfulIngestionAt")]
+          .filter((time): time is string => time !== null).sort().at(-1) ?? null,
       });
     }
     // Recorded only once its index is in place, so a run read as finished has published what it says.

@@ -177,6 +177,7 @@ function startRequest(context: PipelineContext, route: string = UNMATCHED_ROUTE)
 
 /** One line per request: its id, route name, status, duration and, where there is one, how the cache answered. */
 function logAnswer(request: RequestState, status: number): void {
+  if (!request.logger.isLevelEnabled("info")) return;
   const durationMs = Math.round((performance.now() - request.startedAt) * 1000) / 1000;
   request.logger.info({ requestId: request.id, route: request.route, status, durationMs, cache: request.cache }, "request");
 }
