@@ -20,6 +20,7 @@ import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES, type BenchRoute } from "
 import { STANDIN_REQUESTS_PER_SECOND, startService } from "./service-benchmark/service-process.ts";
 import { loadSyntheticGenerator, profileFromRegistry } from "./service-benchmark/synthetic-dataset.ts";
 import { stampedeColdPoint, warmDistinctPoints } from "./service-benchmark/weather-points.ts";
+import { createRunGuard } from "./service-benchmark/run-guard.ts";
 
 /**
  * Against MET the service lets at most 20 calls a second through, so 10,000 cold points would take over 8 minutes; the
@@ -42,7 +43,6 @@ const SAMPLE_ARCHIVE = join(PACKAGE_ROOT, "data/samples");
 
 const runStarted = Date.now();
 const machineAtStart = machineFacts();
-const cleanups: Array<() => Promise<void>> = [];
 const log = (line: string) => process.stderr.write(`[${((Date.now() - runStarted) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
 const mb = (value: number) => `${value.toFixed(0)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -50,14 +50,7 @@ const peak = (run: CommandRun) => (run.peakRssMb === null ? "not measured" : mb(
 
 type Tools = { ceiling: Ceiling; load: LoadGenerator };
 
-async function cleanUp(): Promise<void> {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-}
-
-const watchdog = setTimeout(() => {
-  log(`over ${HARD_LIMIT_MS / 60_000} minutes: stopping`);
-  void cleanUp().finally(() => process.exit(1));
-}, HARD_LIMIT_MS);
+const guard = createRunGuard(HARD_LIMIT_MS, log);
 
 async function measureRoutes(routes: readonly BenchRoute[], serviceUrl: string, apiKey: string, tools: Tools, plan: LoadPlan): Promise<RouteResult[]> {
   const results: RouteResult[] = [];
@@ -99,7 +92,7 @@ type SyntheticData = NonNullable<Awaited<ReturnType<typeof prepareSynthetic>>>;
 
 async function measureSynthetic({ archive, generationMs, prepared }: SyntheticData, standin: MetStandin, tools: Tools) {
   const service = await startService({ dataDir: prepared.dataDir, environment: ENVIRONMENT, weatherBaseUrl: standin.url, registryDir: archive.registryDir });
-  cleanups.push(() => service.stop());
+  guard.onCleanUp(() => service.stop());
   const profile = profileFromRegistry(archive.registryDir, SAMPLE_PROFILE);
   const routes = await measureRoutes(storageRoutes(profile), service.url, prepared.apiKey, tools, SYNTHETIC_PLAN);
   const residentAfterLoad = service.residentMb();
@@ -116,22 +109,22 @@ async function measureSynthetic({ archive, generationMs, prepared }: SyntheticDa
 }
 
 const root = mkdtempSync(join(tmpdir(), "service-bench-"));
-cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
+guard.onCleanUp(async () => rmSync(root, { recursive: true, force: true }));
 try {
   log("compiling (cli/bin.js runs dist/)");
   const build = await buildService();
   log(`compiled in ${seconds(build.elapsedMs)}`);
   const standin = await startMetStandin({ host: "127.0.0.1", port: 0, latencyMs: MET_LATENCY_MS });
-  cleanups.push(() => standin.close());
+  guard.onCleanUp(() => standin.close());
   const ceiling = await startCeiling();
-  cleanups.push(() => ceiling.close());
+  guard.onCleanUp(() => ceiling.close());
   const load = await startLoadGenerator();
-  cleanups.push(() => load.close());
+  guard.onCleanUp(() => load.close());
   const tools = { ceiling, load };
 
   const samples = await prepareSamples(root);
   const service = await startService({ dataDir: samples.prepared.dataDir, environment: ENVIRONMENT, weatherBaseUrl: standin.url });
-  cleanups.push(() => service.stop());
+  guard.onCleanUp(() => service.stop());
   const residentAtStart = service.residentMb();
   const warmPoints = Number(process.env.BENCH_WEATHER_POINTS ?? DEFAULT_WARM_POINTS);
   log(`warming ${warmPoints} distinct weather points (${STANDIN_REQUESTS_PER_SECOND} stand-in calls/s at most)`);
@@ -186,6 +179,5 @@ try {
   const loadNote = `load average ${machineAtStart.loadAverage1m.toFixed(1)} at start on ${machineAtStart.cores} cores`;
   console.log(`\nwhole run ${seconds(elapsedMs)} (${loadNote}); results in ${file}`);
 } finally {
-  clearTimeout(watchdog);
-  await cleanUp();
+  await guard.finish();
 }

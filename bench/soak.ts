@@ -22,6 +22,7 @@ import { judgeMemory, startMemorySampler } from "./soak/memory-curve.ts";
 import { publishedFileRoutes, WEATHER_CACHE_ENTRIES } from "./soak/request-mix.ts";
 import { seededRandom } from "./soak/seeded-random.ts";
 import { printSoakReport, soakChecks, writeSoakResults, type SoakOutcome } from "./soak/soak-report.ts";
+import { createRunGuard } from "./service-benchmark/run-guard.ts";
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 if (!(minutes > 0 && minutes <= 24 * 60)) throw new Error(`SOAK_MINUTES must be a number of minutes above 0, not ${process.env.SOAK_MINUTES}`);
@@ -48,17 +49,9 @@ const HARD_LIMIT_MS = DURATION_MS + 5 * 60_000;
 const runStarted = performance.now();
 const startedAt = new Date().toISOString();
 const machine = machineFacts();
-const cleanups: Array<() => Promise<void>> = [];
 const log = (line: string) => process.stderr.write(`[${((performance.now() - runStarted) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 
-async function cleanUp(): Promise<void> {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-}
-
-const watchdog = setTimeout(() => {
-  log(`over ${HARD_LIMIT_MS / 60_000} minutes: stopping`);
-  void cleanUp().finally(() => process.exit(1));
-}, HARD_LIMIT_MS);
+const guard = createRunGuard(HARD_LIMIT_MS, log);
 
 let passed = false;
 try {
@@ -68,10 +61,10 @@ try {
     host: "127.0.0.1", port: 0, latencyMs: MET_LATENCY_MS, expiresAfterMs: MET_EXPIRES_AFTER_MS,
     flaky: { failureShare: MET_FAILURE_SHARE, hangMs: 3 * SERVICE_WEATHER_TIMEOUT_MS, retryAfterSeconds: 2, random: seededRandom(seed + 1) },
   });
-  cleanups.push(() => standin.close());
+  guard.onCleanUp(() => standin.close());
 
   const root = mkdtempSync(join(tmpdir(), "service-soak-"));
-  cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
+  guard.onCleanUp(async () => rmSync(root, { recursive: true, force: true }));
   const dataDir = join(root, "data");
   const prepared = await prepareDataDir({ dataDir, archiveDir: SAMPLE_ARCHIVE, environment: ENVIRONMENT, ingestTimeoutMs: 120_000 });
   log(`sample archive ingested into ${dataDir} in ${(prepared.ingest.elapsedMs / 1000).toFixed(2)} s`);
@@ -82,7 +75,7 @@ try {
     SERVICE_WEATHER_CACHE_ENTRIES: String(WEATHER_CACHE_ENTRIES),
   };
   const service = await startService({ dataDir, environment: ENVIRONMENT, weatherBaseUrl: standin.url, env: serviceEnv });
-  cleanups.push(() => service.stop());
+  guard.onCleanUp(() => service.stop());
   const baselineShapes = await takeBaseline(service.url, prepared.apiKey, publishedFileRoutes());
   log(`service at ${service.url}, ${service.residentMb().toFixed(0)} MB resident; ${minutes} min of load with ${IN_FLIGHT} in flight, ingestion every minute`);
 
@@ -119,8 +112,7 @@ try {
 } catch (error) {
   log(`soak run could not complete: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
-  clearTimeout(watchdog);
-  await cleanUp();
+  await guard.finish();
 }
 // Exiting explicitly: a keep-alive socket of the baseline's fetch would otherwise hold the process for a few seconds.
 process.exit(passed ? 0 : 1);
