@@ -72,7 +72,7 @@ export interface AnswersByKey {
 }
 
 /** 16 MB: the hot points' answers of the current second. */
-export const DEFAULT_ANSWERS_BY_KEY_BYTES = 16 * 1024 * 1024;
+const DEFAULT_ANSWERS_BY_KEY_BYTES = 16 * 1024 * 1024;
 
 export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYTES): AnswersByKey {
   const cache = new LRUCache<string, PreparedAnswer>({

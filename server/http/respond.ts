@@ -106,7 +106,7 @@ export function serialiseError(error: ApiError, requestId: string): string {
 }
 
 /** A weak validator over the serialised `data` section only, so a new requestId or generatedAt does not change it. */
-export function weakEtag(data: string | Buffer): string {
+function weakEtag(data: string | Buffer): string {
   return `W/"${createHash("sha256").update(data).digest("base64url").slice(0, 27)}"`;
 }
 

@@ -37,7 +37,7 @@ function zoneNamed(name: string): IANAZone {
 }
 
 /** Minutes east of UTC in `zoneName` at `epochMs`. */
-export function offsetMinutes(zoneName: string, epochMs: number): number {
+function offsetMinutes(zoneName: string, epochMs: number): number {
   const zone = zoneNamed(zoneName);
   const slice = Math.floor(epochMs / SLICE_MS);
   const key = `${zoneName}|${slice}`;

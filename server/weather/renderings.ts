@@ -18,7 +18,7 @@ export interface Rendering<D> {
 }
 
 /** 24 MB of rendered weather: about two thousand forecasts, or twenty thousand current readings. */
-export const DEFAULT_RENDERING_BYTES = 24 * 1024 * 1024;
+const DEFAULT_RENDERING_BYTES = 24 * 1024 * 1024;
 
 const ENTRY_OVERHEAD_BYTES = 256;
 
