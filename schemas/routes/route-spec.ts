@@ -42,4 +42,6 @@ export interface RouteSpec {
   rateLimited?: false;
   /** Served as `data` alone, without the envelope (only the OpenAPI document, which tools read directly). */
   bare?: true;
+  /** The body's media type; `application/json; charset=utf-8` when absent (other types only for bare routes). */
+  mediaType?: string;
 }

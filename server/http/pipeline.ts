@@ -39,6 +39,8 @@ export interface BoundRoute {
   generation?: () => readonly unknown[];
 }
 
+const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
+
 /** Route name under which unregistered paths (and hidden operator paths) are counted. */
 const UNMATCHED_ROUTE = "unmatched";
 
@@ -260,7 +262,7 @@ function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, a
   const { headers } = request;
   const notModified = spec.publicCacheSeconds !== null && matchesIfNoneMatch(event.req.headers.get("if-none-match"), answer.data.etag);
   logAnswer(request, notModified ? 304 : answer.status);
-  headers["content-type"] = "application/json; charset=utf-8";
+  headers["content-type"] = spec.mediaType ?? JSON_MEDIA_TYPE;
   if (spec.publicCacheSeconds !== null) {
     headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
     headers.etag = answer.data.etag;
@@ -280,7 +282,7 @@ function answerError(request: RequestState, error: ApiError): Response {
 
 function errorHeaders(request: RequestState, error: ApiError): Record<string, string> {
   const { headers } = request;
-  headers["content-type"] = "application/json; charset=utf-8";
+  headers["content-type"] = JSON_MEDIA_TYPE;
   headers["cache-control"] = "no-store";
   const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? RETRY_AFTER_UNAVAILABLE_SECONDS : null);
   if (retryAfter !== null) headers["retry-after"] = String(retryAfter);
