@@ -5,6 +5,7 @@ import type { RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/c
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import { normalised } from "../server/http/client-address.ts";
 import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
+import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
 import { DEFAULT_KEPT_ANSWER_BYTES } from "../server/http/kept-answers.ts";
 import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-settings.ts";
 import { packagePath } from "./package-paths.ts";
@@ -89,6 +90,7 @@ export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?:
     upstreams,
     weather: weatherFrom(env, upstreams),
     keptAnswerBytes: integerVariable(env.SERVICE_ANSWER_CACHE_MB, "SERVICE_ANSWER_CACHE_MB", DEFAULT_KEPT_ANSWER_BYTES / MEGABYTE, 0, 65_536) * MEGABYTE,
+    compressedAnswerBytes: integerVariable(env.SERVICE_COMPRESSED_CACHE_MB, "SERVICE_COMPRESSED_CACHE_MB", DEFAULT_COMPRESSED_HEAD_BYTES / MEGABYTE, 0, 65_536) * MEGABYTE,
   };
 }
 

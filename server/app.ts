@@ -1,6 +1,7 @@
 import { H3 } from "h3";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
 import { answerFrameworkError, answerRefusedRequest, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
+import { createCompressor } from "./http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "./http/kept-answers.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
@@ -26,6 +27,7 @@ export function createApp(dependencies: AppDependencies): H3 {
     trustedProxies: new Set(config.trustedProxies ?? []),
     keptAnswers: createKeptAnswers(config.keptAnswerBytes),
     answersByKey: createAnswersByKey(),
+    compressor: createCompressor(config.compressedAnswerBytes),
     logger,
   };
   const app = new H3({

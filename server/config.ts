@@ -22,6 +22,8 @@ export interface ServiceConfig {
   shutdownGraceMs?: number;
   /** Bound of the answers kept for repeated questions (server/http/kept-answers.ts); its default when absent. */
   keptAnswerBytes?: number;
+  /** Bound of the compressed forms of large answers (server/http/compression.ts); its default when absent. */
+  compressedAnswerBytes?: number;
 }
 
 export interface RateLimitConfig {

@@ -9,9 +9,10 @@ import type { Logger } from "../observability/logger.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
+import { chooseCoding, COMPRESSION_MIN_BYTES, type Compressor } from "./compression.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
-import { matchesIfNoneMatch, prepareAnswer, renderAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
+import { answerLength, matchesIfNoneMatch, prepareAnswer, renderAnswer, renderEncodedAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
 
 export interface PipelineContext {
@@ -26,6 +27,8 @@ export interface PipelineContext {
   trustedProxies: ReadonlySet<string>;
   keptAnswers: KeptAnswers;
   answersByKey: AnswersByKey;
+  /** Compressed forms of large answers' constant parts (compression.ts). */
+  compressor: Compressor;
   logger: Logger;
 }
 
@@ -103,8 +106,8 @@ export function handlePath(event: H3Event, routes: BoundRoute[], context: Pipeli
       throw new ApiError("SERVICE_UNAVAILABLE");
     }
     const answer = answerFor(event, route, principal, request, context);
-    if (!(answer instanceof Promise)) return answerSuccess(event, request, spec, answer);
-    return answer.then((ready) => answerSuccess(event, request, spec, ready), (error: unknown) => answerError(request, toApiError(error, context)));
+    if (!(answer instanceof Promise)) return answerSuccess(event, request, spec, answer, context);
+    return answer.then((ready) => answerSuccess(event, request, spec, ready, context), (error: unknown) => answerError(request, toApiError(error, context)));
   } catch (error) {
     return answerError(request, toApiError(error, context));
   }
@@ -129,6 +132,7 @@ function answerFor(event: H3Event, route: BoundRoute, principal: Principal | nul
     now: request.now,
   });
   const prepare = (ready: RouteResult) => {
+    if (ready.headers) Object.assign(request.headers, ready.headers);
     if (ready.meta && typeof ready.meta.cached === "boolean") request.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
     const known = ready.answerKey === undefined ? undefined : context.answersByKey.find(ready.answerKey);
     if (known) return known;
@@ -258,7 +262,7 @@ function consumeRateLimit(event: H3Event, request: RequestState, routeName: stri
   return answerError(request, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
 }
 
-function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, answer: PreparedAnswer): Response {
+function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, answer: PreparedAnswer, context: PipelineContext): Response {
   const { headers } = request;
   const notModified = spec.publicCacheSeconds !== null && matchesIfNoneMatch(event.req.headers.get("if-none-match"), answer.data.etag);
   logAnswer(request, notModified ? 304 : answer.status);
@@ -272,7 +276,15 @@ function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, a
   } else {
     headers["cache-control"] = "no-store";
   }
-  return new FastResponse(renderAnswer(answer, request.id, new Date(request.now).toISOString()), { status: answer.status, headers });
+  const generatedAt = new Date(request.now).toISOString();
+  if (answerLength(answer) < COMPRESSION_MIN_BYTES) {
+    return new FastResponse(renderAnswer(answer, request.id, generatedAt), { status: answer.status, headers });
+  }
+  headers.vary = headers.vary === "origin" ? "origin, accept-encoding" : headers.vary ? `${headers.vary}, accept-encoding` : "accept-encoding";
+  const coding = chooseCoding(event.req.headers.get("accept-encoding"));
+  if (coding === null) return new FastResponse(renderAnswer(answer, request.id, generatedAt), { status: answer.status, headers });
+  headers["content-encoding"] = coding;
+  return new FastResponse(renderEncodedAnswer(answer, request.id, generatedAt, coding, context.compressor), { status: answer.status, headers });
 }
 
 function answerError(request: RequestState, error: ApiError): Response {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { ApiError } from "./api-error.ts";
+import type { Compressor, ContentCoding } from "./compression.ts";
 import type { RouteResult } from "./route-handler.ts";
 
 /**
@@ -89,16 +90,40 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
 
 const BODY_HEAD = Buffer.from(`{"data":`);
 
-/** The body of one response: the prepared answer with this response's `requestId` and `generatedAt` (both ASCII). */
+const NO_BYTES = Buffer.alloc(0);
+
+/** The two `meta` fields of one response, which open `meta` (both values are ASCII). */
+function ownMembers(requestId: string, generatedAt: string): string {
+  return `,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`;
+}
+
+/** The body of one response: the prepared answer with this response's `requestId` and `generatedAt`. */
 export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): Buffer<ArrayBuffer> {
   if (answer.bare) return answer.data.bytes;
-  const own = `,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`;
+  const own = ownMembers(requestId, generatedAt);
   const body = Buffer.allocUnsafe(BODY_HEAD.length + answer.data.bytes.length + own.length + answer.metaRest.length);
   let at = BODY_HEAD.copy(body, 0);
   at += answer.data.bytes.copy(body, at);
   at += body.write(own, at, "latin1");
   answer.metaRest.copy(body, at);
   return body;
+}
+
+/**
+ * The same body in a content coding: the answer's constant head (`data`) is compressed once and kept by the
+ * compressor under the answer's data; only this response's tail is framed per response (compression.ts).
+ */
+export function renderEncodedAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string, coding: ContentCoding, compressor: Compressor): Buffer<ArrayBuffer> {
+  if (answer.bare) return compressor.encode(answer.data, () => answer.data.bytes, NO_BYTES, coding);
+  const own = ownMembers(requestId, generatedAt);
+  const tail = Buffer.allocUnsafe(own.length + answer.metaRest.length);
+  answer.metaRest.copy(tail, tail.write(own, 0, "latin1"));
+  return compressor.encode(answer.data, () => Buffer.concat([BODY_HEAD, answer.data.bytes]), tail, coding);
+}
+
+/** Bytes of the answer's body, within the length of the two per-response fields. */
+export function answerLength(answer: PreparedAnswer): number {
+  return answer.bare ? answer.data.bytes.length : BODY_HEAD.length + answer.data.bytes.length + answer.metaRest.length;
 }
 
 export function serialiseError(error: ApiError, requestId: string): string {

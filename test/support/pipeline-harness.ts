@@ -8,6 +8,7 @@ import type { Scope } from "../../schemas/vocabularies.ts";
 import { newKey } from "../../server/keys/api-keys.ts";
 import { createKeyLookup, readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
 import { handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "../../server/http/pipeline.ts";
+import { createCompressor } from "../../server/http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
 import { createRateLimiter } from "../../server/http/rate-limit.ts";
 import { createLogger } from "../../server/observability/logger.ts";
@@ -35,6 +36,7 @@ export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHan
     trustedProxies: new Set(),
     keptAnswers: createKeptAnswers(),
     answersByKey: createAnswersByKey(),
+    compressor: createCompressor(),
     logger: createLogger("silent"),
   };
   const app = new H3({ silent: true });

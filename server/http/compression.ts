@@ -1,0 +1,148 @@
+import { LRUCache } from "lru-cache";
+import Negotiator from "negotiator";
+import { brotliCompressSync, constants, crc32, deflateRawSync } from "node:zlib";
+
+/**
+ * Compressed answers without compressing per response. A body is a constant head (the serialised `data`, computed
+ * once per data generation or weather payload) and a short tail that belongs to one response (`requestId`,
+ * `generatedAt`, the freshness fields). The head is compressed once, ending on a flush so that the stream can go on;
+ * each response appends its tail uncompressed and closes the stream. Both formats allow exactly this: deflate's
+ * stored blocks (RFC 1951 section 3.2.4) and brotli's uncompressed meta-blocks (RFC 7932 section 9.2). zlib offers
+ * no call that appends to a flushed stream, so those few framing bytes are written here.
+ */
+export type ContentCoding = "br" | "gzip";
+
+/** Bodies below this are sent as they are: compression would save less than its framing and time. */
+export const COMPRESSION_MIN_BYTES = 1024;
+
+/** 32 MB of compressed heads by default, a cache of their own beside the kept answers and renderings. */
+export const DEFAULT_COMPRESSED_HEAD_BYTES = 32 * 1024 * 1024;
+
+// Brotli's quality 5 compresses a 1 MB answer in about 10 ms at a ratio close to gzip's best; 11 would take seconds.
+const BROTLI_QUALITY = 5;
+const CODINGS_BY_PREFERENCE = ["br", "gzip", "identity"];
+/** Clients send a handful of distinct Accept-Encoding values; more than this and the memo starts again. */
+const MEMO_LIMIT = 256;
+
+const codingByHeader = new Map<string, ContentCoding | null>();
+
+/** The coding to send for a request's `Accept-Encoding` (q-values honoured; brotli preferred), null for none. */
+export function chooseCoding(acceptEncoding: string | null): ContentCoding | null {
+  if (acceptEncoding === null) return null;
+  let coding = codingByHeader.get(acceptEncoding);
+  if (coding === undefined) {
+    const chosen = preferredEncoding(new Negotiator({ headers: { "accept-encoding": acceptEncoding } }));
+    coding = chosen === "br" || chosen === "gzip" ? chosen : null;
+    if (codingByHeader.size >= MEMO_LIMIT) codingByHeader.clear();
+    codingByHeader.set(acceptEncoding, coding);
+  }
+  return coding;
+}
+
+/**
+ * negotiator 1.x takes the server's preference for ties in q; its published types still describe 0.6.
+ * Of codings a client weighs equally, brotli is sent (smaller at the same cost to us).
+ */
+function preferredEncoding(negotiator: Negotiator): string | undefined {
+  const encoding = negotiator.encoding as (available: string[], options: { preferred: string[] }) => string | undefined;
+  return encoding.call(negotiator, CODINGS_BY_PREFERENCE, { preferred: CODINGS_BY_PREFERENCE });
+}
+
+interface DeflatedHead {
+  deflated: Buffer;
+  crc: number;
+  length: number;
+}
+
+interface CompressedHeads {
+  gzip?: DeflatedHead;
+  br?: Buffer;
+}
+
+export interface Compressor {
+  /**
+   * The body `head` + `tail` in `coding`. `owner` identifies the head (its serialised data): the head's compressed
+   * form is computed on its first use and kept under that identity; `head` is only called then.
+   */
+  encode(owner: object, head: () => Buffer, tail: Buffer, coding: ContentCoding): Buffer<ArrayBuffer>;
+  /** Bytes currently held. */
+  readonly bytes: number;
+}
+
+export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTES): Compressor {
+  const heads = new LRUCache<object, CompressedHeads>({
+    maxSize: Math.max(1, maxBytes),
+    sizeCalculation: (entry) => Math.max(1, (entry.gzip?.deflated.length ?? 0) + (entry.br?.length ?? 0)),
+  });
+  const compressedHead = <C extends ContentCoding>(owner: object, head: () => Buffer, coding: C): NonNullable<CompressedHeads[C]> => {
+    const entry = heads.get(owner) ?? {};
+    const known = entry[coding];
+    if (known) return known as NonNullable<CompressedHeads[C]>;
+    const bytes = head();
+    const made = coding === "gzip" ? deflateHead(bytes) : brotliHead(bytes);
+    // Setting the entry again makes the cache measure it with its new member.
+    if (maxBytes > 0) heads.set(owner, { ...entry, [coding]: made });
+    return made as NonNullable<CompressedHeads[C]>;
+  };
+  return {
+    encode(owner, head, tail, coding) {
+      return coding === "gzip" ? gzipBody(compressedHead(owner, head, "gzip"), tail) : brotliBody(compressedHead(owner, head, "br"), tail);
+    },
+    get bytes() {
+      return heads.calculatedSize;
+    },
+  };
+}
+
+function deflateHead(head: Buffer): DeflatedHead {
+  return { deflated: deflateRawSync(head, { finishFlush: constants.Z_SYNC_FLUSH }), crc: crc32(head), length: head.length };
+}
+
+function brotliHead(head: Buffer): Buffer {
+  return brotliCompressSync(head, {
+    finishFlush: constants.BROTLI_OPERATION_FLUSH,
+    params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: head.length },
+  });
+}
+
+/** RFC 1952: no name, no time, unknown operating system. */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff]);
+const STORED_BLOCK_MAX = 0xffff;
+
+function gzipBody(head: DeflatedHead, tail: Buffer): Buffer<ArrayBuffer> {
+  const blocks = Math.max(1, Math.ceil(tail.length / STORED_BLOCK_MAX));
+  const body = Buffer.allocUnsafe(GZIP_HEADER.length + head.deflated.length + blocks * 5 + tail.length + 8);
+  let at = GZIP_HEADER.copy(body, 0);
+  at += head.deflated.copy(body, at);
+  // After a sync flush the stream is byte-aligned: a stored block is one header byte (BFINAL, BTYPE 00), LEN, NLEN.
+  for (let block = 0; block < blocks; block++) {
+    const start = block * STORED_BLOCK_MAX;
+    const length = Math.min(STORED_BLOCK_MAX, tail.length - start);
+    at = body.writeUInt8(block === blocks - 1 ? 1 : 0, at);
+    at = body.writeUInt16LE(length, at);
+    at = body.writeUInt16LE(~length & 0xffff, at);
+    at += tail.copy(body, at, start, start + length);
+  }
+  at = body.writeUInt32LE(crc32(tail, head.crc), at);
+  body.writeUInt32LE((head.length + tail.length) >>> 0, at);
+  return body;
+}
+
+const BROTLI_META_BLOCK_MAX = 0x10000;
+/** ISLAST and ISLASTEMPTY: the empty last meta-block that ends a brotli stream. */
+const BROTLI_END = 0x03;
+
+function brotliBody(head: Buffer, tail: Buffer): Buffer<ArrayBuffer> {
+  const blocks = Math.ceil(tail.length / BROTLI_META_BLOCK_MAX);
+  const body = Buffer.allocUnsafe(head.length + blocks * 3 + tail.length + 1);
+  let at = head.copy(body, 0);
+  // A flushed brotli stream is byte-aligned. An uncompressed meta-block header, low bits first: ISLAST 0,
+  // MNIBBLES 0 (four nibbles), MLEN-1 in 16 bits, ISUNCOMPRESSED 1, then zero bits to the byte boundary: 3 bytes.
+  for (let start = 0; start < tail.length; start += BROTLI_META_BLOCK_MAX) {
+    const length = Math.min(BROTLI_META_BLOCK_MAX, tail.length - start);
+    at = body.writeUIntLE(((length - 1) << 3) | (1 << 19), at, 3);
+    at += tail.copy(body, at, start, start + length);
+  }
+  body.writeUInt8(BROTLI_END, at);
+  return body;
+}

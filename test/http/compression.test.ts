@@ -1,0 +1,132 @@
+import fc from "fast-check";
+import { request as httpRequest } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chooseCoding, createCompressor, type ContentCoding } from "../../server/http/compression.ts";
+import { sampleDataDir } from "../support/economics-index.ts";
+import { startService, type RunningService } from "../support/service.ts";
+
+function decode(body: Buffer, coding: ContentCoding): Buffer {
+  return coding === "gzip" ? gunzipSync(body) : brotliDecompressSync(body);
+}
+
+describe("compressing a constant head once and a tail per response", () => {
+  it("gives streams that standard decoders read back as head then tail, whatever the sizes", () => {
+    const compressor = createCompressor();
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 5000 }),
+        fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.constant(new Uint8Array(70_000).fill(65))),
+        fc.constantFrom<ContentCoding>("gzip", "br"),
+        (head, tail, coding) => {
+          const owner = {};
+          const body = compressor.encode(owner, () => Buffer.from(head), Buffer.from(tail), coding);
+          expect(decode(body, coding).equals(Buffer.concat([head, tail]))).toBe(true);
+          // The second response reuses the kept head and frames its own tail.
+          const again = compressor.encode(owner, () => { throw new Error("head compressed twice"); }, Buffer.from("x"), coding);
+          expect(decode(again, coding).equals(Buffer.concat([head, Buffer.from("x")]))).toBe(true);
+        },
+      ),
+      { numRuns: 150, seed: 20261123 },
+    );
+  });
+
+  it("keeps its heads within its byte bound", () => {
+    const compressor = createCompressor(64 * 1024);
+    for (let i = 0; i < 200; i++) {
+      const head = Buffer.from(JSON.stringify({ i, values: Array.from({ length: 400 }, (_, n) => n * i) }));
+      compressor.encode({}, () => head, Buffer.alloc(0), i % 2 ? "gzip" : "br");
+    }
+    expect(compressor.bytes).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it("chooses brotli, then gzip, honouring q-values and refusals", () => {
+    expect(chooseCoding(null)).toBeNull();
+    expect(chooseCoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(chooseCoding("gzip")).toBe("gzip");
+    expect(chooseCoding("br;q=0, gzip")).toBe("gzip");
+    expect(chooseCoding("gzip;q=0.5, br;q=0.1")).toBe("gzip");
+    expect(chooseCoding("identity")).toBeNull();
+    expect(chooseCoding("deflate")).toBeNull();
+    expect(chooseCoding("*")).toBe("br");
+    expect(chooseCoding("*;q=0, identity")).toBeNull();
+  });
+});
+
+/** One raw exchange, so that the bytes on the wire are seen before any client decodes them. */
+function rawGet(url: string, headers: Record<string, string>, method = "GET"): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+describe("compressed answers on the real server", () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ seedDataDir: await sampleDataDir() });
+  });
+  afterAll(() => service.close());
+
+  const largeAnswers = ["/api/public/v1/economics/calendar?from=2026-01-01&to=2026-03-31&limit=200", "/api/v1/openapi.json"];
+
+  it.each(largeAnswers)("sends %s in brotli or gzip as asked, the same answer as uncompressed", async (path) => {
+    const plain = await rawGet(service.url + path, {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/);
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const plainJson = JSON.parse(plain.body.toString());
+    for (const [accept, coding] of [["gzip, deflate, br", "br"], ["gzip", "gzip"], ["br;q=0, gzip;q=0.8", "gzip"]] as const) {
+      for (let round = 0; round < 2; round++) {
+        const encoded = await rawGet(service.url + path, { "accept-encoding": accept });
+        expect(encoded.status).toBe(200);
+        expect(encoded.headers["content-encoding"]).toBe(coding);
+        expect(encoded.headers.vary).toMatch(/accept-encoding/);
+        expect(encoded.headers.etag).toBe(plain.headers.etag);
+        expect(Number(encoded.headers["content-length"])).toBe(encoded.body.length);
+        expect(encoded.body.length).toBeLessThan(plain.body.length / 2);
+        const json = JSON.parse(decode(encoded.body, coding).toString());
+        if (json.meta) {
+          expect(json.meta.requestId).toBe(encoded.headers["x-request-id"]);
+          expect(json.meta.requestId).not.toBe(plainJson.meta.requestId);
+          expect({ ...json, meta: { ...json.meta, requestId: "", generatedAt: "" } }).toEqual({ ...plainJson, meta: { ...plainJson.meta, requestId: "", generatedAt: "" } });
+        } else {
+          expect(json).toEqual(plainJson);
+        }
+      }
+    }
+  });
+
+  it("leaves small answers, errors and not-modified answers uncompressed", async () => {
+    const small = await rawGet(`${service.url}/api/public/v1/health/live`, { "accept-encoding": "br, gzip" });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(small.body.toString()).data).toEqual({ status: "live" });
+    const error = await rawGet(`${service.url}/api/public/v1/economics/calendar?from=nonsense`, { "accept-encoding": "br, gzip" });
+    expect(error.status).toBe(400);
+    expect(error.headers["content-encoding"]).toBeUndefined();
+    const first = await rawGet(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip" });
+    const notModified = await rawGet(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip", "if-none-match": String(first.headers.etag) });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body.length).toBe(0);
+  });
+
+  it("answers HEAD with the headers of the compressed answer and no body", async () => {
+    const head = await rawGet(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip" }, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.headers["content-encoding"]).toBe("gzip");
+    expect(head.body.length).toBe(0);
+  });
+
+  it("is read by a standard HTTP client that asks for compression (undici's fetch)", async () => {
+    const answer = await service.request(largeAnswers[0]!, { headers: { "accept-encoding": "br, gzip" } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-encoding")).toBe("br");
+    expect(answer.body.meta.requestId).toBe(answer.headers.get("x-request-id"));
+  });
+});
