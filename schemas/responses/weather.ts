@@ -39,8 +39,15 @@ export const credentialedCurrentSchema = obj({ units, current: metricPlusImperia
 
 export const publicCurrentSchema = obj({ current: eitherUnits({ ...recordHead, ...provenance }) });
 
+/** Stated on both forecast routes, so a client knows the days' zone even when it asked for `tz=auto`. */
+const forecastZone = str({
+  description: "IANA zone the daily records were assembled in: tz as given, UTC when absent, and for tz=auto the zone found for the point.",
+  examples: ["Europe/Oslo", "Asia/Kolkata", "Etc/GMT+3"],
+});
+
 export const credentialedForecastSchema = obj({
   location: weatherLocationSchema,
+  timeZone: forecastZone,
   hourly: arrayOf(metricPlusImperial({ startsAt: dateTime() })),
   daily: arrayOf(obj({ ...dayHead, ...dayMetric, ...dayImperial }, Object.keys(dayImperial))),
 });
@@ -48,6 +55,7 @@ export const credentialedForecastSchema = obj({
 export const publicForecastSchema = obj({
   forecast: obj({
     location: weatherLocationSchema,
+    timeZone: forecastZone,
     hours: arrayOf(eitherUnits({ startsAt: dateTime() })),
     days: arrayOf({ anyOf: [obj({ ...dayHead, ...dayMetric }), obj({ ...dayHead, ...dayImperial })] }),
   }),
@@ -61,7 +69,7 @@ export const placesSchema = obj({
     latitude: num(),
     longitude: num(),
     population: nullable(int()),
-    timeZone: nullable(str()),
+    timeZone: str({ description: "IANA zone of the place's point, from an offline boundary lookup (coarse near zone borders)." }),
   })),
   attribution: nullable(obj({ text: str(), required: bool(), licenseName: str(), licenseUrl: str() })),
 });

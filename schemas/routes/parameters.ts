@@ -23,6 +23,18 @@ export function tzParameter(description: string): ParameterSpec {
   return { name: "tz", in: "query", required: false, description, schema: str({ default: "UTC", examples: ["Europe/Oslo"] }) };
 }
 
+/**
+ * `tz` on the weather forecast routes: an IANA zone as everywhere, or `auto` for the zone of the point
+ * (server/weather/location-params.ts), which the answer states.
+ */
+export function forecastTzParameter(description: string, timeZoneField: string): ParameterSpec {
+  return {
+    name: "tz", in: "query", required: false,
+    description: `${description} \`auto\` (any case) assembles the days in the IANA zone of the served point, found offline from time zone boundaries (at sea the nautical Etc/GMT±N zone of its longitude); every other value must be an IANA zone, else VALIDATION_FAILED. ${timeZoneField} states the zone used.`,
+    schema: str({ default: "UTC", examples: ["Europe/Oslo", "auto"] }),
+  };
+}
+
 export function listParameter(name: string, max: number, description: string): ParameterSpec {
   return { name, in: "query", required: false, description: `${description} Comma-separated, at most ${max} values; more gives VALIDATION_FAILED.`, schema: str() };
 }

@@ -4,7 +4,7 @@ import { int, str } from "../json-schema.ts";
 import {
   credentialedCurrentSchema, credentialedForecastSchema, placesSchema, publicCurrentSchema, publicForecastSchema,
 } from "../responses/weather.ts";
-import { coordinateParameters, limitParameter, tzParameter, unitsParameter } from "./parameters.ts";
+import { coordinateParameters, forecastTzParameter, limitParameter, unitsParameter } from "./parameters.ts";
 import type { RouteSpec } from "./route-spec.ts";
 import { DAILY_RULES } from "../weather-rules.ts";
 
@@ -13,7 +13,7 @@ const DAILY_DESCRIPTION = `Daily records are assembled by the service (derivatio
 const UPSTREAM_CODES: ErrorCode[] = ["UPSTREAM_UNAVAILABLE", "UPSTREAM_INVALID_PAYLOAD", "UPSTREAM_PAYLOAD_TOO_LARGE", "UPSTREAM_TIMEOUT"];
 const credentialedCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "WEATHER_LOCATION_INVALID", "SOURCE_DISABLED", ...UPSTREAM_CODES];
 const publicCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "SOURCE_DISABLED", ...UPSTREAM_CODES];
-const weatherMeta = ["canonicalUnits", "attributionRecords", "fetchedAt"] as const;
+const weatherMeta = ["canonicalUnits", "fetchedAt"] as const;
 
 const credentialed = {
   method: "GET", tag: "weather", access: "ECOSYSTEM_INTERNAL", scope: "weather:read", requiresDurableStorage: false,
@@ -44,7 +44,7 @@ export const weatherRoutes: RouteSpec[] = [
     ignoredParameters: ["days"],
     parameters: [
       ...coordinateParameters(COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID"),
-      tzParameter("IANA zone deciding day boundaries of data.daily. Unknown gives VALIDATION_FAILED. Not part of the cache key."),
+      forecastTzParameter("IANA zone deciding day boundaries of data.daily, default UTC. Not part of the cache key.", "data.timeZone"),
       limitParameter(PAGE_LIMITS.credentialedForecastDays, "Number of daily records (truncates data.daily only)"),
       { name: "days", in: "query", required: false, description: "Accepted and ignored.", schema: str() },
       unitsParameter,
@@ -75,7 +75,7 @@ export const weatherRoutes: RouteSpec[] = [
       ...coordinateParameters(COORDINATES.publicDecimals, "VALIDATION_FAILED"),
       { name: "hours", in: "query", required: false, description: `Hourly entries: default ${PAGE_LIMITS.publicForecastHours.default}, clamped to ${PAGE_LIMITS.publicForecastHours.max}.`, schema: int({ minimum: 1 }) },
       { name: "days", in: "query", required: false, description: `Daily records: default ${PAGE_LIMITS.publicForecastDays.default}, clamped to ${PAGE_LIMITS.publicForecastDays.max}. The provider decides the real horizon.`, schema: int({ minimum: 1 }) },
-      tzParameter("IANA zone in which daily records are assembled. First and last days can be partial."),
+      forecastTzParameter("IANA zone in which daily records are assembled, default UTC. First and last days can be partial.", "data.forecast.timeZone"),
       unitsParameter,
     ],
     dataSchema: publicForecastSchema,
@@ -86,7 +86,7 @@ export const weatherRoutes: RouteSpec[] = [
     name: "public.weather.places",
     path: "/api/public/v1/weather/places",
     summary: "Place search by name (GeoNames gazetteer), ranked by population",
-    description: "With no place index on the deployment the answer is 200 with an empty list.",
+    description: "Each place carries the IANA zone of its point. The service builds the place index when it starts without one; with no place index on the deployment (its build failed) the answer is 200 with an empty list.",
     errorCodes: [...COMMON_ERROR_CODES, "VALIDATION_FAILED"],
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.places,
     ignoredParameters: [],
@@ -95,6 +95,6 @@ export const weatherRoutes: RouteSpec[] = [
       limitParameter(PAGE_LIMITS.places),
     ],
     dataSchema: placesSchema,
-    metaFields: ["attributionRecords"],
+    metaFields: [],
   },
 ];

@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import { createReloadingDatabase } from "../files/reloading-database.ts";
+import { attributionRecord } from "../http/attribution-records.ts";
 import { foldPlaceName } from "./place-names.ts";
 
 /** One place as the places route serves it (schemas/responses/weather.ts `placesSchema`). */
@@ -14,7 +16,8 @@ export interface PlaceRecord {
   longitude: number;
   /** Null when GeoNames records no population (0), rather than a population of zero. */
   population: number | null;
-  timeZone: string | null;
+  /** IANA zone of the point (server/places/point-zone.ts). */
+  timeZone: string;
 }
 
 export interface PlaceSearch {
@@ -23,23 +26,24 @@ export interface PlaceSearch {
   search(query: string, limit: number): PlaceRecord[];
 }
 
+const GEONAMES_TERMS = PUBLISHER_TERMS.GEONAMES;
+
+/** The credit every answer with places carries (the terms are in schemas/publishers.ts). */
 export const GEONAMES_ATTRIBUTION = {
-  // "Based on": CC BY 4.0 asks users to indicate changes, and the service folds names, drops fields and
-  // reads zero populations as unknown.
-  text: "Place data based on GeoNames (geonames.org), CC BY 4.0",
-  required: true,
-  licenseName: "CC BY 4.0",
-  licenseUrl: "https://creativecommons.org/licenses/by/4.0/",
+  text: GEONAMES_TERMS.attributionText,
+  required: GEONAMES_TERMS.required,
+  licenseName: GEONAMES_TERMS.licenseName,
+  licenseUrl: GEONAMES_TERMS.licenseUrl,
 };
 
-/** For meta.attributionRecords; the dump readme carries GeoNames' licence statement and its "as is" terms. */
-export const GEONAMES_ATTRIBUTION_RECORD = {
-  sourceId: "geonames",
-  required: GEONAMES_ATTRIBUTION.required,
-  licenseName: GEONAMES_ATTRIBUTION.licenseName,
-  termsUrl: "https://download.geonames.org/export/dump/readme.txt",
-  modifiedByService: true,
-} as const;
+/** For meta.attributionRecords: the service folds names, drops fields and reads zero populations as unknown. */
+export const GEONAMES_ATTRIBUTION_RECORD = attributionRecord("GEONAMES", true);
+
+/**
+ * The gazetteer's format, as `PRAGMA user_version`: 2 is the first with a time zone for every place. An older file
+ * reads as absent, and `service serve` rebuilds it at start (cli/places/ensure-places-index.ts).
+ */
+export const PLACES_INDEX_VERSION = 2;
 
 /** No GeoNames name is longer than about 70 characters; the cut bounds the work a hostile query can ask for. */
 const MAX_QUERY_CHARACTERS = 200;
@@ -66,20 +70,23 @@ interface PlaceRow {
   latitude: number;
   longitude: number;
   population: number | null;
-  time_zone: string | null;
+  time_zone: string;
 }
 
-/** Searches the gazetteer `service places` publishes; an absent or unreadable one gives no results, as with no provider configured. */
+/** Searches the gazetteer `service serve` or `service places` publishes; an absent, unreadable or older one gives no results, as with no provider configured. */
 export function createPlaceSearch(dataDir: string): PlaceSearch {
-  const current = createReloadingDatabase(join(dataDir, DATA_FILES.places), (db) => ({
-    db,
-    find: db.prepare<[string, number], PlaceRow>(`
-      SELECT p.name, p.country_code, p.admin_code, p.latitude, p.longitude, p.population, p.time_zone
-      FROM places_fts JOIN places p ON p.id = places_fts.rowid
-      WHERE places_fts MATCH ?
-      ORDER BY p.population DESC NULLS LAST, p.name, p.id
-      LIMIT ?`),
-  }));
+  const current = createReloadingDatabase(join(dataDir, DATA_FILES.places), (db) => {
+    if (db.pragma("user_version", { simple: true }) !== PLACES_INDEX_VERSION) throw new Error("gazetteer of another format");
+    return {
+      db,
+      find: db.prepare<[string, number], PlaceRow>(`
+        SELECT p.name, p.country_code, p.admin_code, p.latitude, p.longitude, p.population, p.time_zone
+        FROM places_fts JOIN places p ON p.id = places_fts.rowid
+        WHERE places_fts MATCH ?
+        ORDER BY p.population DESC NULLS LAST, p.name, p.id
+        LIMIT ?`),
+    };
+  });
   return {
     available: () => current() !== null,
     search(query, limit) {

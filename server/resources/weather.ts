@@ -1,22 +1,22 @@
 import { COORDINATES, PAGE_LIMITS } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
+import { PublisherSet } from "../http/attribution-records.ts";
 import { StaticMeta } from "../http/respond.ts";
-import { parseLimit, parseZone } from "../http/params.ts";
+import { parseLimit } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { CachedWeather, WeatherCache, WeatherView } from "../weather/cache.ts";
 import { assembleDailyRecords } from "../weather/daily.ts";
-import { parseLocation } from "../weather/location-params.ts";
+import { parseForecastZone, parseLocation } from "../weather/location-params.ts";
 import { WeatherUpstreamError } from "../weather/met-client.ts";
 import type { WeatherPoint } from "../weather/point.ts";
 import { createRenderings, type Renderings } from "../weather/renderings.ts";
 import type { StoredPayload } from "../weather/stored-payload.ts";
-import { MET_ATTRIBUTION, MET_SOURCE, MET_TERMS_URL } from "../weather/provenance.ts";
+
 import { dailyImperialFields, imperialFields, toImperialDay, toImperialReading } from "../weather/unit-variants.ts";
 import { UNITS } from "../weather/units.ts";
 
-const ATTRIBUTION_RECORDS = [{
-  sourceId: MET_SOURCE.id, required: MET_ATTRIBUTION.required, licenseName: MET_ATTRIBUTION.licenseName, termsUrl: MET_TERMS_URL, modifiedByService: true,
-}];
+// Every weather answer is MET Norway's data, changed by the service: fields remapped, daily records derived, units converted.
+const ATTRIBUTION_RECORDS = new PublisherSet().add("MET_NORWAY", true).records();
 
 const PUBLIC_COORDINATE_PRECISION = `Coordinates rounded to ${COORDINATES.publicDecimals} decimal places (about 1.1 km); the point in the body is the point served.`;
 
@@ -61,7 +61,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
 
     "v1.weather.forecast": ({ query }) => {
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
-      const zone = parseZone(query.get("tz"));
+      const zone = parseForecastZone(query.get("tz"), point);
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedForecastDays);
       return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
@@ -69,7 +69,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
         const { data, meta } = renderings(result.value, variant, (payload) => {
           const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
           const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
-          return { data: { location: requestedLocation(point), hourly, daily }, meta: { dayCount: daily.length } };
+          return { data: { location: requestedLocation(point), timeZone: zone, hourly, daily }, meta: { dayCount: daily.length } };
         });
         return { data, meta: { ...freshness(result), ...meta }, staticMeta: CREDENTIALED_STATIC_META, answerKey: answerKeyOf(result, variant) };
       });
@@ -92,14 +92,14 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
       const hourCount = parseLimit(query.get("hours"), PAGE_LIMITS.publicForecastHours, "hours");
       const dayCount = parseLimit(query.get("days"), PAGE_LIMITS.publicForecastDays, "days");
-      const zone = parseZone(query.get("tz"));
+      const zone = parseForecastZone(query.get("tz"), point);
       return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
         const variant = `public.forecast|${pointVariant(point)}|${imperial}|${zone}|${hourCount}|${dayCount}`;
         const { data } = renderings(result.value, variant, (payload) => {
           const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
           const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
-          return { data: { forecast: { location: requestedLocation(point), hours, days } }, meta: {} };
+          return { data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } }, meta: {} };
         });
         return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META, answerKey: answerKeyOf(result, variant) };
       });

@@ -1,6 +1,8 @@
 import { COORDINATES } from "../../schemas/limits.ts";
 import type { ErrorCode } from "../../schemas/errors.ts";
 import { ApiError } from "../http/api-error.ts";
+import { parseZone } from "../http/params.ts";
+import { zoneOfPoint } from "../places/point-zone.ts";
 import { roundCoordinate, type WeatherPoint } from "./point.ts";
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
@@ -25,4 +27,17 @@ export function parseLocation(query: URLSearchParams, decimals: number, errorCod
   const point: WeatherPoint = { lat: roundCoordinate(lat, decimals), lon: roundCoordinate(lon, decimals) };
   if (altitude !== undefined) point.altitude = Math.round(altitude) + 0;
   return point;
+}
+
+/** The `tz` value that asks for the zone of the point itself (Open-Meteo's `timezone=auto`); matched case-insensitively. */
+export const AUTO_ZONE = "auto";
+
+/**
+ * The zone a forecast's days are assembled in: for `tz=auto` the zone of the served (rounded) point, so every request
+ * that shares a cache entry shares its zone; otherwise `tz` by the rule of every route (UTC when absent, an unknown
+ * zone is VALIDATION_FAILED).
+ */
+export function parseForecastZone(raw: string | null, point: WeatherPoint): string {
+  if (raw !== null && raw.toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);
+  return parseZone(raw);
 }

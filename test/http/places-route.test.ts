@@ -19,7 +19,7 @@ describe("place search route", () => {
   it("finds places by accent-insensitive prefix, ranked by population, with GeoNames attribution", async () => {
     const { status, body, headers } = await withGazetteer.request("/api/public/v1/weather/places?q=zur&limit=3");
     expect(status).toBe(200);
-    expect(body.data.places[0]).toMatchObject({ name: "Zürich", countryCode: "CH", timeZone: null });
+    expect(body.data.places[0]).toMatchObject({ name: "Zürich", countryCode: "CH", timeZone: "Europe/Zurich" });
     expect(body.data.attribution).toMatchObject({ required: true, licenseName: "CC BY 4.0" });
     expect(body.meta.attributionRecords).toEqual([expect.objectContaining({ sourceId: "geonames", required: true })]);
     expect(headers.get("cache-control")).toMatch(/^public, max-age=/);

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -94,6 +95,19 @@ describe("place search lifecycle", () => {
     expect(names(places.search("oslo", 10))).not.toContain("Oslo");
     buildPlacesIndex(dir, { cities });
     expect(places.search("oslo", 10)[0]?.name).toBe("Oslo");
+  });
+
+  it("treats a gazetteer of an older format (places without zones) as none, until a current one replaces it", () => {
+    const dir = tempDataDir();
+    buildPlacesIndex(dir, { cities: citySubset() });
+    const old = new Database(join(dir, "places.sqlite"));
+    old.pragma("user_version = 1");
+    old.close();
+    const places = createPlaceSearch(dir);
+    expect(places.available()).toBe(false);
+    expect(places.search("oslo", 10)).toEqual([]);
+    buildPlacesIndex(dir, { cities: citySubset() });
+    expect(places.search("oslo", 10)[0]).toMatchObject({ name: "Oslo", timeZone: "Europe/Oslo" });
   });
 
   it("treats an unreadable file as no gazetteer, until a good one replaces it", () => {
