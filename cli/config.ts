@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
-import type { RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
+import type { IndexFollowingConfig, ObjectStoreLocation, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import { normalised } from "../server/http/client-address.ts";
 import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
@@ -91,6 +91,7 @@ export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?:
     weather: weatherFrom(env, upstreams),
     keptAnswerBytes: integerVariable(env.SERVICE_ANSWER_CACHE_MB, "SERVICE_ANSWER_CACHE_MB", DEFAULT_KEPT_ANSWER_BYTES / MEGABYTE, 0, 65_536) * MEGABYTE,
     compressedAnswerBytes: integerVariable(env.SERVICE_COMPRESSED_CACHE_MB, "SERVICE_COMPRESSED_CACHE_MB", DEFAULT_COMPRESSED_HEAD_BYTES / MEGABYTE, 0, 65_536) * MEGABYTE,
+    ...metricsListenerFrom(env),
   };
 }
 
@@ -118,6 +119,40 @@ export function serveOptionsFrom(env: Env, flags: { port?: string; host?: string
   const host = flags.host ?? env.SERVICE_HOST ?? "127.0.0.1";
   if (host.trim() === "") throw new ConfigError(`${flags.host !== undefined ? "--host" : "SERVICE_HOST"} must not be empty`);
   return { port, host };
+}
+
+/** Where `service ingest` publishes each generation for other machines (`--publish-to`, SERVICE_PUBLISH_URL); null for none. */
+export function publishTargetFrom(env: Env, flag?: string): ObjectStoreLocation | null {
+  if (flag !== undefined) return objectStoreLocationFrom(env, flag, "--publish-to");
+  return env.SERVICE_PUBLISH_URL ? objectStoreLocationFrom(env, env.SERVICE_PUBLISH_URL, "SERVICE_PUBLISH_URL") : null;
+}
+
+/** Where `service serve` takes its index from instead of a local ingestion (`--index-from`, SERVICE_INDEX_FROM_URL); null for none. */
+export function indexFollowingFrom(env: Env, flag?: string): IndexFollowingConfig | null {
+  const source = flag !== undefined
+    ? objectStoreLocationFrom(env, flag, "--index-from")
+    : env.SERVICE_INDEX_FROM_URL ? objectStoreLocationFrom(env, env.SERVICE_INDEX_FROM_URL, "SERVICE_INDEX_FROM_URL") : null;
+  if (!source) return null;
+  return { source, pollIntervalMs: integerVariable(env.SERVICE_INDEX_POLL_SECONDS, "SERVICE_INDEX_POLL_SECONDS", 30, 1, 3600) * 1000 };
+}
+
+/** `s3://bucket/prefix`: a bucket name as S3 allows it, and a prefix of plain path segments (no trailing slash kept). */
+function objectStoreLocationFrom(env: Env, raw: string, name: string): ObjectStoreLocation {
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(raw);
+  const prefix = (match?.[2] ?? "").replace(/\/+$/, "");
+  if (!match || (prefix !== "" && prefix.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))) {
+    throw new ConfigError(`${name} must be s3://bucket/prefix (a bucket of 3 to 63 lower-case letters, digits, dots and hyphens; a prefix of path segments)`);
+  }
+  return { bucket: match[1]!, prefix, pathStyle: booleanVariable(env, "SERVICE_OBJECT_STORE_PATH_STYLE", false) };
+}
+
+/** The separate metrics listener, only when SERVICE_METRICS_PORT names a port (0 picks a free one). */
+function metricsListenerFrom(env: Env): Pick<ServiceConfig, "metricsListener"> {
+  if (env.SERVICE_METRICS_PORT === undefined || env.SERVICE_METRICS_PORT === "") return {};
+  const port = integerVariable(env.SERVICE_METRICS_PORT, "SERVICE_METRICS_PORT", 0, 0, 65535);
+  const host = env.SERVICE_METRICS_HOST ?? "127.0.0.1";
+  if (host.trim() === "") throw new ConfigError("SERVICE_METRICS_HOST must not be empty");
+  return { metricsListener: { port, host } };
 }
 
 function logLevelFrom(raw: string | undefined): LogLevel {

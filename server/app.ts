@@ -7,6 +7,7 @@ import { createRateLimiter } from "./http/rate-limit.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import { createKeyLookup } from "./keys/key-file.ts";
 import { createLogger } from "./observability/logger.ts";
+import { createMetrics } from "./observability/metrics.ts";
 import { createRouteHandlers, type HandlerDependencies } from "./route-handlers.ts";
 
 export type AppDependencies = HandlerDependencies;
@@ -16,7 +17,10 @@ export function createApp(dependencies: AppDependencies): H3 {
   const { config } = dependencies;
   // The structured log; one at `info` on stderr when the caller gives none.
   const logger = dependencies.logger ?? createLogger("info");
-  const { handlers, generations, storage, clock } = createRouteHandlers({ ...dependencies, logger });
+  // The app's own metrics, unless the caller keeps them to serve them elsewhere too (SERVICE_METRICS_PORT).
+  const metrics = dependencies.metrics ?? createMetrics();
+  const { handlers, generations, storage, clock } = createRouteHandlers({ ...dependencies, logger, metrics });
+  metrics.observePublishedData({ storage, dataDir: config.dataDir, now: () => clock.now() });
   const context: PipelineContext = {
     environment: config.environment,
     corsOrigins: config.corsOrigins,
@@ -29,6 +33,7 @@ export function createApp(dependencies: AppDependencies): H3 {
     answersByKey: createAnswersByKey(),
     compressor: createCompressor(config.compressedAnswerBytes),
     logger,
+    metrics,
   };
   const app = new H3({
     silent: true,

@@ -24,6 +24,23 @@ export interface ServiceConfig {
   keptAnswerBytes?: number;
   /** Bound of the compressed forms of large answers (server/http/compression.ts); its default when absent. */
   compressedAnswerBytes?: number;
+  /** A separate listener serving the metrics at `/metrics` with no key (SERVICE_METRICS_PORT); none when absent. */
+  metricsListener?: { port: number; host: string };
+}
+
+/** A place in object storage, named `s3://bucket/prefix` (AWS S3 or any S3-compatible store). */
+export interface ObjectStoreLocation {
+  bucket: string;
+  /** Object-name prefix without a trailing slash; empty for the bucket's root. */
+  prefix: string;
+  /** Path-style requests (`endpoint/bucket/key`), which most S3-compatible stores other than AWS need. */
+  pathStyle: boolean;
+}
+
+/** How `service serve --index-from` follows the generations one writer publishes to object storage. */
+export interface IndexFollowingConfig {
+  source: ObjectStoreLocation;
+  pollIntervalMs: number;
 }
 
 export interface RateLimitConfig {

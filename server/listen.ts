@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import type { H3 } from "h3";
-import { STATUS_CODES, type IncomingMessage } from "node:http";
+import { once } from "node:events";
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { refusedRequestAnswerOf, type RefusedRequestAnswer } from "./app.ts";
 import { serve } from "srvx/node";
 import type { ServerRequest } from "srvx";
 import { ERROR_TABLE } from "../schemas/errors.ts";
+import type { ServiceMetrics } from "./observability/metrics.ts";
 import { drainOnSignals } from "./shutdown.ts";
 
 export interface ListenOptions {
@@ -64,4 +67,36 @@ function answerWithoutCounting(): ReturnType<RefusedRequestAnswer> {
 function writeRefusal(socket: Socket, answer: ReturnType<RefusedRequestAnswer>): void {
   const headers = Object.entries({ ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)), connection: "close" });
   socket.end([`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}`, ...headers.map(([name, value]) => `${name}: ${value}`), "", answer.body].join("\r\n"));
+}
+
+/**
+ * The metrics on a listener of their own (SERVICE_METRICS_PORT): `GET /metrics` with no key, for a Prometheus that
+ * reaches this address and no other route. Plain node:http: it serves one text and shares nothing with the API's pipeline.
+ */
+export async function startMetricsServer(metrics: ServiceMetrics, options: { port: number; hostname: string }) {
+  const server = createServer((request, response) => void answerMetricsRequest(metrics, request, response));
+  server.listen(options.port, options.hostname);
+  await once(server, "listening");
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${address.includes(":") ? `[${address}]` : address}:${port}/metrics`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+async function answerMetricsRequest(metrics: ServiceMetrics, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const plain = (status: number, text: string, headers: Record<string, string> = {}): void => {
+    response.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers }).end(request.method === "HEAD" ? undefined : text);
+  };
+  if ((request.url ?? "").split("?")[0] !== "/metrics") return plain(404, "Not found: metrics are at /metrics\n");
+  if (request.method !== "GET" && request.method !== "HEAD") return plain(405, "Method not allowed\n", { allow: "GET, HEAD" });
+  try {
+    const text = await metrics.scrape();
+    response.writeHead(200, { "content-type": metrics.registry.contentType, "cache-control": "no-store" }).end(request.method === "HEAD" ? undefined : text);
+  } catch {
+    plain(500, "The metrics could not be collected\n");
+  }
 }

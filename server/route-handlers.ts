@@ -1,7 +1,8 @@
 import { systemClock, type Clock, type ServiceConfig } from "./config.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import { createRegistrySource } from "./registry/registry-file.ts";
-import { adminHandlers, type IngestionLauncher } from "./resources/admin.ts";
+import { adminHandlers, metricsHandlers, type IngestionLauncher } from "./resources/admin.ts";
+import { docsPageHandlers } from "./resources/docs-page.ts";
 import { economicsHandlers } from "./resources/economics.ts";
 import { newsHandlers } from "./resources/news.ts";
 import { placesHandlers } from "./resources/places.ts";
@@ -13,6 +14,7 @@ import { weatherHandlers } from "./resources/weather.ts";
 import { createPlaceSearch } from "./places/search-places.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
 import type { Logger } from "./observability/logger.ts";
+import type { ServiceMetrics } from "./observability/metrics.ts";
 import type { WeatherCache } from "./weather/cache.ts";
 import type { StoredPayload } from "./weather/stored-payload.ts";
 import { createWeatherService } from "./weather/weather-service.ts";
@@ -27,6 +29,8 @@ export interface HandlerDependencies {
   logger?: Logger;
   /** Starts an ingestion run for the operator trigger route; absent, that route answers CONFIGURATION_ERROR. */
   launchIngestion?: IngestionLauncher;
+  /** The app's metrics: the weather source reports to them and the operator's metrics route serves them; none for the CLI's queries. */
+  metrics?: ServiceMetrics;
 }
 
 export interface RouteHandlers {
@@ -50,17 +54,19 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
   const storage = dependencies.storage ?? createIndexStorage(config.dataDir, config.storageEnabled);
   const weather = dependencies.weather !== undefined
     ? dependencies.weather
-    : config.weather.enabled ? createWeatherService(config.weather, () => clock.now(), { logger: dependencies.logger }) : null;
+    : config.weather.enabled ? createWeatherService(config.weather, () => clock.now(), { logger: dependencies.logger, metrics: dependencies.metrics }) : null;
   const registry = createRegistrySource(config.dataDir);
   const handlers: Record<string, RouteHandler> = {
     ...registryHandlers(registry),
     ...serviceHandlers(config, storage, registry),
+    ...docsPageHandlers(),
     ...economicsHandlers(storage, registry),
     ...publicEconomicsHandlers(storage, registry),
     ...adminHandlers(config, dependencies.launchIngestion ?? null),
+    ...(dependencies.metrics ? metricsHandlers(dependencies.metrics) : {}),
     ...weatherHandlers(weather),
     ...placesHandlers(createPlaceSearch(config.dataDir)),
-    ...newsHandlers(storage),
+    ...newsHandlers(storage, registry),
     ...statusHandlers(storage, weather),
   };
   const registryGeneration = () => [registry()] as const;

@@ -6,6 +6,7 @@ import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
 import type { Logger } from "../observability/logger.ts";
+import type { ServiceMetrics } from "../observability/metrics.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
@@ -30,6 +31,8 @@ export interface PipelineContext {
   /** Compressed forms of large answers' constant parts (compression.ts). */
   compressor: Compressor;
   logger: Logger;
+  /** Where every answer is counted, by route name and status, with its duration. */
+  metrics: ServiceMetrics;
 }
 
 export interface BoundRoute {
@@ -65,6 +68,7 @@ interface RequestState {
   startedAt: number;
   cache?: "kept" | "hit" | "miss" | "stale";
   logger: Logger;
+  metrics: ServiceMetrics;
 }
 
 /**
@@ -178,13 +182,18 @@ function identify(event: H3Event, access: BoundRoute["spec"]["access"], context:
 
 function startRequest(context: PipelineContext, route: string = UNMATCHED_ROUTE): RequestState {
   const id = randomUUID();
-  return { id, now: context.clock.now(), headers: { "x-request-id": id }, route, startedAt: performance.now(), logger: context.logger };
+  return { id, now: context.clock.now(), headers: { "x-request-id": id }, route, startedAt: performance.now(), logger: context.logger, metrics: context.metrics };
 }
 
-/** One line per request: its id, route name, status, duration and, where there is one, how the cache answered. */
+/**
+ * One line per request: its id, route name, status, duration and, where there is one, how the cache answered. Counted
+ * in the metrics whatever the log level.
+ */
 function logAnswer(request: RequestState, status: number): void {
+  const elapsedMs = performance.now() - request.startedAt;
+  request.metrics.recordRequest(request.route, status, elapsedMs / 1000);
   if (!request.logger.isLevelEnabled("info")) return;
-  const durationMs = Math.round((performance.now() - request.startedAt) * 1000) / 1000;
+  const durationMs = Math.round(elapsedMs * 1000) / 1000;
   request.logger.info({ requestId: request.id, route: request.route, status, durationMs, cache: request.cache }, "request");
 }
 

@@ -3,6 +3,12 @@ import { request, type Dispatcher } from "undici";
 /** Why an upstream request failed. Messages are for operators' logs and never include the body or a credentialed URL. */
 export type UpstreamFailure = "timeout" | "too-large" | "unavailable" | "http-status";
 
+/** How one request ended, for operators' metrics: `ok` for any answer below 400 (a 304 included), else why it failed. */
+export type UpstreamOutcome = "ok" | UpstreamFailure;
+
+/** Told how each request ended (operators' metrics). */
+export type UpstreamCallRecorder = (outcome: UpstreamOutcome) => void;
+
 /**
  * What went wrong underneath, for operators: the first system or undici code in the error's cause chain (ECONNREFUSED,
  * ENOTFOUND for DNS, ECONNRESET, CERT_HAS_EXPIRED and other TLS codes, UND_ERR_CONNECT_TIMEOUT …), else its name.
@@ -36,6 +42,7 @@ export interface LimitOptions {
   timeoutMs: number;
   maxBytes: number;
   dispatcher?: Dispatcher;
+  recordCall?: UpstreamCallRecorder;
 }
 
 export interface LimitedResponse {
@@ -46,9 +53,22 @@ export interface LimitedResponse {
 
 /**
  * One HTTP request with a time-out over the whole exchange and a ceiling on the body size,
- * checked against Content-Length first and enforced while reading.
+ * checked against Content-Length first and enforced while reading; `recordCall`, when given, is told how it ended.
  */
 export async function fetchLimited(target: LimitedRequest, options: LimitOptions): Promise<LimitedResponse> {
+  const { recordCall } = options;
+  if (!recordCall) return fetchOnce(target, options);
+  try {
+    const response = await fetchOnce(target, options);
+    recordCall(response.status < 400 ? "ok" : "http-status");
+    return response;
+  } catch (error) {
+    if (error instanceof UpstreamRequestError) recordCall(error.failure);
+    throw error;
+  }
+}
+
+async function fetchOnce(target: LimitedRequest, options: LimitOptions): Promise<LimitedResponse> {
   const host = safeHost(target.url);
   const signal = AbortSignal.timeout(options.timeoutMs);
   let response: Dispatcher.ResponseData;

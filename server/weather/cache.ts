@@ -42,6 +42,15 @@ export const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
 export const COLD_FAILURE_MS = 10_000;
 const COLD_FAILURE_ENTRIES = 10_000;
 
+/**
+ * What one lookup found, for operators' metrics. hit: a fresh copy, MET not asked. revalidated: an expired copy checked
+ * with MET, which confirmed (304) or replaced it. stale: an expired copy served because MET fails or just failed.
+ * miss: no copy that could be served, so MET's answer (or its recent failure) is the answer.
+ */
+export const WEATHER_LOOKUP_OUTCOMES = ["hit", "miss", "revalidated", "stale"] as const;
+export type WeatherLookupOutcome = (typeof WEATHER_LOOKUP_OUTCOMES)[number];
+export type WeatherLookupRecorder = (outcome: WeatherLookupOutcome) => void;
+
 export interface WeatherCacheOptions<T> {
   client: MetClient;
   /** Turns MET's document into the stored value; throws when the document is not a usable forecast. */
@@ -57,6 +66,8 @@ export interface WeatherCacheOptions<T> {
   retryAfterFailureMs?: number;
   /** Told of every provider request that failed, for operators' logs. */
   onUpstreamFailure?: (error: WeatherUpstreamError, point: WeatherPoint) => void;
+  /** Told what each lookup found (`peek` only when it finds a fresh copy, since `get` follows when it does not). */
+  recordLookup?: WeatherLookupRecorder;
 }
 
 export interface CachedWeather<T> {
@@ -100,6 +111,7 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
   const freshness = options.freshness ?? WEATHER_FRESHNESS;
   const retryAfterFailureMs = options.retryAfterFailureMs ?? RETRY_AFTER_FAILURE_MS;
   const { sizeOf } = options;
+  const record = options.recordLookup ?? (() => {});
   const entries = new LRUCache<string, Entry<T>>({
     max: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
     ...(sizeOf ? { maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES, sizeCalculation: (entry: Entry<T>) => Math.max(1, sizeOf(entry.value)) } : {}),
@@ -196,30 +208,44 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
   return {
     peek(point, view) {
       const fresh = freshEntry(pointKey(roundPoint(point)), view);
-      return fresh ? served(fresh, "cache") : undefined;
+      if (!fresh) return undefined;
+      record("hit");
+      return served(fresh, "cache");
     },
     async get(point, view) {
       const rounded = roundPoint(point);
       const key = pointKey(rounded);
       const policy = freshness[view];
       const fresh = freshEntry(key, view);
-      if (fresh) return served(fresh, "cache");
+      if (fresh) {
+        record("hit");
+        return served(fresh, "cache");
+      }
       const held = entries.get(key);
       const servableWhileFailing = (entry: Entry<T>) => now() - entry.fetchedAt <= policy.maxStaleMs;
       if (held) {
         const recentlyFailed = held.lastFailureAt !== null && now() - held.lastFailureAt < retryAfterFailureMs && lastSuccessAt < held.lastFailureAt;
-        if (recentlyFailed && servableWhileFailing(held)) return served(held, "stale");
+        if (recentlyFailed && servableWhileFailing(held)) {
+          record("stale");
+          return served(held, "stale");
+        }
       } else {
         const failure = coldFailures.get(key);
         if (failure && now() < failure.until && lastSuccessAt < failure.failedAt) {
+          record("miss");
           throw new WeatherUpstreamError(failure.error.code, failure.error.message, failure.until - now());
         }
       }
       try {
         const { entry, replaced } = await refreshOnce(key, rounded, held);
+        record(held ? "revalidated" : "miss");
         return served(entry, replaced ? "provider" : "cache");
       } catch (error) {
-        if (error instanceof WeatherUpstreamError && held && servableWhileFailing(held)) return served(held, "stale");
+        if (error instanceof WeatherUpstreamError && held && servableWhileFailing(held)) {
+          record("stale");
+          return served(held, "stale");
+        }
+        record("miss");
         throw error;
       }
     },

@@ -1,7 +1,7 @@
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import type { Dispatcher } from "undici";
-import { fetchLimited, headerValue, UpstreamRequestError, type LimitedResponse } from "../upstream/fetch-limited.ts";
+import { fetchLimited, headerValue, UpstreamRequestError, type LimitedResponse, type UpstreamCallRecorder } from "../upstream/fetch-limited.ts";
 import { roundPoint, type WeatherPoint } from "./point.ts";
 
 export type WeatherUpstreamCode =
@@ -33,6 +33,8 @@ export interface MetClientOptions {
   /** Ceiling on the body, both as received and after gzip decompression. */
   maxBytes: number;
   dispatcher?: Dispatcher;
+  /** Told how each request to MET ended (operators' metrics). */
+  recordCall?: UpstreamCallRecorder;
 }
 
 export interface LocationRequest extends WeatherPoint {

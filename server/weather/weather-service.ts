@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
-import { createWeatherCache, DEFAULT_MAX_BYTES, type WeatherCache } from "./cache.ts";
+import { createWeatherCache, DEFAULT_MAX_BYTES, type WeatherCache, type WeatherLookupRecorder } from "./cache.ts";
 import { parseMetDocument } from "./met-document.ts";
 import { createMetClient } from "./met-client.ts";
 import { storePayload, storedPayloadBytes, type StoredPayload } from "./stored-payload.ts";
@@ -8,19 +8,28 @@ import { normaliseMetDocument } from "./normalise.ts";
 import { createRateGate } from "./rate-gate.ts";
 import type { WeatherSettings } from "./weather-settings.ts";
 import type { Logger } from "../observability/logger.ts";
+import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
+import { MET_SOURCE } from "./provenance.ts";
 
+/** Where the weather source reports for operators' metrics (server/observability/metrics.ts implements it). */
+export interface WeatherMetrics {
+  recordWeatherLookup: WeatherLookupRecorder;
+  /** `upstream` is the source id, never its host: hosts come from configuration, which answers do not reveal. */
+  recordUpstreamCall(upstream: string, outcome: UpstreamOutcome): void;
+}
 
 /** The live weather source of one process: MET client, the process-wide rate gate and the cache of normalised payloads. */
-export function createWeatherService(settings: WeatherSettings, now: () => number, options: { dispatcher?: Dispatcher; logger?: Logger } = {}): WeatherCache<StoredPayload> {
-  const { dispatcher, logger } = options;
+export function createWeatherService(settings: WeatherSettings, now: () => number, options: { dispatcher?: Dispatcher; logger?: Logger; metrics?: WeatherMetrics } = {}): WeatherCache<StoredPayload> {
+  const { dispatcher, logger, metrics } = options;
   return createWeatherCache<StoredPayload>({
-    client: createMetClient({ baseUrl: settings.baseUrl, userAgent: settings.userAgent, timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, dispatcher }),
+    client: createMetClient({ baseUrl: settings.baseUrl, userAgent: settings.userAgent, timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, dispatcher, recordCall: metrics && ((outcome) => metrics.recordUpstreamCall(MET_SOURCE.id, outcome)) }),
     parse: (body) => storePayload(normaliseMetDocument(parseMetDocument(body))),
     now,
     rateGate: createRateGate({ now: () => performance.now(), sleep: (ms) => sleep(ms), maxRequests: settings.maxRequestsPerSecond }),
     maxEntries: settings.maxEntries,
     maxBytes: settings.maxCacheBytes ?? DEFAULT_MAX_BYTES,
     sizeOf: storedPayloadBytes,
+    recordLookup: metrics?.recordWeatherLookup,
     onUpstreamFailure: (error, point) => logger?.warn({ upstream: "met", code: error.code, lat: point.lat, lon: point.lon, retryAfterMs: error.retryAfterMs }, error.message),
   });
 }

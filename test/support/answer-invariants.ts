@@ -55,6 +55,9 @@ function urlOf(path: string): URL {
 
 const UNLIMITED_PATHS = new Set(ALL_ROUTES.filter((route) => route.rateLimited === false).map((route) => route.path));
 
+/** Routes whose success body is not JSON (the operators' metrics text), by path: checked for their own media type. */
+const OWN_MEDIA_TYPES = new Map(ALL_ROUTES.flatMap((route) => (route.mediaType ? [[route.path, route.mediaType] as const] : [])));
+
 /** The path the server routes, dot segments resolved as a URL parser resolves them; the raw path when unparsable. */
 function resolvedPath(path: string): string {
   try {
@@ -70,8 +73,11 @@ export function problemsWith(request: HostileRequest, answer: ReceivedAnswer, ma
   const noBody = request.method === "HEAD" || status === 304 || status === 204;
   let body: any = null;
 
+  const ownMediaType = status < 300 ? OWN_MEDIA_TYPES.get(resolvedPath(request.path)) : undefined;
   if (noBody) {
     if (answer.text !== "") problems.push(`a ${status} answer to ${request.method} has a body`);
+  } else if (ownMediaType !== undefined) {
+    if (header(answer, "content-type") !== ownMediaType) problems.push(`content-type ${header(answer, "content-type")} is not ${ownMediaType}`);
   } else if (!(header(answer, "content-type") ?? "").includes("application/json")) {
     problems.push(`content-type ${header(answer, "content-type")} is not JSON`);
   } else {

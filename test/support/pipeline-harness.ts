@@ -12,6 +12,7 @@ import { createCompressor } from "../../server/http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
 import { createRateLimiter } from "../../server/http/rate-limit.ts";
 import { createLogger } from "../../server/observability/logger.ts";
+import { createMetrics } from "../../server/observability/metrics.ts";
 import type { RouteHandler } from "../../server/http/route-handler.ts";
 
 export function testSpec(overrides: Partial<RouteSpec> & Pick<RouteSpec, "name" | "path">): RouteSpec {
@@ -38,6 +39,7 @@ export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHan
     answersByKey: createAnswersByKey(),
     compressor: createCompressor(),
     logger: createLogger("silent"),
+    metrics: createMetrics(),
   };
   const app = new H3({ silent: true });
   const byPath = new Map<string, BoundRoute[]>();

@@ -1,0 +1,146 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { RUN_OUTCOMES } from "../../schemas/vocabularies.ts";
+import type { IndexStorage } from "../storage/index-storage.ts";
+import { countRunsByOutcome } from "../storage/run-outcome-counts.ts";
+import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
+import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupRecorder } from "../weather/cache.ts";
+
+/**
+ * One app's metrics (Prometheus text format, prom-client), on a registry of its own: tests build many apps in one
+ * process, and each must count only its own requests. The recording functions are bound, so they can be handed to
+ * the modules that report (the pipeline, the weather cache, the upstream client) without those knowing prom-client.
+ */
+export interface ServiceMetrics {
+  /** This app's registry; a module that counts something of its own registers its metric here. */
+  readonly registry: Registry;
+  /** One answer sent: its route name (`unmatched` for unregistered paths), status and time taken. */
+  recordRequest(route: string, status: number, seconds: number): void;
+  recordWeatherLookup: WeatherLookupRecorder;
+  /** One request to an upstream provider, by its source id (not its host: hosts are configuration) and how it ended. */
+  recordUpstreamCall(upstream: string, outcome: UpstreamOutcome): void;
+  /**
+   * Adds the gauges read at scrape time from what the server already reads: the published index and the ledger's
+   * runs. Called once, by the app that owns these metrics.
+   */
+  observePublishedData(sources: PublishedDataSources): void;
+  /** The exposition: this app's metrics followed by the process's (CPU, memory, event loop, GC). */
+  scrape(): Promise<string>;
+}
+
+export interface PublishedDataSources {
+  storage: IndexStorage;
+  dataDir: string;
+  /** The app's clock (epoch ms), from which the index's age is measured. */
+  now: () => number;
+}
+
+/** From a kept answer (well under a millisecond) to a request waiting out MET's time-out. */
+const DURATION_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function createMetrics(): ServiceMetrics {
+  const registry = new Registry();
+  const processWide = processMetrics();
+  // One observation per request: the histogram's `_count` is the number of answers, so no separate counter is kept.
+  const durations = new Histogram({
+    name: "service_http_request_duration_seconds",
+    help: "Answers sent by route name (unmatched for unregistered paths) and status (_count), and the time from a request's arrival to its answer being ready.",
+    labelNames: ["route", "status"], buckets: DURATION_BUCKETS_SECONDS, registers: [registry],
+  });
+  const lookups = new Counter({
+    name: "service_weather_cache_lookups_total",
+    help: "Weather cache lookups by outcome: hit (fresh copy), revalidated (expired copy checked with MET), stale (expired copy served while MET fails), miss (no servable copy).",
+    labelNames: ["outcome"], registers: [registry],
+  });
+  const upstreamCalls = new Counter({
+    name: "service_upstream_requests_total", help: "Requests to upstream providers by source id and outcome (ok: any answer below 400, 304 included).",
+    labelNames: ["upstream", "outcome"], registers: [registry],
+  });
+
+  // Children are looked up once per label set and kept, so recording is a map lookup and an increment.
+  const requestSeries = new Map<string, Map<number, { observe(seconds: number): void }>>();
+  const lookupSeries = new Map(WEATHER_LOOKUP_OUTCOMES.map((outcome) => [outcome, lookups.labels(outcome)] as const));
+  // Every outcome is exposed from the start, so a rate over a counter that has never moved is 0, not absent.
+  for (const series of lookupSeries.values()) series.inc(0);
+  const upstreamSeries = new Map<string, Map<UpstreamOutcome, { inc(): void }>>();
+
+  return {
+    registry,
+    recordRequest(route, status, seconds) {
+      let byStatus = requestSeries.get(route);
+      if (!byStatus) requestSeries.set(route, (byStatus = new Map()));
+      let series = byStatus.get(status);
+      if (!series) byStatus.set(status, (series = durations.labels(route, String(status))));
+      series.observe(seconds);
+    },
+    recordWeatherLookup: (outcome) => lookupSeries.get(outcome)!.inc(),
+    recordUpstreamCall: (upstream, outcome) => {
+      let byOutcome = upstreamSeries.get(upstream);
+      if (!byOutcome) upstreamSeries.set(upstream, (byOutcome = new Map()));
+      let series = byOutcome.get(outcome);
+      if (!series) byOutcome.set(outcome, (series = upstreamCalls.labels(upstream, outcome)));
+      series.inc();
+    },
+    observePublishedData: (sources) => registerPublishedDataGauges(registry, sources),
+    scrape: () => Registry.merge([registry, processWide]).metrics(),
+  };
+}
+
+function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now }: PublishedDataSources): void {
+  const publishedAtMs = (): number | null => {
+    const publishedAt = storage.current()?.facts.publishedAt;
+    const time = publishedAt ? Date.parse(publishedAt) : Number.NaN;
+    return Number.isFinite(time) ? time : null;
+  };
+  // No index, no sample: an absent series says "none" where a 0 would claim an index published in 1970. (`remove`,
+  // not `reset`: prom-client resets a gauge without labels to a 0 sample.)
+  const generation: Gauge = new Gauge({
+    name: "service_index_generation",
+    help: "The published index now served, named by its publication time in Unix seconds: the same on every instance serving the same index. Absent while none is loaded.",
+    registers: [registry],
+    collect: () => {
+      const published = publishedAtMs();
+      if (published === null) generation.remove();
+      else generation.set(published / 1000);
+    },
+  });
+  const age: Gauge = new Gauge({
+    name: "service_index_age_seconds", help: "Seconds since the index now served was published. Absent while none is loaded.", registers: [registry],
+    collect: () => {
+      const published = publishedAtMs();
+      if (published === null) age.remove();
+      else age.set(Math.max(0, now() - published) / 1000);
+    },
+  });
+  const runs: Gauge<"outcome"> = new Gauge({
+    name: "service_ingestion_runs",
+    help: "Ingestion runs recorded in the store's ledger, by outcome (running, succeeded, partial, failed). Absent with no store bound or an unreadable store.",
+    labelNames: ["outcome"], registers: [registry],
+    collect: () => {
+      runs.reset();
+      if (!storage.bound) return;
+      let counts: ReturnType<typeof countRunsByOutcome>;
+      try {
+        counts = countRunsByOutcome(dataDir);
+      } catch {
+        // A store being replaced or damaged: this scrape says nothing about runs rather than fail as a whole.
+        return;
+      }
+      for (const outcome of RUN_OUTCOMES) runs.set({ outcome }, counts[outcome]);
+    },
+  });
+}
+
+/**
+ * prom-client's default metrics describe the process, not an app, and each registration starts observers (GC, event
+ * loop delay) that live as long as the process: registered once, with the first app, on a registry every app's
+ * scrape includes.
+ */
+let processRegistry: Registry | undefined;
+
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}

@@ -1,0 +1,257 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeEconomicsDataDirs, SAMPLE_INGESTED_AT, sampleDataDir } from "../support/economics-index.ts";
+import { startCli } from "../support/long-running-cli.ts";
+import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
+import { runCli } from "../support/run-cli.ts";
+import { fakeClock, startService, type RunningService } from "../support/service.ts";
+
+const METRICS = "/api/v1/admin/metrics";
+const PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+/** Upstream calls are labelled with the source id, never the configured host. */
+const MET = "met-norway-locationforecast";
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The samples of a Prometheus text exposition (format 0.0.4): `name{label="value",…} number` lines. */
+function parseExposition(text: string): Sample[] {
+  return text.split("\n").filter((line) => line !== "" && !line.startsWith("#")).map((line) => {
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const [, name, value] of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[name!] = value!.replace(/\\n/g, "\n").replace(/\\(["\\])/g, "$1");
+    }
+    return { name: match[1]!, labels, value: Number(match[3]) };
+  });
+}
+
+/** The value of the one sample with this name and these labels (among possibly more); undefined when there is none. */
+function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+  const found = samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  if (found.length > 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
+  return found[0]?.value;
+}
+
+/** Metric families declared by `# TYPE` lines. */
+const declaredFamilies = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
+
+describe("Prometheus metrics for operators", () => {
+  const clock = fakeClock();
+  let met: MetStandin;
+  let service: RunningService;
+  let operator: string;
+
+  beforeAll(async () => {
+    met = await startMetStandin({ now: clock.now });
+    service = await startService({ clock, weatherBaseUrl: met.url, seedDataDir: await sampleDataDir() });
+    operator = service.createKey(["operator"]);
+  });
+  afterAll(async () => {
+    await service.close();
+    await met.close();
+    removeEconomicsDataDirs();
+  });
+
+  const scrape = async () => {
+    const response = await fetch(`${service.url}${METRICS}`, { headers: { authorization: `Bearer ${operator}` } });
+    const text = await response.text();
+    return { response, text, samples: parseExposition(text) };
+  };
+
+  it("counts answers and their latency by route name and status", async () => {
+    const weather = "/api/public/v1/weather/current?lat=59.91&lon=10.75";
+    expect((await service.request(weather)).status).toBe(200);
+    expect((await service.request(weather)).status).toBe(200);
+    expect((await service.request("/api/public/v1/economics/calendar?from=2026-06-01&to=2026-06-30")).status).toBe(200);
+    expect((await service.request("/api/v1/no-such-path")).status).toBe(404);
+
+    const { response, samples } = await scrape();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe(PROMETHEUS_TEXT);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+
+    const expected = [
+      { route: "public.weather.current", status: "200", count: 2 },
+      { route: "public.economics.calendar", status: "200", count: 1 },
+      { route: "unmatched", status: "404", count: 1 },
+    ];
+    for (const { route, status, count } of expected) {
+      const labels = { route, status };
+      expect(valueOf(samples, "service_http_request_duration_seconds_count", labels)).toBe(count);
+      expect(valueOf(samples, "service_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" })).toBe(count);
+      expect(valueOf(samples, "service_http_request_duration_seconds_sum", labels)).toBeGreaterThan(0);
+      const buckets = samples.filter((sample) => sample.name === "service_http_request_duration_seconds_bucket" && sample.labels.route === route && sample.labels.status === status);
+      expect(buckets.length).toBeGreaterThan(10);
+      // Cumulative buckets never decrease.
+      buckets.forEach((bucket, index) => expect(bucket.value).toBeGreaterThanOrEqual(buckets[index - 1]?.value ?? 0));
+    }
+    // The scrape counts itself once its answer is sent: seen by the next scrape.
+    expect(valueOf(samples, "service_http_request_duration_seconds_count", { route: "v1.admin.metrics" })).toBeUndefined();
+    expect(valueOf((await scrape()).samples, "service_http_request_duration_seconds_count", { route: "v1.admin.metrics", status: "200" })).toBe(1);
+  });
+
+  it("counts weather cache hits, misses, revalidations and stale serves, and MET calls by outcome", async () => {
+    const lookups = async () => {
+      const { samples } = await scrape();
+      const outcome = (name: string) => valueOf(samples, "service_weather_cache_lookups_total", { outcome: name });
+      const upstream = (name: string) => valueOf(samples, "service_upstream_requests_total", { upstream: MET, outcome: name }) ?? 0;
+      return { hit: outcome("hit"), miss: outcome("miss"), revalidated: outcome("revalidated"), stale: outcome("stale"), ok: upstream("ok"), httpStatus: upstream("http-status"), timeout: upstream("timeout") };
+    };
+    const before = await lookups();
+    const where = "/api/public/v1/weather/forecast?lat=48.5&lon=2.5";
+
+    expect((await service.request(where)).body.meta).toMatchObject({ cached: false });
+    expect((await service.request(where)).body.meta).toMatchObject({ cached: true, stale: false });
+    // Past the copy's time to live (MET's Expires, 31 min 52 s after its Date): asked again with If-Modified-Since.
+    clock.advance(32 * 60_000);
+    expect((await service.request(where)).body.meta).toMatchObject({ cached: true, cacheAgeSeconds: 0 });
+    clock.advance(33 * 60_000);
+    met.setMode("server-error");
+    try {
+      expect((await service.request(where)).body.meta).toMatchObject({ stale: true });
+    } finally {
+      met.setMode("normal");
+    }
+
+    const after = await lookups();
+    expect(after.hit! - before.hit!).toBe(1);
+    expect(after.miss! - before.miss!).toBe(1);
+    expect(after.revalidated! - before.revalidated!).toBe(1);
+    expect(after.stale! - before.stale!).toBe(1);
+    expect(after.ok - before.ok).toBe(2);
+    expect(after.httpStatus - before.httpStatus).toBe(1);
+  });
+
+  it("counts a MET request that times out under its own outcome", async () => {
+    const timeouts = async () => valueOf((await scrape()).samples, "service_upstream_requests_total", { upstream: MET, outcome: "timeout" }) ?? 0;
+    const before = await timeouts();
+    met.setMode("hang");
+    try {
+      const answer = await service.request("/api/public/v1/weather/current?lat=40.5&lon=3.5");
+      expect(answer.status).toBe(504);
+    } finally {
+      met.setMode("normal");
+    }
+    expect(await timeouts()).toBe(before + 1);
+  });
+
+  it("reads the index generation, its age and the ledger's runs by outcome when scraped", async () => {
+    const { samples } = await scrape();
+    const published = Date.parse(SAMPLE_INGESTED_AT);
+    expect(valueOf(samples, "service_index_generation")).toBe(published / 1000);
+    expect(valueOf(samples, "service_index_age_seconds")).toBe((clock.now() - published) / 1000);
+    expect(valueOf(samples, "service_ingestion_runs", { outcome: "succeeded" })).toBe(1);
+    for (const outcome of ["running", "partial", "failed"]) expect(valueOf(samples, "service_ingestion_runs", { outcome })).toBe(0);
+
+    clock.advance(90_000);
+    const later = (await scrape()).samples;
+    expect(valueOf(later, "service_index_age_seconds")).toBe((clock.now() - published) / 1000);
+  });
+
+  it("includes the process's own metrics", async () => {
+    const { text, samples } = await scrape();
+    for (const family of ["process_cpu_user_seconds_total", "process_resident_memory_bytes", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_seconds", "nodejs_gc_duration_seconds"]) {
+      expect(declaredFamilies(text)).toContain(family);
+    }
+    expect(valueOf(samples, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
+  });
+
+  it("answers everyone without an operator key exactly like an unregistered path", async () => {
+    const unregistered = await service.request("/api/v1/admin/no-such-path");
+    const callers: Record<string, string>[] = [
+      {},
+      { authorization: `Bearer ${service.createKey(["weather:read", "economics:read"])}` },
+      { "x-api-key": service.createKey(["operator"], { revoked: true }) },
+      { authorization: `Bearer ${service.createKey(["operator"], { environment: "production" })}` },
+      { authorization: "Bearer not-a-key" },
+    ];
+    for (const headers of callers) {
+      const answer = await service.request(METRICS, { headers });
+      expect(answer.status).toBe(404);
+      expect(answer.body.error).toMatchObject({ code: unregistered.body.error.code, message: unregistered.body.error.message });
+      expect([...answer.headers.keys()].sort()).toEqual([...unregistered.headers.keys()].sort());
+      expect(answer.text).not.toContain("service_http_request_duration_seconds_count");
+    }
+  });
+});
+
+describe("metrics where there is no index", () => {
+  it("leave the index gauges without a sample, count no runs in an empty store, and none when no store is bound", async () => {
+    const empty = await startService();
+    const unbound = await startService({ storageEnabled: false });
+    try {
+      for (const [service, runs] of [[empty, 0], [unbound, undefined]] as const) {
+        const operator = service.createKey(["operator"]);
+        const response = await fetch(`${service.url}${METRICS}`, { headers: { "x-api-key": operator } });
+        expect(response.status).toBe(200);
+        const text = await response.text();
+        const samples = parseExposition(text);
+        expect(declaredFamilies(text)).toContain("service_index_generation");
+        expect(valueOf(samples, "service_index_generation")).toBeUndefined();
+        expect(valueOf(samples, "service_index_age_seconds")).toBeUndefined();
+        expect(valueOf(samples, "service_ingestion_runs", { outcome: "succeeded" })).toBe(runs);
+        // No weather source configured: its lookups are still exposed, at zero.
+        expect(valueOf(samples, "service_weather_cache_lookups_total", { outcome: "hit" })).toBe(0);
+      }
+    } finally {
+      await empty.close();
+      await unbound.close();
+    }
+  });
+});
+
+describe("service serve with SERVICE_METRICS_PORT", () => {
+  it("serves the same metrics at /metrics on a separate listener, with no key", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "metrics-port-"));
+    const env = { SERVICE_DATA_DIR: dataDir, SERVICE_ENV: "test" };
+    const service = startCli(["serve", "--port", "0"], { ...env, SERVICE_METRICS_PORT: "0", SERVICE_LOG_LEVEL: "silent" });
+    try {
+      const [, url] = await service.waitForStdout(/listening on (http:\/\/[^\s/]+)/);
+      const [, metricsUrl] = await service.waitForStdout(/metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/);
+      expect((await fetch(`${url}/api/public/v1/health/live`)).status).toBe(200);
+
+      const separate = await fetch(metricsUrl!);
+      expect(separate.status).toBe(200);
+      expect(separate.headers.get("content-type")).toBe(PROMETHEUS_TEXT);
+      const separateText = await separate.text();
+      expect(valueOf(parseExposition(separateText), "service_http_request_duration_seconds_count", { route: "public.health.live", status: "200" })).toBe(1);
+
+      const created = runCli(["keys", "create", "--scopes", "operator"], env);
+      expect(created.status).toBe(0);
+      const key = created.stdout.trim().split("\n").at(-1)!;
+      const viaRoute = await fetch(`${url}${METRICS}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(viaRoute.status).toBe(200);
+      const routeText = await viaRoute.text();
+      expect(declaredFamilies(routeText)).toEqual(declaredFamilies(separateText));
+      expect(valueOf(parseExposition(routeText), "service_http_request_duration_seconds_count", { route: "public.health.live", status: "200" })).toBe(1);
+
+      // Only /metrics, only read: the listener is not a second door to the API.
+      const origin = new URL(metricsUrl!).origin;
+      expect((await fetch(`${origin}/api/public/v1/health/live`)).status).toBe(404);
+      const post = await fetch(metricsUrl!, { method: "POST" });
+      expect(post.status).toBe(405);
+      expect(post.headers.get("allow")).toBe("GET, HEAD");
+    } finally {
+      await service.stop("SIGTERM");
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a value that is not a port, naming the variable, with exit code 2", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "metrics-port-"));
+    try {
+      const refused = runCli(["serve", "--port", "0"], { SERVICE_DATA_DIR: dataDir, SERVICE_METRICS_PORT: "70000" });
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("SERVICE_METRICS_PORT must be an integer from 0 to 65535");
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
