@@ -65,6 +65,8 @@ export const PUBLIC_CACHE_SECONDS = {
   places: 3600,
   /** Not named by the spec: the description changes only with a deployment or its storage state. */
   openapi: 3600,
+  /** Not named by the spec: the documentation page and its assets change only with a deployment. */
+  docsPage: 3600,
   calendar: 300,
   releases: 300,
   observations: 600,

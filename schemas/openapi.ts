@@ -27,7 +27,7 @@ const DESCRIPTION = [
 
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of options.routes.filter((candidate) => options.includeOperatorRoutes || candidate.access !== "OPERATOR")) {
+  for (const route of options.routes.filter((candidate) => described(candidate, options))) {
     const item = (paths[route.path] ??= {});
     item[route.method.toLowerCase()] = operation(route);
     if (route.method === "GET") item.head = { ...operation(route, true), operationId: `${route.name}.head` };
@@ -37,7 +37,8 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     info: { title: "Weather and economics data service", version: OPENAPI_DOCUMENT_VERSION, description: DESCRIPTION },
     servers: [{ url: "/", description: `This deployment (environment ${options.environment})` }],
     "x-service-durable-storage": options.durableStorage,
-    tags: ["weather", "economics", "registry", "news", "status", "service", "admin"].map((name) => ({ name })),
+    // Only groups with a described operation: the served copy names no "admin" group, as it names no operator route.
+    tags: ["weather", "economics", "registry", "news", "status", "service", "admin"].filter((name) => options.routes.some((route) => route.tag === name && described(route, options))).map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
@@ -56,11 +57,16 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   };
 }
 
+/** Whether the description lists the route: not pages for people, and operator routes only in the operators' copy. */
+function described(route: RouteSpec, options: OpenApiOptions): boolean {
+  return route.described !== false && (options.includeOperatorRoutes || route.access !== "OPERATOR");
+}
+
 function operation(route: RouteSpec, head = false): Record<string, unknown> {
   const common = commonHeaders(route);
   const success = {
     description: head ? "Same status and headers as GET, no body." : "Success.",
-    headers: common,
+    headers: { ...common, ...Object.fromEntries(Object.entries(route.successHeaders ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" } }])) },
     ...(head ? {} : { content: { "application/json": { schema: route.bare ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields) } } }),
   };
   return {

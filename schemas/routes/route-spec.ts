@@ -38,10 +38,17 @@ export interface RouteSpec {
   metaFields: readonly MetaFieldName[];
   /** 202 for routes that accept work to be done later; 200 when absent. */
   successStatus?: 202;
+  /** Headers a success answer may carry beyond the common ones, by name, with what they say (e.g. a started run's Location). */
+  successHeaders?: Record<string, string>;
   /** False for probes (liveness, readiness): not counted in rate limits, so a busy client never makes them fail. */
   rateLimited?: false;
-  /** Served as `data` alone, without the envelope (only the OpenAPI document, which tools read directly). */
+  /** Served as `data` alone, without the envelope (the OpenAPI document, which tools read directly, and the documentation page's files). */
   bare?: true;
   /** The body's media type; `application/json; charset=utf-8` when absent (other types only for bare routes). */
   mediaType?: string;
+  /**
+   * False for the documentation page and its assets: pages for people, not operations of the API, so the OpenAPI
+   * description (and the reference rendered from it) leaves them out. They are served like any other public route.
+   */
+  described?: false;
 }

@@ -1,4 +1,5 @@
 import { COMMON_ERROR_CODES } from "../errors.ts";
+import { str } from "../json-schema.ts";
 import { PUBLIC_CACHE_SECONDS } from "../limits.ts";
 import { capabilitiesSchema, liveSchema, openApiDocumentSchema, readySchema } from "../responses/service.ts";
 import type { RouteSpec } from "./route-spec.ts";
@@ -75,4 +76,35 @@ export const serviceRoutes: RouteSpec[] = [
     metaFields: [],
     bare: true,
   },
+  docsPageFile("docs.page", "/docs", "The interactive reference of this description (swagger-ui), for people", "text/html; charset=utf-8"),
+  docsPageFile("docs.stylesheet", "/docs/swagger-ui.css", "The reference page's stylesheet (swagger-ui-dist)", "text/css; charset=utf-8"),
+  docsPageFile("docs.script", "/docs/swagger-ui-bundle.js", "The reference page's script (swagger-ui-dist)", "text/javascript; charset=utf-8"),
+  docsPageFile("docs.scriptLicences", "/docs/swagger-ui-bundle.js.LICENSE.txt", "The licences of the libraries in that script, which its first line names", "text/plain; charset=utf-8"),
+  docsPageFile("docs.initializer", "/docs/docs-page.js", "Starts swagger-ui on the reference page with this server's description", "text/javascript; charset=utf-8"),
 ];
+
+/**
+ * A file of the documentation page at `/docs`: served bare, with its own media type, cached by browsers, and left out
+ * of the OpenAPI description (it is a page for people, not an operation of the API).
+ */
+function docsPageFile(name: string, path: string, summary: string, mediaType: string): RouteSpec {
+  return {
+    name,
+    method: "GET",
+    path,
+    tag: "service",
+    summary,
+    access: "PUBLIC",
+    scope: null,
+    requiresDurableStorage: false,
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.docsPage,
+    errorCodes: [...COMMON_ERROR_CODES],
+    ignoredParameters: [],
+    parameters: [],
+    dataSchema: str(),
+    metaFields: [],
+    bare: true,
+    mediaType,
+    described: false,
+  };
+}

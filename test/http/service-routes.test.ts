@@ -75,7 +75,7 @@ describe("OpenAPI description", () => {
   });
 
   it("describes every other route of the contract with the service extensions", () => {
-    for (const route of ALL_ROUTES.filter((candidate) => candidate.access !== "OPERATOR")) {
+    for (const route of ALL_ROUTES.filter((candidate) => candidate.access !== "OPERATOR" && candidate.described !== false)) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation, route.name).toBeDefined();
       expect(operation["x-service-route-name"]).toBe(route.name);

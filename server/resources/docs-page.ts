@@ -1,0 +1,68 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { SerialisedData } from "../http/respond.ts";
+import type { RouteHandler } from "../http/route-handler.ts";
+
+/**
+ * The documentation page at `/docs`: swagger-ui (the `swagger-ui-dist` package) rendering the description this server
+ * publishes at `/api/v1/openapi.json`. Every file is read once at start and served from memory; nothing is fetched
+ * from anywhere else, so the page works without a network. URLs are relative to the page, so it works on any host
+ * and port.
+ */
+
+const require = createRequire(import.meta.url);
+
+/** A file of swagger-ui-dist without its source-map comment: the maps are not served. */
+function swaggerUiFile(name: string): string {
+  return readFileSync(require.resolve(`swagger-ui-dist/${name}`), "utf8").replace(/\n*\/[*/]# sourceMappingURL=[^\n]*\s*$/, "\n");
+}
+
+// `data:,` as the icon keeps the browser from asking for /favicon.ico.
+const PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Weather and economics data service: API reference</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="docs/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="docs/swagger-ui-bundle.js"></script>
+  <script src="docs/docs-page.js"></script>
+</body>
+</html>
+`;
+
+// BaseLayout (no top bar with a URL box: the page shows this server's description only). The online validator badge
+// would load an image from validator.swagger.io, so it is switched off.
+const INITIALIZER = `window.addEventListener("load", function () {
+  window.ui = SwaggerUIBundle({
+    url: new URL("api/v1/openapi.json", document.baseURI).href,
+    dom_id: "#swagger-ui",
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: "BaseLayout",
+    deepLinking: true,
+    validatorUrl: null,
+  });
+});
+`;
+
+/** The files never change while the process runs, so every app of the process shares one reading (about 2 MB). */
+let handlers: Record<string, RouteHandler> | undefined;
+
+export function docsPageHandlers(): Record<string, RouteHandler> {
+  return (handlers ??= readDocsPage());
+}
+
+function readDocsPage(): Record<string, RouteHandler> {
+  const files: Record<string, SerialisedData> = {
+    "docs.page": new SerialisedData(PAGE),
+    "docs.stylesheet": new SerialisedData(swaggerUiFile("swagger-ui.css")),
+    "docs.script": new SerialisedData(swaggerUiFile("swagger-ui-bundle.js")),
+    "docs.scriptLicences": new SerialisedData(swaggerUiFile("swagger-ui-bundle.js.LICENSE.txt")),
+    "docs.initializer": new SerialisedData(INITIALIZER),
+  };
+  return Object.fromEntries(Object.entries(files).map(([name, data]) => [name, () => ({ data })]));
+}
