@@ -67,7 +67,7 @@ function operation(route: RouteSpec, head = false): Record<string, unknown> {
   const success = {
     description: head ? "Same status and headers as GET, no body." : "Success.",
     headers: { ...common, ...Object.fromEntries(Object.entries(route.successHeaders ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" } }])) },
-    ...(head ? {} : { content: { "application/json": { schema: route.bare ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields) } } }),
+    ...(head ? {} : { content: { [route.mediaType ?? "application/json"]: { schema: route.bare ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields) } } }),
   };
   return {
     operationId: route.name,
@@ -93,10 +93,10 @@ function operation(route: RouteSpec, head = false): Record<string, unknown> {
 
 function commonHeaders(route: RouteSpec): Record<string, unknown> {
   const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
-  const headers: Record<string, unknown> = {
-    "X-Request-Id": ref("X-Request-Id"), "RateLimit-Limit": ref("RateLimit-Limit"),
-    "RateLimit-Remaining": ref("RateLimit-Remaining"), "RateLimit-Reset": ref("RateLimit-Reset"),
-  };
+  const headers: Record<string, unknown> = { "X-Request-Id": ref("X-Request-Id") };
+  if (route.rateLimited !== false) {
+    Object.assign(headers, { "RateLimit-Limit": ref("RateLimit-Limit"), "RateLimit-Remaining": ref("RateLimit-Remaining"), "RateLimit-Reset": ref("RateLimit-Reset") });
+  }
   if (route.publicCacheSeconds !== null) {
     headers["Cache-Control"] = { description: `public, max-age=${route.publicCacheSeconds}`, schema: { type: "string" } };
     headers.ETag = { description: "Weak validator over the data section.", schema: { type: "string" } };
