@@ -2,7 +2,22 @@ import { ERROR_CODES } from "../errors.ts";
 import { arrayOf, bool, dateTime, enumOf, int, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
 import { CHECK_RESULTS, DATA_STATUSES } from "../vocabularies.ts";
 
-/** Fields of `meta` present on every success body (spec "Success envelope"). */
+/** One publisher's licensing obligation for the data in an answer (spec `attributionRecords[]`). */
+export const attributionRecordSchema: JsonSchema = {
+  ...obj({
+    sourceId: str(),
+    required: bool(),
+    licenseName: str(),
+    termsUrl: str({ pattern: "^https://" }),
+    modifiedByService: bool(),
+  }),
+  additionalProperties: false,
+};
+
+/**
+ * Fields of `meta` present on every success body (spec "Success envelope"): freshness, and licensing, which every
+ * answer carries (an empty list where it serves no publisher's data).
+ */
 const baseMeta: Record<string, JsonSchema> = {
   requestId: str(),
   generatedAt: dateTime(),
@@ -10,15 +25,8 @@ const baseMeta: Record<string, JsonSchema> = {
   cacheAgeSeconds: int({ minimum: 0 }),
   stale: bool(),
   degraded: bool(),
+  attributionRecords: arrayOf(attributionRecordSchema),
 };
-
-export const attributionRecordSchema = obj({
-  sourceId: str(),
-  required: bool(),
-  licenseName: str(),
-  termsUrl: str(),
-  modifiedByService: bool(),
-});
 
 export const canonicalUnitsSchema = obj({
   temperature: str(), windSpeed: str(), pressure: str(), precipitation: str(),
@@ -29,7 +37,6 @@ export const META_FIELDS = {
   fetchedAt: dateTime(),
   coordinatePrecision: str(),
   canonicalUnits: canonicalUnitsSchema,
-  attributionRecords: arrayOf(attributionRecordSchema),
   nextCursor: nullable(str()),
   truncated: bool(),
   totalMatching: int({ minimum: 0 }),

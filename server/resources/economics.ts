@@ -3,6 +3,7 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { readEvents, type EventFilter } from "../economics/events-reader.ts";
+import { eventPublishers } from "../economics/attribution.ts";
 import { credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
@@ -43,10 +44,15 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
     const index = requireIndex(storage);
     const page = readIndex(() => readEvents(index.db, request.filter, request.offset, request.limit));
     const freshness = credentialedFreshnessMeta(index.facts);
-    /** Meta of the page cut to its first `kept` records: the cursor resumes right after the last one served. */
+    const registry = registrySource();
+    /**
+     * Meta of the page cut to its first `kept` records: the cursor resumes right after the last one served, and the
+     * attribution names the publishers of those records only.
+     */
     const metaFor = (kept: number) => ({
       ...freshness,
       nextCursor: cursorAfter(request.offset, kept, kept < page.records.length || page.more),
+      attributionRecords: eventPublishers(kept < page.records.length ? page.records.slice(0, kept) : page.records, registry).records(),
     });
     const validUntil = Math.min(request.movesAt, statesValidUntil(page.records, now));
     return { request, page, metaFor, validUntil };

@@ -1,6 +1,8 @@
 import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
+import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES } from "../../schemas/responses/news-status.ts";
 import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
+import { newsPublishers, type NewsAttributionFacts } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
@@ -10,7 +12,7 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import { newsUpdatedAt, readNews } from "../news/news-reader.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
-export function newsHandlers(storage: IndexStorage): Record<string, RouteHandler> {
+export function newsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
   return {
     "public.news.events": ({ query, now }) => {
       const range = parseDateRange(query.get("from"), query.get("to"), now, {
@@ -38,6 +40,8 @@ export function newsHandlers(storage: IndexStorage): Record<string, RouteHandler
           dataUpdatedAt: readIndex(() => newsUpdatedAt(index.db)),
           dataStatus: dataStatusOf(lastSuccess, now),
           nextCursor: cursorAfter(offset, page.records.length, page.more),
+          // The records are the ones publish-news.ts stored, which carry at least these facts.
+          attributionRecords: newsPublishers(page.records as NewsAttributionFacts[], registrySource()).records(),
         },
         validUntil: Math.min(range.movesAt, dataStatusChangesAt(lastSuccess, now)),
       };

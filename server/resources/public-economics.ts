@@ -3,6 +3,7 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { EVENT_STATUSES, REGIONS } from "../../schemas/vocabularies.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { readEvents } from "../economics/events-reader.ts";
+import { eventPublishers, releasePublishers } from "../economics/attribution.ts";
 import { groupByDay, publicEvent, statesValidUntil } from "../economics/event-views.ts";
 import { dataStatusChangesAt, freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
@@ -46,6 +47,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       const page = readIndex(() => readEvents(index.db, filter, offset, limit));
       const events = page.records.map((record) => publicEvent(record, now, zoneGiven ? zone : null));
       const sourceChecks = readIndex(() => readSourceChecks(index.db));
+      const built = registrySource();
       // A page over the response ceiling is cut to fit (meta.truncated); the cursor resumes after the last event served.
       const keep = (n: number) => ({
         data: {
@@ -56,6 +58,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
           ...freshnessMeta(index.facts, now),
           sourceChecks,
           nextCursor: cursorAfter(offset, n, n < events.length || page.more),
+          attributionRecords: eventPublishers(n < page.records.length ? page.records.slice(0, n) : page.records, built).records(),
         },
       });
       const validUntil = Math.min(range.movesAt, statesValidUntil(page.records, now), dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now));
@@ -70,12 +73,13 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicReleases);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);
-      const series = matchingSeries(registry(), { indicator: null, country, region, slugs: wanted });
+      const built = registry();
+      const series = matchingSeries(built, { indicator: null, country, region, slugs: wanted });
       const ordered = readIndex(() => newestReleases(index.db, series, perSeries));
       const page = pageOf(ordered, offset, limit);
       return {
         data: { releases: page.items },
-        meta: { ...freshnessMeta(index.facts, now), nextCursor: page.nextCursor },
+        meta: { ...freshnessMeta(index.facts, now), nextCursor: page.nextCursor, attributionRecords: releasePublishers(page.items, built).records() },
         validUntil: dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
       };
     },

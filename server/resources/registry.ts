@@ -2,6 +2,7 @@ import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { CATEGORIES, REGIONS, SLUG_PATTERN } from "../../schemas/vocabularies.ts";
 import { ApiError } from "../http/api-error.ts";
+import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import { parseEnum, parseLimit } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
@@ -10,20 +11,25 @@ import { familyView, seriesView } from "../registry/registry-views.ts";
 
 const SLUG = new RegExp(SLUG_PATTERN);
 
+/**
+ * The registry is the service's own editorial work: families, series definitions written by the service, naming a
+ * publisher's series only by its identifier and official link. It serves no publisher's values or calendar records, so
+ * its answers carry no attribution records; the answers that serve those series' values (observations, releases) do.
+ */
 export function registryHandlers(registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
   const registry = () => requireRegistry(registrySource);
 
   return {
     "v1.economics.indicators": ({ query }) => {
       const category = parseEnum(query.get("category"), CATEGORIES, "category");
-      return { data: { indicators: activeFamilies(registry(), category).map(familyView), categories: [...CATEGORIES] }, validUntil: Infinity };
+      return { data: { indicators: activeFamilies(registry(), category).map(familyView), categories: [...CATEGORIES] }, staticMeta: NO_ATTRIBUTION, validUntil: Infinity };
     },
 
     "v1.economics.indicator": ({ params }) => {
       const slug = params.slug ?? "";
       const found = SLUG.test(slug) ? familyWithSeries(registry(), slug) : null;
       if (!found) throw new ApiError("NOT_FOUND", "No indicator family has this slug.");
-      return { data: { indicator: familyView(found.family), series: found.series.map(seriesView) }, validUntil: Infinity };
+      return { data: { indicator: familyView(found.family), series: found.series.map(seriesView) }, staticMeta: NO_ATTRIBUTION, validUntil: Infinity };
     },
 
     "v1.economics.series": ({ query }) => {
@@ -37,7 +43,7 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
         data: { totalMatching: matches.length, series: matches.slice(0, n).map(seriesView) },
         meta: { totalMatching: matches.length },
       });
-      return { ...shape(limit), cut: { count: Math.min(limit, matches.length), keep: shape }, validUntil: Infinity };
+      return { ...shape(limit), cut: { count: Math.min(limit, matches.length), keep: shape }, staticMeta: NO_ATTRIBUTION, validUntil: Infinity };
     },
   };
 }

@@ -5,6 +5,7 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { ApiError } from "../http/api-error.ts";
+import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 
 export function serviceHandlers(config: ServiceConfig, storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
   // The description depends only on whether storage-backed routes can answer, so each variant is built once.
@@ -39,17 +40,19 @@ export function serviceHandlers(config: ServiceConfig, storage: IndexStorage, re
             usesPublisherHost: upstream.baseUrl === upstream.publisherBaseUrl,
           })),
         },
+        // This instance's own configuration and facts: no publisher's data.
+        staticMeta: NO_ATTRIBUTION,
       };
     },
 
     "v1.openapi": () => ({ data: openApiDocument(storage.ready()), validUntil: Infinity }),
 
-    "public.health.live": () => ({ data: { status: "live" } }),
+    "public.health.live": () => ({ data: { status: "live" }, staticMeta: NO_ATTRIBUTION }),
 
     "public.health.ready": () => {
       if (!registrySource()) throw new ApiError("SERVICE_UNAVAILABLE", "The registry is not loaded yet.");
       if (storage.bound && !storage.ready()) throw new ApiError("SERVICE_UNAVAILABLE", "No index from a completed ingestion is published yet.");
-      return { data: { ready: true, registry: "loaded", index: storage.bound ? "published" : "not-bound" } };
+      return { data: { ready: true, registry: "loaded", index: storage.bound ? "published" : "not-bound" }, staticMeta: NO_ATTRIBUTION };
     },
   };
 }

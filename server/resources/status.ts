@@ -2,6 +2,7 @@ import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vo
 import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
 import { readIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
+import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { storedDomainStatus, weatherDomainStatus, type DomainReport } from "../news/domain-status.ts";
 import type { IndexStorage, OpenIndex } from "../storage/index-storage.ts";
@@ -35,7 +36,8 @@ export function statusHandlers(storage: IndexStorage, weather: WeatherCache<Stor
     "public.status": ({ now }) => {
       const { economics, news } = storedDomains(now);
       const weatherReport = weatherDomainStatus(MET_SOURCE.id, weather ? weather.upstreamHealth() : null);
-      return { data: { domains: { weather: weatherReport, economics, news } } };
+      // The service's own account of its feeds (check results and times), not any publisher's data.
+      return { data: { domains: { weather: weatherReport, economics, news } }, staticMeta: NO_ATTRIBUTION };
     },
   };
 }

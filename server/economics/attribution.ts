@@ -1,0 +1,90 @@
+import type { EventRecord } from "../../cli/ingest/event-record.ts";
+import { SOURCE_PUBLISHERS } from "../../schemas/publishers.ts";
+import type { BuiltRegistry, Series } from "../../schemas/registry.ts";
+import { PublisherSet } from "../http/attribution-records.ts";
+
+/**
+ * Which publishers' data an economics answer carries, read from the rows it serves (never from the question asked).
+ * `modifiedByService` is true for a publisher only where the answer holds a value the service computed from that
+ * publisher's values (a derived series): everything else is the publisher's own statement, restated in the service's
+ * model (UTC instants, period codes, closed vocabularies) without changing what it says.
+ */
+
+/** Series by slug, built once per published registry. */
+const seriesIndexes = new WeakMap<BuiltRegistry, Map<string, Series>>();
+
+function seriesIndex(registry: BuiltRegistry): Map<string, Series> {
+  let index = seriesIndexes.get(registry);
+  if (!index) {
+    index = new Map(registry.series.map((series) => [series.slug, series]));
+    seriesIndexes.set(registry, index);
+  }
+  return index;
+}
+
+function addSource(set: PublisherSet, sourceId: string): void {
+  if (Object.hasOwn(SOURCE_PUBLISHERS, sourceId)) set.add(SOURCE_PUBLISHERS[sourceId as keyof typeof SOURCE_PUBLISHERS]);
+}
+
+/** A served value of a registered series: its publisher's data, changed by the service when the series is derived. */
+function addSeriesValue(set: PublisherSet, series: Series | undefined): void {
+  if (series) set.add(series.publisher, series.derived !== null);
+}
+
+/**
+ * Events: the release is its publisher's (its notices and values come from that publisher); each calendar that
+ * lists the event adds its own publisher (another publisher's calendar may list the release too); a value shown
+ * (actual or previous) adds the publisher of its series. Without a published registry, values count as the release
+ * publisher's, which is what every registered release holds.
+ */
+export function eventPublishers(records: readonly EventRecord[], registry: BuiltRegistry | null): PublisherSet {
+  const set = new PublisherSet();
+  const series = registry ? seriesIndex(registry) : null;
+  for (const record of records) {
+    set.add(record.release.publisher);
+    for (const source of record.sources) addSource(set, source.sourceId);
+    for (const value of [record.values.actual, record.values.previous]) {
+      if (value && value.value !== null && series) addSeriesValue(set, series.get(value.seriesSlug));
+    }
+  }
+  return set;
+}
+
+/** Observations of one series: its publisher's data when the page holds any period, none for an empty page. */
+export function observationPublishers(series: Series, observationCount: number): PublisherSet {
+  const set = new PublisherSet();
+  if (observationCount > 0) addSeriesValue(set, series);
+  return set;
+}
+
+/** Release records: the publisher of each series with a value; a series with nothing ingested shows no publisher data. */
+export function releasePublishers(releases: readonly { series: { slug: string }; availability: string }[], registry: BuiltRegistry): PublisherSet {
+  const set = new PublisherSet();
+  const series = seriesIndex(registry);
+  for (const release of releases) {
+    if (release.availability === "AVAILABLE") addSeriesValue(set, series.get(release.series.slug));
+  }
+  return set;
+}
+
+/** What a news record carries of publishers: the announcement itself and the series values it links to. */
+export interface NewsAttributionFacts {
+  source: string;
+  links: { series: readonly { slug: string; value: { value: string | null } | null }[] };
+}
+
+/**
+ * Announcements: each is the publisher's own (its feed, or for Eurostat its calendar record); a linked series value
+ * adds that series' publisher.
+ */
+export function newsPublishers(records: readonly NewsAttributionFacts[], registry: BuiltRegistry | null): PublisherSet {
+  const set = new PublisherSet();
+  const series = registry ? seriesIndex(registry) : null;
+  for (const record of records) {
+    addSource(set, record.source);
+    for (const link of record.links.series) {
+      if (link.value && series) addSeriesValue(set, series.get(link.slug));
+    }
+  }
+  return set;
+}

@@ -1,0 +1,58 @@
+import { PUBLISHER_TERMS, type AttributedPublisher } from "../../schemas/publishers.ts";
+import { StaticMeta } from "./respond.ts";
+
+/** One entry of `meta.attributionRecords` (spec "Success envelope"). */
+export interface AttributionRecord {
+  sourceId: string;
+  required: boolean;
+  licenseName: string;
+  termsUrl: string;
+  modifiedByService: boolean;
+}
+
+/** The table's order, so that the same publishers always give the same records in the same order (same bytes). */
+const ORDER = Object.keys(PUBLISHER_TERMS) as AttributedPublisher[];
+
+/** At most 3^5 sets (each publisher absent, as published, or modified), so the records of every set seen are kept. */
+const recordsBySet = new Map<string, readonly AttributionRecord[]>();
+
+/**
+ * The publishers whose data an answer carries, each with whether the service transformed or derived any of it
+ * (`modifiedByService`). Routes add what the rows they serve come from; the records of each distinct set are built
+ * once for the process and shared by every answer that carries the same set.
+ */
+export class PublisherSet {
+  private readonly modified = new Map<AttributedPublisher, boolean>();
+
+  add(publisher: AttributedPublisher, modifiedByService = false): this {
+    this.modified.set(publisher, this.modified.get(publisher) === true || modifiedByService);
+    return this;
+  }
+
+  /** The set's `meta.attributionRecords`: one record per publisher, in the table's order; empty for no publisher. */
+  records(): readonly AttributionRecord[] {
+    const key = this.key();
+    let records = recordsBySet.get(key);
+    if (!records) {
+      records = Object.freeze(ORDER.filter((publisher) => this.modified.has(publisher)).map((publisher) => attributionRecord(publisher, this.modified.get(publisher)!)));
+      recordsBySet.set(key, records);
+    }
+    return records;
+  }
+
+  private key(): string {
+    return ORDER.map((publisher) => (this.modified.has(publisher) ? (this.modified.get(publisher) ? "2" : "1") : "0")).join("");
+  }
+}
+
+/** One publisher's record, for routes that always serve exactly that publisher's data. */
+export function attributionRecord(publisher: AttributedPublisher, modifiedByService: boolean): AttributionRecord {
+  const terms = PUBLISHER_TERMS[publisher];
+  return Object.freeze({ sourceId: terms.sourceId, required: terms.required, licenseName: terms.licenseName, termsUrl: terms.termsUrl, modifiedByService });
+}
+
+/**
+ * `meta.attributionRecords: []` serialised once, for answers that serve no publisher's data (the registry, status,
+ * capabilities, probes, operator routes). Answers with publishers' data carry their set's records in `meta`.
+ */
+export const NO_ATTRIBUTION = new StaticMeta({ attributionRecords: new PublisherSet().records() });
