@@ -17,7 +17,8 @@ export function createReloadingFile<T>(path: string, read: (path: string) => T, 
   };
 }
 
-function fileVersion(path: string): string {
+/** A file's identity: it changes when the file is replaced (new inode) or rewritten; "absent" when there is none. */
+export function fileVersion(path: string): string {
   try {
     const stat = statSync(path);
     return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;

@@ -1,0 +1,290 @@
+import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { Counter, type Registry } from "prom-client";
+import { createWriteStream, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { join } from "node:path";
+import { Transform, type Readable, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+import {
+  GENERATION_FILES, MANIFEST_MAX_BYTES, MANIFEST_NAME, parseIndexManifest,
+  type GenerationFile, type IndexManifest, type PublishedFile,
+} from "../../schemas/index-manifest.ts";
+import type { IndexFollowingConfig, ObjectStoreLocation } from "../config.ts";
+import { replaceAtomically } from "../files/atomic-write.ts";
+import { digestFile, DigestingStream } from "../files/file-digest.ts";
+import { fileVersion } from "../files/reloading-file.ts";
+import type { Logger } from "../observability/logger.ts";
+import { createObjectStoreClient, objectKey, objectUrl, storeErrorFacts, storeStatusOf } from "./object-store.ts";
+
+/** What the follower has done since the process started; read by the metrics. */
+export interface IndexFollowerCounts {
+  /** Manifest requests made. */
+  polls: number;
+  /** Polls answered 304 Not Modified: the installed generation is still the current one. */
+  unchanged: number;
+  /** Generations downloaded, verified and swapped in. */
+  installed: number;
+  /** Polls that took nothing: store unreachable, manifest invalid, a download cut short, stalled or not matching its hash. */
+  failed: number;
+}
+
+const POLL_OUTCOMES = ["unchanged", "current", "installed", "absent", "failed"] as const;
+export type PollOutcome = (typeof POLL_OUTCOMES)[number];
+
+export interface IndexFollower {
+  readonly counts: Readonly<IndexFollowerCounts>;
+  /** The generation installed, null before the first. */
+  generation(): string | null;
+  /** Polls now, after any poll under way. */
+  pollOnce(): Promise<PollOutcome>;
+  /** Polls now and then every interval, until stopped. */
+  start(): void;
+  /** Ends polling; a download under way is abandoned and its partial file removed. */
+  stop(): Promise<void>;
+}
+
+export interface IndexFollowerOptions {
+  client: S3Client;
+  source: ObjectStoreLocation;
+  dataDir: string;
+  pollIntervalMs: number;
+  logger: Logger;
+  /** A download that receives nothing for this long is abandoned. */
+  idleTimeoutMs?: number;
+  /** The app's metrics registry (server/observability/metrics.ts), where the polls are counted by outcome. */
+  metrics?: Registry;
+}
+
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+const MANIFEST_TIMEOUT_MS = 15_000;
+const DOWNLOAD_SUFFIX = ".download";
+
+/** `service serve --index-from`: follows the generations a writer publishes to object storage, with its own S3 client. */
+export function startIndexFollower(following: IndexFollowingConfig, dataDir: string, logger: Logger, metrics?: Registry): IndexFollower {
+  const follower = createIndexFollower({ client: createObjectStoreClient(following.source), source: following.source, dataDir, pollIntervalMs: following.pollIntervalMs, logger, metrics });
+  follower.start();
+  return follower;
+}
+
+/**
+ * Polls the manifest with If-None-Match (an unchanged one costs one small request and a 304), downloads the files
+ * of a new generation beside the live ones while hashing them, and only when every file matches the hash and size
+ * the manifest names, renames them over the live ones in one synchronous step: the server picks them up by file
+ * identity (reloading-database.ts, registry-file.ts) exactly as after a local publication, and no request is
+ * answered between the renames. Anything short of that leaves the current files serving, and is logged and counted.
+ */
+export function createIndexFollower(options: IndexFollowerOptions): IndexFollower {
+  const { client, source, dataDir, logger } = options;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const counts: IndexFollowerCounts = { polls: 0, unchanged: 0, installed: 0, failed: 0 };
+  const stopping = new AbortController();
+  const localFiles = new Map<GenerationFile, { version: string; sha256: string }>();
+  // The ETag of the manifest whose files are installed: kept only once they are, so a failed download is retried.
+  let installedEtag: string | undefined;
+  let installedGeneration: string | null = null;
+  let absenceReported = false;
+  let queue: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  const countPoll = pollCounter(options.metrics);
+  mkdirSync(dataDir, { recursive: true });
+  removeAbandonedDownloads(dataDir);
+
+  async function poll(): Promise<PollOutcome> {
+    if (stopping.signal.aborted) return "failed";
+    const outcome = await pollStore();
+    // A poll cut short by the process stopping is no failure of the store.
+    if (!stopping.signal.aborted) countPoll(outcome);
+    // The log is written in batches: a swap or a failure, which operators watch for, goes out now, not with later lines.
+    if (outcome !== "unchanged") logger.flush();
+    return outcome;
+  }
+
+  async function pollStore(): Promise<PollOutcome> {
+    counts.polls++;
+    try {
+      const found = await readManifest();
+      if (found === "unchanged") {
+        counts.unchanged++;
+        logger.debug({ source: objectUrl(source, MANIFEST_NAME) }, "index manifest unchanged");
+        return "unchanged";
+      }
+      if (found === "absent") {
+        if (!absenceReported) logger.info({ source: objectUrl(source, MANIFEST_NAME) }, "no index generation published yet");
+        absenceReported = true;
+        return "absent";
+      }
+      absenceReported = false;
+      return await install(found.manifest, found.etag);
+    } catch (error) {
+      if (stopping.signal.aborted) return "failed";
+      counts.failed++;
+      logger.warn({ source: objectUrl(source, MANIFEST_NAME), generation: installedGeneration, ...storeErrorFacts(error) }, "index generation not taken: the current index stays");
+      return "failed";
+    }
+  }
+
+  async function readManifest(): Promise<"unchanged" | "absent" | { manifest: IndexManifest; etag: string | undefined }> {
+    try {
+      const answer = await client.send(
+        new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, MANIFEST_NAME), IfNoneMatch: installedEtag }),
+        { abortSignal: AbortSignal.any([stopping.signal, AbortSignal.timeout(MANIFEST_TIMEOUT_MS)]) },
+      );
+      const body = answer.Body as Readable & { transformToString(): Promise<string> };
+      if ((answer.ContentLength ?? 0) > MANIFEST_MAX_BYTES) {
+        body.destroy();
+        throw new Error(`the index manifest is ${answer.ContentLength} bytes, more than a manifest can be`);
+      }
+      return { manifest: parseIndexManifest(await body.transformToString()), etag: answer.ETag };
+    } catch (error) {
+      const status = storeStatusOf(error);
+      if (status === 304) return "unchanged";
+      if (status === 404) return "absent";
+      throw error;
+    }
+  }
+
+  async function install(manifest: IndexManifest, etag: string | undefined): Promise<PollOutcome> {
+    const wanted: GenerationFile[] = [];
+    for (const file of GENERATION_FILES) if ((await localHash(file)) !== manifest.files[file].sha256) wanted.push(file);
+    if (wanted.length === 0) {
+      if (installedGeneration !== manifest.generation) logger.info({ generation: manifest.generation, publishedAt: manifest.publishedAt }, "index generation already in the data directory");
+      installedEtag = etag;
+      installedGeneration = manifest.generation;
+      return "current";
+    }
+    const started = performance.now();
+    const downloaded = new Map<GenerationFile, string>();
+    try {
+      for (const file of wanted) downloaded.set(file, await download(manifest.files[file], join(dataDir, `${DATA_FILES[file]}.${process.pid}${DOWNLOAD_SUFFIX}`)));
+      // One synchronous step: no request runs between these renames, so none reads the new index with the old registry.
+      for (const [file, temporary] of downloaded) {
+        const live = join(dataDir, DATA_FILES[file]);
+        replaceAtomically(temporary, live);
+        localFiles.set(file, { version: fileVersion(live), sha256: manifest.files[file].sha256 });
+      }
+    } finally {
+      for (const temporary of downloaded.values()) rmSync(temporary, { force: true });
+    }
+    installedEtag = etag;
+    installedGeneration = manifest.generation;
+    counts.installed++;
+    logger.info({
+      generation: manifest.generation, publishedAt: manifest.publishedAt, files: wanted,
+      bytes: wanted.reduce((sum, file) => sum + manifest.files[file].bytes, 0), downloadMs: Math.round(performance.now() - started),
+    }, "index generation installed");
+    return "installed";
+  }
+
+  /** Streams one file to `temporary`, hashing it on the way; it is kept only when hash and size are the manifest's. */
+  async function download(published: PublishedFile, temporary: string): Promise<string> {
+    try {
+      const answer = await client.send(new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, published.key) }), { abortSignal: stopping.signal });
+      const digesting = new DigestingStream();
+      await pipeline(answer.Body as Readable, new IdleGuard(idleTimeoutMs), digesting, createWriteStream(temporary), { signal: stopping.signal });
+      const arrived = digesting.digest();
+      if (arrived.bytes !== published.bytes || arrived.sha256 !== published.sha256) {
+        throw new Error(`${objectUrl(source, published.key)} arrived as ${arrived.bytes} bytes with SHA-256 ${arrived.sha256}, not the ${published.bytes} bytes the manifest names`);
+      }
+      const handle = await open(temporary, "r");
+      await handle.sync().finally(() => handle.close());
+      return temporary;
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  /** The hash of a live file, computed again only when the file was replaced since (or on first use). */
+  async function localHash(file: GenerationFile): Promise<string | null> {
+    const live = join(dataDir, DATA_FILES[file]);
+    const version = fileVersion(live);
+    if (version === "absent") return null;
+    const known = localFiles.get(file);
+    if (known?.version === version) return known.sha256;
+    const { sha256 } = await digestFile(live);
+    localFiles.set(file, { version, sha256 });
+    return sha256;
+  }
+
+  function pollOnce(): Promise<PollOutcome> {
+    const next = queue.then(poll);
+    queue = next;
+    return next;
+  }
+
+  return {
+    counts,
+    generation: () => installedGeneration,
+    pollOnce,
+    start() {
+      const loop = async () => {
+        await pollOnce();
+        if (stopping.signal.aborted) return;
+        timer = setTimeout(loop, options.pollIntervalMs);
+        // Polling alone never keeps the process alive; the server does.
+        timer.unref();
+      };
+      void loop();
+    },
+    async stop() {
+      stopping.abort();
+      if (timer) clearTimeout(timer);
+      await queue;
+      client.destroy();
+    },
+  };
+}
+
+/** Polls by outcome on the app's metrics; every outcome exposed from the start, so a rate over one never seen is 0. */
+function pollCounter(registry: Registry | undefined): (outcome: PollOutcome) => void {
+  if (!registry) return () => {};
+  const polls = new Counter({
+    name: "service_index_polls_total",
+    help: "Polls of the object-store manifest by outcome: unchanged (304), current (files already here), installed (new generation swapped in), absent (nothing published yet), failed (store unreachable or a download cut short, stalled or not matching its hash; the current index stays).",
+    labelNames: ["outcome"], registers: [registry],
+  });
+  const series = new Map(POLL_OUTCOMES.map((outcome) => [outcome, polls.labels(outcome)] as const));
+  for (const counter of series.values()) counter.inc(0);
+  return (outcome) => series.get(outcome)!.inc();
+}
+
+/** Fails a stream that receives nothing for `timeoutMs`: a store that stops sending mid-file is given up on. */
+class IdleGuard extends Transform {
+  private readonly timeoutMs: number;
+  private timer: NodeJS.Timeout;
+
+  constructor(timeoutMs: number) {
+    super();
+    this.timeoutMs = timeoutMs;
+    this.timer = this.arm();
+  }
+
+  private arm(): NodeJS.Timeout {
+    return setTimeout(() => this.destroy(new Error(`the download stalled: nothing received for ${this.timeoutMs} ms`)), this.timeoutMs);
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    clearTimeout(this.timer);
+    this.timer = this.arm();
+    done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    clearTimeout(this.timer);
+    done();
+  }
+
+  override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
+    clearTimeout(this.timer);
+    done(error);
+  }
+}
+
+/** Partial downloads of a process that was killed: never read, only disk to reclaim. */
+function removeAbandonedDownloads(dataDir: string): void {
+  const liveNames: string[] = GENERATION_FILES.map((file) => DATA_FILES[file]);
+  for (const name of readdirSync(dataDir)) {
+    if (name.endsWith(DOWNLOAD_SUFFIX) && liveNames.some((live) => name.startsWith(`${live}.`))) rmSync(join(dataDir, name), { force: true });
+  }
+}

@@ -1,0 +1,148 @@
+import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import Database from "better-sqlite3";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishGeneration } from "../../cli/publish/publish-generation.ts";
+import { MANIFEST_NAME, parseIndexManifest, type IndexManifest } from "../../schemas/index-manifest.ts";
+import type { ObjectStoreLocation } from "../../server/config.ts";
+import { digestFile } from "../../server/files/file-digest.ts";
+import { createLogger } from "../../server/observability/logger.ts";
+import { createIndexFollower, type IndexFollower } from "../../server/storage/index-follower.ts";
+import { objectKey } from "../../server/storage/object-store.ts";
+import { runCli } from "../support/run-cli.ts";
+import { startObjectStoreStandin, type ObjectStoreStandin } from "./object-store-process.ts";
+
+const BUCKET = "follower-test";
+const location: ObjectStoreLocation = { bucket: BUCKET, prefix: "deployments/one", pathStyle: true };
+
+describe("following the index published to object storage", () => {
+  let root: string;
+  let store: ObjectStoreStandin;
+  let client: S3Client;
+  let publisherDir: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "index-follower-"));
+    store = await startObjectStoreStandin(join(root, "store"), BUCKET);
+    client = new S3Client({
+      endpoint: store.endpoint, region: "us-east-1", forcePathStyle: true, requestChecksumCalculation: "WHEN_REQUIRED",
+      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    });
+    publisherDir = join(root, "publisher");
+    const ingest = runCli(["ingest", "--from-archive", "data/samples", "--data-dir", publisherDir]);
+    expect(ingest.stdout, ingest.stderr).toMatch(/, index published$/m);
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await store?.kill();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  function follower(dataDir: string, idleTimeoutMs?: number): { follower: IndexFollower; logs: Record<string, unknown>[] } {
+    const logs: Record<string, unknown>[] = [];
+    const sink = new Writable({ write(chunk, _encoding, done) { logs.push(JSON.parse(String(chunk))); done(); } });
+    const logger = createLogger("debug", { write: (line: string) => sink.write(line) });
+    return { follower: createIndexFollower({ client, source: location, dataDir, pollIntervalMs: 60_000, logger, idleTimeoutMs }), logs };
+  }
+
+  /** A publisher directory whose index differs from the first by one publication fact: a modified copy, made here. */
+  function modifiedPublisher(name: string, publishedAt: string): string {
+    const dir = join(root, name);
+    cpSync(publisherDir, dir, { recursive: true });
+    const index = new Database(join(dir, "index.sqlite"));
+    index.prepare("UPDATE publication SET value = ? WHERE key = 'publishedAt'").run(publishedAt);
+    index.close();
+    return dir;
+  }
+
+  async function liveHashes(dataDir: string) {
+    return { index: (await digestFile(join(dataDir, "index.sqlite"))).sha256, registry: (await digestFile(join(dataDir, "registry.json"))).sha256 };
+  }
+
+  const leftovers = (dataDir: string) => readdirSync(dataDir).filter((name) => name.endsWith(".download"));
+
+  let first: IndexManifest;
+  const followerDir = () => join(root, "follower");
+
+  it("finds nothing before a publication, then installs the generation and answers a repeated poll with 304", async () => {
+    const { follower: one } = follower(followerDir());
+    expect(await one.pollOnce()).toBe("absent");
+    expect(existsSync(join(followerDir(), "index.sqlite"))).toBe(false);
+
+    first = await publishGeneration(client, location, publisherDir, new Date());
+    expect(await one.pollOnce()).toBe("installed");
+    expect(await liveHashes(followerDir())).toEqual({ index: first.files.index.sha256, registry: first.files.registry.sha256 });
+    expect(readFileSync(join(followerDir(), "index.sqlite")).equals(readFileSync(join(publisherDir, "index.sqlite")))).toBe(true);
+    expect(one.generation()).toBe(first.generation);
+
+    expect(await one.pollOnce()).toBe("unchanged");
+    expect(one.counts).toEqual({ polls: 3, unchanged: 1, installed: 1, failed: 0 });
+    await one.stop();
+  });
+
+  it("takes files already in the data directory as installed, without downloading them again", async () => {
+    const { follower: restarted, logs } = follower(followerDir());
+    expect(await restarted.pollOnce()).toBe("current");
+    expect(restarted.counts.installed).toBe(0);
+    expect(logs.some((line) => line.msg === "index generation already in the data directory")).toBe(true);
+    await restarted.stop();
+  });
+
+  it("keeps the current files when a downloaded file does not match its hash", async () => {
+    const next = await publishGeneration(client, location, modifiedPublisher("tampered", "2026-01-02T00:00:00.000Z"), new Date());
+    // The object under the new index's name replaced by other bytes of the same length: what a damaged store would serve.
+    const tampered = readFileSync(join(root, "tampered", "index.sqlite"));
+    tampered.writeUInt8(tampered.readUInt8(tampered.length - 1) ^ 0xff, tampered.length - 1);
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: objectKey(location, next.files.index.key), Body: tampered }));
+
+    const { follower: one, logs } = follower(followerDir());
+    expect(await one.pollOnce()).toBe("failed");
+    expect(await liveHashes(followerDir())).toEqual({ index: first.files.index.sha256, registry: first.files.registry.sha256 });
+    expect(leftovers(followerDir())).toEqual([]);
+    expect(one.counts.failed).toBe(1);
+    const warning = logs.find((line) => line.level === "warn");
+    expect(String(warning?.error)).toMatch(/arrived as \d+ bytes with SHA-256 [0-9a-f]{64}, not the/);
+    await one.stop();
+  });
+
+  it("gives up a download that stalls, keeps the current files, and takes the generation once the store sends it", async () => {
+    const next = await publishGeneration(client, location, modifiedPublisher("stalled", "2026-01-03T00:00:00.000Z"), new Date());
+    await store.stallDownloads(64 * 1024);
+    const { follower: one, logs } = follower(followerDir(), 500);
+    expect(await one.pollOnce()).toBe("failed");
+    expect(String(logs.find((line) => line.level === "warn")?.error)).toMatch(/stalled/);
+    expect((await liveHashes(followerDir())).index).toBe(first.files.index.sha256);
+    expect(leftovers(followerDir())).toEqual([]);
+
+    await store.stallDownloads(null);
+    expect(await one.pollOnce()).toBe("installed");
+    expect((await liveHashes(followerDir())).index).toBe(next.files.index.sha256);
+    await one.stop();
+  });
+
+  it("keeps the current files while the store is down or its manifest is not one, and counts each failed poll", async () => {
+    const installed = await liveHashes(followerDir());
+    const { follower: one, logs } = follower(followerDir());
+    expect(await one.pollOnce()).toBe("current");
+
+    await store.kill();
+    expect(await one.pollOnce()).toBe("failed");
+    expect(String(logs.filter((line) => line.level === "warn").at(-1)?.code)).toMatch(/^(ECONNREFUSED|ECONNRESET)$/);
+    await store.restart();
+
+    const manifestKey = objectKey(location, MANIFEST_NAME);
+    const good = parseIndexManifest(await (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: manifestKey }))).Body!.transformToString());
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: manifestKey, Body: JSON.stringify({ ...good, files: { ...good.files, index: { ...good.files.index, key: "index/../../elsewhere.sqlite" } } }) }));
+    expect(await one.pollOnce()).toBe("failed");
+    expect(String(logs.filter((line) => line.level === "warn").at(-1)?.error)).toMatch(/index manifest is invalid/);
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: manifestKey, Body: "<html>not a manifest</html>" }));
+    expect(await one.pollOnce()).toBe("failed");
+
+    expect(await liveHashes(followerDir())).toEqual(installed);
+    expect(one.counts).toMatchObject({ failed: 3, installed: 0 });
+    await one.stop();
+  });
+});
