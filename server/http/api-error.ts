@@ -11,7 +11,12 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message?: string, options: { retryAfterSeconds?: number; headers?: Record<string, string> } = {}) {
+    // An expected answer needs no stack, and capturing one is most of the cost of a 401, 404 or 429: refused
+    // requests must stay cheap, or they are the cheapest way to load the service.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message ?? ERROR_TABLE[code].message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = "ApiError";
     this.code = code;
     this.status = ERROR_TABLE[code].status;
