@@ -40,6 +40,13 @@ CREATE TABLE observations (
   ingested_at TEXT NOT NULL,
   published_at TEXT,
   derived_inputs TEXT,
+  source TEXT,
+  adapter TEXT,
+  transformation TEXT,
+  derivation TEXT NOT NULL,
+  document_sha256 TEXT,
+  document_fetched_at TEXT,
+  note TEXT,
   PRIMARY KEY (series_slug, reference_period)
 ) STRICT;
 
@@ -95,4 +102,13 @@ export interface IndexObservationRow {
   published_at: string | null;
   /** JSON of the inputs, for a series the service derives. */
   derived_inputs: string | null;
+  /** Provenance of the current vintage: source slug, adapter, comma-joined transformations, derivation, document. */
+  source: string | null;
+  adapter: string | null;
+  transformation: string | null;
+  derivation: string;
+  document_sha256: string | null;
+  document_fetched_at: string | null;
+  /** The publisher's own note on the value (a footnote, a status label), or why a derived value has none. */
+  note: string | null;
 }

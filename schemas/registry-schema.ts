@@ -14,6 +14,8 @@ export const familySourceSchema = strict(obj({
   relatedFamilySlugs: arrayOf(slug), active: bool(),
 }));
 
+const upstreamSchema = strict(obj({ api: enumOf(OBSERVATION_APIS), id: str(), key: str() }, ["key"]));
+
 export const seriesSourceSchema = strict(obj({
   slug, familySlug: slug, name: str(), publisher: enumOf(PUBLISHERS),
   country: nullable(str({ pattern: "^[A-Z]{2}$" })), region: nullable(enumOf(REGIONS)),
@@ -21,10 +23,11 @@ export const seriesSourceSchema = strict(obj({
   unit: strict(obj({ code: str(), scale: int() })),
   seasonalAdjustment: enumOf(SEASONAL_ADJUSTMENTS), transformation: enumOf(SERIES_TRANSFORMATIONS),
   scope: str(), officialSeriesUrl: str({ pattern: "^https://" }),
-  upstream: nullable(strict(obj({ api: enumOf(OBSERVATION_APIS), id: str(), key: str() }, ["key"]))),
+  upstream: nullable(upstreamSchema),
   derived: nullable(strict(obj({
-    formula: str(), kind: enumOf(["PERCENT_CHANGE_YEAR_AGO"]), inputSeriesSlug: slug, decimalPlaces: int({ minimum: 0 }),
-  }))),
+    formula: str(), kind: enumOf(["PERCENT_CHANGE_YEAR_AGO", "LEVEL_IN_FORCE_AT_PERIOD_END"]),
+    inputSeriesSlug: slug, inputUpstream: upstreamSchema, decimalPlaces: int({ minimum: 0 }),
+  }, ["inputSeriesSlug", "inputUpstream", "decimalPlaces"]))),
   active: bool(),
 }));
 

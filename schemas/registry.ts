@@ -23,14 +23,23 @@ export interface UpstreamSeriesId {
   key?: string;
 }
 
-/** A series the service computes from other series' published values. */
+/**
+ * A series the service computes from a publisher's values, vintaged like any other (cli/ingest/derive-series.ts):
+ * `PERCENT_CHANGE_YEAR_AGO` of a registered series, rounded half-up to `decimalPlaces`; `LEVEL_IN_FORCE_AT_PERIOD_END`,
+ * the level in force on the last day of each month, of a publisher series that states only the dates on which the
+ * level changed (the ECB key rates), read as `inputUpstream` and never served itself, since its dates are not
+ * reference periods of ours.
+ */
 export interface DerivedSeriesRule {
   /** Human-readable formula including its rounding rule. */
   formula: string;
-  kind: "PERCENT_CHANGE_YEAR_AGO";
-  inputSeriesSlug: string;
-  /** Decimal places of the published result (half-up rounding). */
-  decimalPlaces: number;
+  kind: "PERCENT_CHANGE_YEAR_AGO" | "LEVEL_IN_FORCE_AT_PERIOD_END";
+  /** The registered series it is computed from; exactly one of this and `inputUpstream`. */
+  inputSeriesSlug?: string;
+  /** The publisher series it is computed from, read only as this input. */
+  inputUpstream?: UpstreamSeriesId;
+  /** Decimal places of the published result (half-up rounding); PERCENT_CHANGE_YEAR_AGO only. */
+  decimalPlaces?: number;
 }
 
 /** A measurable definition. It has no values (spec "Registries"). */
@@ -88,4 +97,14 @@ export interface BuiltRegistry extends Registry {
 /** The publisher's identifier of a series as one string: BLS and ECB ids as they are, Eurostat `dataset.key`. */
 export function upstreamSeriesKey(upstream: UpstreamSeriesId): string {
   return upstream.key ? `${upstream.id}.${upstream.key}` : upstream.id;
+}
+
+/** The ledger's key of a publisher series read only as a derivation's input: `<api>:<upstream key>`, which no slug can be. */
+export function inputLedgerKey(upstream: UpstreamSeriesId): string {
+  return `${upstream.api}:${upstreamSeriesKey(upstream)}`;
+}
+
+/** What a derived series is computed from, as the registry names it: the input series' slug, else the publisher's id. */
+export function derivedInputName(rule: DerivedSeriesRule): string {
+  return rule.inputSeriesSlug ?? upstreamSeriesKey(rule.inputUpstream!);
 }

@@ -1,4 +1,4 @@
-import { CHECK_RESULTS, RUN_OUTCOMES } from "./vocabularies.ts";
+import { CALENDAR_SKIP_REASONS, CHECK_RESULTS, RUN_OUTCOMES } from "./vocabularies.ts";
 
 const sqlList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
 
@@ -85,6 +85,8 @@ CREATE TABLE IF NOT EXISTS evidence (
   PRIMARY KEY (event_id, kind, detail)
 ) STRICT;
 
+-- series_slug is a registry slug, or for a publisher series read only as the input of a derived one, its ledger key
+-- (\`<api>:<upstream key>\`, which no slug can be). The provenance columns are those of VINTAGE_PROVENANCE_COLUMNS.
 CREATE TABLE IF NOT EXISTS vintages (
   series_slug TEXT NOT NULL,
   reference_period TEXT NOT NULL,
@@ -95,6 +97,18 @@ CREATE TABLE IF NOT EXISTS vintages (
   ingested_at TEXT NOT NULL,
   run_id TEXT NOT NULL,
   PRIMARY KEY (series_slug, reference_period, sequence)
+) STRICT;
+
+-- The latest document that carried each period, changed or not: when it was fetched and the update time it states
+-- (the served \`sourceUpdatedAt\` moves with the publisher's timestamp even when no vintage is appended).
+CREATE TABLE IF NOT EXISTS value_sightings (
+  series_slug TEXT NOT NULL,
+  reference_period TEXT NOT NULL,
+  seen_at TEXT NOT NULL,
+  source_updated_at TEXT,
+  document_sha256 TEXT,
+  run_id TEXT NOT NULL,
+  PRIMARY KEY (series_slug, reference_period)
 ) STRICT;
 
 CREATE TABLE IF NOT EXISTS announcements (
@@ -126,6 +140,40 @@ CREATE TABLE IF NOT EXISTS applied_documents (
   PRIMARY KEY (source, sha256, registry_sha256)
 ) STRICT;
 
+-- Releases the registry does not curate, each built from the calendar that lists it (cli/ingest/uncurated-releases.ts).
+CREATE TABLE IF NOT EXISTS uncurated_releases (
+  slug TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  source TEXT NOT NULL,
+  first_seen_at TEXT NOT NULL
+) STRICT;
+
+-- Calendar records that did not become events, and why, as last seen. An event whose every source record is now
+-- skipped as not being one (say, a meeting row once read as a decision) is withheld from the index.
+CREATE TABLE IF NOT EXISTS skipped_calendar_records (
+  source TEXT NOT NULL,
+  record TEXT NOT NULL,
+  reason TEXT NOT NULL CHECK (reason IN (${sqlList(CALENDAR_SKIP_REASONS)})),
+  detail TEXT NOT NULL,
+  title TEXT,
+  scheduled_date TEXT,
+  first_seen_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  PRIMARY KEY (source, record, reason)
+) STRICT;
+
+-- Each fetch of a calendar or value document that was applied, by when it was fetched: a replay of an archive applies
+-- every recorded fetch once, in fetch order, even one that brought back the content of an earlier fetch.
+CREATE TABLE IF NOT EXISTS applied_fetches (
+  source TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  registry_sha256 TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  PRIMARY KEY (source, sha256, fetched_at, registry_sha256)
+) STRICT;
+
 -- The ingestion's own lookups, one index per question, so that each costs a seek rather than a scan of a table
 -- that grows with every run (IF NOT EXISTS adds them to stores written before they existed).
 CREATE INDEX IF NOT EXISTS documents_by_hash ON documents (sha256);
@@ -134,3 +182,13 @@ CREATE INDEX IF NOT EXISTS events_by_release_period ON events (release_slug, jso
 CREATE INDEX IF NOT EXISTS event_sources_by_event ON event_sources (event_id);
 CREATE INDEX IF NOT EXISTS event_sources_by_date ON event_sources (source, scheduled_date);
 `;
+
+/**
+ * Columns added to `vintages` after stores were first written: what each vintage's provenance is. A store opened
+ * without them gets them (NULL in older rows: a publisher value whose source, adapter and document were not recorded).
+ * `transformation` is comma-joined (VALUE_TRANSFORMATIONS), `derived_inputs` JSON; `derivation` NULL reads as
+ * PUBLISHER_VALUE.
+ */
+export const VINTAGE_PROVENANCE_COLUMNS = [
+  "source", "adapter", "transformation", "derivation", "document_sha256", "document_fetched_at", "note", "derived_inputs",
+] as const;

@@ -21,6 +21,17 @@ export const CALENDAR_SOURCES = [
 ] as const;
 export type CalendarSource = (typeof CALENDAR_SOURCES)[number];
 
+/**
+ * Why a calendar record did not become an event (kept in the store and named in the run summary):
+ * - `DATE_THE_SOURCE_GETS_WRONG`: a date no calendar of that publisher reaches (Eurostat once listed 2189-05-10);
+ * - `NOT_A_RELEASE`: a meeting that publishes nothing (the ECB's non-monetary policy and General Council meetings, the
+ *   first day of a two-day monetary policy meeting);
+ * - `UNREADABLE`: no id, title or readable date;
+ * - `SECOND_RECORD_WITH_ONE_ID`: the document lists the id twice; the first record stands.
+ */
+export const CALENDAR_SKIP_REASONS = ["DATE_THE_SOURCE_GETS_WRONG", "NOT_A_RELEASE", "UNREADABLE", "SECOND_RECORD_WITH_ONE_ID"] as const;
+export type CalendarSkipReason = (typeof CALENDAR_SKIP_REASONS)[number];
+
 /** Publishers' own announcement feeds (news events). Eurostat has none: its announcements come from its calendar. */
 export const NEWS_FEEDS = ["bls-news-feed", "ecb-press-feed"] as const;
 export type NewsFeed = (typeof NEWS_FEEDS)[number];
@@ -28,6 +39,24 @@ export type NewsFeed = (typeof NEWS_FEEDS)[number];
 /** The publishers' data APIs that observations are ingested from. */
 export const OBSERVATION_APIS = ["bls-api", "eurostat-sdmx", "ecb-data"] as const;
 export type ObservationApi = (typeof OBSERVATION_APIS)[number];
+
+/** How a served economic value came to be (provenance `derivation`): the publisher's own figure, or computed by the service. */
+export const VALUE_DERIVATIONS = ["PUBLISHER_VALUE", "SERVICE_DERIVED"] as const;
+export type ValueDerivation = (typeof VALUE_DERIVATIONS)[number];
+
+/**
+ * What the service did to a value on its way from the publisher's document to an answer (provenance `transformation`):
+ * - `PERIOD_CODE_REWRITTEN`: the publisher's period notation restated as our code (BLS `2026 M07` as `2026-07`);
+ * - `MISSING_MARKER_AS_NULL`: the publisher's no-value mark (`-`, `:`, an empty cell, a no-data position) served as null;
+ * - `UPDATE_TIME_TO_UTC`: the publisher's local update time restated as a UTC instant;
+ * - `JSON_NUMBER_TEXT_KEPT`: a value the document carries as a JSON number, kept as the digits written (never a float);
+ * - the computations of derived series: `PERCENT_CHANGE_YEAR_AGO` with `ROUNDED_HALF_UP`, `LEVEL_IN_FORCE_AT_PERIOD_END`.
+ */
+export const VALUE_TRANSFORMATIONS = [
+  "PERIOD_CODE_REWRITTEN", "MISSING_MARKER_AS_NULL", "UPDATE_TIME_TO_UTC", "JSON_NUMBER_TEXT_KEPT",
+  "PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP", "LEVEL_IN_FORCE_AT_PERIOD_END",
+] as const;
+export type ValueTransformation = (typeof VALUE_TRANSFORMATIONS)[number];
 
 /** Slugs of families, series and releases. */
 export const SLUG_PATTERN = "^[a-z0-9-]+$";

@@ -1,7 +1,9 @@
-import { upstreamSeriesKey, type Registry, type Series } from "../../schemas/registry.ts";
+import { inputLedgerKey, upstreamSeriesKey, type Registry, type Series } from "../../schemas/registry.ts";
 import type { SourceObservation } from "./records.ts";
 import type { RunContext } from "./apply-calendar.ts";
-import type { Store } from "./store.ts";
+import { DERIVATION_TRANSFORMATIONS, deriveValues, type InputVintage } from "./derive-series.ts";
+import { releaseStartsAt, vintageRecordedAt } from "./release-vintage.ts";
+import type { Store, StoredVintage } from "./store.ts";
 import { isNewVintage } from "./vintages.ts";
 
 export interface ObservationCounts {
@@ -10,44 +12,86 @@ export interface ObservationCounts {
   appended: number;
   unchanged: number;
   evidence: number;
+  /** Vintages of derived series appended because an input changed. */
+  derived: number;
 }
 
-/** Looks up registry series by the publisher's identifier, and the releases that publish each series. */
+/** The archived document the observations were read from: its content hash and when it was fetched from the publisher. */
+export interface SourceDocument {
+  sha256: string;
+  fetchedAt: string;
+}
+
+/** Where an observation of a publisher series is kept: a registered series, or the ledger key of a derivation's input. */
+interface LedgerTarget {
+  key: string;
+  series: Series | null;
+}
+
+/** Looks up registry series by the publisher's identifier, the releases that publish each, and what each series feeds. */
 export function createSeriesIndex(registry: Registry) {
-  const byUpstream = new Map<string, Series>();
-  for (const series of registry.series) if (series.upstream) byUpstream.set(upstreamSeriesKey(series.upstream), series);
+  const byUpstream = new Map<string, LedgerTarget>();
+  for (const series of registry.series) if (series.upstream) byUpstream.set(upstreamSeriesKey(series.upstream), { key: series.slug, series });
+  const feeds = new Map<string, Series[]>();
+  for (const series of registry.series) {
+    const rule = series.derived;
+    if (!rule) continue;
+    const inputKey = rule.inputUpstream ? inputLedgerKey(rule.inputUpstream) : rule.inputSeriesSlug!;
+    if (rule.inputUpstream && !byUpstream.has(upstreamSeriesKey(rule.inputUpstream))) byUpstream.set(upstreamSeriesKey(rule.inputUpstream), { key: inputKey, series: null });
+    feeds.set(inputKey, [...(feeds.get(inputKey) ?? []), series]);
+  }
   const releasesBySeries = new Map<string, string[]>();
   for (const release of registry.releases) {
     for (const slug of release.seriesSlugs) releasesBySeries.set(slug, [...(releasesBySeries.get(slug) ?? []), release.slug]);
   }
+  const seriesBySlug = new Map(registry.series.map((series) => [series.slug, series]));
   return {
-    seriesFor: (seriesId: string) => byUpstream.get(seriesId) ?? null,
+    targetFor: (seriesId: string) => byUpstream.get(seriesId) ?? null,
     releasesPublishing: (seriesSlug: string) => releasesBySeries.get(seriesSlug) ?? [],
+    /** Derived series computed from this ledger key, in registry order. */
+    derivedFrom: (key: string) => feeds.get(key) ?? [],
+    /** The publisher's identifier of what a derived series reads, for its inputs as served. */
+    inputSeriesId: (derived: Series) => {
+      const rule = derived.derived!;
+      if (rule.inputUpstream) return upstreamSeriesKey(rule.inputUpstream);
+      const input = seriesBySlug.get(rule.inputSeriesSlug!);
+      return input?.upstream ? upstreamSeriesKey(input.upstream) : rule.inputSeriesSlug!;
+    },
   };
 }
 
 export type SeriesIndex = ReturnType<typeof createSeriesIndex>;
 
 /**
- * Appends a vintage for every changed value (never overwriting an earlier one), and records a verified
- * value as evidence of publication for the events of the releases that publish it, for that period.
+ * Appends a vintage for every changed value (never overwriting an earlier one), with its provenance: the source and
+ * adapter, what was restated, and the document it came from (null only for records made without one). Records the
+ * latest document that carried each period, so the publisher's update time moves even when the value does not.
+ * Then recomputes the derived series whose inputs this document carried, appending a vintage where a value changed,
+ * and records a verified value as evidence of publication for the events whose release produced it.
  */
-export function applyObservations(store: Store, index: SeriesIndex, observations: SourceObservation[], run: RunContext): ObservationCounts {
-  const counts: ObservationCounts = { received: observations.length, unregistered: 0, appended: 0, unchanged: 0, evidence: 0 };
+export function applyObservations(store: Store, index: SeriesIndex, observations: SourceObservation[], run: RunContext, document: SourceDocument | null): ObservationCounts {
+  const counts: ObservationCounts = { received: observations.length, unregistered: 0, appended: 0, unchanged: 0, evidence: 0, derived: 0 };
+  const recordedAt = document?.fetchedAt ?? run.at;
+  const carried = new Set<string>();
   store.transaction(() => {
     for (const observation of observations) {
-      const series = index.seriesFor(observation.seriesId);
-      if (!series) {
+      const target = index.targetFor(observation.seriesId);
+      if (!target) {
         counts.unregistered++;
         continue;
       }
-      const current = store.currentVintage(series.slug, observation.referencePeriod);
+      carried.add(target.key);
+      store.recordSighting({
+        series_slug: target.key, reference_period: observation.referencePeriod, seen_at: recordedAt,
+        source_updated_at: observation.sourceUpdatedAt, document_sha256: document?.sha256 ?? null, run_id: run.runId,
+      });
+      const current = store.currentVintage(target.key, observation.referencePeriod);
       if (!isNewVintage(current ? { sequence: current.sequence, value: current.value, publicationStatus: current.publication_status } : undefined, observation)) {
         counts.unchanged++;
         continue;
       }
-      store.appendVintage({
-        series_slug: series.slug,
+      const vintage: StoredVintage = {
+        series_slug: target.key,
         reference_period: observation.referencePeriod,
         sequence: (current?.sequence ?? 0) + 1,
         value: observation.value,
@@ -55,22 +99,86 @@ export function applyObservations(store: Store, index: SeriesIndex, observations
         source_updated_at: observation.sourceUpdatedAt,
         ingested_at: run.at,
         run_id: run.runId,
-      });
+        source: observation.api,
+        adapter: observation.adapter,
+        transformation: observation.transformation.join(","),
+        derivation: "PUBLISHER_VALUE",
+        document_sha256: document?.sha256 ?? null,
+        document_fetched_at: document?.fetchedAt ?? null,
+        note: observation.note,
+        derived_inputs: null,
+      };
+      store.appendVintage(vintage);
       counts.appended++;
-      if (observation.value !== null) counts.evidence += recordValueEvidence(store, index, series.slug, observation, run);
+      if (target.series && vintage.value !== null) counts.evidence += recordValueEvidence(store, index, vintage, current ?? null, run);
     }
+    for (const key of carried) counts.derived += deriveFrom(store, index, key, run, recordedAt);
   });
   return counts;
 }
 
-/** Only for events whose scheduled date has come: an earlier value of the same period belongs to an earlier release. */
-function recordValueEvidence(store: Store, index: SeriesIndex, seriesSlug: string, observation: SourceObservation, run: RunContext): number {
+/**
+ * Recomputes every series derived from `key` over all its periods and appends a vintage where the value (or its absence)
+ * changed; then whatever is derived from those. The vintage names the input vintages it was computed from.
+ */
+function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunContext, asOf: string): number {
+  let appended = 0;
+  for (const series of index.derivedFrom(key)) {
+    const rule = series.derived!;
+    const current = store.currentVintagesOf(key);
+    const inputs = current.map((vintage): InputVintage => ({
+      referencePeriod: vintage.reference_period, value: vintage.value, note: vintage.note, sequence: vintage.sequence,
+      documentSha256: vintage.document_sha256, documentFetchedAt: vintage.document_fetched_at,
+    }));
+    const source = current.find((vintage) => vintage.source !== null)?.source ?? null;
+    let changed = 0;
+    for (const derived of deriveValues(rule, index.inputSeriesId(series), inputs, asOf)) {
+      const previous = store.currentVintage(series.slug, derived.referencePeriod);
+      if (!isNewVintage(previous ? { sequence: previous.sequence, value: previous.value, publicationStatus: previous.publication_status } : undefined, { value: derived.value, publicationStatus: null })) continue;
+      const newest = derived.inputs.map((input) => input.document).filter((item) => item !== null).sort((a, b) => a.fetchedAt.localeCompare(b.fetchedAt)).at(-1) ?? null;
+      store.appendVintage({
+        series_slug: series.slug,
+        reference_period: derived.referencePeriod,
+        sequence: (previous?.sequence ?? 0) + 1,
+        value: derived.value,
+        publication_status: null,
+        source_updated_at: null,
+        ingested_at: run.at,
+        run_id: run.runId,
+        source,
+        adapter: DERIVATION_ADAPTER,
+        transformation: DERIVATION_TRANSFORMATIONS[rule.kind].join(","),
+        derivation: "SERVICE_DERIVED",
+        document_sha256: newest?.sha256 ?? null,
+        document_fetched_at: newest?.fetchedAt ?? null,
+        note: derived.note,
+        derived_inputs: JSON.stringify(derived.inputs),
+      });
+      changed++;
+    }
+    appended += changed;
+    if (changed > 0) appended += deriveFrom(store, index, series.slug, run, asOf);
+  }
+  return appended;
+}
+
+/** Provenance `adapter` of a value the service computed (cli/ingest/derive-series.ts). */
+export const DERIVATION_ADAPTER = "derive-series";
+
+/**
+ * Evidence of publication for each event of a release publishing the series, for that period, whose release produced
+ * this vintage: recorded at or after the release's time, while the vintage it replaced was recorded before it (else
+ * that earlier vintage is the release's figure and this one a later revision). The detail names the vintage.
+ */
+function recordValueEvidence(store: Store, index: SeriesIndex, vintage: StoredVintage, replaced: StoredVintage | null, run: RunContext): number {
   let recorded = 0;
-  for (const releaseSlug of index.releasesPublishing(seriesSlug)) {
-    for (const event of store.eventsForPeriod(releaseSlug, observation.referencePeriod)) {
-      if (event.scheduled_date > run.at.slice(0, 10)) continue;
+  const recordedAt = vintageRecordedAt(vintage);
+  for (const releaseSlug of index.releasesPublishing(vintage.series_slug)) {
+    for (const event of store.eventsForPeriod(releaseSlug, vintage.reference_period)) {
+      const releaseAt = releaseStartsAt(event);
+      if (recordedAt < releaseAt || (replaced !== null && vintageRecordedAt(replaced) >= releaseAt)) continue;
       const releasedAt = event.scheduled_at !== null && event.scheduled_at <= run.at ? event.scheduled_at : null;
-      const detail = `${seriesSlug} ${observation.referencePeriod} = ${observation.value}`;
+      const detail = `${vintage.series_slug} ${vintage.reference_period} = ${vintage.value} (vintage ${vintage.sequence})`;
       if (store.addEvidence(event.id, "VERIFIED_VALUE", run.at, releasedAt, detail, null)) recorded++;
     }
   }

@@ -1,40 +1,127 @@
 import { Decimal } from "decimal.js";
 import { DateTime } from "luxon";
 import type { DerivedSeriesRule } from "../../schemas/registry.ts";
+import type { ValueTransformation } from "../../schemas/vocabularies.ts";
+
+/** One current input value as the ledger holds it, with the vintage and document it is. */
+export interface InputVintage {
+  referencePeriod: string;
+  value: string | null;
+  note: string | null;
+  sequence: number;
+  documentSha256: string | null;
+  documentFetchedAt: string | null;
+}
+
+/** An input of a derived value as served (`derived.inputs[]`). */
+export interface DerivedInput {
+  /** The publisher's identifier of the input series (`CUUR0000SA0`, `FM.B.U2.EUR.4F.KR.DFR.LEV`). */
+  sourceSeriesId: string;
+  /** The input period, as one of our codes (a date of change is given as its month; `sourcePeriod` keeps the date). */
+  referencePeriod: string;
+  /** The publisher's own period, where it is not one of our codes (the ECB's date of change). */
+  sourcePeriod?: string;
+  value: string | null;
+  /** The input's vintage (its sequence in the ledger): which publication of the input was used. */
+  vintage: number;
+  document: { sha256: string; fetchedAt: string } | null;
+}
 
 export interface DerivedValue {
   referencePeriod: string;
-  value: string;
-  inputs: { sourceSeriesId: string; referencePeriod: string; value: string }[];
+  value: string | null;
+  /** Why there is no value, where an input is the publisher's gap. */
+  note: string | null;
+  inputs: DerivedInput[];
+}
+
+/** What each kind of rule does to its inputs (provenance `transformation`). */
+export const DERIVATION_TRANSFORMATIONS: Record<DerivedSeriesRule["kind"], ValueTransformation[]> = {
+  PERCENT_CHANGE_YEAR_AGO: ["PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP"],
+  LEVEL_IN_FORCE_AT_PERIOD_END: ["LEVEL_IN_FORCE_AT_PERIOD_END"],
+};
+
+/**
+ * Every value of a derived series, from the current vintages of its input (oldest period first), in exact decimal
+ * arithmetic. `asOf` is when the input was last read: a month whose last day is still to come has no level in force
+ * at its end yet.
+ */
+export function deriveValues(rule: DerivedSeriesRule, inputSeriesId: string, inputs: InputVintage[], asOf: string): DerivedValue[] {
+  return rule.kind === "PERCENT_CHANGE_YEAR_AGO"
+    ? deriveYearAgoChange(rule.decimalPlaces ?? 0, inputSeriesId, inputs)
+    : deriveLevelAtMonthEnd(inputSeriesId, inputs, asOf);
 }
 
 /**
- * Year-ago percent change of a monthly or quarterly series, in exact decimal arithmetic:
- * (value[t] / value[t-1y] - 1) * 100, rounded half-up to the rule's decimal places.
+ * (value[t] / value[t-1y] - 1) * 100, rounded half-up to `decimalPlaces`, for each period with a year-ago twin. When
+ * either input is the publisher's gap (a period it states without a value), the derived period is stated too, as null
+ * with the reason, so the gap is never silently dropped.
  */
-export function deriveYearAgoChange(rule: DerivedSeriesRule, inputSeriesId: string, input: Map<string, string | null>): DerivedValue[] {
+function deriveYearAgoChange(decimalPlaces: number, inputSeriesId: string, inputs: InputVintage[]): DerivedValue[] {
+  const byPeriod = new Map(inputs.map((input) => [input.referencePeriod, input]));
   const derived: DerivedValue[] = [];
-  for (const [period, value] of [...input].sort(([a], [b]) => a.localeCompare(b))) {
-    const earlierPeriod = yearBefore(period);
-    const earlier = earlierPeriod ? input.get(earlierPeriod) : null;
-    if (value == null || earlier == null || new Decimal(earlier).isZero()) continue;
-    const change = new Decimal(value).div(earlier).minus(1).times(100).toDecimalPlaces(rule.decimalPlaces, Decimal.ROUND_HALF_UP);
+  for (const current of inputs) {
+    const earlierPeriod = yearBefore(current.referencePeriod);
+    const earlier = earlierPeriod ? byPeriod.get(earlierPeriod) : undefined;
+    if (!earlier || (earlier.value !== null && new Decimal(earlier.value).isZero())) continue;
+    const used = [inputOf(inputSeriesId, current), inputOf(inputSeriesId, earlier)];
+    const gap = [current, earlier].find((input) => input.value === null);
+    if (gap) {
+      derived.push({ referencePeriod: current.referencePeriod, value: null, note: gapNote(inputSeriesId, gap), inputs: used });
+      continue;
+    }
+    const change = new Decimal(current.value!).div(earlier.value!).minus(1).times(100).toDecimalPlaces(decimalPlaces, Decimal.ROUND_HALF_UP);
+    derived.push({ referencePeriod: current.referencePeriod, value: change.toFixed(decimalPlaces), note: null, inputs: used });
+  }
+  return derived;
+}
+
+/**
+ * The level in force on the last day of each month, from the dates on which the publisher says it changed: the value of
+ * the latest change dated on or before that day, as the publisher wrote it. Months run from that of the first change to
+ * the last month that had ended by `asOf`; before the first change nothing is known, so nothing is stated.
+ */
+function deriveLevelAtMonthEnd(inputSeriesId: string, inputs: InputVintage[], asOf: string): DerivedValue[] {
+  const changes = inputs.filter((input) => /^\d{4}-\d{2}-\d{2}$/.test(input.referencePeriod));
+  if (changes.length === 0) return [];
+  const asOfDate = asOf.slice(0, 10);
+  const derived: DerivedValue[] = [];
+  let position = 0;
+  for (let month = DateTime.fromISO(changes[0]!.referencePeriod, { zone: "utc" }).startOf("month"); month.endOf("month").toISODate()! <= asOfDate; month = month.plus({ months: 1 })) {
+    const monthEnd = month.endOf("month").toISODate()!;
+    while (position + 1 < changes.length && changes[position + 1]!.referencePeriod <= monthEnd) position++;
+    const inForce = changes[position]!;
+    const used = [inputOf(inputSeriesId, inForce)];
     derived.push({
-      referencePeriod: period,
-      value: change.toFixed(rule.decimalPlaces),
-      inputs: [
-        { sourceSeriesId: inputSeriesId, referencePeriod: period, value },
-        { sourceSeriesId: inputSeriesId, referencePeriod: earlierPeriod!, value: earlier },
-      ],
+      referencePeriod: month.toFormat("yyyy-MM"),
+      value: inForce.value,
+      note: inForce.value === null ? gapNote(inputSeriesId, inForce) : null,
+      inputs: used,
     });
   }
   return derived;
 }
 
+function inputOf(sourceSeriesId: string, input: InputVintage): DerivedInput {
+  const daily = input.referencePeriod.length === 10;
+  return {
+    sourceSeriesId,
+    referencePeriod: daily ? input.referencePeriod.slice(0, 7) : input.referencePeriod,
+    ...(daily ? { sourcePeriod: input.referencePeriod } : {}),
+    value: input.value,
+    vintage: input.sequence,
+    document: input.documentSha256 && input.documentFetchedAt ? { sha256: input.documentSha256, fetchedAt: input.documentFetchedAt } : null,
+  };
+}
+
+function gapNote(inputSeriesId: string, gap: InputVintage): string {
+  return `No value: the publisher states ${inputSeriesId} ${gap.referencePeriod} without one${gap.note ? ` (${gap.note})` : ""}.`;
+}
+
 /** `2025-03` → `2024-03`, `2025-Q1` → `2024-Q1`; null for codes without a year-ago twin. */
 function yearBefore(period: string): string | null {
-  const month = DateTime.fromFormat(period, "yyyy-MM", { zone: "UTC" });
-  if (month.isValid) return month.minus({ years: 1 }).toFormat("yyyy-MM");
+  const month = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(period);
+  if (month) return `${Number(month[1]) - 1}-${month[2]}`;
   const quarter = /^(\d{4})-Q([1-4])$/.exec(period);
   return quarter ? `${Number(quarter[1]) - 1}-Q${quarter[2]}` : null;
 }

@@ -1,57 +1,101 @@
 import type Database from "better-sqlite3";
-import { upstreamSeriesKey, type Registry } from "../../schemas/registry.ts";
-import { deriveYearAgoChange } from "./derive-series.ts";
-import type { ValueLookup } from "./event-record.ts";
+import type { Registry } from "../../schemas/registry.ts";
+import { provenanceOf } from "../../schemas/value-provenance.ts";
+import type { PeriodValue, ValueLookup } from "./event-record.ts";
+import { releaseStartsAt, releaseVintage, vintageRecordedAt } from "./release-vintage.ts";
+import type { StoredEvent, StoredVintage } from "./store.ts";
 
 /**
- * Fills the index's `observations` (the current vintage of every period with its revision facts) straight from the
- * ledger, attached to the index connection as `ledger`: one INSERT…SELECT streamed in primary-key order, so the
- * vintages never pass through JavaScript however many there are. `published_at` is stamped later, from the events.
+ * Fills the index's `observations` (the current vintage of every period with its revision facts and provenance)
+ * straight from the ledger, attached to the index connection as `ledger`: one INSERT…SELECT streamed in primary-key
+ * order, so the vintages never pass through JavaScript however many there are. Only registered series are served, each
+ * with the vintages of its own kind: a derived series its computed vintages, any other its publisher's (a ledger key of
+ * a derivation's input is no slug, and is never served). `sourceUpdatedAt` is the newer of the vintage's and the one
+ * stated by the latest document that carried the period. `published_at` is stamped later, from the events.
  */
 export function writeServedObservations(index: Database.Database, registry: Registry): void {
+  index.exec("CREATE TEMP TABLE served_series (slug TEXT PRIMARY KEY, derivation TEXT NOT NULL) WITHOUT ROWID");
+  const serve = index.prepare("INSERT INTO temp.served_series VALUES (?, ?)");
+  for (const series of registry.series) serve.run(series.slug, series.derived ? "SERVICE_DERIVED" : "PUBLISHER_VALUE");
   index.exec(`
     INSERT INTO observations (series_slug, reference_period, value, publication_status, revision_count, previous_value,
-      source_updated_at, ingested_at, published_at, derived_inputs)
-    SELECT series_slug, reference_period, value, publication_status, sequence - 1, previous_value, source_updated_at, ingested_at, NULL, NULL
+      source_updated_at, ingested_at, published_at, derived_inputs, source, adapter, transformation, derivation, document_sha256,
+      document_fetched_at, note)
+    SELECT series_slug, reference_period, value, publication_status, sequence - 1, previous_value,
+      CASE WHEN v_updated IS NULL OR seen_updated > v_updated THEN seen_updated ELSE v_updated END,
+      ingested_at, NULL, derived_inputs, source, adapter, transformation, derivation, document_sha256, document_fetched_at, note
     FROM (
-      SELECT series_slug, reference_period, value, publication_status, sequence, source_updated_at, ingested_at,
-        lag(value) OVER period AS previous_value, lead(sequence) OVER period AS later_sequence
-      FROM ledger.vintages
-      WINDOW period AS (PARTITION BY series_slug, reference_period ORDER BY sequence)
+      SELECT v.series_slug, v.reference_period, v.value, v.publication_status, v.sequence, v.source_updated_at AS v_updated,
+        (SELECT s.source_updated_at FROM ledger.value_sightings s WHERE s.series_slug = v.series_slug AND s.reference_period = v.reference_period) AS seen_updated,
+        v.ingested_at, v.derived_inputs, v.source, v.adapter, v.transformation, served.derivation, v.document_sha256, v.document_fetched_at, v.note,
+        lag(v.value) OVER period AS previous_value, lead(v.sequence) OVER period AS later_sequence
+      FROM ledger.vintages v JOIN temp.served_series served ON served.slug = v.series_slug
+        AND served.derivation = coalesce(v.derivation, 'PUBLISHER_VALUE')
+      WINDOW period AS (PARTITION BY v.series_slug, v.reference_period ORDER BY v.sequence)
     )
     WHERE later_sequence IS NULL`);
-  writeDerivedObservations(index, registry);
+  index.exec("DROP TABLE temp.served_series");
   index.exec(`INSERT INTO series_facts SELECT series_slug, max(ingested_at), count(*) FROM observations GROUP BY series_slug`);
 }
 
-/** Series the service computes, from the served values of their inputs (in registry order, so one may feed the next). */
-function writeDerivedObservations(index: Database.Database, registry: Registry): void {
-  const inputRows = index.prepare("SELECT reference_period, value, ingested_at FROM observations WHERE series_slug = ? ORDER BY reference_period");
-  const insert = index.prepare(`INSERT INTO observations VALUES (@series_slug, @reference_period, @value, NULL, 0, NULL, NULL, @ingested_at, NULL, @derived_inputs)`);
-  for (const series of registry.series) {
-    if (!series.derived) continue;
-    const rows = inputRows.all(series.derived.inputSeriesSlug) as { reference_period: string; value: string | null; ingested_at: string }[];
-    const inputSeries = registry.series.find((candidate) => candidate.slug === series.derived!.inputSeriesSlug);
-    const inputId = inputSeries?.upstream ? upstreamSeriesKey(inputSeries.upstream) : series.derived.inputSeriesSlug;
-    const ingestedAt = new Map(rows.map((row) => [row.reference_period, row.ingested_at]));
-    const input = new Map(rows.map((row) => [row.reference_period, row.value]));
-    for (const value of deriveYearAgoChange(series.derived, inputId, input)) {
-      insert.run({
-        series_slug: series.slug, reference_period: value.referencePeriod, value: value.value,
-        ingested_at: ingestedAt.get(value.referencePeriod)!, derived_inputs: JSON.stringify(value.inputs),
-      });
-    }
-  }
+/** A value of an event (`values.actual`, `values.previous`): the vintage with its provenance, and what revised it since. */
+interface EventValue extends PeriodValue {
+  publicationStatus: string | null;
+  publisherNote: string | null;
+  /** The vintage's sequence: 1 is the period's first publication as recorded. */
+  vintage: number;
+  recordedAt: string;
+  provenance: ReturnType<typeof provenanceOf>;
+  /** Later vintages of the period, oldest first: revisions, never the release's figure. */
+  revisions: { vintage: number; value: string | null; publicationStatus: string | null; recordedAt: string }[];
 }
 
-/** An event's values, read back from the observations just written (primary-key seeks). */
-export function servedValueLookup(index: Database.Database): ValueLookup {
-  const current = index.prepare("SELECT series_slug AS seriesSlug, reference_period AS referencePeriod, value FROM observations WHERE series_slug = ? AND reference_period = ?");
-  const before = index.prepare(`SELECT series_slug AS seriesSlug, reference_period AS referencePeriod, value FROM observations
-    WHERE series_slug = ? AND reference_period < ? ORDER BY reference_period DESC LIMIT 1`);
-  return {
-    current: (slug, period) => (current.get(slug, period) as ReturnType<ValueLookup["current"]> | undefined) ?? null,
-    before: (slug, period) => (before.get(slug, period) as ReturnType<ValueLookup["before"]> | undefined) ?? null,
+/**
+ * An event's values, read from the ledger: `current` is the vintage the event's release produced (release-vintage.ts)
+ * with the later vintages as its revisions, `before` the previous period as that release left it. Registered series
+ * only, with the vintages of their own kind (as `writeServedObservations` serves them). Primary-key seeks.
+ */
+export function releaseValueLookup(index: Database.Database, registry: Registry): (event: StoredEvent) => ValueLookup {
+  const derivationOf = new Map(registry.series.map((series) => [series.slug, series.derived ? "SERVICE_DERIVED" : "PUBLISHER_VALUE"]));
+  const vintagesOf = index.prepare(`SELECT * FROM ledger.vintages WHERE series_slug = ? AND reference_period = ?
+    AND coalesce(derivation, 'PUBLISHER_VALUE') = ? ORDER BY sequence`);
+  const periodBefore = index.prepare(`SELECT reference_period FROM ledger.vintages WHERE series_slug = ? AND reference_period < ?
+    AND length(reference_period) = length(?) AND coalesce(derivation, 'PUBLISHER_VALUE') = ? ORDER BY reference_period DESC LIMIT 1`).pluck();
+  const seenAt = index.prepare("SELECT seen_at FROM ledger.value_sightings WHERE series_slug = ? AND reference_period = ?").pluck();
+
+  const valueAt = (slug: string, period: string, releaseAt: string, fallBackToEarlier: boolean): EventValue | null => {
+    const derivation = derivationOf.get(slug);
+    if (!derivation) return null;
+    const vintages = vintagesOf.all(slug, period, derivation) as StoredVintage[];
+    const seen = (seenAt.get(slug, period) as string | undefined) ?? null;
+    const chosen = releaseVintage(vintages, releaseAt, seen)
+      ?? (fallBackToEarlier ? vintages.filter((vintage) => vintageRecordedAt(vintage) < releaseAt).at(-1) ?? null : null);
+    if (!chosen) return null;
+    return {
+      seriesSlug: slug,
+      referencePeriod: period,
+      value: chosen.value,
+      publicationStatus: chosen.publication_status,
+      publisherNote: chosen.note,
+      vintage: chosen.sequence,
+      recordedAt: vintageRecordedAt(chosen),
+      provenance: provenanceOf({ ...chosen, derivation }),
+      revisions: vintages.filter((vintage) => vintage.sequence > chosen.sequence).map((vintage) => ({
+        vintage: vintage.sequence, value: vintage.value, publicationStatus: vintage.publication_status, recordedAt: vintageRecordedAt(vintage),
+      })),
+    };
+  };
+
+  return (event) => {
+    const releaseAt = releaseStartsAt(event);
+    return {
+      current: (slug, period) => valueAt(slug, period, releaseAt, false),
+      before: (slug, period) => {
+        const derivation = derivationOf.get(slug);
+        const earlier = derivation ? (periodBefore.get(slug, period, period, derivation) as string | undefined) : undefined;
+        return earlier ? valueAt(slug, earlier, releaseAt, true) : null;
+      },
+    };
   };
 }
 

@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
 import type { Registry } from "../../schemas/registry.ts";
+import { calendarLedger, SERVED_EVENTS_SQL } from "./calendar-ledger.ts";
 import { writeNews } from "./publish-news.ts";
+import { uncuratedReleaseRecord } from "./uncurated-releases.ts";
 import { eventRecord, type StoredEvidence } from "./event-record.ts";
-import { servedValueLookup, stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
+import { releaseValueLookup, stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
 import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
 
 /**
@@ -75,18 +77,19 @@ function removeAbandonedBuilds(dataDir: string): void {
  * the earliest release time of a confirmed event publishing it, for the observations' `published_at`.
  */
 function writeEvents(index: Database.Database, store: Store, registry: Registry): Map<string, string> {
-  const values = servedValueLookup(index);
-  const releases = new Map(registry.releases.map((release) => [release.slug, release]));
+  const valuesFor = releaseValueLookup(index, registry);
+  // Uncurated releases first, so that a slug the registry has since taken up serves the registry's release.
+  const releases = new Map([...calendarLedger(store.db).uncurated().map(uncuratedReleaseRecord), ...registry.releases].map((release) => [release.slug, release]));
   const sourcesOf = store.db.prepare("SELECT * FROM event_sources WHERE event_id = ? ORDER BY first_seen_at, source");
   const evidenceOf = store.db.prepare("SELECT kind, observed_at, released_at, detail, url FROM evidence WHERE event_id = ? ORDER BY observed_at, kind");
   const insertEvent = index.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertSource = index.prepare("INSERT OR IGNORE INTO event_sources VALUES (?, ?)");
   const releasedAt = new Map<string, string>();
-  for (const event of store.db.prepare("SELECT * FROM events ORDER BY id").all() as StoredEvent[]) {
+  for (const event of store.db.prepare(SERVED_EVENTS_SQL).all() as StoredEvent[]) {
     const release = releases.get(event.release_slug);
     if (!release) continue;
     const sources = sourcesOf.all(event.id) as StoredEventSource[];
-    const record = eventRecord(event, release, sources, evidenceOf.all(event.id) as StoredEvidence[], values);
+    const record = eventRecord(event, release, sources, evidenceOf.all(event.id) as StoredEvidence[], valuesFor(event));
     insertEvent.run(record.id, record.scheduledDate, record.scheduledAt, record.release.slug, record.country, record.region, record.currency,
       record.importance, record.status, record.publication.confirmed ? 1 : 0, JSON.stringify(record));
     for (const source of sources) insertSource.run(record.id, source.source);

@@ -1,5 +1,5 @@
 import type { ReferencePeriod } from "../../schemas/reference-periods.ts";
-import type { CalendarSource, NewsFeed, ObservationApi, TimePrecision } from "../../schemas/vocabularies.ts";
+import type { CalendarSkipReason, CalendarSource, NewsFeed, ObservationApi, TimePrecision, ValueTransformation } from "../../schemas/vocabularies.ts";
 
 /**
  * Our own records, as the upstream adapters produce them from one publisher document.
@@ -41,9 +41,17 @@ export interface SkippedRecord {
   reason: string;
 }
 
+/** A calendar record that did not become an event: why (`kind`, counted), in the adapter's words (`reason`), and what it said. */
+export interface SkippedCalendarRecord extends SkippedRecord {
+  kind: CalendarSkipReason;
+  /** The record's title and date as the source wrote them, where it had them. */
+  title: string | null;
+  scheduledDate: string | null;
+}
+
 export interface CalendarSnapshot {
   events: SourceEvent[];
-  skipped: SkippedRecord[];
+  skipped: SkippedCalendarRecord[];
 }
 
 export interface SourceObservation {
@@ -58,6 +66,12 @@ export interface SourceObservation {
   publicationStatus: string | null;
   /** When the publisher says the data were last updated, as a UTC instant; null when the document does not say. */
   sourceUpdatedAt: string | null;
+  /** The publisher's own words on the value (BLS footnote texts, a JSON-stat status label), or null when it gives none. */
+  note: string | null;
+  /** The adapter that read it (provenance `adapter`). */
+  adapter: string;
+  /** What the adapter restated, in the service's vocabulary (provenance `transformation`); empty when the value is as written. */
+  transformation: ValueTransformation[];
 }
 
 /** One item of a publisher's announcement feed, as the feed states it. */

@@ -1,16 +1,21 @@
-import { createHash, randomBytes } from "node:crypto";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { basename, join } from "node:path";
 import { DateTime } from "luxon";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import { newRunId } from "../../schemas/ingestion-runs.ts";
 import type { Registry } from "../../schemas/registry.ts";
 import { NEWS_FEEDS, type CalendarSource, type NewsFeed, type RunOutcome } from "../../schemas/vocabularies.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
-import { archiveDocument, replayDocuments } from "./archive.ts";
+import { appliedFetches } from "./applied-fetches.ts";
+import { archiveDocument, fetchOrderRecorder, replayPlan, retrievedAtOf } from "./archive.ts";
+import type { CalendarSnapshot, SourceObservation } from "./records.ts";
+import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { fetchDocument, type PoliteOptions } from "./fetch-document.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
-import { createNewsReleaseMatcher, createReleaseMatcher } from "./release-matching.ts";
+import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
+import { tallySkipped, type SkippedByReason } from "./skipped-summary.ts";
 import { SOURCES, type RequestContext, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
 import { openStore, type Store } from "./store.ts";
 
@@ -26,6 +31,8 @@ export interface IngestOptions {
   only: string[] | null;
   now: () => number;
   progress: (line: string) => void;
+  /** The run's id when whoever started the process already named it (the operator route's launcher); else a new one. */
+  runId?: string;
 }
 
 export interface SourceResult {
@@ -34,6 +41,8 @@ export interface SourceResult {
   documents: number;
   detail: string;
   counts: Record<string, number>;
+  /** Calendar records that did not become events, by reason (also kept in the ledger's `skipped_calendar_records`). */
+  skipped?: SkippedByReason[];
 }
 
 export interface IngestSummary {
@@ -52,6 +61,12 @@ interface Document {
   status: number | null;
   etag: string | null;
   lastModified: string | null;
+  /** A replayed fetch's time on record (the archive's fetch record, or an older archive's file name); null for now. */
+  fetchedAt: string | null;
+  /** When the publisher served a replayed fetch, as recorded; null to read it from the name (a dated sample) or take `fetchedAt`. */
+  retrievedAt: string | null;
+  /** The run that fetched a replayed document, as recorded. */
+  runId: string | null;
 }
 
 /**
@@ -62,7 +77,7 @@ interface Document {
 export async function runIngestion(options: IngestOptions): Promise<IngestSummary> {
   const started = options.now();
   const store = openStore(join(options.dataDir, DATA_FILES.store));
-  const runId = `run_${DateTime.fromMillis(started, { zone: "utc" }).toFormat("yyyyMMdd'T'HHmmss")}_${randomBytes(3).toString("hex")}`;
+  const runId = options.runId ?? newRunId(started);
   const iso = (ms: number) => new Date(ms).toISOString();
   store.closeInterruptedRuns(iso(started));
   store.startRun(runId, iso(started), options.mode.kind);
@@ -70,11 +85,22 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const sources = SOURCES.filter((source) => options.only === null || options.only.includes(source.slug));
     const lookups = registryLookups(options.registry);
     const results: SourceResult[] = [];
-    for (const [position, source] of sources.entries()) {
-      options.progress(`[${position + 1}/${sources.length}] ${source.slug}: ${options.mode.kind === "fetch" ? "fetching" : "replaying"}…`);
-      const result = recordedCheck(store, runId, iso(options.now()), await ingestSource(store, source, options, runId, lookups));
-      options.progress(`[${position + 1}/${sources.length}] ${source.slug}: ${result.ok ? "ok" : "INCOMPLETE"} — ${result.detail}`);
+    const line = (position: number, text: string) => options.progress(`[${position + 1}/${sources.length}] ${sources[position]!.slug}: ${text}`);
+    const report = (position: number, outcome: SourceResult) => {
+      const result = recordedCheck(store, runId, iso(options.now()), outcome);
+      line(position, `${result.ok ? "ok" : "INCOMPLETE"} — ${result.detail}`);
       results.push(result);
+    };
+    const { mode } = options;
+    if (mode.kind === "archive") {
+      // A replay interleaves the sources as the recorded fetches did, so every source is under way at once.
+      sources.forEach((_, position) => line(position, "replaying…"));
+      replaySources(store, sources, { ...options, mode }, runId, lookups).forEach((outcome, position) => report(position, outcome));
+    } else {
+      for (const [position, source] of sources.entries()) {
+        line(position, "fetching…");
+        report(position, await ingestSource(store, source, { ...options, mode }, runId, lookups));
+      }
     }
     const finished = iso(options.now());
     const failed = results.filter((result) => !result.ok).length;
@@ -121,57 +147,127 @@ function recordedCheck(store: Store, runId: string, at: string, result: SourceRe
 function registryLookups(registry: Registry) {
   const content = JSON.stringify({ families: registry.families, series: registry.series, releases: registry.releases });
   return {
-    matchRelease: createReleaseMatcher(registry), seriesIndex: createSeriesIndex(registry), matchNewsReleases: createNewsReleaseMatcher(registry),
+    resolveRelease: createReleaseResolver(registry), seriesIndex: createSeriesIndex(registry), matchNewsReleases: createNewsReleaseMatcher(registry),
     registrySha256: createHash("sha256").update(content).digest("hex"),
+    fetchOrder: fetchOrderRecorder(), linkPeriods: createPeriodLinker(registry),
   };
 }
 
-async function ingestSource(store: Store, source: SourceDefinition, options: IngestOptions, runId: string, lookups: ReturnType<typeof registryLookups>): Promise<SourceResult> {
-  const counts: Record<string, number> = {};
-  let documents = 0;
-  try {
-    const received = await documentsOf(source, options);
-    if (received.length === 0) return { source: source.slug, ok: false, documents, detail: "no documents to read", counts };
-    for (const document of received) {
-      const at = new Date(options.now()).toISOString();
-      const archived = archiveDocument(join(options.dataDir, DATA_FILES.archive), source.slug, document.body, at, source.extension, store.archivedPath);
-      store.recordDocument({ sha256: archived.sha256, runId, source: source.slug, url: document.url, fetchedAt: at, httpStatus: document.status, etag: document.etag, lastModified: document.lastModified, bytes: archived.bytes, archivePath: archived.path });
-      documents++;
-      // A replay skips calendar and value documents the ledger already holds (re-applying an older snapshot after a
-      // newer one would undo its revisions). Live fetches are always applied, so that "last seen" stays true, and
-      // announcement feeds too: they are small, and their per-run counts are how operators judge a feed's health.
-      if (options.mode.kind === "archive" && source.kind !== "news" && store.wasApplied(source.slug, archived.sha256, lookups.registrySha256)) {
-        counts.known = (counts.known ?? 0) + 1;
-        continue;
-      }
-      const run: RunContext = { runId, at };
-      const applied = store.transaction(() => {
-        const changes = source.kind === "calendar"
-          ? applyCalendarSnapshot(store, lookups.matchRelease, source.slug as CalendarSource, source.parse(document.body, retrievedAtOf(document.name, at)).events, run)
-          : source.kind === "observations"
-            ? applyObservations(store, lookups.seriesIndex, source.parse(document.body), run)
-            : applyAnnouncements(store, lookups.matchNewsReleases, source.slug as NewsFeed, source.parse(document.body), run);
-        store.markApplied(source.slug, archived.sha256, lookups.registrySha256, runId, at);
-        return changes;
-      });
-      for (const [name, value] of Object.entries(applied)) counts[name] = (counts[name] ?? 0) + value;
-    }
-    return { source: source.slug, ok: true, documents, detail: describe(documents, counts), counts };
-  } catch (error) {
-    return { source: source.slug, ok: false, documents, detail: (error as Error).message, counts };
-  }
+/** What one source's documents came to in this run. */
+interface SourceTally {
+  documents: number;
+  counts: Record<string, number>;
+  skipped: SkippedByReason[];
+  failures: string[];
 }
 
-async function documentsOf(source: SourceDefinition, options: IngestOptions): Promise<Document[]> {
-  const mode = options.mode;
-  if (mode.kind === "archive") {
-    return replayDocuments(mode.dir, source.slug).map((file) => ({ name: file.name, url: `file:${file.name}`, body: file.body, status: null, etag: null, lastModified: null }));
+type Lookups = ReturnType<typeof registryLookups>;
+
+/** A live run: each source's documents fetched, then applied in request order; a failure ends the source's turn. */
+async function ingestSource(store: Store, source: SourceDefinition, options: IngestOptions & { mode: { kind: "fetch" } }, runId: string, lookups: Lookups): Promise<SourceResult> {
+  const tally: SourceTally = { documents: 0, counts: {}, skipped: [], failures: [] };
+  try {
+    const received = await fetchedDocuments(source, options);
+    for (const document of received) applyDocument(store, source, document, options, runId, lookups, tally);
+  } catch (error) {
+    tally.failures.push((error as Error).message);
   }
+  return sourceResult(source, tally);
+}
+
+/**
+ * A replay: every document of the folder in the order its archive recorded the fetches (`replayPlan`), across sources,
+ * as the runs that fetched them applied them. A document that cannot be read fails its source and the replay goes on,
+ * since the runs that followed it applied what came after.
+ */
+function replaySources(store: Store, sources: SourceDefinition[], options: IngestOptions & { mode: { kind: "archive" } }, runId: string, lookups: Lookups): SourceResult[] {
+  const tallies = new Map(sources.map((source) => [source.slug, { documents: 0, counts: {}, skipped: [], failures: [] } as SourceTally]));
+  const bySlug = new Map(sources.map((source) => [source.slug as string, source]));
+  for (const planned of replayPlan(options.mode.dir, [...bySlug.keys()])) {
+    const source = bySlug.get(planned.source)!;
+    const tally = tallies.get(source.slug)!;
+    const document: Document = {
+      name: planned.name, url: planned.recorded?.url ?? `file:${planned.name}`, body: planned.body, status: null, etag: null, lastModified: null,
+      fetchedAt: planned.recorded?.fetchedAt ?? planned.stampedAt, retrievedAt: planned.recorded ? planned.recorded.retrievedAt ?? planned.recorded.fetchedAt : null,
+      runId: planned.recorded?.runId ?? null,
+    };
+    try {
+      applyDocument(store, source, document, options, runId, lookups, tally);
+    } catch (error) {
+      tally.failures.push(`${planned.name}: ${(error as Error).message}`);
+    }
+  }
+  return sources.map((source) => sourceResult(source, tallies.get(source.slug)!));
+}
+
+function sourceResult(source: SourceDefinition, tally: SourceTally): SourceResult {
+  const ok = tally.documents > 0 && tally.failures.length === 0;
+  const detail = tally.documents === 0 && tally.failures.length === 0 ? "no documents to read"
+    : tally.failures.length === 0 ? describe(tally.documents, tally.counts)
+      : tally.documents === tally.failures.length ? tally.failures.join("; ") : `${describe(tally.documents, tally.counts)}; ${tally.failures.join("; ")}`;
+  return { source: source.slug, ok, documents: tally.documents, detail, counts: tally.counts, ...(source.kind === "calendar" ? { skipped: tally.skipped } : {}) };
+}
+
+/**
+ * Archives one document, records its fetch, and applies it to the store in its own transaction. The time it carries
+ * (`at`: first and last seen, evidence, vintages) is when it was fetched: now, or for a replayed fetch of the
+ * service's own archive the time on record, so that a replay reproduces the answers of the runs it replays.
+ */
+function applyDocument(store: Store, source: SourceDefinition, document: Document, options: IngestOptions, runId: string, lookups: Lookups, tally: SourceTally): void {
+  const at = document.fetchedAt ?? new Date(options.now()).toISOString();
+  const retrievedAt = document.retrievedAt ?? retrievedAtOf(document.name, at);
+  const archiveDir = join(options.dataDir, DATA_FILES.archive);
+  const archived = archiveDocument(archiveDir, source.slug, document.body, at, source.extension, store.archivedPath);
+  store.recordDocument({ sha256: archived.sha256, runId, source: source.slug, url: document.url, fetchedAt: at, httpStatus: document.status, etag: document.etag, lastModified: document.lastModified, bytes: archived.bytes, archivePath: archived.path });
+  lookups.fetchOrder.record(archiveDir, {
+    source: source.slug, file: basename(archived.path), sha256: archived.sha256, fetchedAt: at, retrievedAt: retrievedAt === at ? null : retrievedAt,
+    url: document.url, runId: document.runId ?? runId,
+  });
+  tally.documents++;
+  // A replay skips calendar and value documents the ledger already applied (re-applying an older snapshot after a
+  // newer one would undo its revisions): by fetch where the archive recorded it, else by content. Live fetches are
+  // always applied, so that "last seen" stays true, and announcement feeds too: they are small, and their per-run
+  // counts are how operators judge a feed's health.
+  const fetches = appliedFetches(store.db);
+  if (options.mode.kind === "archive" && source.kind !== "news") {
+    const known = document.fetchedAt !== null
+      ? fetches.wasApplied(source.slug, archived.sha256, at, lookups.registrySha256)
+      : store.wasApplied(source.slug, archived.sha256, lookups.registrySha256);
+    if (known) {
+      tally.counts.known = (tally.counts.known ?? 0) + 1;
+      return;
+    }
+  }
+  const run: RunContext = { runId, at };
+  const applyCalendar = (snapshot: CalendarSnapshot) => {
+    tally.skipped = tallySkipped(tally.skipped, snapshot.skipped);
+    return applyCalendarSnapshot(store, lookups.resolveRelease, source.slug as CalendarSource, snapshot.events, run, snapshot.skipped);
+  };
+  // Values first, then the periods they confirm for events whose calendar states none.
+  const applyValues = (observations: SourceObservation[]) => ({
+    ...applyObservations(store, lookups.seriesIndex, observations, run, { sha256: archived.sha256, fetchedAt: retrievedAt }),
+    linked: lookups.linkPeriods(store, observations, retrievedAt, run),
+  });
+  const applied = store.transaction(() => {
+    const changes = source.kind === "calendar"
+      ? applyCalendar(source.parse(document.body, retrievedAt))
+      : source.kind === "observations"
+        ? applyValues(source.parse(document.body))
+        : applyAnnouncements(store, lookups.matchNewsReleases, source.slug as NewsFeed, source.parse(document.body), run);
+    store.markApplied(source.slug, archived.sha256, lookups.registrySha256, runId, at);
+    if (source.kind !== "news") fetches.record(source.slug, archived.sha256, at, lookups.registrySha256, runId);
+    return changes;
+  });
+  for (const [name, value] of Object.entries(applied)) tally.counts[name] = (tally.counts[name] ?? 0) + value;
+}
+
+async function fetchedDocuments(source: SourceDefinition, options: IngestOptions & { mode: { kind: "fetch" } }): Promise<Document[]> {
+  const { mode } = options;
   const context: RequestContext = { hosts: mode.hosts, registry: options.registry, now: DateTime.fromMillis(options.now(), { zone: "utc" }), blsApiKey: mode.blsApiKey };
   const documents: Document[] = [];
   for (const request of source.requests(context)) {
     const fetched = await fetchDocument(request, mode.http);
-    documents.push({ name: "", url: request.url, body: fetched.body, status: fetched.status, etag: fetched.etag, lastModified: fetched.lastModified });
+    documents.push({ name: "", url: request.url, body: fetched.body, status: fetched.status, etag: fetched.etag, lastModified: fetched.lastModified, fetchedAt: null, retrievedAt: null, runId: null });
   }
   return documents;
 }
@@ -191,14 +287,6 @@ function lastEconomicsSuccess(store: Store, results: SourceResult[], finished: s
 }
 
 const isNewsFeed = (source: string) => (NEWS_FEEDS as readonly string[]).includes(source);
-
-/** When a replayed document was retrieved, from its name (an archive stamp or a dated sample); else the run time. */
-function retrievedAtOf(name: string, fallback: string): string {
-  const stamp = /^(\d{8}T\d{6}Z)-/.exec(name) ?? /(\d{4}-\d{2}-\d{2})/.exec(name);
-  if (!stamp) return fallback;
-  const parsed = stamp[1]!.includes("T") ? DateTime.fromFormat(stamp[1]!, "yyyyMMdd'T'HHmmss'Z'", { zone: "utc" }) : DateTime.fromISO(stamp[1]!, { zone: "utc" });
-  return parsed.isValid ? parsed.toISO()! : fallback;
-}
 
 function describe(documents: number, counts: Record<string, number>): string {
   const parts = Object.entries(counts).filter(([, value]) => value > 0).map(([name, value]) => `${value} ${name}`);

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import type { Registry, Series } from "../../schemas/registry.ts";
+import type { Registry, UpstreamSeriesId } from "../../schemas/registry.ts";
 import type { LimitedRequest } from "../../server/upstream/fetch-limited.ts";
 import { parseBlsObservations } from "./adapters/bls-observations.ts";
 import { parseBlsReleaseSchedule } from "./adapters/bls-release-schedule.ts";
@@ -7,6 +7,7 @@ import { parseEcbCsvdata } from "./adapters/ecb-csvdata.ts";
 import { parseEcbMeetingsCalendar } from "./adapters/ecb-meetings-calendar.ts";
 import { parseEcbStatisticalCalendar } from "./adapters/ecb-statistical-calendar.ts";
 import { parseEurostatReleaseCalendar } from "./adapters/eurostat-release-calendar.ts";
+import { parseEurostatJsonStat } from "./adapters/eurostat-json-stat.ts";
 import { parseEurostatSdmxCsv } from "./adapters/eurostat-sdmx-csv.ts";
 import { parseBlsNewsAtom } from "./adapters/bls-news-atom.ts";
 import { parseEcbPressRss } from "./adapters/ecb-press-rss.ts";
@@ -46,8 +47,14 @@ export interface NewsSourceDefinition extends SourceBase {
 
 export type SourceDefinition = CalendarSourceDefinition | ObservationSourceDefinition | NewsSourceDefinition;
 
-const seriesOf = (registry: Registry, api: string): Series[] => registry.series.filter((series) => series.active && series.upstream?.api === api);
+/** The publisher series to fetch from one API: those of active series, and those active derived series read as input. */
+const upstreamsOf = (registry: Registry, api: string): UpstreamSeriesId[] => registry.series
+  .filter((series) => series.active)
+  .flatMap((series) => [series.upstream, series.derived?.inputUpstream ?? null])
+  .filter((upstream): upstream is UpstreamSeriesId => upstream !== null && upstream.api === api);
 const startYear = (now: DateTime) => now.year - 3;
+/** Whether a value document is JSON (its first non-blank byte is `{`) rather than CSV. */
+const isJsonDocument = (body: Buffer) => /^\s*\{/.test(body.subarray(0, 64).toString("latin1"));
 
 /**
  * Every upstream of economics ingestion: calendars first, then values, then announcements, so that values and
@@ -85,7 +92,7 @@ export const SOURCES: SourceDefinition[] = [
   {
     slug: "bls-api", kind: "observations", extension: "json",
     requests: ({ hosts, registry, now, blsApiKey }) => {
-      const ids = seriesOf(registry, "bls-api").map((series) => series.upstream!.id);
+      const ids = upstreamsOf(registry, "bls-api").map((upstream) => upstream.id);
       if (ids.length === 0) return [];
       const body = { seriesid: ids, startyear: String(startYear(now)), endyear: String(now.year), ...(blsApiKey ? { registrationkey: blsApiKey } : {}) };
       return [{ url: `${hosts["bls-api"]}/publicAPI/v2/timeseries/data/`, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }];
@@ -94,15 +101,16 @@ export const SOURCES: SourceDefinition[] = [
   },
   {
     slug: "eurostat-sdmx", kind: "observations", extension: "csv",
-    requests: ({ hosts, registry, now }) => seriesOf(registry, "eurostat-sdmx").map((series) => ({
-      url: `${hosts.eurostat}/eurostat/api/dissemination/sdmx/2.1/data/${series.upstream!.id}/${series.upstream!.key ?? ""}?format=SDMX-CSV&startPeriod=${startYear(now)}`,
+    requests: ({ hosts, registry, now }) => upstreamsOf(registry, "eurostat-sdmx").map((upstream) => ({
+      url: `${hosts.eurostat}/eurostat/api/dissemination/sdmx/2.1/data/${upstream.id}/${upstream.key ?? ""}?format=SDMX-CSV&startPeriod=${startYear(now)}`,
     })),
-    parse: (body) => parseEurostatSdmxCsv(body),
+    // Live requests ask for SDMX-CSV (values as text); an archived JSON-stat answer of the Statistics API replays too.
+    parse: (body) => (isJsonDocument(body) ? parseEurostatJsonStat(body) : parseEurostatSdmxCsv(body)),
   },
   {
     slug: "ecb-data", kind: "observations", extension: "csv",
-    requests: ({ hosts, registry, now }) => seriesOf(registry, "ecb-data").map((series) => {
-      const [flow, ...key] = series.upstream!.id.split(".");
+    requests: ({ hosts, registry, now }) => upstreamsOf(registry, "ecb-data").map((upstream) => {
+      const [flow, ...key] = upstream.id.split(".");
       return { url: `${hosts["ecb-data"]}/service/data/${flow}/${key.join(".")}?format=csvdata&startPeriod=${startYear(now)}` };
     }),
     parse: (body) => parseEcbCsvdata(body),

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { STORE_DDL } from "../../schemas/store-ddl.ts";
+import { STORE_DDL, VINTAGE_PROVENANCE_COLUMNS } from "../../schemas/store-ddl.ts";
 import type { CheckResult } from "../../schemas/vocabularies.ts";
 
 export interface StoredEvent {
@@ -39,6 +39,27 @@ export interface StoredVintage {
   source_updated_at: string | null;
   ingested_at: string;
   run_id: string;
+  /** Provenance (VINTAGE_PROVENANCE_COLUMNS); null in vintages recorded before it was kept. */
+  source: string | null;
+  adapter: string | null;
+  /** Comma-joined VALUE_TRANSFORMATIONS. */
+  transformation: string | null;
+  derivation: string | null;
+  document_sha256: string | null;
+  document_fetched_at: string | null;
+  note: string | null;
+  /** JSON of the inputs, for a vintage the service derived. */
+  derived_inputs: string | null;
+}
+
+/** The latest document that carried a period (see `value_sightings`). */
+export interface ValueSighting {
+  series_slug: string;
+  reference_period: string;
+  seen_at: string;
+  source_updated_at: string | null;
+  document_sha256: string | null;
+  run_id: string;
 }
 
 export type Store = ReturnType<typeof openStore>;
@@ -51,6 +72,7 @@ export function openStore(path: string) {
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   db.exec(STORE_DDL);
+  addMissingColumns(db, "vintages", VINTAGE_PROVENANCE_COLUMNS);
 
   const statements = {
     startRun: db.prepare("INSERT INTO runs (id, started_at, mode, outcome) VALUES (?, ?, ?, 'running')"),
@@ -83,8 +105,18 @@ export function openStore(path: string) {
     addEvidence: db.prepare("INSERT OR IGNORE INTO evidence (event_id, kind, observed_at, released_at, detail, url) VALUES (?, ?, ?, ?, ?, ?)"),
     eventsAwaitingPeriod: db.prepare("SELECT * FROM events WHERE release_slug = ? AND json_extract(reference_period, '$.code') = ? ORDER BY rowid"),
     currentVintage: db.prepare("SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence DESC LIMIT 1"),
-    appendVintage: db.prepare(`INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, source_updated_at, ingested_at, run_id)
-      VALUES (@series_slug, @reference_period, @sequence, @value, @publication_status, @source_updated_at, @ingested_at, @run_id)`),
+    vintagesOfPeriod: db.prepare("SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence"),
+    currentVintagesOf: db.prepare(`SELECT * FROM vintages v WHERE series_slug = ?
+      AND sequence = (SELECT max(sequence) FROM vintages w WHERE w.series_slug = v.series_slug AND w.reference_period = v.reference_period)
+      ORDER BY reference_period`),
+    appendVintage: db.prepare(`INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, source_updated_at, ingested_at, run_id,
+        source, adapter, transformation, derivation, document_sha256, document_fetched_at, note, derived_inputs)
+      VALUES (@series_slug, @reference_period, @sequence, @value, @publication_status, @source_updated_at, @ingested_at, @run_id,
+        @source, @adapter, @transformation, @derivation, @document_sha256, @document_fetched_at, @note, @derived_inputs)`),
+    recordSighting: db.prepare(`INSERT INTO value_sightings (series_slug, reference_period, seen_at, source_updated_at, document_sha256, run_id)
+      VALUES (@series_slug, @reference_period, @seen_at, @source_updated_at, @document_sha256, @run_id)
+      ON CONFLICT (series_slug, reference_period) DO UPDATE SET seen_at = excluded.seen_at, source_updated_at = excluded.source_updated_at,
+        document_sha256 = excluded.document_sha256, run_id = excluded.run_id`),
   };
 
   return {
@@ -128,5 +160,16 @@ export function openStore(path: string) {
     eventsForPeriod: (releaseSlug: string, periodCode: string) => statements.eventsAwaitingPeriod.all(releaseSlug, periodCode) as StoredEvent[],
     currentVintage: (seriesSlug: string, period: string) => statements.currentVintage.get(seriesSlug, period) as StoredVintage | undefined,
     appendVintage: (vintage: StoredVintage) => statements.appendVintage.run(vintage),
+    /** Every vintage of one period, oldest first. */
+    vintagesOfPeriod: (seriesSlug: string, period: string) => statements.vintagesOfPeriod.all(seriesSlug, period) as StoredVintage[],
+    /** The current vintage of every period of a series (or ledger key), oldest period first. */
+    currentVintagesOf: (seriesSlug: string) => statements.currentVintagesOf.all(seriesSlug) as StoredVintage[],
+    recordSighting: (sighting: ValueSighting) => statements.recordSighting.run(sighting),
   };
+}
+
+/** Adds the columns a store written by an earlier version lacks (SQLite has no ADD COLUMN IF NOT EXISTS). */
+function addMissingColumns(db: Database.Database, table: string, columns: readonly string[]): void {
+  const present = new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((column) => column.name));
+  for (const column of columns) if (!present.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { writeFileAtomically } from "../../server/files/atomic-write.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
+import type { BuiltRegistry, DerivedSeriesRule, Registry } from "../../schemas/registry.ts";
 import { builtRegistrySchema } from "../../schemas/registry-schema.ts";
 import { compileAssertion } from "../../schemas/validator.ts";
 import { DEFAULT_REGISTRY_DIR } from "../config.ts";
@@ -11,7 +11,15 @@ const assertBuiltRegistry = compileAssertion<BuiltRegistry>(builtRegistrySchema,
 
 /** Reads the curated sources in `sourceDir`, checks them against the schema and each other, and returns the built registry. */
 export function buildRegistry(sourceDir: string, builtAt: string): BuiltRegistry {
-  const read = (name: string): unknown => JSON.parse(readFileSync(join(sourceDir, `${name}.json`), "utf8"));
+  const read = (name: string): unknown => {
+    const path = join(sourceDir, `${name}.json`);
+    try {
+      return JSON.parse(readFileSync(path, "utf8"));
+    } catch (error) {
+      // Named, since a message such as "Unexpected end of JSON input" does not say which of the files it is about.
+      throw new Error(`registry source ${path}: ${(error as Error).message}`);
+    }
+  };
   const registry = assertBuiltRegistry({ builtAt, families: read("families"), series: read("series"), releases: read("releases") });
   const problems = crossReferenceProblems(registry);
   if (problems.length > 0) throw new Error(`registry is inconsistent: ${problems.join("; ")}`);
@@ -51,7 +59,7 @@ function crossReferenceProblems(registry: Registry): string[] {
     if (!families.has(entry.familySlug)) problems.push(`series ${entry.slug} names unknown family ${entry.familySlug}`);
     if ((entry.country === null) === (entry.region === null)) problems.push(`series ${entry.slug} needs exactly one of country and region`);
     if ((entry.upstream === null) === (entry.derived === null)) problems.push(`series ${entry.slug} needs exactly one of upstream and derived`);
-    if (entry.derived && !series.has(entry.derived.inputSeriesSlug)) problems.push(`series ${entry.slug} derives from unknown ${entry.derived.inputSeriesSlug}`);
+    if (entry.derived) problems.push(...derivationProblems(entry.slug, entry.derived, series));
   }
   for (const release of registry.releases) {
     if ((release.country === null) === (release.region === null)) problems.push(`release ${release.slug} needs exactly one of country and region`);
@@ -64,5 +72,13 @@ function crossReferenceProblems(registry: Registry): string[] {
       }
     }
   }
+  return problems;
+}
+
+function derivationProblems(slug: string, rule: DerivedSeriesRule, series: Set<string>): string[] {
+  const problems: string[] = [];
+  if ((rule.inputSeriesSlug === undefined) === (rule.inputUpstream === undefined)) problems.push(`series ${slug} needs exactly one of inputSeriesSlug and inputUpstream`);
+  if (rule.inputSeriesSlug !== undefined && !series.has(rule.inputSeriesSlug)) problems.push(`series ${slug} derives from unknown ${rule.inputSeriesSlug}`);
+  if ((rule.kind === "PERCENT_CHANGE_YEAR_AGO") !== (rule.decimalPlaces !== undefined)) problems.push(`series ${slug}: decimalPlaces belongs to PERCENT_CHANGE_YEAR_AGO, and only there`);
   return problems;
 }

@@ -1,6 +1,7 @@
 import { arrayOf, bool, date, dateTime, enumOf, int, nullable, obj, str } from "../json-schema.ts";
 import {
   CALENDAR_SOURCES, EVENT_STATUSES, IMPORTANCE_LEVELS, PUBLISHERS, REFERENCE_PERIOD_PATTERN, REGIONS, TIME_PRECISIONS,
+  VALUE_DERIVATIONS, VALUE_TRANSFORMATIONS,
 } from "../vocabularies.ts";
 import { REFERENCE_PERIOD_KINDS } from "../reference-periods.ts";
 import { seriesDefinitionSchema } from "./registry.ts";
@@ -8,8 +9,53 @@ import { seriesDefinitionSchema } from "./registry.ts";
 /** Evaluated per request from the clock (spec "States and transitions"); documented in the OpenAPI description. */
 export const DERIVED_STATES = ["UPCOMING", "DUE_TODAY", "PAST_DUE_AWAITING_CONFIRMATION", "CONFIRMED_PUBLISHED", "CANCELLED_AT_SOURCE"] as const;
 
+/**
+ * An event's `values.availability`: `AVAILABLE` (the release's value is held), `NOT_YET_AVAILABLE` (the release is
+ * still to come), `UNAVAILABLE` (the release is past, or confirmed, and no value of it is held: not ingested, or the
+ * publisher published the period without one, which `actual` then shows), `NOT_LINKED` (no reference period is known,
+ * or the release publishes no registered series).
+ */
+export const EVENT_VALUE_AVAILABILITIES = ["AVAILABLE", "NOT_YET_AVAILABLE", "UNAVAILABLE", "NOT_LINKED"] as const;
+
 const periodCode = str({ pattern: REFERENCE_PERIOD_PATTERN });
 const attribution = obj({ text: str(), required: bool() });
+
+/** Reference periods of served values: only the spec's forms, `YYYY-MM` and `YYYY-Q<n>`. */
+const VALUE_PERIOD_PATTERN = "^[0-9]{4}-(0[1-9]|1[0-2]|Q[1-4])$";
+const valuePeriod = str({ pattern: VALUE_PERIOD_PATTERN });
+
+const archivedDocument = obj({ sha256: str({ pattern: "^[0-9a-f]{64}$" }), fetchedAt: dateTime() });
+
+/** Provenance of every served value (schemas/value-provenance.ts). */
+const provenance = obj({
+  sourceId: nullable(str()),
+  adapter: nullable(str()),
+  derivation: enumOf(VALUE_DERIVATIONS),
+  transformation: arrayOf(enumOf(VALUE_TRANSFORMATIONS)),
+  document: nullable(archivedDocument),
+});
+
+/** A value the service computed: its formula and the input vintages it was computed from (cli/ingest/derive-series.ts). */
+const derived = obj({
+  formula: str(),
+  inputs: arrayOf(obj({
+    sourceSeriesId: str(), referencePeriod: valuePeriod, sourcePeriod: date(), value: nullable(str()), vintage: int({ minimum: 1 }),
+    document: nullable(archivedDocument),
+  }, ["sourcePeriod"])),
+});
+
+/** An event's value: the vintage the event's release produced, with its provenance and the later vintages that revised it. */
+const eventValue = nullable(obj({
+  seriesSlug: str(),
+  referencePeriod: valuePeriod,
+  value: nullable(str()),
+  publicationStatus: nullable(str()),
+  publisherNote: nullable(str()),
+  vintage: int({ minimum: 1 }),
+  recordedAt: dateTime(),
+  provenance,
+  revisions: arrayOf(obj({ vintage: int({ minimum: 2 }), value: nullable(str()), publicationStatus: nullable(str()), recordedAt: dateTime() })),
+}));
 
 export const referencePeriodSchema = nullable(obj({
   kind: enumOf(REFERENCE_PERIOD_KINDS),
@@ -48,9 +94,9 @@ const eventFields = {
     officialPublication: nullable(obj({ url: str() })),
   }),
   values: obj({
-    availability: enumOf(["AVAILABLE", "NOT_YET_AVAILABLE", "NOT_LINKED"]),
-    actual: nullable(obj({ seriesSlug: str(), referencePeriod: periodCode, value: nullable(str()) })),
-    previous: nullable(obj({ seriesSlug: str(), referencePeriod: periodCode, value: nullable(str()) })),
+    availability: enumOf(EVENT_VALUE_AVAILABILITIES),
+    actual: eventValue,
+    previous: eventValue,
   }),
   importance: enumOf(IMPORTANCE_LEVELS),
   importanceBasis: str(),
@@ -71,15 +117,18 @@ export const credentialedCalendarSchema = obj({ days: arrayOf(obj({ date: date()
 export const publicCalendarSchema = obj({ days: arrayOf(obj({ date: date(), events: arrayOf(publicEventSchema) })) });
 
 const observation = obj({
-  referencePeriod: periodCode,
+  referencePeriod: valuePeriod,
   value: nullable(str()),
   publicationStatus: nullable(str()),
+  publisherNote: nullable(str()),
   revisionCount: int({ minimum: 0 }),
   isRevision: bool(),
   previousValue: nullable(str()),
   sourceUpdatedAt: nullable(dateTime()),
   ingestedAt: dateTime(),
-});
+  provenance,
+  derived,
+}, ["derived"]);
 
 export const observationsSchema = obj({
   series: seriesDefinitionSchema,
@@ -93,16 +142,21 @@ export const releasesSchema = obj({
       unit: obj({ code: str(), scale: int() }), seasonalAdjustment: str(), transformation: str(), officialSeriesUrl: str(),
     }),
     availability: enumOf(["AVAILABLE", "UNAVAILABLE"]),
-    referencePeriod: nullable(obj({ code: periodCode })),
+    referencePeriod: nullable(obj({ code: valuePeriod })),
     value: nullable(str()),
     publicationStatus: nullable(str()),
+    publisherNote: nullable(str()),
     publishedAt: nullable(dateTime()),
     sourceUpdatedAt: nullable(dateTime()),
     ingestedAt: nullable(dateTime()),
     revision: nullable(obj({ count: int({ minimum: 0 }), isRevision: bool(), previousValue: nullable(str()) })),
-    previous: nullable(obj({ referencePeriod: periodCode, value: nullable(str()), publicationStatus: nullable(str()) })),
-    periods: arrayOf(obj({ referencePeriod: periodCode, value: nullable(str()), publicationStatus: nullable(str()), revisionCount: int({ minimum: 0 }) })),
-    derived: obj({ formula: str(), inputs: arrayOf(obj({ sourceSeriesId: str(), referencePeriod: periodCode, value: str() })) }),
+    previous: nullable(obj({ referencePeriod: valuePeriod, value: nullable(str()), publicationStatus: nullable(str()), publisherNote: nullable(str()), provenance })),
+    periods: arrayOf(obj({
+      referencePeriod: valuePeriod, value: nullable(str()), publicationStatus: nullable(str()), publisherNote: nullable(str()),
+      revisionCount: int({ minimum: 0 }), provenance,
+    })),
+    provenance: nullable(provenance),
+    derived,
     attribution,
     links: obj({ observations: str(), calendar: str() }),
   }, ["derived"])),

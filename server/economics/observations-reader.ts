@@ -2,27 +2,41 @@ import type Database from "better-sqlite3";
 import { splitPage } from "../http/params.ts";
 import { prepared } from "../storage/prepared.ts";
 import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
+import type { Series } from "../../schemas/registry.ts";
+import { provenanceOf } from "../../schemas/value-provenance.ts";
 
-/** An observation as served: the current vintage of its period and what it replaced (spec "Observation"). */
-export function observationView(row: IndexObservationRow) {
+/**
+ * An observation as served: the current vintage of its period, what it replaced, its provenance, and for a value the
+ * service computed, its formula and the input vintages it was computed from (spec "Observation", "Release.derived").
+ * A publisher's missing value is null with the publisher's own status and note, never a number and never left out.
+ */
+function observationView(row: IndexObservationRow, series: Series) {
   return {
     referencePeriod: row.reference_period,
     value: row.value,
     publicationStatus: row.publication_status,
+    publisherNote: row.note,
     revisionCount: row.revision_count,
     isRevision: row.revision_count > 0,
     previousValue: row.previous_value,
     sourceUpdatedAt: row.source_updated_at,
     ingestedAt: row.ingested_at,
+    provenance: provenanceOf(row),
+    ...derivedPart(row, series),
   };
 }
 
+/** `derived` (formula and inputs) for a value the service computed; nothing for a publisher's value. */
+export function derivedPart(row: IndexObservationRow, series: Series): { derived?: { formula: string; inputs: unknown[] } } {
+  return series.derived && row.derived_inputs ? { derived: { formula: series.derived.formula, inputs: JSON.parse(row.derived_inputs) as unknown[] } } : {};
+}
+
 /** One page of a series' periods, oldest first, `from`/`to` compared as strings (spec: period codes compare as strings). */
-export function readObservationPage(db: Database.Database, seriesSlug: string, from: string | null, to: string | null, offset: number, limit: number) {
+export function readObservationPage(db: Database.Database, series: Series, from: string | null, to: string | null, offset: number, limit: number) {
   const rows = prepared(db, `SELECT * FROM observations WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
-    ORDER BY reference_period LIMIT ? OFFSET ?`).all(seriesSlug, from || "", to || "\uffff", limit + 1, offset) as IndexObservationRow[];
+    ORDER BY reference_period LIMIT ? OFFSET ?`).all(series.slug, from || "", to || "\uffff", limit + 1, offset) as IndexObservationRow[];
   const page = splitPage(rows, limit);
-  return { observations: page.rows.map(observationView), more: page.more };
+  return { observations: page.rows.map((row) => observationView(row, series)), more: page.more };
 }
 
 /** The newest `count` periods of a series, newest first. */

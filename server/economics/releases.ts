@@ -3,7 +3,8 @@ import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import { periodEndDate } from "../../schemas/reference-periods.ts";
 import type { Series } from "../../schemas/registry.ts";
-import { readNewestPeriods } from "./observations-reader.ts";
+import { derivedPart, readNewestPeriods } from "./observations-reader.ts";
+import { provenanceOf } from "../../schemas/value-provenance.ts";
 
 /**
  * The release record of each series, merged newest first. "Newest" compares the end of each newest reference period:
@@ -33,13 +34,21 @@ function releaseOf(series: Series, rows: IndexObservationRow[], perSeries: numbe
     referencePeriod: newest ? { code: newest.reference_period } : null,
     value: newest?.value ?? null,
     publicationStatus: newest?.publication_status ?? null,
+    publisherNote: newest?.note ?? null,
     publishedAt: newest?.published_at ?? null,
     sourceUpdatedAt: newest?.source_updated_at ?? null,
     ingestedAt: newest?.ingested_at ?? null,
     revision: newest ? { count: newest.revision_count, isRevision: newest.revision_count > 0, previousValue: newest.previous_value } : null,
-    previous: previous ? { referencePeriod: previous.reference_period, value: previous.value, publicationStatus: previous.publication_status } : null,
-    periods: rows.slice(0, perSeries).map((row) => ({ referencePeriod: row.reference_period, value: row.value, publicationStatus: row.publication_status, revisionCount: row.revision_count })),
-    ...(series.derived && newest?.derived_inputs ? { derived: { formula: series.derived.formula, inputs: JSON.parse(newest.derived_inputs) } } : {}),
+    previous: previous ? {
+      referencePeriod: previous.reference_period, value: previous.value, publicationStatus: previous.publication_status, publisherNote: previous.note,
+      provenance: provenanceOf(previous),
+    } : null,
+    periods: rows.slice(0, perSeries).map((row) => ({
+      referencePeriod: row.reference_period, value: row.value, publicationStatus: row.publication_status, publisherNote: row.note,
+      revisionCount: row.revision_count, provenance: provenanceOf(row),
+    })),
+    provenance: newest ? provenanceOf(newest) : null,
+    ...(newest ? derivedPart(newest, series) : {}),
     attribution: { text: terms.attributionText, required: terms.required },
     links: {
       observations: `/api/public/v1/economics/observations?series=${series.slug}`,

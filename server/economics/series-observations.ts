@@ -5,6 +5,7 @@ import { cursorAfter, decodeCursor, parseLimit } from "../http/params.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
+import { observationPublishers } from "./attribution.ts";
 import { credentialedFreshnessMeta, dataStatusChangesAt, freshnessMeta } from "./freshness.ts";
 import { readIndex, requireIndex } from "./index-access.ts";
 import { hasObservations, readObservationPage } from "./observations-reader.ts";
@@ -25,10 +26,14 @@ export function seriesObservationsAnswer(
   if (!readIndex(() => hasObservations(index.db, series.slug))) {
     throw new ApiError("SERVICE_UNAVAILABLE", "Nothing has been ingested for this series yet.");
   }
-  const page = readIndex(() => readObservationPage(index.db, series.slug, query.get("from"), query.get("to"), offset, limit));
+  const page = readIndex(() => readObservationPage(index.db, series, query.get("from"), query.get("to"), offset, limit));
   return {
     data: { series: seriesView(series), observations: page.observations },
-    meta: { ...freshness(index.facts, now), nextCursor: cursorAfter(offset, page.observations.length, page.more) },
+    meta: {
+      ...freshness(index.facts, now),
+      nextCursor: cursorAfter(offset, page.observations.length, page.more),
+      attributionRecords: observationPublishers(series, page.observations.length).records(),
+    },
     validUntil: dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
   };
 }

@@ -1,4 +1,4 @@
-import { upstreamSeriesKey, type IndicatorFamily, type Series } from "../../schemas/registry.ts";
+import { derivedInputName, upstreamSeriesKey, type IndicatorFamily, type Series } from "../../schemas/registry.ts";
 
 /** The public shape of registry records: definitions and provenance, no operational detail. */
 
@@ -27,7 +27,7 @@ export function seriesView(series: Series) {
     scope: series.scope,
     officialSeriesUrl: series.officialSeriesUrl,
     upstreamSeriesId: series.upstream ? upstreamSeriesKey(series.upstream) : null,
-    derived: series.derived ? { formula: series.derived.formula, inputSeries: [series.derived.inputSeriesSlug] } : null,
+    derived: series.derived ? { formula: series.derived.formula, inputSeries: [derivedInputName(series.derived)] } : null,
     active: series.active,
   };
 }

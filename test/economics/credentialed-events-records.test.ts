@@ -79,15 +79,20 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
       expect(cpi.status).toBe("SCHEDULED");
       expect(cpi.publication).toMatchObject({ confirmed: true, releasedAt: "2026-03-11T12:30:00.000Z", detectedAt: EDGE_RUNS.second, officialPublication: { url: "https://www.bls.gov/news.release/cpi.toc.htm" } });
       expect(cpi.publication.evidence.map((item: { kind: string }) => item.kind)).toEqual(["VERIFIED_VALUE", "VERIFIED_VALUE"]);
-      expect(cpi.values).toEqual({
+      expect(cpi.values).toMatchObject({
         availability: "AVAILABLE",
-        actual: { seriesSlug: "us-cpi-all-items-sa", referencePeriod: "2026-02", value: "327.000" },
-        previous: { seriesSlug: "us-cpi-all-items-sa", referencePeriod: "2026-01", value: "326.588" },
+        actual: { seriesSlug: "us-cpi-all-items-sa", referencePeriod: "2026-02", value: "327.000", vintage: 1, revisions: [] },
+        previous: { seriesSlug: "us-cpi-all-items-sa", referencePeriod: "2026-01", value: "326.588", vintage: 1 },
       });
       const unemployment = byId.get(ID.unemployment0312)!;
       expect(unemployment.publication.confirmed).toBe(true);
       expect(unemployment.publication.releasedAt).toBeNull();
-      expect(unemployment.values.actual).toEqual({ seriesSlug: "ea-unemployment-rate", referencePeriod: "2026-01", value: "6.0" });
+      // 6.2 was recorded before the release's date, 6.1 on the first run after it (the release's figure), 6.0 the run
+      // after that: a revision, shown as one and never as the release's figure.
+      expect(unemployment.values.actual).toMatchObject({
+        seriesSlug: "ea-unemployment-rate", referencePeriod: "2026-01", value: "6.1", vintage: 2,
+        revisions: [{ vintage: 3, value: "6.0", publicationStatus: null, recordedAt: EDGE_RUNS.third }],
+      });
       const hicp = byId.get(ID.hicp0318)!;
       expect(hicp.status).toBe("PUBLISHED");
       expect(hicp.publication.evidence.map((item: { kind: string }) => item.kind)).toEqual(["SOURCE_CALENDAR"]);

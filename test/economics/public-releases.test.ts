@@ -15,7 +15,11 @@ const REGISTRY_SERIES = JSON.parse(readFileSync(new URL("../../data/registry/ser
 const ACTIVE = REGISTRY_SERIES.filter((series) => series.active);
 const RELEASES = "/api/public/v1/economics/releases";
 /** Registered series the sample archive holds no values for. */
-const SAMPLE_UNAVAILABLE = ["de-unemployment-rate", "ea-hicp-all-items-annual-rate", "ea-industrial-production-index", "ea-real-gdp-quarter-on-quarter", "ea-unemployment-rate"];
+const SAMPLE_UNAVAILABLE = [
+  "ea-hicp-all-items-annual-rate", "ea-industrial-producer-prices-month-on-month", "ea-industrial-production-index", "ea-m3-annual-growth-rate",
+  "ea-real-gdp-quarter-on-quarter", "ea-retail-trade-volume-month-on-month", "ecb-usd-per-eur-reference-rate-monthly-average",
+  "us-employment-cost-index-12-month-change", "us-jolts-job-openings",
+];
 
 const slugsOf = (body: any): string[] => body.data.releases.map((release: Release) => release.series.slug);
 const bySlug = (body: any) => new Map<string, Release>(body.data.releases.map((release: Release) => [release.series.slug, release]));
@@ -41,7 +45,8 @@ function yearAgoChangeByHand(current: string, yearAgo: string, places: number): 
 
 describe("GET /api/public/v1/economics/releases over the sample archive", () => {
   let service: RunningService;
-  const releases = (query = "") => service.request(`${RELEASES}${query ? `?${query}` : ""}`);
+  // More active series than the default page of 20: every listing asks for one page of all.
+  const releases = (query = "") => service.request(`${RELEASES}?limit=100${query ? `&${query}` : ""}`);
 
   beforeAll(async () => {
     service = await startService({ seedDataDir: await sampleDataDir() });
@@ -72,12 +77,13 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
     expect(release).toMatchObject({
       series: { slug: "us-cpi-all-items-nsa", family: "consumer-prices-us", country: "US", region: null, frequency: "MONTHLY", unit: { code: "INDEX_1982_1984_100", scale: 0 }, seasonalAdjustment: "NOT_SEASONALLY_ADJUSTED", transformation: "INDEX", officialSeriesUrl: "https://data.bls.gov/timeseries/CUUR0000SA0" },
       availability: "AVAILABLE",
-      referencePeriod: { code: "2024-05" },
-      value: "314.069",
-      publishedAt: null,
+      referencePeriod: { code: "2026-07" },
+      value: "333.918",
+      // The CPI release of 12 August 2026 (08:30 New York), confirmed by this value: fetched on 24 August, after it.
+      publishedAt: "2026-08-12T12:30:00.000Z",
       ingestedAt: SAMPLE_INGESTED_AT,
       revision: { count: 0, isRevision: false, previousValue: null },
-      previous: { referencePeriod: "2024-04", value: "313.548", publicationStatus: null },
+      previous: { referencePeriod: "2026-06", value: "333.952", publicationStatus: null },
       attribution: { text: "Source: U.S. Bureau of Labor Statistics", required: true },
       links: { observations: "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa", calendar: "/api/public/v1/economics/calendar?country=US" },
     });
@@ -101,24 +107,27 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
   it("derives the US CPI 12-month change with its formula and inputs, in exact decimals checked by hand", async () => {
     const release = bySlug((await releases()).body).get("us-cpi-all-items-12-month-change")!;
     const rule = REGISTRY_SERIES.find((series) => series.slug === "us-cpi-all-items-12-month-change")!.derived!;
-    // By hand: 314.069 / 304.127 = 1.032690…, so the change is 3.2690…% and rounds half-up to 3.3.
+    // By hand: 333.918 / 323.048 = 1.033648…, so the change is 3.3648…% and rounds half-up to 3.4. 2026-07 is the first
+    // month of the 2026 recording with a year-ago twin in it (2025-07); the one before with a twin is 2024-05.
+    expect(yearAgoChangeByHand("333.918", "323.048", 1)).toBe("3.4");
     expect(yearAgoChangeByHand("314.069", "304.127", 1)).toBe("3.3");
     expect(release).toMatchObject({
-      referencePeriod: { code: "2024-05" },
-      value: "3.3",
+      referencePeriod: { code: "2026-07" },
+      value: "3.4",
+      provenance: { sourceId: "bls-api", adapter: "derive-series", derivation: "SERVICE_DERIVED", transformation: ["PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP"] },
       derived: {
         formula: rule.formula,
         inputs: [
-          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2024-05", value: "314.069" },
-          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2023-05", value: "304.127" },
+          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2026-07", value: "333.918", vintage: 1 },
+          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2025-07", value: "323.048", vintage: 1 },
         ],
       },
-      previous: { referencePeriod: "2024-04", value: "3.4" },
+      previous: { referencePeriod: "2024-05", value: "3.3" },
     });
     // The inputs are the values the BLS sample publishes.
-    const sample = JSON.parse(readFileSync(new URL("../../data/samples/bls-api/bls-cpi-cuur0000sa0.json", import.meta.url), "utf8"));
+    const sample = JSON.parse(readFileSync(new URL("../../data/samples/bls-api/bls-v1-5series-2025-07_2026-07-captured-2026-08-24.json", import.meta.url), "utf8"));
     const published = (year: string, period: string) => sample.Results.series[0].data.find((row: { year: string; period: string }) => row.year === year && row.period === period).value;
-    expect([published("2024", "M05"), published("2023", "M05")]).toEqual(["314.069", "304.127"]);
+    expect([published("2026", "M07"), published("2025", "M07")]).toEqual(["333.918", "323.048"]);
   });
 
   it("computes the 2023-01 change from CUUR0000SA0 2023-01 and 2022-01 exactly as worked by hand", async () => {
@@ -134,11 +143,11 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
 
   it("perSeries: newest periods per series, default 1, clamped to 5, each with its current vintage", async () => {
     expect(bySlug((await releases()).body).get("us-cpi-all-items-nsa")!.periods).toEqual([
-      { referencePeriod: "2024-05", value: "314.069", publicationStatus: null, revisionCount: 0 },
+      expect.objectContaining({ referencePeriod: "2026-07", value: "333.918", publicationStatus: null, publisherNote: null, revisionCount: 0 }),
     ]);
     const three = bySlug((await releases("perSeries=3")).body);
     expect(three.get("us-cpi-all-items-nsa")!.periods.map((period: { referencePeriod: string; value: string }) => [period.referencePeriod, period.value]))
-      .toEqual([["2024-05", "314.069"], ["2024-04", "313.548"], ["2024-03", "312.332"]]);
+      .toEqual([["2026-07", "333.918"], ["2026-06", "333.952"], ["2026-05", "335.123"]]);
     expect(three.get("es-unemployment-rate-sa")!.periods).toHaveLength(1);
     const clamped = bySlug((await releases("perSeries=9")).body);
     expect(clamped.get("us-cpi-all-items-nsa")!.periods).toHaveLength(5);
@@ -150,30 +159,30 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
   });
 
   it("pages with limit and cursor", async () => {
-    const all = slugsOf((await releases("limit=100")).body);
+    const all = slugsOf((await releases()).body);
     expect(all).toHaveLength(ACTIVE.length);
-    // Fewer active series than the default page of 20: one page, no cursor.
-    const defaulted = await releases();
-    expect(slugsOf(defaulted.body)).toEqual(all);
-    expect(defaulted.body.meta.nextCursor).toBeNull();
-    expect(slugsOf((await releases("limit=1000")).body)).toEqual(all);
+    // More active series than the default page of 20: a first page of 20 with a cursor.
+    const defaulted = await service.request(RELEASES);
+    expect(slugsOf(defaulted.body)).toEqual(all.slice(0, 20));
+    expect(defaulted.body.meta.nextCursor).toEqual(expect.any(String));
+    expect(slugsOf((await service.request(`${RELEASES}?limit=1000`)).body)).toEqual(all);
     const paged: string[] = [];
     const sizes: number[] = [];
     let cursor: string | null = null;
     do {
-      const response: { body: any } = await releases(`limit=4${cursor ? `&cursor=${cursor}` : ""}`);
+      const response: { body: any } = await service.request(`${RELEASES}?limit=4${cursor ? `&cursor=${cursor}` : ""}`);
       sizes.push(response.body.data.releases.length);
       paged.push(...slugsOf(response.body));
       cursor = response.body.meta.nextCursor;
     } while (cursor !== null);
-    expect(sizes).toEqual([4, 4, 4, ACTIVE.length - 12]);
+    expect(sizes).toEqual(Array.from({ length: Math.ceil(ACTIVE.length / 4) }, (_, page) => Math.min(4, ACTIVE.length - page * 4)));
     expect(paged).toEqual(all);
     for (const query of ["limit=0", "limit=none", "cursor=~~", "cursor=bzo"]) {
-      const { status, body } = await releases(query);
+      const { status, body } = await service.request(`${RELEASES}?${query}`);
       expect(status, query).toBe(400);
       expect(body.error.code).toBe("VALIDATION_FAILED");
     }
-    const past = await releases(`cursor=${encodeCursor(ACTIVE.length)}`);
+    const past = await service.request(`${RELEASES}?cursor=${encodeCursor(ACTIVE.length)}`);
     expect(past.status).toBe(200);
     expect(past.body.data.releases).toEqual([]);
     expect(past.body.meta.nextCursor).toBeNull();
@@ -210,7 +219,7 @@ describe("GET /api/public/v1/economics/releases over a synthetic index with late
 
   beforeAll(async () => {
     service = await startService({ seedDataDir: edgeCaseDataDir() });
-    body = (await service.request(RELEASES)).body;
+    body = (await service.request(`${RELEASES}?limit=100`)).body;
   });
   afterAll(() => service.close());
 

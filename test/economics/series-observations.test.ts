@@ -49,11 +49,14 @@ describe("GET /api/v1/economics/series/{slug}/observations over a synthetic inde
   it("returns the series definition and its periods oldest first with the freshness meta", async () => {
     const { body } = await get(path("us-cpi-all-items-nsa"));
     expect(body.data.series).toMatchObject({ slug: "us-cpi-all-items-nsa", upstreamSeriesId: "CUUR0000SA0", publisher: "BLS", country: "US", frequency: "MONTHLY" });
+    // Synthetic observations come with no archived document, and say so.
+    const provenance = { sourceId: "bls-api", adapter: "synthetic-bls-api", derivation: "PUBLISHER_VALUE", transformation: [], document: null };
+    const unrevised = { publicationStatus: null, publisherNote: null, revisionCount: 0, isRevision: false, previousValue: null, sourceUpdatedAt: null, provenance };
     expect(body.data.observations).toEqual([
-      { referencePeriod: "2025-01", value: "317.671", publicationStatus: null, revisionCount: 0, isRevision: false, previousValue: null, sourceUpdatedAt: null, ingestedAt: EDGE_RUNS.first },
-      { referencePeriod: "2025-02", value: "319.082", publicationStatus: null, revisionCount: 0, isRevision: false, previousValue: null, sourceUpdatedAt: null, ingestedAt: EDGE_RUNS.first },
-      { referencePeriod: "2026-01", value: "325.252", publicationStatus: null, revisionCount: 0, isRevision: false, previousValue: null, sourceUpdatedAt: null, ingestedAt: EDGE_RUNS.first },
-      { referencePeriod: "2026-02", value: "326.000", publicationStatus: null, revisionCount: 0, isRevision: false, previousValue: null, sourceUpdatedAt: null, ingestedAt: EDGE_RUNS.second },
+      { referencePeriod: "2025-01", value: "317.671", ...unrevised, ingestedAt: EDGE_RUNS.first },
+      { referencePeriod: "2025-02", value: "319.082", ...unrevised, ingestedAt: EDGE_RUNS.first },
+      { referencePeriod: "2026-01", value: "325.252", ...unrevised, ingestedAt: EDGE_RUNS.first },
+      { referencePeriod: "2026-02", value: "326.000", ...unrevised, ingestedAt: EDGE_RUNS.second },
     ]);
     expect(body.meta).toMatchObject({ lastIngestedAt: EDGE_RUNS.third, lastSuccessfulIngestionAt: EDGE_RUNS.second, dataUpdatedAt: EDGE_RUNS.third, nextCursor: null });
     expect(body.meta).not.toHaveProperty("dataStatus");
@@ -134,13 +137,16 @@ describe("GET /api/v1/economics/series/{slug}/observations over the sample archi
   afterAll(() => service.close());
 
   it("serves the published decimal strings exactly as the BLS sample has them", async () => {
-    const sample = JSON.parse(readFileSync(new URL("../../data/samples/bls-api/bls-cpi-cuur0000sa0.json", import.meta.url), "utf8"));
-    const published = new Map<string, string>();
-    for (const row of sample.Results.series[0].data as { year: string; period: string; value: string }[]) {
-      if (/^M(0[1-9]|1[0-2])$/.test(row.period)) published.set(`${row.year}-${row.period.slice(1)}`, row.value);
+    const published = new Map<string, string | null>();
+    for (const name of ["bls-cpi-cuur0000sa0.json", "bls-v1-5series-2025-07_2026-07-captured-2026-08-24.json"]) {
+      const sample = JSON.parse(readFileSync(new URL(`../../data/samples/bls-api/${name}`, import.meta.url), "utf8"));
+      for (const row of sample.Results.series[0].data as { year: string; period: string; value: string }[]) {
+        // BLS's "-" (the October 2025 gap) is served as null, with its footnote.
+        if (/^M(0[1-9]|1[0-2])$/.test(row.period)) published.set(`${row.year}-${row.period.slice(1)}`, row.value === "-" ? null : row.value);
+      }
     }
     const { body } = await get(path("us-cpi-all-items-nsa", "limit=500"));
-    const served = new Map<string, string>(body.data.observations.map((row: Observation) => [row.referencePeriod, row.value]));
+    const served = new Map<string, string | null>(body.data.observations.map((row: Observation) => [row.referencePeriod, row.value]));
     expect(served).toEqual(published);
     expect(periods(body)).toEqual([...published.keys()].sort());
     expect(served.get("2023-01")).toBe("299.170");
@@ -153,7 +159,7 @@ describe("GET /api/v1/economics/series/{slug}/observations over the sample archi
   });
 
   it("answers a registered series with nothing ingested as an absent corpus: 503, never an empty 200", async () => {
-    const { status, body, headers } = await get(path("de-unemployment-rate"));
+    const { status, body, headers } = await get(path("us-jolts-job-openings"));
     expect(status).toBe(503);
     expect(body.error.code).toBe("SERVICE_UNAVAILABLE");
     expect(headers.get("retry-after")).toMatch(/^[0-9]+$/);

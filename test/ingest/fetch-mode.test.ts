@@ -11,7 +11,9 @@ import { removeTempDirs, runCliAsync, tempDir } from "./cli-process.ts";
 import { dumpTables } from "./sqlite-dump.ts";
 
 const registry = readRegistrySources();
-const activeSeriesOf = (api: string) => registry.series.filter((series) => series.active && series.upstream?.api === api).length;
+/** Publisher series fetched from one API: those of active series and those active derived series read as input. */
+const activeSeriesOf = (api: string) => registry.series.filter((series) => series.active)
+  .flatMap((series) => [series.upstream, series.derived?.inputUpstream ?? null]).filter((upstream) => upstream?.api === api).length;
 
 interface CheckRow { source: string; latest_check: string; last_success_at: string | null; checked_at: string }
 const checksOf = (dataDir: string) => new Map((dumpTables(join(dataDir, "index.sqlite")).source_checks as unknown as CheckRow[]).map((row) => [row.source, row]));

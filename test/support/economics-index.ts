@@ -6,7 +6,7 @@ import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { applyCalendarSnapshot } from "../../cli/ingest/apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "../../cli/ingest/apply-observations.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
-import { createReleaseMatcher } from "../../cli/ingest/release-matching.ts";
+import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { openStore } from "../../cli/ingest/store.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
@@ -84,10 +84,11 @@ export function syntheticDataDir(spec: SyntheticSpec): string {
   const dir = tempDir("economics-synthetic-");
   const lastRun = spec.runs.at(-1);
   const registry = readRegistrySources(lastRun ? new Date(lastRun.at) : new Date(0));
-  const realMatcher = createReleaseMatcher(registry);
+  const resolve = createReleaseResolver(registry);
   const match = (source: CalendarSource, title: string) => {
+    const own = resolve(source, title);
     const alias = spec.aliases?.[source];
-    return realMatcher(source, title) ?? (alias ? realMatcher(alias, title) : null);
+    return own.curated || !alias ? own : resolve(alias, title);
   };
   const seriesIndex = createSeriesIndex(registry);
   const store = openStore(join(dir, DATA_FILES.store));
@@ -99,11 +100,11 @@ export function syntheticDataDir(spec: SyntheticSpec): string {
       store.startRun(runId, run.at, "archive");
       for (const [source, events] of Object.entries(run.calendars ?? {}) as [CalendarSource, EventSpec[]][]) {
         const counts = applyCalendarSnapshot(store, match, source, events.map(sourceEvent), context);
-        if (counts.unmatched > 0) throw new Error(`synthetic ${source} titles matched no release (${counts.unmatched})`);
+        if (counts.uncurated > 0) throw new Error(`synthetic ${source} titles matched no release of the registry (${counts.uncurated})`);
         store.recordCheck(runId, source, run.at, "successful", null);
       }
       if (run.observations && run.observations.length > 0) {
-        const counts = applyObservations(store, seriesIndex, run.observations, context);
+        const counts = applyObservations(store, seriesIndex, run.observations, context, null);
         if (counts.unregistered > 0) throw new Error(`synthetic observations of unregistered series (${counts.unregistered})`);
         for (const api of new Set(run.observations.map((item) => item.api))) store.recordCheck(runId, api, run.at, "successful", null);
       }

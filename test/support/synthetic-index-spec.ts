@@ -79,7 +79,7 @@ type ObservationApi = SourceObservation["api"];
 
 /** A SourceObservation as an adapter would produce it. */
 export function observation(api: ObservationApi, seriesId: string, referencePeriod: string, value: string | null, publicationStatus: string | null = null): SourceObservation {
-  return { api, seriesId, referencePeriod, value, publicationStatus, sourceUpdatedAt: null };
+  return { api, seriesId, referencePeriod, value, publicationStatus, sourceUpdatedAt: null, note: null, adapter: `synthetic-${api}`, transformation: [] };
 }
 
 export interface SyntheticRun {

@@ -7,6 +7,8 @@ import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "ecb-data";
+/** Provenance `adapter`. */
+export const ECB_CSVDATA_ADAPTER = "ecb-csvdata";
 
 /** An empty cell, or SDMX's "NaN" for an observation reported as missing. */
 const MISSING_VALUES = ["", "NaN"];
@@ -26,13 +28,17 @@ export function parseEcbCsvdata(document: string | Buffer): SourceObservation[] 
     const timePeriod = row.cell("TIME_PERIOD");
     const referencePeriod = readPeriodText(timePeriod, SDMX_PERIOD_FORMATS);
     if (!referencePeriod) throw new UpstreamDocumentError(API, "malformed", `${where}: TIME_PERIOD ${JSON.stringify(timePeriod)} has no reference-period code of ours`);
+    const value = publishedValue(API, row.cell("OBS_VALUE"), MISSING_VALUES, where);
     return {
       api: API,
       seriesId,
       referencePeriod: referencePeriod.code,
-      value: publishedValue(API, row.cell("OBS_VALUE"), MISSING_VALUES, where),
+      value,
       publicationStatus: row.cell("OBS_STATUS") || null,
       sourceUpdatedAt: null,
+      note: null,
+      adapter: ECB_CSVDATA_ADAPTER,
+      transformation: value === null ? ["MISSING_MARKER_AS_NULL"] : [],
     };
   });
 }

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { SourceObservation } from "../records.ts";
+import type { ValueTransformation } from "../../../schemas/vocabularies.ts";
 import { readCsvTable } from "./csv.ts";
 import { publishedValue } from "./published-value.ts";
 import { SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
@@ -8,6 +9,8 @@ import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "eurostat-sdmx";
+/** Provenance `adapter`. */
+export const EUROSTAT_SDMX_CSV_ADAPTER = "eurostat-sdmx-csv";
 
 /** Columns of SDMX-CSV 1.0 (plus Eurostat's LAST UPDATE) that are not series dimensions. */
 const NOT_DIMENSIONS = new Set(["DATAFLOW", "LAST UPDATE"]);
@@ -44,13 +47,21 @@ export function parseEurostatSdmxCsv(document: string | Buffer): SourceObservati
     if (!updatedAt.has(lastUpdate)) updatedAt.set(lastUpdate, lastUpdateInstant(lastUpdate, where));
     const flag = row.cell("OBS_FLAG");
     const confidentiality = row.cell("CONF_STATUS");
+    const value = publishedValue(API, row.cell("OBS_VALUE"), [""], where);
+    const sourceUpdatedAt = updatedAt.get(lastUpdate)!;
+    const transformation: ValueTransformation[] = [];
+    if (value === null) transformation.push("MISSING_MARKER_AS_NULL");
+    if (sourceUpdatedAt !== null) transformation.push("UPDATE_TIME_TO_UTC");
     return {
       api: API,
       seriesId: [datasetCode(row.cell("DATAFLOW"), where), ...dimensions.map((column) => row.cell(column))].join("."),
       referencePeriod: referencePeriod.code,
-      value: publishedValue(API, row.cell("OBS_VALUE"), [""], where),
+      value,
       publicationStatus: confidentiality ? `${flag}|${confidentiality}` : flag || null,
-      sourceUpdatedAt: updatedAt.get(lastUpdate)!,
+      sourceUpdatedAt,
+      note: null,
+      adapter: EUROSTAT_SDMX_CSV_ADAPTER,
+      transformation,
     };
   });
 }

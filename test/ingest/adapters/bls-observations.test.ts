@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseBlsObservations } from "../../../cli/ingest/adapters/bls-observations.ts";
 import { UpstreamDocumentError } from "../../../cli/ingest/adapters/upstream-document-error.ts";
@@ -29,6 +30,9 @@ describe("BLS Public Data API v2", () => {
       value: "274.138",
       publicationStatus: null,
       sourceUpdatedAt: null,
+      note: null,
+      adapter: "bls-timeseries-json",
+      transformation: ["PERIOD_CODE_REWRITTEN"],
     });
   });
 
@@ -80,5 +84,31 @@ describe("BLS Public Data API v2", () => {
     expect(malformed('{"status":"REQUEST_SUCCEEDED","Results":{}}')).toBe("malformed");
     expect(malformed(response([row("S01")]))).toBe("malformed");
     expect(malformed(response([row("M05", "n/a")]))).toBe("malformed");
+  });
+});
+
+describe("BLS answers recorded in 2026 (test/fixtures/observations/SOURCES.md)", () => {
+  const fixture = (name: string) => readFileSync(new URL(`../../fixtures/observations/${name}`, import.meta.url));
+
+  it("reads the October 2025 gap ('-' with footnote X) as null with the footnote's code and text", () => {
+    const observations = parseBlsObservations(fixture("bls-api-v2-cuur0000segc-2024-01_2026-08.json"));
+    expect(find(observations, "CUUR0000SEGC", "2025-10")).toMatchObject({
+      value: null, publicationStatus: "X", note: "Data unavailable due to the 2025 lapse in appropriations", transformation: ["PERIOD_CODE_REWRITTEN", "MISSING_MARKER_AS_NULL"],
+    });
+    expect(observations.filter((observation) => observation.value === null)).toHaveLength(1);
+  });
+
+  it.each([
+    ["bls-api-v2-invalid-key.json", /REQUEST_NOT_PROCESSED/],
+    ["bls-api-invalid-series.json", /Invalid Series for Series NOTASERIES1/],
+    ["bls-api-empty-results.json", /no series/],
+  ])("refuses %s, a failure inside HTTP 200, as the publisher saying no", (name, message) => {
+    try {
+      parseBlsObservations(fixture(name));
+      expect.unreachable();
+    } catch (error) {
+      expect((error as UpstreamDocumentError).reason).toBe("rejected-by-publisher");
+      expect((error as Error).message).toMatch(message);
+    }
   });
 });

@@ -109,9 +109,9 @@ describe("BLS release schedule (ICS)", () => {
     const { events, skipped } = parseBlsReleaseSchedule(document);
     expect(events.map((event) => event.title)).toEqual(["First"]);
     expect(skipped).toEqual([
-      { record: "line 2", reason: "no UID" },
-      { record: "zone", reason: "DTSTART time zone Mars-Central is not known" },
-      { record: "twice", reason: 'second record with this id (2026-01-11 "Second")' },
+      { record: "line 2", kind: "UNREADABLE", reason: "no UID", title: "No id", scheduledDate: null },
+      { record: "zone", kind: "UNREADABLE", reason: "DTSTART time zone Mars-Central is not known", title: "Odd zone", scheduledDate: null },
+      { record: "twice", kind: "SECOND_RECORD_WITH_ONE_ID", reason: 'second record with this id (2026-01-11 "Second")', title: "Second", scheduledDate: "2026-01-11" },
     ]);
   });
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { parseEcbCsvdata } from "../../../cli/ingest/adapters/ecb-csvdata.ts";
 import { UpstreamDocumentError } from "../../../cli/ingest/adapters/upstream-document-error.ts";
-import { sample } from "./samples.ts";
+import { readFileSync } from "node:fs";
 
-const observations = parseEcbCsvdata(sample("ecb-data", "ecb-fm-key-rates.csvdata.csv"));
+const observations = parseEcbCsvdata(readFileSync(new URL("../../fixtures/observations/ecb-fm-key-rates.csvdata.csv", import.meta.url)));
 const count = (seriesId: string) => observations.filter((observation) => observation.seriesId === seriesId).length;
 
+/** The recorded key-rate answer as recorded (test/fixtures/observations/SOURCES.md); data/samples holds it from 2012 on. */
 describe("ECB Data Portal csvdata", () => {
   it("reads every row, each with its quoted, comma-holding TITLE_COMPL", () => {
     expect(observations).toHaveLength(46);
@@ -20,6 +21,9 @@ describe("ECB Data Portal csvdata", () => {
       value: "-0.1",
       publicationStatus: "A",
       sourceUpdatedAt: null,
+      note: null,
+      adapter: "ecb-csvdata",
+      transformation: [],
     });
   });
 
@@ -30,9 +34,9 @@ describe("ECB Data Portal csvdata", () => {
 
   it("reads columns by name and SDMX NaN as no value", () => {
     const document = "OBS_STATUS,OBS_VALUE,TIME_PERIOD,KEY\nM,NaN,2024-01,ICP.M.U2.N.000000.4.ANR\nA,2.8,2024-Q1,MNA.Q.Y.I9.W2.S1.S1.B.B1GQ._Z._Z._Z.EUR.LR.GY\n";
-    expect(parseEcbCsvdata(document).map((observation) => [observation.seriesId, observation.referencePeriod, observation.value, observation.publicationStatus])).toEqual([
-      ["ICP.M.U2.N.000000.4.ANR", "2024-01", null, "M"],
-      ["MNA.Q.Y.I9.W2.S1.S1.B.B1GQ._Z._Z._Z.EUR.LR.GY", "2024-Q1", "2.8", "A"],
+    expect(parseEcbCsvdata(document).map((observation) => [observation.seriesId, observation.referencePeriod, observation.value, observation.publicationStatus, observation.transformation])).toEqual([
+      ["ICP.M.U2.N.000000.4.ANR", "2024-01", null, "M", ["MISSING_MARKER_AS_NULL"]],
+      ["MNA.Q.Y.I9.W2.S1.S1.B.B1GQ._Z._Z._Z.EUR.LR.GY", "2024-Q1", "2.8", "A", []],
     ]);
   });
 

@@ -57,7 +57,7 @@ describe("ECB statistical calendar (HTML)", () => {
     const edited = page.toString("utf8").replace("13/01/2016 10:00 CET", "13/01/2016").replace("14/01/2016 10:00 CET", "soon");
     const { events, skipped } = parseEcbStatisticalCalendar(edited);
     expect([events[0]!.scheduledDate, events[0]!.scheduledAt, events[0]!.timePrecision]).toEqual(["2016-01-13", null, "DATE_ONLY"]);
-    expect(skipped).toEqual([{ record: "entry 4", reason: 'publication date "soon" is not DD/MM/YYYY [HH:MM CET]' }]);
+    expect(skipped).toEqual([{ record: "entry 4", kind: "UNREADABLE", reason: 'publication date "soon" is not DD/MM/YYYY [HH:MM CET]', title: expect.any(String), scheduledDate: null }]);
   });
 
   it("refuses a page without the calendar list", () => {

@@ -23,6 +23,7 @@ describe("Eurostat release calendar (JSON)", () => {
       expect(snapshot.skipped).toHaveLength(1);
       expect(snapshot.skipped[0]!.record).toBe("13018735");
       expect(snapshot.skipped[0]!.reason).toContain("2189-05-10");
+      expect(snapshot.skipped[0]).toMatchObject({ kind: "DATE_THE_SOURCE_GETS_WRONG", title: "R&D expenditure", scheduledDate: "2189-05-10" });
     }
   });
 

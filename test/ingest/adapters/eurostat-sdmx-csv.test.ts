@@ -20,6 +20,9 @@ describe("Eurostat SDMX-CSV", () => {
       publicationStatus: null,
       // "04/05/26 11:00:00" is 4 May 2026, 11:00 in Brussels (CEST).
       sourceUpdatedAt: "2026-05-04T09:00:00.000Z",
+      note: null,
+      adapter: "eurostat-sdmx-csv",
+      transformation: ["UPDATE_TIME_TO_UTC"],
     });
   });
 
@@ -32,6 +35,8 @@ describe("Eurostat SDMX-CSV", () => {
     expect(observations.find((observation) => observation.seriesId === "une_rt_m.M.SA.TOTAL.PC_ACT.F.EA21")?.referencePeriod).toBe("2004-07");
   });
 
+  const csv = (transformation: string[]) => ({ note: null, adapter: "eurostat-sdmx-csv", transformation });
+
   it("handles quoting, CRLF, reordered columns, empty values, confidentiality and other period kinds", () => {
     const document = [
       "DATAFLOW,LAST UPDATE,freq,unit,geo,TIME_PERIOD,CONF_STATUS,OBS_FLAG,OBS_VALUE",
@@ -41,10 +46,10 @@ describe("Eurostat SDMX-CSV", () => {
       "",
     ].join("\r\n");
     expect(parseEurostatSdmxCsv(document)).toEqual([
-      { api: "eurostat-sdmx", seriesId: 'namq_10_gdp.Q.CLV,PCH.EA"20"', referencePeriod: "2023-Q2", value: "0.10", publicationStatus: "p", sourceUpdatedAt: "2026-09-22T21:00:00.000Z" },
-      { api: "eurostat-sdmx", seriesId: "namq_10_gdp.Q.PCH.EA20", referencePeriod: "2023-Q3", value: null, publicationStatus: "|C", sourceUpdatedAt: "2026-09-22T21:00:00.000Z" },
+      { api: "eurostat-sdmx", seriesId: 'namq_10_gdp.Q.CLV,PCH.EA"20"', referencePeriod: "2023-Q2", value: "0.10", publicationStatus: "p", sourceUpdatedAt: "2026-09-22T21:00:00.000Z", ...csv(["UPDATE_TIME_TO_UTC"]) },
+      { api: "eurostat-sdmx", seriesId: "namq_10_gdp.Q.PCH.EA20", referencePeriod: "2023-Q3", value: null, publicationStatus: "|C", sourceUpdatedAt: "2026-09-22T21:00:00.000Z", ...csv(["MISSING_MARKER_AS_NULL", "UPDATE_TIME_TO_UTC"]) },
       // January: CET, so 11:00 local is 10:00Z.
-      { api: "eurostat-sdmx", seriesId: "nama_10_gdp.A.PCH.EA20", referencePeriod: "2023", value: "0.4", publicationStatus: null, sourceUpdatedAt: "2026-01-15T10:00:00.000Z" },
+      { api: "eurostat-sdmx", seriesId: "nama_10_gdp.A.PCH.EA20", referencePeriod: "2023", value: "0.4", publicationStatus: null, sourceUpdatedAt: "2026-01-15T10:00:00.000Z", ...csv(["UPDATE_TIME_TO_UTC"]) },
     ]);
   });
 

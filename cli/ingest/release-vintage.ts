@@ -1,0 +1,37 @@
+import { DateTime } from "luxon";
+
+/**
+ * Which vintage of a period a release produced (spec: an event's `values.actual` is what that release published,
+ * later revisions are revisions). One clock for both sides: a vintage is recorded when the document carrying it was
+ * fetched from the publisher (else when it was ingested), and a release happens at its scheduled time, or for a
+ * date-only release at the start of its date in the publisher's zone.
+ */
+
+export interface VintageTimes {
+  sequence: number;
+  document_fetched_at: string | null;
+  ingested_at: string;
+}
+
+/** When a vintage was recorded, as a UTC instant. */
+export function vintageRecordedAt(vintage: VintageTimes): string {
+  return vintage.document_fetched_at ?? vintage.ingested_at;
+}
+
+/** When a release happens: its scheduled instant, else the start of its scheduled date in its zone (UTC instant). */
+export function releaseStartsAt(event: { scheduled_at: string | null; scheduled_date: string; source_timezone: string }): string {
+  if (event.scheduled_at !== null) return event.scheduled_at;
+  const start = DateTime.fromISO(event.scheduled_date, { zone: event.source_timezone });
+  return (start.isValid ? start : DateTime.fromISO(event.scheduled_date, { zone: "utc" })).toUTC().toISO()!;
+}
+
+/**
+ * The vintage a release produced: the first vintage of the period recorded at or after the release's time. When none
+ * was, but a document read after the release still carried the period (`seenAt`), the release left the value as it
+ * stood: the latest earlier vintage. Otherwise the release's figure has not been seen yet (null). Vintages oldest first.
+ */
+export function releaseVintage<V extends VintageTimes>(vintages: readonly V[], releaseAt: string, seenAt: string | null): V | null {
+  const produced = vintages.find((vintage) => vintageRecordedAt(vintage) >= releaseAt);
+  if (produced) return produced;
+  return seenAt !== null && seenAt >= releaseAt ? vintages.at(-1) ?? null : null;
+}

@@ -1,0 +1,36 @@
+import type { ValueDerivation, ValueTransformation } from "./vocabularies.ts";
+
+/**
+ * The provenance block of every served economic value (spec: "which source and adapter produced a value, what was
+ * transformed, and whether the service derived the value"), and the archived document it came from. The ledger's
+ * vintages and the index's observations keep it as columns; this is the one place that turns them into the block.
+ */
+export interface ValueProvenance {
+  /** The source slug the value was ingested from (`bls-api`, `eurostat-sdmx`, `ecb-data`); null in vintages recorded before it was kept. */
+  sourceId: string | null;
+  adapter: string | null;
+  derivation: ValueDerivation;
+  transformation: ValueTransformation[];
+  /** The archived document (content hash, and when it was fetched from the publisher); null where none was recorded. */
+  document: { sha256: string; fetchedAt: string } | null;
+}
+
+export interface ProvenanceColumns {
+  source: string | null;
+  adapter: string | null;
+  /** Comma-joined. */
+  transformation: string | null;
+  derivation: string | null;
+  document_sha256: string | null;
+  document_fetched_at: string | null;
+}
+
+export function provenanceOf(row: ProvenanceColumns): ValueProvenance {
+  return {
+    sourceId: row.source,
+    adapter: row.adapter,
+    derivation: row.derivation === "SERVICE_DERIVED" ? "SERVICE_DERIVED" : "PUBLISHER_VALUE",
+    transformation: row.transformation ? (row.transformation.split(",") as ValueTransformation[]) : [],
+    document: row.document_sha256 && row.document_fetched_at ? { sha256: row.document_sha256, fetchedAt: row.document_fetched_at } : null,
+  };
+}
