@@ -10,16 +10,14 @@ import { registerQueryCommand } from "./commands/query.ts";
 import { registerRegistryCommand } from "./commands/registry.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { packagePath } from "./package-paths.ts";
-
-/** Exit code for a bad flag, value or configuration (usage errors). */
-const USAGE_ERROR = 2;
+import { EXIT_CODES, USAGE_HINT } from "./usage.ts";
 
 const { version } = JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { version: string };
 
 const program = new Command("service")
   .description("Weather and economics data service: serve the API, ingest publisher data, manage keys.")
   .version(version)
-  .showHelpAfterError("(run with --help for usage)")
+  .showHelpAfterError(USAGE_HINT)
   .exitOverride();
 
 const env = process.env;
@@ -38,20 +36,26 @@ try {
   process.exitCode = exitCodeFor(error);
 }
 
+/**
+ * Exit code 2 for a usage error (a bad flag, value or configuration, a missing command), each a one-line message and
+ * the usage hint; 1 for any other failure, with its message. A command that finds the thing asked for missing
+ * reports it and sets exit code 1 itself.
+ */
 function exitCodeFor(error: unknown): number {
   // A bad value found by a command's own checks (commander prints the ones it finds itself).
   if (error instanceof InvalidArgumentError) {
-    process.stderr.write(`error: ${error.message}\n(run with --help for usage)\n`);
-    return USAGE_ERROR;
+    process.stderr.write(`error: ${error.message}\n${USAGE_HINT}\n`);
+    return EXIT_CODES.usage;
   }
   if (error instanceof CommanderError) {
-    // commander has already printed its one-line message; help and version are not failures.
-    return error.exitCode === 0 ? 0 : USAGE_ERROR;
+    // commander has already printed its one-line message (or, for a command named without its subcommand, its
+    // help); help and version asked for are not failures.
+    return error.exitCode === 0 ? 0 : EXIT_CODES.usage;
   }
   if (error instanceof ConfigError) {
-    process.stderr.write(`configuration error: ${error.message}\n`);
-    return USAGE_ERROR;
+    process.stderr.write(`configuration error: ${error.message}\n${USAGE_HINT}\n`);
+    return EXIT_CODES.usage;
   }
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-  return 1;
+  return EXIT_CODES.failure;
 }

@@ -6,4 +6,6 @@ export const DATA_FILES = {
   keys: "keys.json",
   places: "places.sqlite",
   archive: "archive",
+  /** Progress logs of ingestion runs started through the operator route (schemas/ingestion-runs.ts). */
+  logs: "logs",
 } as const;

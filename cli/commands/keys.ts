@@ -3,6 +3,7 @@ import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
 import { newKey } from "../../server/keys/api-keys.ts";
 import { readKeyFile, updateKeyFile } from "../../server/keys/key-file.ts";
 import { dataDirFrom, environmentFrom, keysFileFrom } from "../config.ts";
+import { EXIT_CODES } from "../usage.ts";
 
 function parseScopes(raw: string): Scope[] {
   const scopes = raw.split(",").map((scope) => scope.trim()).filter(Boolean);
@@ -11,6 +12,16 @@ function parseScopes(raw: string): Scope[] {
     throw new InvalidArgumentError(`scopes must be a comma list of ${SCOPES.join(", ")}`);
   }
   return [...new Set(scopes)] as Scope[];
+}
+
+/** A key file that cannot be read or written is named in the failure, whatever the underlying error says. */
+async function onKeyFile<T>(path: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(message.includes(path) ? message : `key file ${path}: ${message}`);
+  }
 }
 
 export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): void {
@@ -33,7 +44,8 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
         scopes: options.scopes,
         createdAt: new Date().toISOString(),
       });
-      await updateKeyFile(keysFile(), (file) => ({ file: { keys: [...file.keys, record] }, result: undefined }));
+      const path = keysFile();
+      await onKeyFile(path, () => updateKeyFile(path, (file) => ({ file: { keys: [...file.keys, record] }, result: undefined })));
       process.stdout.write(`created key ${record.id} (${record.name}) for environment ${record.environment} with scopes ${record.scopes.join(",")}\n`);
       process.stdout.write("store this secret now; it is not shown again:\n");
       process.stdout.write(`${secret}\n`);
@@ -42,8 +54,9 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
   keys
     .command("list")
     .description("List keys (never their secrets)")
-    .action(() => {
-      const rows = readKeyFile(keysFile()).keys;
+    .action(async () => {
+      const path = keysFile();
+      const rows = (await onKeyFile(path, () => readKeyFile(path))).keys;
       if (rows.length === 0) process.stdout.write("no keys\n");
       for (const key of rows) {
         const state = key.revokedAt ? `revoked ${key.revokedAt}` : "active";
@@ -56,16 +69,17 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .description("Revoke a key by id; it stops working at once")
     .argument("<id>", "key id as shown by keys list")
     .action(async (id: string) => {
-      const found = await updateKeyFile(keysFile(), (file) => {
+      const path = keysFile();
+      const found = await onKeyFile(path, () => updateKeyFile(path, (file) => {
         const key = file.keys.find((candidate) => candidate.id === id);
         if (!key) return { file: null, result: false };
         if (!key.revokedAt) key.revokedAt = new Date().toISOString();
         return { file, result: true };
-      });
+      }));
       // Not a usage error: the command was right, the key is not there (exit 1, as for any failure).
       if (!found) {
         process.stderr.write(`error: no key has id ${id}\n`);
-        process.exitCode = 1;
+        process.exitCode = EXIT_CODES.failure;
         return;
       }
       process.stdout.write(`revoked key ${id}\n`);

@@ -3,7 +3,9 @@ import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import { ApiError } from "../../server/http/api-error.ts";
 import { serviceConfigFrom } from "../config.ts";
 import { QUERY_VIEWS } from "../query/columns.ts";
-import { renderCsv, renderTable } from "../query/render.ts";
+import { pageNote } from "../query/page-note.ts";
+import { renderCsv, renderTable, renderTsv } from "../query/render.ts";
+import { EXIT_CODES, USAGE_HINT } from "../usage.ts";
 
 /** Each subcommand runs the handler of one API route, so parameters, rules and error codes are the API's own. */
 const SUBCOMMANDS: Record<string, string> = {
@@ -15,8 +17,11 @@ const SUBCOMMANDS: Record<string, string> = {
   indicators: "v1.economics.indicators",
 };
 
-/** Validation problems are usage errors (exit 2); missing data and the rest are failures (exit 1). */
-const USAGE_CODES = new Set(["VALIDATION_FAILED", "ECONOMICS_RANGE_INVALID", "NOT_FOUND"]);
+/**
+ * A bad value is a usage error (exit 2, with the usage hint); everything else is a failure (exit 1): an unknown slug
+ * (NOT_FOUND: the command was right, the thing is not there) and data that cannot be read.
+ */
+const USAGE_CODES = new Set(["VALIDATION_FAILED", "ECONOMICS_RANGE_INVALID"]);
 
 export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): void {
   const query = program
@@ -26,6 +31,7 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
     const route = ALL_ROUTES.find((candidate) => candidate.name === routeName)!;
     // Created through the parent so it inherits the program's settings: usage errors exit 2 with a hint.
     const command = query.command(name).description(`${route.summary} (as GET ${route.path})`);
+    const takes = { limit: route.parameters.some((parameter) => parameter.name === "limit"), cursor: route.parameters.some((parameter) => parameter.name === "cursor") };
     for (const parameter of route.parameters.filter((candidate) => candidate.in === "query")) {
       command.addOption(new Option(`--${parameter.name} <value>`, parameter.description));
     }
@@ -33,6 +39,7 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
       .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
       .addOption(new Option("--json", "print the whole { data, meta } answer as JSON").conflicts("csv"))
       .option("--csv", "print the rows as CSV")
+      .addHelpText("after", "\nOn a terminal the rows are a table cut to its width, with a last line saying how to get more rows when there are;\nwhen stdout is not a terminal, tab-separated values (a header row, values whole) and that line on stderr.")
       .action(async (options: Record<string, string | boolean | undefined>) => {
         const config = serviceConfigFrom(env, { dataDir: options.dataDir as string | undefined });
         const parameters = new URLSearchParams();
@@ -45,12 +52,22 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
         try {
           const result = await handlers[routeName]!({ query: parameters, params: {}, principal: null, now: clock.now() });
           const data = result.data as Record<string, unknown>;
-          if (options.json) process.stdout.write(`${JSON.stringify({ data, meta: result.meta ?? {} }, null, 2)}\n`);
-          else process.stdout.write((options.csv ? renderCsv : renderTable)(QUERY_VIEWS[name]!, data));
+          const meta = result.meta ?? {};
+          const view = QUERY_VIEWS[name]!;
+          if (options.json) return void process.stdout.write(`${JSON.stringify({ data, meta }, null, 2)}\n`);
+          if (options.csv) return void process.stdout.write(renderCsv(view, data));
+          const note = pageNote(view.rows(data).length, meta, takes);
+          if (process.stdout.isTTY) {
+            process.stdout.write(renderTable(view, data, process.stdout.columns) + (note ? `${note}\n` : ""));
+          } else {
+            process.stdout.write(renderTsv(view, data));
+            if (note) process.stderr.write(`${note}\n`);
+          }
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
-          process.stderr.write(`${error.code}: ${error.message}\n`);
-          process.exitCode = USAGE_CODES.has(error.code) ? 2 : 1;
+          const usage = USAGE_CODES.has(error.code);
+          process.stderr.write(`${error.code}: ${error.message}\n${usage ? `${USAGE_HINT}\n` : ""}`);
+          process.exitCode = usage ? EXIT_CODES.usage : EXIT_CODES.failure;
         }
       });
   }

@@ -8,6 +8,7 @@ export interface ServeFlags {
   storage: boolean;
   env?: string;
   seedSamples?: boolean;
+  indexFrom?: string;
 }
 
 export function registerServeCommand(program: Command, env: NodeJS.ProcessEnv): void {
@@ -20,6 +21,7 @@ export function registerServeCommand(program: Command, env: NodeJS.ProcessEnv): 
     .option("--registry-dir <dir>", "folder of registry sources (env SERVICE_REGISTRY_DIR, default data/registry)")
     .option("--env <name>", "deployment environment (env SERVICE_ENV, default development)")
     .option("--no-storage", "run with no durable store bound: storage-backed routes answer 503")
+    .option("--index-from <url>", "follow the index `ingest --publish-to` publishes to object storage: s3://bucket/prefix (env SERVICE_INDEX_FROM_URL)")
     .option("--seed-samples", "for a first run: ingest the bundled sample archive (data/samples) and build the place index, where the data directory has none yet")
     .action(async (flags: ServeFlags) => {
       // Loaded here, not at start-up, so `--help` and the other commands do not load the server.

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
+import { NOT_REAL_WEATHER } from "../../server/weather/provenance.ts";
 import { packagePath } from "../package-paths.ts";
 import { createFaultPicker, serveFault, type MetFaultKind, type MetStandinFlakiness } from "./met-standin-faults.ts";
 
@@ -9,10 +10,11 @@ import { createFaultPicker, serveFault, type MetFaultKind, type MetStandinFlakin
  * A local stand-in for MET Norway's Locationforecast 2.0 `complete` endpoint, for offline demos and benchmarks: point
  * SERVICE_WEATHER_BASE_URL at `url`. Every point gets the SAME real recorded forecast (data/samples/met/, see its
  * SOURCES.md) moved to the asked point and shifted onto the current hour, so its numbers are NOT real weather for any
- * place or time. The notice below travels in every answer (a header and `properties.meta.notice`) so nobody mistakes it.
+ * place or time. The notice below travels in every answer (a header and `properties.meta.notice`) so nobody mistakes it,
+ * and the service, reading it in the document, labels its own answers (server/weather/provenance.ts).
  */
 export const MET_STANDIN_NOTICE =
-  "NOT REAL WEATHER: one recorded MET Norway forecast (Berlin, 2022-08-02) moved to the asked point and shifted to the current hour by a local stand-in";
+  `${NOT_REAL_WEATHER}: one recorded MET Norway forecast (Berlin, 2022-08-02) moved to the asked point and shifted to the current hour by a local stand-in`;
 
 const RECORDING = packagePath("data/samples/met/complete-berlin-2022-08-02.json");
 const FORECAST_PATH = "/weatherapi/locationforecast/2.0/complete";

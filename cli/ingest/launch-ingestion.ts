@@ -1,25 +1,65 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import type { IngestionLauncher } from "../../server/resources/admin.ts";
-import { ingestionRunning } from "./run-lock.ts";
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { ingestionLogFile, newRunId } from "../../schemas/ingestion-runs.ts";
+import type { IngestionLauncher, LaunchedRun } from "../../server/resources/admin.ts";
 import { packagePath } from "../package-paths.ts";
+import { ingestionRunning } from "./run-lock.ts";
 
 const BIN = packagePath("cli/bin.js");
+
+/** Launched runs remembered for the run route; enough for the runs an operator is still looking at. */
+const REMEMBERED_RUNS = 20;
 
 /**
  * Starts `service ingest` as a detached child with the server's environment, unless a run is in progress: one this
  * server started (still starting up, so not yet holding the lock) or any other holding the data directory's lock.
- * The run publishes the registry the server reads, so it is handed the server's registry folder when one was named.
+ * The run's id is chosen here and handed to the child (`--run-id`), so the operator gets it at once; the child's
+ * stderr and stdout (its progress lines and summary, exactly as `service ingest` prints them) go to
+ * `<dataDir>/logs/ingestion-<runId>.log`. The run publishes the registry the server reads, so it is handed the
+ * server's registry folder when one was named.
  */
 export function createIngestionLauncher(dataDir: string, env: NodeJS.ProcessEnv, registryDir?: string): IngestionLauncher {
-  let child: ChildProcess | null = null;
-  return () => {
-    if (child !== null || ingestionRunning(dataDir)) return { alreadyRunning: true };
-    const started = spawn(process.execPath, [BIN, "ingest", "--data-dir", dataDir, ...(registryDir ? ["--registry-dir", registryDir] : [])], { env, detached: true, stdio: "ignore" });
-    child = started;
-    started.once("exit", () => {
-      child = null;
-    });
-    started.unref();
-    return { alreadyRunning: false };
+  const launched = new Map<string, LaunchedRun>();
+  let current: LaunchedRun | null = null;
+
+  function remember(run: LaunchedRun): void {
+    launched.set(run.id, run);
+    for (const id of launched.keys()) {
+      if (launched.size <= REMEMBERED_RUNS) break;
+      launched.delete(id);
+    }
+  }
+
+  return {
+    start() {
+      if (current !== null) return { started: false, run: current };
+      if (ingestionRunning(dataDir)) return { started: false, run: null };
+      const launchedAt = Date.now();
+      const run: LaunchedRun = { id: newRunId(launchedAt), launchedAt: new Date(launchedAt).toISOString(), logFile: "", exit: null };
+      run.logFile = ingestionLogFile(dataDir, run.id);
+      mkdirSync(dirname(run.logFile), { recursive: true });
+      const log = openSync(run.logFile, "a");
+      try {
+        writeSync(log, `ingestion run ${run.id} started through the operator route by the service (pid ${process.pid}) at ${run.launchedAt}\n`);
+        const args = [BIN, "ingest", "--data-dir", dataDir, "--run-id", run.id, ...(registryDir ? ["--registry-dir", registryDir] : [])];
+        const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", log, log] });
+        const ended = (code: number | null, signal: string | null) => {
+          run.exit ??= { at: new Date().toISOString(), code, signal };
+          if (current === run) current = null;
+        };
+        child.once("exit", ended);
+        // A process that could not be started at all never exits; it failed all the same.
+        child.once("error", () => ended(null, null));
+        child.unref();
+      } finally {
+        // The child holds its own copy of the descriptor.
+        closeSync(log);
+      }
+      current = run;
+      remember(run);
+      return { started: true, run };
+    },
+    launched: (runId) => launched.get(runId),
   };
 }

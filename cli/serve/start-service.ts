@@ -3,15 +3,17 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
-import { startServer } from "../../server/listen.ts";
+import { startMetricsServer, startServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/observability/logger.ts";
+import { createMetrics } from "../../server/observability/metrics.ts";
+import type { IndexFollower } from "../../server/storage/index-follower.ts";
 import type { ServeFlags } from "../commands/serve.ts";
-import { registryDirFrom, serveOptionsFrom, serviceConfigFrom } from "../config.ts";
+import { ConfigError, indexFollowingFrom, registryDirFrom, serveOptionsFrom, serviceConfigFrom } from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { acquireIngestionLock } from "../ingest/run-lock.ts";
 import { runIngestion } from "../ingest/run-ingestion.ts";
 import { packagePath } from "../package-paths.ts";
-import { buildPlacesIndex } from "../places/build-places-index.ts";
+import { buildPlacesInChildProcess, ensurePlacesIndex } from "../places/ensure-places-index.ts";
 import { publishRegistry, readRegistrySources } from "../registry/build-registry.ts";
 
 /** The bundled archive of real recorded publisher documents (see data/samples/SOURCES.md). */
@@ -21,26 +23,41 @@ export const SAMPLE_ARCHIVE_DIR = packagePath("data/samples");
 export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): Promise<void> {
   const config = serviceConfigFrom(env, flags);
   const { port, host } = serveOptionsFrom(env, flags);
+  const following = indexFollowingFrom(env, flags.indexFrom);
+  if (following && (flags.seedSamples || !config.storageEnabled)) {
+    throw new ConfigError("--index-from takes the index from object storage: it goes with neither --seed-samples nor --no-storage (SERVICE_STORAGE=false)");
+  }
   const registryDir = registryDirFrom(env, flags.registryDir);
   const registry = readRegistrySources(new Date(), registryDir);
-  publishRegistry(registry, config.dataDir);
+  // A follower's registry comes with each generation; its own build only stands in until the first one arrives.
+  if (!following || !existsSync(join(config.dataDir, DATA_FILES.registry))) publishRegistry(registry, config.dataDir);
   if (flags.seedSamples && config.storageEnabled && !existsSync(join(config.dataDir, DATA_FILES.index))) {
     await seedFromSamples(config.dataDir, registry);
   }
-  if (flags.seedSamples && !existsSync(join(config.dataDir, DATA_FILES.places))) {
-    const places = buildPlacesIndex(config.dataDir);
-    process.stderr.write(`place search index built: ${places.count} places\n`);
-  }
+  ensurePlacesIndex(config.dataDir, (line) => process.stderr.write(`${line}\n`), { build: buildPlacesInChildProcess });
   const logger = createLogger(config.logLevel ?? "info");
-  const app = createApp({ config, logger, launchIngestion: config.storageEnabled ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined });
+  const metrics = createMetrics();
+  // Before the API listens: a metrics port that cannot be had stops the start, rather than leave the service unobserved.
+  const metricsListener = config.metricsListener ? await startMetricsServer(metrics, { port: config.metricsListener.port, hostname: config.metricsListener.host }) : null;
+  const app = createApp({ config, logger, metrics, launchIngestion: config.storageEnabled && !following ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined });
+  let follower: IndexFollower | null = null;
   const shutdown = {
     graceMs: config.shutdownGraceMs ?? config.weather.timeoutMs + 5_000,
     log: (line: string) => logger.warn(line),
     // The log is written in batches: what is still buffered goes out before the process ends.
-    beforeExit: () => new Promise<void>((resolve) => logger.flush(() => resolve())),
+    beforeExit: async () => {
+      await follower?.stop();
+      await new Promise<void>((resolve) => logger.flush(() => resolve()));
+    },
   };
-  const server = await startServer(app, { port, hostname: host, shutdown });
+  const server = await startServer(app, { port, hostname: host, shutdown }).catch(async (error: unknown) => {
+    await metricsListener?.close();
+    throw error;
+  });
   process.stdout.write(`service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`);
+  if (metricsListener) process.stdout.write(`metrics on ${metricsListener.url} (no key needed: keep this address private)\n`);
+  // One writer: an instance following object storage never ingests; it downloads what the writer publishes.
+  if (following) follower = (await import("../../server/storage/index-follower.ts")).startIndexFollower(following, config.dataDir, logger, metrics.registry);
 }
 
 async function seedFromSamples(dataDir: string, registry: BuiltRegistry): Promise<void> {

@@ -1,5 +1,5 @@
-import { arrayOf, bool, dateTime, enumOf, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
-import { CHECK_RESULTS, DOMAIN_STATUSES, RUN_OUTCOMES } from "../vocabularies.ts";
+import { arrayOf, dateTime, enumOf, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
+import { DOMAIN_STATUSES } from "../vocabularies.ts";
 
 export const NEWS_TYPES = ["RELEASE", "PRESS_RELEASE", "MONETARY_POLICY_DECISION", "SPEECH", "OTHER"] as const;
 export const NEWS_STATES = ["NEW", "UPDATED", "WITHDRAWN"] as const;
@@ -42,11 +42,3 @@ export const statusSchema = obj({
     obj({ status: enumOf(DOMAIN_STATUSES), lastReceivedDataAt: nullable(dateTime()), lastSuccessAt: nullable(dateTime()), feeds: arrayOf(feed) }),
   ]))),
 });
-
-const runsSchema = arrayOf(obj({
-    id: str(), startedAt: dateTime(), finishedAt: nullable(dateTime()), outcome: enumOf(RUN_OUTCOMES),
-    sources: arrayOf(obj({ sourceId: str(), check: enumOf(CHECK_RESULTS), detail: nullable(str()) })),
-}));
-
-export const ingestionRunsSchema = obj({ runs: runsSchema });
-export const ingestionTriggerSchema = obj({ started: bool(), runs: runsSchema });

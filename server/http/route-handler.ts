@@ -29,6 +29,8 @@ export interface RouteResult {
    * the pipeline may reuse the answer it prepared for the key (server/http/kept-answers.ts, AnswersByKey).
    */
   answerKey?: string;
+  /** Headers of this one answer beyond the common ones (a started run's `Location`); for answers that are never kept. */
+  headers?: Record<string, string>;
 }
 
 export type RouteHandler = (input: RouteInput) => RouteResult | Promise<RouteResult>;

@@ -1,20 +1,84 @@
+import { existsSync } from "node:fs";
+import { ingestionLogFile, RUN_ID_PATTERN } from "../../schemas/ingestion-runs.ts";
+import { INGESTION_RUN_PATH } from "../../schemas/routes/admin.ts";
 import type { ServiceConfig } from "../config.ts";
 import { ApiError } from "../http/api-error.ts";
+import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
+import { SerialisedData } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
-import { readRecentRuns } from "../storage/runs-reader.ts";
+import type { ServiceMetrics } from "../observability/metrics.ts";
+import { readRecentRuns, readRun } from "../storage/runs-reader.ts";
+
+/** A run this server started: known from its launch, before (and even if never) the run records itself in the ledger. */
+export interface LaunchedRun {
+  id: string;
+  launchedAt: string;
+  /** Where the run's progress is written (schemas/ingestion-runs.ts). */
+  logFile: string;
+  /** How its process ended; null while it runs. */
+  exit: { at: string; code: number | null; signal: string | null } | null;
+}
 
 /** Starts `service ingest` out of process; the CLI provides it, since only the CLI writes the store. */
-export type IngestionLauncher = () => { alreadyRunning: boolean };
+export interface IngestionLauncher {
+  /**
+   * Starts a run unless one is in progress. `run` is the run started, or this launcher's own run still in progress;
+   * null when another process (a scheduled `service ingest`) holds the data directory.
+   */
+  start(): { started: boolean; run: LaunchedRun | null };
+  /** One of the most recent runs this launcher started. */
+  launched(runId: string): LaunchedRun | undefined;
+}
 
-export function adminHandlers(config: ServiceConfig, launch: IngestionLauncher | null): Record<string, RouteHandler> {
+const runLocation = (runId: string) => INGESTION_RUN_PATH.replace("{runId}", runId);
+
+/** The operator routes answer with the service's own records of its runs: no publisher's data, no attribution. */
+export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher | null): Record<string, RouteHandler> {
   return {
     "v1.admin.ingestionRuns": () => {
-      return { data: { runs: readRecentRuns(config.dataDir) } };
+      return { data: { runs: readRecentRuns(config.dataDir) }, staticMeta: NO_ATTRIBUTION };
     },
     "v1.admin.ingestionTrigger": () => {
-      if (!launch) throw new ApiError("CONFIGURATION_ERROR", "This deployment cannot start ingestion runs.");
-      const { alreadyRunning } = launch();
-      return { data: { started: !alreadyRunning, runs: readRecentRuns(config.dataDir) } };
+      if (!launcher) throw new ApiError("CONFIGURATION_ERROR", "This deployment cannot start ingestion runs.");
+      const { started, run } = launcher.start();
+      const runs = readRecentRuns(config.dataDir);
+      // A run another process started is found in the ledger once it has recorded itself (newest first).
+      const runId = run?.id ?? runs.find((candidate) => candidate.outcome === "running")?.id ?? null;
+      return { data: { started, runId, runs }, staticMeta: NO_ATTRIBUTION, ...(runId ? { headers: { location: runLocation(runId) } } : {}) };
     },
+    "v1.admin.ingestionRun": ({ params }) => {
+      const runId = params.runId ?? "";
+      if (!RUN_ID_PATTERN.test(runId)) throw new ApiError("NOT_FOUND", "No ingestion run has this id.");
+      const logFile = ingestionLogFile(config.dataDir, runId);
+      const recorded = readRun(config.dataDir, runId);
+      if (recorded) return { data: { run: { ...recorded, logFile: existsSync(logFile) ? logFile : null } }, staticMeta: NO_ATTRIBUTION };
+      const launched = launcher?.launched(runId);
+      if (!launched) throw new ApiError("NOT_FOUND", "No ingestion run has this id.");
+      return { data: { run: unrecordedRun(launched) }, staticMeta: NO_ATTRIBUTION };
+    },
+  };
+}
+
+/**
+ * A run this server launched that the ledger does not hold: still starting up, or its process ended before it could
+ * record itself (another run took the data directory first, a bad registry); its log file says why.
+ */
+function unrecordedRun(run: LaunchedRun) {
+  const ending = run.exit && (run.exit.signal ? `signal ${run.exit.signal}` : run.exit.code === null ? "it could not be started" : `exit code ${run.exit.code}`);
+  return {
+    id: run.id,
+    startedAt: run.launchedAt,
+    finishedAt: run.exit?.at ?? null,
+    outcome: run.exit ? "failed" : "running",
+    sources: [],
+    detail: ending ? `the ingestion process ended before recording its run (${ending}); its log file says why` : null,
+    logFile: run.logFile,
+  };
+}
+
+/** The operator's metrics route: the exposition as Prometheus scrapes it, served bare as text. */
+export function metricsHandlers(metrics: ServiceMetrics): Record<string, RouteHandler> {
+  return {
+    "v1.admin.metrics": async () => ({ data: new SerialisedData(await metrics.scrape()) }),
   };
 }

@@ -10,6 +10,7 @@ import { parseForecastZone, parseLocation } from "../weather/location-params.ts"
 import { WeatherUpstreamError } from "../weather/met-client.ts";
 import type { WeatherPoint } from "../weather/point.ts";
 import { createRenderings, type Renderings } from "../weather/renderings.ts";
+import { STANDIN_SOURCE } from "../weather/provenance.ts";
 import type { StoredPayload } from "../weather/stored-payload.ts";
 
 import { dailyImperialFields, imperialFields, toImperialDay, toImperialReading } from "../weather/unit-variants.ts";
@@ -22,6 +23,14 @@ const PUBLIC_COORDINATE_PRECISION = `Coordinates rounded to ${COORDINATES.public
 
 const CREDENTIALED_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: ATTRIBUTION_RECORDS });
 const PUBLIC_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: ATTRIBUTION_RECORDS, coordinatePrecision: PUBLIC_COORDINATE_PRECISION });
+
+// Answers built from the demo stand-in's documents name it in their attribution records too: still MET's data and
+// licence, under the stand-in's source id, which says it is not real weather (provenance.ts).
+const STANDIN_ATTRIBUTION_RECORDS = ATTRIBUTION_RECORDS.map((record) => ({ ...record, sourceId: STANDIN_SOURCE.id }));
+const STANDIN_CREDENTIALED_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: STANDIN_ATTRIBUTION_RECORDS });
+const STANDIN_PUBLIC_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: STANDIN_ATTRIBUTION_RECORDS, coordinatePrecision: PUBLIC_COORDINATE_PRECISION });
+const credentialedStaticMeta = (stored: StoredPayload) => (stored.sourceId === STANDIN_SOURCE.id ? STANDIN_CREDENTIALED_STATIC_META : CREDENTIALED_STATIC_META);
+const publicStaticMeta = (stored: StoredPayload) => (stored.sourceId === STANDIN_SOURCE.id ? STANDIN_PUBLIC_STATIC_META : PUBLIC_STATIC_META);
 
 /** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
@@ -55,7 +64,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
           const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
           return { data: { units, current }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: CREDENTIALED_STATIC_META, answerKey: answerKeyOf(result, variant) };
+        return { data, meta: freshness(result), staticMeta: credentialedStaticMeta(result.value), answerKey: answerKeyOf(result, variant) };
       });
     },
 
@@ -71,7 +80,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
           const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
           return { data: { location: requestedLocation(point), timeZone: zone, hourly, daily }, meta: { dayCount: daily.length } };
         });
-        return { data, meta: { ...freshness(result), ...meta }, staticMeta: CREDENTIALED_STATIC_META, answerKey: answerKeyOf(result, variant) };
+        return { data, meta: { ...freshness(result), ...meta }, staticMeta: credentialedStaticMeta(result.value), answerKey: answerKeyOf(result, variant) };
       });
     },
 
@@ -84,7 +93,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
           const record = { ...payload.current, location: requestedLocation(point) };
           return { data: { current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" } }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META, answerKey: answerKeyOf(result, variant) };
+        return { data, meta: freshness(result), staticMeta: publicStaticMeta(result.value), answerKey: answerKeyOf(result, variant) };
       });
     },
 
@@ -101,7 +110,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
           const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
           return { data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: PUBLIC_STATIC_META, answerKey: answerKeyOf(result, variant) };
+        return { data, meta: freshness(result), staticMeta: publicStaticMeta(result.value), answerKey: answerKeyOf(result, variant) };
       });
     },
   };

@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import type { MetDocument, MetTimeStep } from "./met-document.ts";
 import type { ForecastWindow, HourlyEntry, InstantTemperature, WeatherLocation, WeatherPayload, WeatherReading } from "./model.ts";
-import { MET_ATTRIBUTION, MET_SOURCE } from "./provenance.ts";
+import { provenanceOf } from "./provenance.ts";
 import { toCondition } from "./symbols.ts";
 
 /**
@@ -23,8 +23,8 @@ export function normaliseMetDocument(doc: MetDocument): WeatherPayload {
       observedAt: toUtcIso(first.time),
       providerModelUpdatedAt,
       ...readingAt(first),
-      source: MET_SOURCE,
-      attribution: MET_ATTRIBUTION,
+      // MET's, or the demo stand-in's label when the document says it is not real weather.
+      ...provenanceOf(doc.properties.meta),
     },
     hours: steps.filter((step) => step.data.next_1_hours !== undefined).map(hourlyEntry),
     windows: steps.flatMap(windowsStartingAt),

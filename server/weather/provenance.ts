@@ -16,3 +16,32 @@ export const MET_ATTRIBUTION: WeatherAttribution = {
   licenseName: MET_TERMS.licenseName,
   licenseUrl: MET_TERMS.licenseUrl,
 };
+
+/**
+ * The words that open the notice `service demo-met` puts in every document it serves (`properties.meta.notice`;
+ * cli/demo/met-standin.ts). MET's own documents carry no notice, so a document that opens with these is the stand-in's.
+ */
+export const NOT_REAL_WEATHER = "NOT REAL WEATHER";
+
+/**
+ * What a stand-in document's values are: MET's data (one recorded forecast, so MET's licence still applies) served
+ * at a point and an hour it was never made for. The label travels in the source name and the attribution text of
+ * the records, and (server/resources/weather.ts) as the `sourceId` of every answer's `meta.attributionRecords` entry.
+ */
+export const STANDIN_SOURCE: WeatherSource = {
+  id: "met-norway-standin-not-real-weather",
+  name: `${NOT_REAL_WEATHER}: a local stand-in for MET Norway Locationforecast 2.0 (service demo-met) serving one recorded forecast at every point and hour`,
+  url: MET_SOURCE.url,
+};
+
+export const STANDIN_ATTRIBUTION: WeatherAttribution = {
+  ...MET_ATTRIBUTION,
+  text: `${NOT_REAL_WEATHER} (a recorded forecast replayed by service demo-met). ${MET_ATTRIBUTION.text}`,
+};
+
+/** The source and attribution of a MET document's records, from the document's own `properties.meta`. */
+export function provenanceOf(meta: object): { source: WeatherSource; attribution: WeatherAttribution } {
+  const notice = "notice" in meta ? meta.notice : undefined;
+  const standin = typeof notice === "string" && notice.startsWith(NOT_REAL_WEATHER);
+  return standin ? { source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION } : { source: MET_SOURCE, attribution: MET_ATTRIBUTION };
+}

@@ -11,13 +11,15 @@ import type { WeatherPayload } from "./model.ts";
 export interface StoredPayload {
   serial: number;
   packed: Buffer;
+  /** The id of the records' source (MET's, or the demo stand-in's), so an answer can name it without inflating. */
+  sourceId: string;
 }
 
 let lastSerial = 0;
 
 export function storePayload(payload: WeatherPayload): StoredPayload {
   lastSerial += 1;
-  return { serial: lastSerial, packed: ownedBytes(deflateRawSync(JSON.stringify(payload))) };
+  return { serial: lastSerial, packed: ownedBytes(deflateRawSync(JSON.stringify(payload))), sourceId: payload.current.source.id };
 }
 
 export function readPayload(stored: StoredPayload): WeatherPayload {

@@ -1,8 +1,13 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { acquireIngestionLock } from "../../cli/ingest/run-lock.ts";
 import { runCli } from "../support/run-cli.ts";
+
+const QUERY_SUBCOMMANDS = ["events", "calendar", "releases", "observations", "series", "indicators"];
+const REGISTRY_DIR = fileURLToPath(new URL("../../data/registry", import.meta.url));
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "cli-"));
 
@@ -15,10 +20,56 @@ describe("service CLI", () => {
     }
   });
 
-  it("answers a bad flag with a one-line error and exit code 2", () => {
-    const result = runCli(["serve", "--no-such-flag"]);
-    expect(result.status).toBe(2);
-    expect(result.stderr.split("\n")[0]).toMatch(/unknown option '--no-such-flag'/);
+  it("answers a bad flag, a missing value or a stray argument on every command and subcommand with one line, the usage hint and exit code 2", () => {
+    const commands = [["serve"], ["keys", "create", "--scopes", "operator"], ["keys", "list"], ["keys", "revoke", "0123456789abcdef"], ["openapi"], ["registry"], ["places"], ["ingest"], ...QUERY_SUBCOMMANDS.map((name) => ["query", name]), ["demo-met"]];
+    const env = { SERVICE_DATA_DIR: dataDir() };
+    for (const command of commands) {
+      for (const [bad, message] of [[["--no-such-flag"], /^error: unknown option '--no-such-flag'$/], [["stray"], /^error: too many arguments for '[a-z-]+'\. Expected \d arguments? but got \d\.$/], [["--data-dir"], /^error: option '--data-dir <dir>' argument missing$/]] as const) {
+        // demo-met has no data directory: its --host takes the missing value instead.
+        const args = [...command, ...(command[0] === "demo-met" && bad[0] === "--data-dir" ? ["--host"] : bad)];
+        const result = runCli(args, env);
+        const expected = command[0] === "demo-met" && bad[0] === "--data-dir" ? /^error: option '--host <host>' argument missing$/ : message;
+        expect(result.status, args.join(" ")).toBe(2);
+        expect(result.stderr.split("\n"), args.join(" ")).toEqual([expect.stringMatching(expected), "(run with --help for usage)", ""]);
+        expect(result.stdout, args.join(" ")).toBe("");
+      }
+    }
+  });
+
+  it("answers a command named without its subcommand with its help on stderr and exit code 2", () => {
+    for (const args of [[], ["keys"], ["query"]]) {
+      const result = runCli(args);
+      expect(result.status, `${args.join(" ")}: ${result.stderr}`).toBe(2);
+      expect(result.stderr, args.join(" ")).toMatch(/^Usage: service/);
+      expect(result.stdout).toBe("");
+    }
+    const unknown = runCli(["query", "nosuch"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toBe("error: unknown command 'nosuch'\n(run with --help for usage)\n");
+  });
+
+  it("prints a message naming what failed, with exit code 1, for failures that are not usage errors", () => {
+    const dir = dataDir();
+    writeFileSync(join(dir, "keys.json"), "{ not json");
+    const keys = runCli(["keys", "list"], { SERVICE_DATA_DIR: dir });
+    expect(keys.status).toBe(1);
+    expect(keys.stderr).toMatch(new RegExp(`^error: key file ${join(dir, "keys.json")}: .+\n$`));
+
+    const registry = mkdtempSync(join(tmpdir(), "cli-registry-"));
+    cpSync(REGISTRY_DIR, registry, { recursive: true });
+    writeFileSync(join(registry, "series.json"), "[");
+    const build = runCli(["registry", "--registry-dir", registry], { SERVICE_DATA_DIR: dir });
+    expect(build.status).toBe(1);
+    expect(build.stderr).toMatch(new RegExp(`^error: registry source ${join(registry, "series.json")}: .+\n$`));
+
+    const release = acquireIngestionLock(dir);
+    try {
+      const ingest = runCli(["ingest", "--from-archive", "data/samples"], { SERVICE_DATA_DIR: dir });
+      expect(ingest.status).toBe(1);
+      expect(ingest.stderr).toBe("error: another ingestion run is in progress for this data directory\n");
+    } finally {
+      release!();
+    }
   });
 
   it("prints its version, and answers every usage error with a one-line message, a hint and exit code 2", () => {
@@ -38,8 +89,8 @@ describe("service CLI", () => {
 
   it("names the variable of a configuration problem", () => {
     const result = runCli(["serve"], { SERVICE_PORT: "eighty", SERVICE_DATA_DIR: dataDir() });
-    expect(result.status).toBe(2);
-    expect(result.stderr.trim()).toBe("configuration error: SERVICE_PORT must be an integer from 0 to 65535");
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toBe("configuration error: SERVICE_PORT must be an integer from 0 to 65535\n(run with --help for usage)\n");
     const cors = runCli(["openapi"], { SERVICE_CORS_ORIGINS: "*", SERVICE_DATA_DIR: dataDir() });
     expect(cors.status).toBe(2);
     expect(cors.stderr).toMatch(/^configuration error: SERVICE_CORS_ORIGINS/);

@@ -2,6 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { MET_STANDIN_NOTICE } from "../../cli/demo/met-standin.ts";
+import { MET_ATTRIBUTION, MET_SOURCE, provenanceOf, STANDIN_ATTRIBUTION, STANDIN_SOURCE } from "../../server/weather/provenance.ts";
 import { startCli, type LongRunningCli } from "../support/long-running-cli.ts";
 import { runCli } from "../support/run-cli.ts";
 
@@ -51,13 +53,11 @@ describe("service demo-met", () => {
     expect(demo.stderr()).toContain("stand-in MET stopped (SIGTERM)");
   });
 
-  it("feeds the real service: the asked point is the point served, at the current hour; Ctrl-C stops it cleanly", async () => {
+  it("feeds the real service: the asked point is the point served, at the current hour, every answer labelled not real weather; Ctrl-C stops it cleanly", async () => {
     const demo = start(["demo-met", "--port", "0"]);
     const [, metUrl] = await demo.waitForStdout(URL_LINE);
-    const service = start(["serve", "--port", "0", "--no-storage"], {
-      SERVICE_WEATHER_BASE_URL: metUrl!,
-      SERVICE_DATA_DIR: mkdtempSync(join(tmpdir(), "demo-met-")),
-    });
+    const dataDir = mkdtempSync(join(tmpdir(), "demo-met-"));
+    const service = start(["serve", "--port", "0", "--no-storage"], { SERVICE_WEATHER_BASE_URL: metUrl!, SERVICE_DATA_DIR: dataDir });
     const [, serviceUrl] = await service.waitForStdout(/listening on (http:\/\/\S+?)\/? with/);
 
     const before = Date.now();
@@ -67,8 +67,27 @@ describe("service demo-met", () => {
     const { data } = await response.json();
     expect(data.current.location).toMatchObject({ latitude: 48.86, longitude: 2.35 });
     expect([startOfHour(before), startOfHour(after)]).toContain(Date.parse(data.current.observedAt));
-    // The service's answer names MET as its source (server/weather/provenance.ts): the "not real weather" label is
-    // printed by demo-met and sent by the stand-in, but whether the service should surface it is not settled here.
+
+    // Every weather answer says what it is: in the records' source and attribution, and in meta.attributionRecords
+    // (still MET's data and licence, under the stand-in's source id).
+    const created = runCli(["keys", "create", "--scopes", "weather:read"], { SERVICE_DATA_DIR: dataDir });
+    expect(created.status, created.stderr).toBe(0);
+    const key = created.stdout.trim().split("\n").at(-1)!;
+    for (const path of ["/api/public/v1/weather/current", "/api/public/v1/weather/forecast", "/api/v1/weather/current", "/api/v1/weather/forecast"]) {
+      const answer = await fetch(`${serviceUrl}${path}?lat=48.86&lon=2.35`, { headers: { authorization: `Bearer ${key}` } });
+      expect(answer.status, path).toBe(200);
+      const body = await answer.json();
+      expect(body.meta.attributionRecords, path).toEqual([{
+        sourceId: "met-norway-standin-not-real-weather", required: true, licenseName: "NLOD 2.0 and CC BY 4.0",
+        termsUrl: "https://api.met.no/doc/TermsOfService", modifiedByService: true,
+      }]);
+      const record = body.data.current;
+      if (record) {
+        expect(record.source.id, path).toBe("met-norway-standin-not-real-weather");
+        expect(record.source.name, path).toMatch(/^NOT REAL WEATHER: a local stand-in for MET Norway/);
+        expect(record.attribution.text, path).toMatch(/^NOT REAL WEATHER .*Based on data from MET Norway$/);
+      }
+    }
 
     await service.stop("SIGTERM");
     expect(await demo.stop("SIGINT")).toBe(0);
@@ -79,7 +98,13 @@ describe("service demo-met", () => {
     for (const port of ["eighty", "65536", "-1"]) {
       const result = runCli(["demo-met", "--port", port]);
       expect(result.status, port).toBe(2);
-      expect(result.stderr.trim(), port).toBe("configuration error: --port must be an integer from 0 to 65535");
+      expect(result.stderr, port).toBe("configuration error: --port must be an integer from 0 to 65535\n(run with --help for usage)\n");
     }
+  });
+
+  it("labels only documents that carry the stand-in's notice: MET's own documents keep MET as their source", () => {
+    expect(provenanceOf({ updated_at: "2026-11-21T12:00:00Z", units: {} })).toEqual({ source: MET_SOURCE, attribution: MET_ATTRIBUTION });
+    expect(provenanceOf({ notice: "a note about something else" }).source).toBe(MET_SOURCE);
+    expect(provenanceOf({ notice: MET_STANDIN_NOTICE })).toEqual({ source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION });
   });
 });

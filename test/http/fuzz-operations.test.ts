@@ -68,7 +68,7 @@ describe("random and hostile requests to every operation of the description", ()
       // Limits out of reach, so requests reach the handlers instead of all being 429 after the first window.
       rateLimit: { publicPerWindow: 1_000_000_000, credentialedPerWindow: 1_000_000_000 },
       // The trigger is attacked, but must not start real ingestion processes while it is.
-      launchIngestion: () => () => ({ alreadyRunning: true }),
+      launchIngestion: () => ({ start: () => ({ started: false, run: null }), launched: () => undefined }),
     });
     const cities = loadAllTheCities().filter((city) => city.population > 200_000);
     buildPlacesIndex(service.dataDir, { cities });
