@@ -50,6 +50,29 @@ CREATE TABLE observations (
   PRIMARY KEY (series_slug, reference_period)
 ) STRICT;
 
+-- Every vintage of every served period, for the credentialed route's as-of and all-vintages answers. recorded_at is
+-- when the service had the vintage: the fetch of the document that carried it (the run's time where none was kept).
+CREATE TABLE vintages (
+  series_slug TEXT NOT NULL,
+  reference_period TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  value TEXT,
+  publication_status TEXT,
+  recorded_at TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  source_updated_at TEXT,
+  ingested_at TEXT NOT NULL,
+  derived_inputs TEXT,
+  source TEXT,
+  adapter TEXT,
+  transformation TEXT,
+  derivation TEXT NOT NULL,
+  document_sha256 TEXT,
+  document_fetched_at TEXT,
+  note TEXT,
+  PRIMARY KEY (series_slug, reference_period, sequence)
+) STRICT;
+
 CREATE TABLE series_facts (
   series_slug TEXT PRIMARY KEY,
   last_ingested_at TEXT NOT NULL,
@@ -90,6 +113,13 @@ export const PUBLICATION_KEYS = ["publishedAt", "lastIngestedAt", "lastSuccessfu
 export type PublicationFacts = Record<(typeof PUBLICATION_KEYS)[number], string | null>;
 
 /** A row of the index's `observations` table: the current vintage of one period with its revision facts. */
+/** A row of the index's `vintages`: one vintage of a served period, with when it was recorded and by which run. */
+export interface IndexVintageRow extends Omit<IndexObservationRow, "revision_count" | "previous_value" | "published_at"> {
+  sequence: number;
+  recorded_at: string;
+  run_id: string;
+}
+
 export interface IndexObservationRow {
   series_slug: string;
   reference_period: string;

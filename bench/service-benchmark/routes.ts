@@ -39,6 +39,7 @@ export const WEATHER_ROUTES: readonly BenchRoute[] = [
   { name: "credentialed weather current", kind: "weather", credentialed: true, pathAndQuery: "/api/v1/weather/current?lat=59.9139&lon=10.7522" },
   { name: "public weather forecast", kind: "weather", credentialed: false, pathAndQuery: "/api/public/v1/weather/forecast?lat=59.91&lon=10.75&tz=Europe/Oslo" },
   { name: "credentialed weather forecast", kind: "weather", credentialed: true, pathAndQuery: "/api/v1/weather/forecast?lat=59.9139&lon=10.7522&tz=Europe/Oslo" },
+  { name: "public weather forecast, tz=auto", kind: "weather", credentialed: false, pathAndQuery: "/api/public/v1/weather/forecast?lat=59.91&lon=10.75&tz=auto" },
 ];
 
 /** Routes answered from the published index or the registry: measured on every data set. */
@@ -52,6 +53,8 @@ export function storageRoutes(profile: DatasetProfile): BenchRoute[] {
     route("public calendar, default window", false, "/api/public/v1/economics/calendar"),
     route("public releases", false, "/api/public/v1/economics/releases"),
     route("public observations", false, `/api/public/v1/economics/observations?series=${series}`),
+    route("credentialed observations as of a date", true, `/api/v1/economics/series/${series}/observations?asOf=${year}-06-30`),
+    route("credentialed observations, every vintage", true, `/api/v1/economics/series/${series}/observations?vintages=all`),
     route("registry series listing", false, "/api/v1/economics/series"),
     route("public news", false, "/api/public/v1/news/events"),
     route("status", false, "/api/public/v1/status"),

@@ -12,6 +12,8 @@ import type { StoredEvent, StoredVintage } from "./store.ts";
  * with the vintages of its own kind: a derived series its computed vintages, any other its publisher's (a ledger key of
  * a derivation's input is no slug, and is never served). `sourceUpdatedAt` is the newer of the vintage's and the one
  * stated by the latest document that carried the period. `published_at` is stamped later, from the events.
+ * `vintages` gets every vintage of the same series, its `recorded_at` in one format (`…T…:SS.sssZ`) so that as-of
+ * questions compare instants as strings.
  */
 export function writeServedObservations(index: Database.Database, registry: Registry): void {
   index.exec("CREATE TEMP TABLE served_series (slug TEXT PRIMARY KEY, derivation TEXT NOT NULL) WITHOUT ROWID");
@@ -34,6 +36,16 @@ export function writeServedObservations(index: Database.Database, registry: Regi
       WINDOW period AS (PARTITION BY v.series_slug, v.reference_period ORDER BY v.sequence)
     )
     WHERE later_sequence IS NULL`);
+  index.exec(`
+    INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, recorded_at, run_id, source_updated_at,
+      ingested_at, derived_inputs, source, adapter, transformation, derivation, document_sha256, document_fetched_at, note)
+    SELECT v.series_slug, v.reference_period, v.sequence, v.value, v.publication_status,
+      strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(v.document_fetched_at, v.ingested_at)),
+      v.run_id, v.source_updated_at, v.ingested_at, v.derived_inputs, v.source, v.adapter, v.transformation, served.derivation,
+      v.document_sha256, v.document_fetched_at, v.note
+    FROM ledger.vintages v JOIN temp.served_series served ON served.slug = v.series_slug
+      AND served.derivation = coalesce(v.derivation, 'PUBLISHER_VALUE')
+    ORDER BY v.series_slug, v.reference_period, v.sequence`);
   index.exec("DROP TABLE temp.served_series");
   index.exec(`INSERT INTO series_facts SELECT series_slug, max(ingested_at), count(*) FROM observations GROUP BY series_slug`);
 }

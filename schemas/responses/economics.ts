@@ -1,4 +1,4 @@
-import { arrayOf, bool, date, dateTime, enumOf, int, nullable, obj, str } from "../json-schema.ts";
+import { arrayOf, bool, date, dateTime, enumOf, int, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
 import {
   CALENDAR_SOURCES, EVENT_STATUSES, IMPORTANCE_LEVELS, PUBLISHERS, REFERENCE_PERIOD_PATTERN, REGIONS, TIME_PRECISIONS,
   VALUE_DERIVATIONS, VALUE_TRANSFORMATIONS,
@@ -134,6 +134,33 @@ export const observationsSchema = obj({
   series: seriesDefinitionSchema,
   observations: arrayOf(observation),
 });
+
+/** An observation as the service held it at `asOf`: which vintage it was, and when the service recorded it. */
+const observationAsOf = obj({ ...observation.properties as Record<string, JsonSchema>, vintage: int({ minimum: 1 }), recordedAt: dateTime() }, ["derived"]);
+
+/** One vintage of a period as `vintages=all` lists it: the run that recorded it and when, with its provenance. */
+const vintage = obj({
+  sequence: int({ minimum: 1 }),
+  value: nullable(str()),
+  publicationStatus: nullable(str()),
+  publisherNote: nullable(str()),
+  sourceUpdatedAt: nullable(dateTime()),
+  recordedAt: dateTime(),
+  runId: str(),
+  provenance,
+  derived,
+}, ["derived"]);
+
+const closed = (schema: JsonSchema): JsonSchema => ({ ...schema, additionalProperties: false });
+
+/** The credentialed observations route: current vintages, the vintages current at `asOf`, or every vintage. */
+export const seriesObservationsSchema: JsonSchema = {
+  oneOf: [
+    closed(observationsSchema),
+    closed(obj({ series: seriesDefinitionSchema, asOf: dateTime(), observations: arrayOf(observationAsOf) })),
+    closed(obj({ series: seriesDefinitionSchema, asOf: nullable(dateTime()), periods: arrayOf(obj({ referencePeriod: valuePeriod, vintages: arrayOf(vintage) })) })),
+  ],
+};
 
 export const releasesSchema = obj({
   releases: arrayOf(obj({

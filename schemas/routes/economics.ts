@@ -1,7 +1,7 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
 import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../limits.ts";
 import { str } from "../json-schema.ts";
-import { credentialedCalendarSchema, eventsListSchema, observationsSchema } from "../responses/economics.ts";
+import { credentialedCalendarSchema, eventsListSchema, seriesObservationsSchema } from "../responses/economics.ts";
 import { CALENDAR_SOURCES, IMPORTANCE_LEVELS, REGIONS } from "../vocabularies.ts";
 import { cursorParameter, enumListParameter, limitParameter, listParameter, slugPathParameter, tzParameter } from "./parameters.ts";
 import type { ParameterSpec, RouteSpec } from "./route-spec.ts";
@@ -60,17 +60,22 @@ export const economicsRoutes: RouteSpec[] = [
     ...credentialedEconomics,
     name: "v1.economics.seriesObservations",
     path: "/api/v1/economics/series/{slug}/observations",
-    summary: "The current vintage of each reference period of one series, oldest first",
+    summary: "Each reference period of one series: its current vintage, the vintage current at an instant (asOf), or every vintage",
+    description: "Without asOf or vintages: the current vintage of each period, oldest first (as the public route). " +
+      "asOf: each period as the service held it at that instant: its newest vintage recorded by then (recordedAt: the fetch of the document that carried it), with revisionCount, isRevision and previousValue as they were then; periods first recorded later are absent, and an asOf before the series' first ingestion is an empty list. " +
+      "vintages=all: `periods`, each with every vintage recorded (by asOf when given), oldest first, with the run that recorded it and its archived document. Paging counts periods.",
     errorCodes: [...storageCodes, "NOT_FOUND"],
     ignoredParameters: [],
     parameters: [
       slugPathParameter("Series slug; unknown gives NOT_FOUND."),
       { name: "from", in: "query", required: false, description: "First reference-period code (YYYY-MM, YYYY-Q<n>, …), compared as a string.", schema: str() },
       { name: "to", in: "query", required: false, description: "Last reference-period code, compared as a string.", schema: str() },
+      { name: "asOf", in: "query", required: false, description: "An instant with Z or an offset, or YYYY-MM-DD (the end of that day in UTC): answer as the service held the series then. Malformed gives VALIDATION_FAILED.", schema: str() },
+      { name: "vintages", in: "query", required: false, description: "`all`: every vintage of each period instead of one. Any other value gives VALIDATION_FAILED.", schema: str({ enum: ["all"] }) },
       limitParameter(PAGE_LIMITS.credentialedObservations),
       cursorParameter,
     ],
-    dataSchema: observationsSchema,
+    dataSchema: seriesObservationsSchema,
     metaFields: [...freshnessMeta],
   },
 ];

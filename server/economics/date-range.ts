@@ -46,6 +46,20 @@ export function parseDateRange(rawFrom: string | null, rawTo: string | null, now
   return { from: start, to: end, toInclusive, fromDate: start.toUTC().toISODate()!, toDate: end.toUTC().toISODate()!, movesAt };
 }
 
+/**
+ * `asOf` of the vintage questions: an instant with its zone, or a bare date meaning the end of that day in UTC (what
+ * was known when the day closed). Returned as UTC text in the index's form (`…T…:SS.sssZ`), compared as a string.
+ */
+export function parseAsOf(raw: string): string {
+  const text = raw.trim();
+  let parsed: DateTime;
+  if (BARE_DATE.test(text)) parsed = DateTime.fromISO(text, { zone: "utc" }).endOf("day");
+  else if (ZONED_INSTANT.test(text)) parsed = DateTime.fromISO(text, { setZone: true });
+  else throw new ApiError("VALIDATION_FAILED", "asOf must be YYYY-MM-DD or an instant with Z or an offset.");
+  if (!parsed.isValid) throw new ApiError("VALIDATION_FAILED", "asOf is not a real date.");
+  return parsed.toUTC().toISO()!;
+}
+
 function parseBound(raw: string, rules: RangeRules, isEnd: boolean): DateTime {
   const text = raw.trim();
   let parsed: DateTime;

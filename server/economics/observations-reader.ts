@@ -27,7 +27,7 @@ function observationView(row: IndexObservationRow, series: Series) {
 }
 
 /** `derived` (formula and inputs) for a value the service computed; nothing for a publisher's value. */
-export function derivedPart(row: IndexObservationRow, series: Series): { derived?: { formula: string; inputs: unknown[] } } {
+export function derivedPart(row: { derived_inputs: string | null }, series: Series): { derived?: { formula: string; inputs: unknown[] } } {
   return series.derived && row.derived_inputs ? { derived: { formula: series.derived.formula, inputs: JSON.parse(row.derived_inputs) as unknown[] } } : {};
 }
 

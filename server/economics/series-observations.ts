@@ -1,39 +1,58 @@
 import type { PageLimit } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { ApiError } from "../http/api-error.ts";
-import { cursorAfter, decodeCursor, parseLimit } from "../http/params.ts";
+import { cursorAfter, decodeCursor, parseEnum, parseLimit } from "../http/params.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import { observationPublishers } from "./attribution.ts";
+import { parseAsOf } from "./date-range.ts";
 import { credentialedFreshnessMeta, dataStatusChangesAt, freshnessMeta } from "./freshness.ts";
 import { readIndex, requireIndex } from "./index-access.ts";
 import { hasObservations, readObservationPage } from "./observations-reader.ts";
+import { readAsOfPage, readVintagePage } from "./vintages-reader.ts";
+
+/** `vintages=` of the credentialed route: `all` lists every vintage of each period. */
+const VINTAGE_VIEWS = ["all"] as const;
 
 /**
- * One page of a series' current vintages, for both observation routes: an unknown slug is NOT_FOUND, and a
- * registered series with nothing ingested is an absent corpus (503), never an empty 200.
+ * One page of a series' periods, for both observation routes: an unknown slug is NOT_FOUND, and a registered series
+ * with nothing ingested is an absent corpus (503), never an empty 200. With `vintageQueries` (the credentialed route)
+ * it also answers `asOf` (each period as it stood then; none yet is an empty 200) and `vintages=all`.
  */
 export function seriesObservationsAnswer(
   storage: IndexStorage, registry: BuiltRegistry, slug: string, query: URLSearchParams, now: number, pageLimit: PageLimit,
-  freshness: typeof freshnessMeta | typeof credentialedFreshnessMeta,
+  freshness: typeof freshnessMeta | typeof credentialedFreshnessMeta, vintageQueries = false,
 ) {
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
+  const rawAsOf = vintageQueries ? query.get("asOf") : null;
+  const asOf = rawAsOf ? parseAsOf(rawAsOf) : null;
+  const allVintages = vintageQueries && parseEnum(query.get("vintages"), VINTAGE_VIEWS, "vintages") === "all";
   const limit = parseLimit(query.get("limit"), pageLimit);
   const offset = decodeCursor(query.get("cursor"));
   const index = requireIndex(storage);
   if (!readIndex(() => hasObservations(index.db, series.slug))) {
     throw new ApiError("SERVICE_UNAVAILABLE", "Nothing has been ingested for this series yet.");
   }
-  const page = readIndex(() => readObservationPage(index.db, series, query.get("from"), query.get("to"), offset, limit));
-  return {
-    data: { series: seriesView(series), observations: page.observations },
+  const range = { from: query.get("from") || null, to: query.get("to") || null };
+  const answer = (data: Record<string, unknown>, served: number, more: boolean) => ({
+    data: { series: seriesView(series), ...data },
     meta: {
       ...freshness(index.facts, now),
-      nextCursor: cursorAfter(offset, page.observations.length, page.more),
-      attributionRecords: observationPublishers(series, page.observations.length).records(),
+      nextCursor: cursorAfter(offset, served, more),
+      attributionRecords: observationPublishers(series, served).records(),
     },
     validUntil: dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
-  };
+  });
+  if (allVintages) {
+    const page = readIndex(() => readVintagePage(index.db, series, range, asOf, offset, limit));
+    return answer({ asOf, periods: page.periods }, page.periods.length, page.more);
+  }
+  if (asOf !== null) {
+    const page = readIndex(() => readAsOfPage(index.db, series, range, asOf, offset, limit));
+    return answer({ asOf, observations: page.observations }, page.observations.length, page.more);
+  }
+  const page = readIndex(() => readObservationPage(index.db, series, range.from, range.to, offset, limit));
+  return answer({ observations: page.observations }, page.observations.length, page.more);
 }

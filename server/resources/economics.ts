@@ -79,7 +79,7 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
     },
 
     "v1.economics.seriesObservations": ({ query, params, now }) => {
-      return seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations, credentialedFreshnessMeta);
+      return seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations, credentialedFreshnessMeta, true);
     },
   };
 }

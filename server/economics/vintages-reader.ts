@@ -1,0 +1,84 @@
+import type Database from "better-sqlite3";
+import type { IndexVintageRow } from "../../schemas/index-ddl.ts";
+import type { Series } from "../../schemas/registry.ts";
+import { provenanceOf } from "../../schemas/value-provenance.ts";
+import { splitPage } from "../http/params.ts";
+import { prepared } from "../storage/prepared.ts";
+import { derivedPart } from "./observations-reader.ts";
+
+/**
+ * The credentialed observations route's questions about the past, as ALFRED answers them, over the index's
+ * `vintages` (every vintage of every served period with the instant the service recorded it). Periods compare as
+ * strings (spec), instants as the index's normalised `…T…:SS.sssZ` text.
+ */
+
+const LAST_PERIOD = "\uffff";
+
+/**
+ * One page of periods as they stood at `asOf`: each period's newest vintage recorded by then, with its revision
+ * facts as they were then (how many vintages preceded it, and the value it replaced). Periods first recorded later
+ * are absent.
+ */
+export function readAsOfPage(db: Database.Database, series: Series, range: PeriodRange, asOf: string, offset: number, limit: number) {
+  const rows = prepared(db, `SELECT v.*, (SELECT p.value FROM vintages p WHERE p.series_slug = v.series_slug
+      AND p.reference_period = v.reference_period AND p.sequence = v.sequence - 1) AS previous_value
+    FROM vintages v
+    WHERE v.series_slug = ? AND v.reference_period >= ? AND v.reference_period <= ? AND v.recorded_at <= ?
+      AND NOT EXISTS (SELECT 1 FROM vintages later WHERE later.series_slug = v.series_slug
+        AND later.reference_period = v.reference_period AND later.sequence > v.sequence AND later.recorded_at <= ?)
+    ORDER BY v.reference_period LIMIT ? OFFSET ?`)
+    .all(series.slug, range.from ?? "", range.to ?? LAST_PERIOD, asOf, asOf, limit + 1, offset) as (IndexVintageRow & { previous_value: string | null })[];
+  const page = splitPage(rows, limit);
+  return {
+    observations: page.rows.map((row) => ({
+      referencePeriod: row.reference_period,
+      value: row.value,
+      publicationStatus: row.publication_status,
+      publisherNote: row.note,
+      revisionCount: row.sequence - 1,
+      isRevision: row.sequence > 1,
+      previousValue: row.previous_value,
+      sourceUpdatedAt: row.source_updated_at,
+      ingestedAt: row.ingested_at,
+      vintage: row.sequence,
+      recordedAt: row.recorded_at,
+      provenance: provenanceOf(row),
+      ...derivedPart(row, series),
+    })),
+    more: page.more,
+  };
+}
+
+/** One page of periods, each with every vintage recorded (by `asOf` when given), oldest first. */
+export function readVintagePage(db: Database.Database, series: Series, range: PeriodRange, asOf: string | null, offset: number, limit: number) {
+  const until = asOf ?? LAST_PERIOD;
+  const periods = prepared(db, `SELECT DISTINCT reference_period FROM vintages
+    WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ? AND recorded_at <= ?
+    ORDER BY reference_period LIMIT ? OFFSET ?`).pluck()
+    .all(series.slug, range.from ?? "", range.to ?? LAST_PERIOD, until, limit + 1, offset) as string[];
+  const page = splitPage(periods, limit);
+  if (page.rows.length === 0) return { periods: [], more: false };
+  const rows = prepared(db, `SELECT * FROM vintages WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
+    AND recorded_at <= ? ORDER BY reference_period, sequence`)
+    .all(series.slug, page.rows[0], page.rows.at(-1), until) as IndexVintageRow[];
+  const byPeriod = new Map<string, unknown[]>(page.rows.map((period) => [period, []]));
+  for (const row of rows) {
+    byPeriod.get(row.reference_period)?.push({
+      sequence: row.sequence,
+      value: row.value,
+      publicationStatus: row.publication_status,
+      publisherNote: row.note,
+      sourceUpdatedAt: row.source_updated_at,
+      recordedAt: row.recorded_at,
+      runId: row.run_id,
+      provenance: provenanceOf(row),
+      ...derivedPart(row, series),
+    });
+  }
+  return { periods: [...byPeriod].map(([referencePeriod, vintages]) => ({ referencePeriod, vintages })), more: page.more };
+}
+
+export interface PeriodRange {
+  from: string | null;
+  to: string | null;
+}

@@ -1,0 +1,127 @@
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { credentialedClient } from "../support/economics-requests.ts";
+import { startService, type RunningService } from "../support/service.ts";
+import { removeTempDirs, SAMPLES_DIR, tempDir } from "../ingest/cli-process.ts";
+
+/**
+ * As-of and all-vintages answers (issue 13) through the real pipeline: a euro-area HICP figure for 2022-08 published
+ * three times (5.3 flagged p, then 5.4, then 5.5), each document replayed from the archive in its own run. The value
+ * documents are MODIFIED: built from the real Eurostat SDMX-CSV recording's layout (data/samples/eurostat-sdmx), with
+ * figures that are not Eurostat's. Each name carries the day it stands for a fetch on (the archive's convention).
+ */
+
+const REAL_CSV = readFileSync(join(SAMPLES_DIR, "eurostat-sdmx", "eurostat-une_rt_m.sdmx.csv"), "utf8");
+const HEADER = "DATAFLOW,LAST UPDATE,freq,unit,coicop18,geo,TIME_PERIOD,OBS_VALUE,OBS_FLAG,CONF_STATUS";
+
+function hicpDocument(lastUpdate: string, rows: [period: string, value: string, flag: string][]): string {
+  expect(REAL_CSV.split("\n")[1]!.split(",")[1]).toMatch(/^\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
+  return `${HEADER}\n${rows.map(([period, value, flag]) => `ESTAT:PRC_HICP_MINR(1.0),${lastUpdate},M,RCH_A,TOTAL,EA21,${period},${value},${flag},`).join("\n")}\n`;
+}
+
+const DOCUMENTS = [
+  { name: "2022-08-31-hicp-flash.sdmx.csv", body: hicpDocument("31/08/22 11:00:00", [["2022-08", "5.3", "p"]]) },
+  { name: "2022-09-16-hicp-full.sdmx.csv", body: hicpDocument("16/09/22 11:00:00", [["2022-08", "5.4", ""]]) },
+  { name: "2022-10-31-hicp-revised.sdmx.csv", body: hicpDocument("31/10/22 11:00:00", [["2022-08", "5.5", ""], ["2022-09", "6.0", "p"]]) },
+];
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const SERIES = "ea-hicp-all-items-annual-rate";
+const path = (query: string) => `/api/v1/economics/series/${SERIES}/observations?${query}`;
+
+describe("as-of and all-vintages answers on the credentialed observations route", () => {
+  const archive = tempDir("as-of-archive");
+  const dataDir = tempDir("as-of-data");
+  const registry = readRegistrySources(new Date("2026-11-21T00:00:00Z"));
+  let service: RunningService;
+  let get: ReturnType<typeof credentialedClient>;
+
+  beforeAll(async () => {
+    mkdirSync(join(archive, "eu-stats-release-calendar"), { recursive: true });
+    mkdirSync(join(archive, "eurostat-sdmx"), { recursive: true });
+    copyFileSync(join(SAMPLES_DIR, "eu-stats-release-calendar", "eurostat-release-calendar-2023-07-19.json"), join(archive, "eu-stats-release-calendar", "eurostat-release-calendar-2023-07-19.json"));
+    for (const [i, document] of DOCUMENTS.entries()) {
+      writeFileSync(join(archive, "eurostat-sdmx", document.name), document.body);
+      const summary = await runIngestion({
+        dataDir, registry, mode: { kind: "archive", dir: archive }, only: ["eu-stats-release-calendar", "eurostat-sdmx"],
+        now: () => Date.parse(`2026-11-2${i + 1}T06:00:00.000Z`), progress: () => {},
+      });
+      expect(summary.outcome).toBe("succeeded");
+    }
+    service = await startService({ seedDataDir: dataDir });
+    get = credentialedClient(service);
+  });
+  afterAll(async () => {
+    await service?.close();
+    removeTempDirs();
+  });
+
+  it("lists every vintage of each period with the run and instant that recorded it and its archived document", async () => {
+    const { status, body } = await get(path("vintages=all"));
+    expect(status).toBe(200);
+    expect(body.data.asOf).toBeNull();
+    expect(body.data.periods.map((period: { referencePeriod: string }) => period.referencePeriod)).toEqual(["2022-08", "2022-09"]);
+    const august = body.data.periods[0].vintages;
+    expect(august.map((vintage: { sequence: number; value: string; publicationStatus: string | null; recordedAt: string }) => [vintage.sequence, vintage.value, vintage.publicationStatus, vintage.recordedAt])).toEqual([
+      [1, "5.3", "p", "2022-08-31T00:00:00.000Z"],
+      [2, "5.4", null, "2022-09-16T00:00:00.000Z"],
+      [3, "5.5", null, "2022-10-31T00:00:00.000Z"],
+    ]);
+    expect(august.map((vintage: { provenance: { document: { sha256: string } } }) => vintage.provenance.document.sha256)).toEqual(DOCUMENTS.map((document) => sha256(document.body)));
+    expect(new Set(august.map((vintage: { runId: string }) => vintage.runId)).size).toBe(3);
+  });
+
+  it("answers each period with the vintage current at each vintage's own instant, and its revision facts as they were then", async () => {
+    const expectations = [
+      { asOf: "2022-08-31T00:00:00Z", value: "5.3", vintage: 1, revisionCount: 0, previousValue: null, periods: 1 },
+      { asOf: "2022-09-15", value: "5.3", vintage: 1, revisionCount: 0, previousValue: null, periods: 1 },
+      { asOf: "2022-09-16T02:00:00+02:00", value: "5.4", vintage: 2, revisionCount: 1, previousValue: "5.3", periods: 1 },
+      { asOf: "2022-10-31", value: "5.5", vintage: 3, revisionCount: 2, previousValue: "5.4", periods: 2 },
+    ];
+    for (const expected of expectations) {
+      const { status, body } = await get(path(`asOf=${encodeURIComponent(expected.asOf)}`));
+      expect(status, expected.asOf).toBe(200);
+      expect(body.data.observations, expected.asOf).toHaveLength(expected.periods);
+      expect(body.data.observations[0], expected.asOf).toMatchObject({
+        referencePeriod: "2022-08", value: expected.value, vintage: expected.vintage, revisionCount: expected.revisionCount,
+        isRevision: expected.revisionCount > 0, previousValue: expected.previousValue,
+      });
+    }
+  });
+
+  it("answers an instant before the first ingestion with an empty list, a millisecond before a vintage with the one before it", async () => {
+    const before = await get(path("asOf=2022-08-30T23:59:59.999Z"));
+    expect(before.status).toBe(200);
+    expect(before.body.data.observations).toEqual([]);
+    const justBefore = await get(path("asOf=2022-09-15T23:59:59.999Z"));
+    expect(justBefore.body.data.observations[0]).toMatchObject({ value: "5.3", vintage: 1 });
+    const allThen = await get(path("vintages=all&asOf=2022-09-16"));
+    expect(allThen.body.data.periods).toHaveLength(1);
+    expect(allThen.body.data.periods[0].vintages.map((vintage: { value: string }) => vintage.value)).toEqual(["5.3", "5.4"]);
+  });
+
+  it("pages by period and honours from and to", async () => {
+    const first = await get(path("asOf=2022-11-01&limit=1"));
+    expect(first.body.data.observations.map((observation: { referencePeriod: string }) => observation.referencePeriod)).toEqual(["2022-08"]);
+    const next = await get(path(`asOf=2022-11-01&limit=1&cursor=${first.body.meta.nextCursor}`));
+    expect(next.body.data.observations.map((observation: { referencePeriod: string }) => observation.referencePeriod)).toEqual(["2022-09"]);
+    expect(next.body.meta.nextCursor).toBeNull();
+    const ranged = await get(path("vintages=all&from=2022-09&to=2022-09"));
+    expect(ranged.body.data.periods.map((period: { referencePeriod: string }) => period.referencePeriod)).toEqual(["2022-09"]);
+  });
+
+  it("refuses a malformed asOf or vintages value, and keeps the public route on the current vintage", async () => {
+    for (const query of ["asOf=yesterday", "asOf=2022-13-01", "asOf=2022-09-16T10:00:00", "vintages=some"]) {
+      const { status, body } = await get(path(query));
+      expect(status, query).toBe(400);
+      expect(body.error.code, query).toBe("VALIDATION_FAILED");
+    }
+    const current = await get(path(""));
+    expect(current.body.data.observations[0]).toMatchObject({ value: "5.5", revisionCount: 2 });
+    const publicAnswer = await service.request(`/api/public/v1/economics/observations?series=${SERIES}&asOf=2022-09-01`);
+    expect(publicAnswer.body.data.observations[0]).toMatchObject({ value: "5.5" });
+  });
+});
