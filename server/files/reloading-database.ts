@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { createReloadingFile } from "./reloading-file.ts";
+import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "./reloading-file.ts";
 
 /**
  * A read-only SQLite file that the CLI publishes by atomic rename. A replaced file is noticed by its identity and
@@ -13,7 +13,7 @@ export function createReloadingDatabase<T extends { db: Database.Database }>(pat
     open = next;
     return next;
   };
-  return createReloadingFile<T | null>(path, (file) => replace(openPrepared(file, prepare)), () => replace(null));
+  return createReloadingFile<T | null>(path, (file) => replace(openPrepared(file, prepare)), () => replace(null), { recheckAfterMs: PUBLISHED_FILE_RECHECK_MS });
 }
 
 function openPrepared<T>(path: string, prepare: (db: Database.Database) => T): T | null {

@@ -4,10 +4,20 @@ import { statSync } from "node:fs";
  * A value read from a file that another process (the CLI) replaces by atomic rename.
  * It is re-read when the file's identity changes, so the server picks up new files without restart.
  */
-export function createReloadingFile<T>(path: string, read: (path: string) => T, whenAbsent: () => T): () => T {
+export function createReloadingFile<T>(path: string, read: (path: string) => T, whenAbsent: () => T, options: { recheckAfterMs?: number } = {}): () => T {
+  const recheckAfterMs = options.recheckAfterMs ?? 0;
   let version: string | null = null;
   let value: T;
+  let checkedInPeriod = Number.NaN;
   return () => {
+    // A stat is a system call: files the CLI publishes (index, registry) are looked at again once per period of a few
+    // milliseconds, not on every one of thousands of requests a second. Periods are aligned on the clock, so files
+    // published together (an index and its registry) are looked at again at the same moments.
+    if (recheckAfterMs > 0) {
+      const period = Math.floor(performance.now() / recheckAfterMs);
+      if (period === checkedInPeriod) return value;
+      checkedInPeriod = period;
+    }
     const current = fileVersion(path);
     if (current !== version) {
       value = current === "absent" ? whenAbsent() : read(path);
@@ -18,6 +28,9 @@ export function createReloadingFile<T>(path: string, read: (path: string) => T, 
 }
 
 /** A file's identity: it changes when the file is replaced (new inode) or rewritten; "absent" when there is none. */
+/** How soon a newly published index, registry or gazetteer is served: within this many milliseconds. */
+export const PUBLISHED_FILE_RECHECK_MS = 50;
+
 export function fileVersion(path: string): string {
   try {
     const stat = statSync(path);

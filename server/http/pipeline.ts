@@ -7,6 +7,7 @@ import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
+import { isoInstant } from "../time/iso-instant.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
@@ -285,7 +286,7 @@ function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, a
   } else {
     headers["cache-control"] = "no-store";
   }
-  const generatedAt = new Date(request.now).toISOString();
+  const generatedAt = isoInstant(request.now);
   if (answerLength(answer) < COMPRESSION_MIN_BYTES) {
     return new FastResponse(renderAnswer(answer, request.id, generatedAt), { status: answer.status, headers });
   }

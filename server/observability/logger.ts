@@ -1,4 +1,5 @@
-import { destination as fileDestination, pino, stdTimeFunctions, type DestinationStream, type Logger } from "pino";
+import { destination as fileDestination, pino, type DestinationStream, type Logger } from "pino";
+import { isoInstant } from "../time/iso-instant.ts";
 
 export type { Logger };
 
@@ -11,7 +12,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
-    { level, base: undefined, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    { level, base: undefined, timestamp: () => `,"time":"${isoInstant(Date.now())}"`, formatters: { level: (label) => ({ level: label }) } },
     destination ?? fileDestination({ dest: 2, sync: false, minLength: 4096 }),
   );
 }

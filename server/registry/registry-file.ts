@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
-import { createReloadingFile } from "../files/reloading-file.ts";
+import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "../files/reloading-file.ts";
 import { ApiError } from "../http/api-error.ts";
 
 /** The registry JSON published by the CLI, re-read whenever a new one is published. Null when none has been built. */
@@ -11,6 +11,7 @@ export function createRegistrySource(dataDir: string): () => BuiltRegistry | nul
     join(dataDir, DATA_FILES.registry),
     (path) => JSON.parse(readFileSync(path, "utf8")) as BuiltRegistry,
     () => null,
+    { recheckAfterMs: PUBLISHED_FILE_RECHECK_MS },
   );
 }
 

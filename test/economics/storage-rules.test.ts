@@ -1,3 +1,4 @@
+import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { copyFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -102,18 +103,22 @@ describe("storage rules of the economics routes", () => {
     const { service, get } = await start({});
     const path = "/api/v1/economics/events?from=2026-03-01&to=2026-03-31";
     expect((await get(path)).status).toBe(503);
-    const publish = (sourceDir: string) => {
+    // The server looks at published files again within PUBLISHED_FILE_RECHECK_MS: each step waits that long.
+    const published = () => new Promise((resolve) => setTimeout(resolve, PUBLISHED_FILE_RECHECK_MS + 5));
+    const publish = async (sourceDir: string) => {
       const staging = join(service.dataDir, `${DATA_FILES.index}.staging`);
       copyFileSync(join(sourceDir, DATA_FILES.index), staging);
       renameSync(staging, join(service.dataDir, DATA_FILES.index));
+      await published();
     };
-    publish(edgeCaseDataDir());
+    await publish(edgeCaseDataDir());
     const served = await get(path);
     expect(served.status).toBe(200);
     expect(served.body.data.entries.length).toBeGreaterThan(0);
-    publish(noIngestionDataDir());
+    await publish(noIngestionDataDir());
     expect((await get(path)).status).toBe(503);
     rmSync(join(service.dataDir, DATA_FILES.index));
+    await published();
     expect((await service.request("/api/public/v1/economics/releases")).status).toBe(503);
   });
 });

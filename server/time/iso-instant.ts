@@ -1,0 +1,14 @@
+/**
+ * An instant as ISO 8601 UTC text, remembered for the last millisecond asked: a busy server stamps many responses and
+ * log lines within one millisecond, and formatting a date costs about a microsecond each time.
+ */
+let lastInstant = Number.NaN;
+let lastText = "";
+
+export function isoInstant(epochMs: number): string {
+  if (epochMs !== lastInstant) {
+    lastText = new Date(epochMs).toISOString();
+    lastInstant = epochMs;
+  }
+  return lastText;
+}
