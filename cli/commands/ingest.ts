@@ -9,6 +9,8 @@ import type { IngestSummary } from "../ingest/run-ingestion.ts";
 import { skippedLines } from "../ingest/skipped-summary.ts";
 import type { UpstreamHosts } from "../ingest/sources.ts";
 import { EXIT_CODES } from "../usage.ts";
+import { INGEST_LOG_FORMATS, logRunSummary, type IngestLogFormat } from "../ingest/run-log.ts";
+import type { LogLevel } from "../../server/observability/logger.ts";
 
 /** Every source a run can be limited to, in the order a run takes them (cli/ingest/sources.ts). */
 const SOURCE_SLUGS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS, ...NEWS_FEEDS];
@@ -36,11 +38,13 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
     .option("--registry-dir <dir>", "folder of registry sources (env SERVICE_REGISTRY_DIR, default data/registry)")
     .option("--from-archive <dir>", "replay documents from a folder laid out per source (an archive or data/samples) instead of fetching")
     .option("--source <slug>", `limit the run to a source (repeatable): ${SOURCE_SLUGS.join(", ")}`, collectSource)
+    .addOption(new Option("--log-format <format>", "stderr as lines for people, or JSON lines for log collectors: a line per progress step, per source and per run (env SERVICE_LOG_FORMAT)").choices(INGEST_LOG_FORMATS))
     .option("--publish-to <url>", "then publish the index to object storage for `serve --index-from`: s3://bucket/prefix (env SERVICE_PUBLISH_URL)")
     // Not for people: the server's operator route names the run it launches, so it can answer for it at once.
     .addOption(new Option("--run-id <id>", "the id to record the run under").argParser(runIdOf).hideHelp())
-    .action(async (options: { dataDir?: string; registryDir?: string; fromArchive?: string; source?: string[]; runId?: string; publishTo?: string }) => {
+    .action(async (options: { dataDir?: string; registryDir?: string; fromArchive?: string; source?: string[]; runId?: string; publishTo?: string; logFormat?: IngestLogFormat }) => {
       const config = serviceConfigFrom(env, options);
+      const logFormat = ingestLogFormatFrom(env, options.logFormat);
       const publishTo = publishTargetFrom(env, options.publishTo);
       if (!config.storageEnabled) throw new InvalidArgumentError("ingestion needs a durable store: SERVICE_STORAGE is false");
       if (options.fromArchive && !(existsSync(options.fromArchive) && statSync(options.fromArchive).isDirectory())) {
@@ -55,6 +59,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
       publishRegistry(registry, config.dataDir);
       const release = acquireIngestionLock(config.dataDir);
       if (!release) throw new Error("another ingestion run is in progress for this data directory");
+      const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
       try {
         const summary = await runIngestion({
           dataDir: config.dataDir,
@@ -64,9 +69,10 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
             : { kind: "fetch", hosts: hostsFrom(config.upstreams), blsApiKey: env.SERVICE_BLS_API_KEY || null, http },
           only: options.source ?? null,
           now: () => Date.now(),
-          progress: (line) => process.stderr.write(`${line}\n`),
+          progress: logger ? (line) => logger.info(line) : (line) => process.stderr.write(`${line}\n`),
           runId: options.runId,
         });
+        if (logger) logRunSummary(logger, summary);
         process.stdout.write(summaryText(summary));
         if (publishTo && summary.published) {
           const { publishToObjectStore } = await import("../publish/publish-generation.ts");
@@ -78,6 +84,18 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         release();
       }
     });
+}
+
+/** The structured log on stderr, written as each line comes (a CLI run is short and must lose nothing when it ends). */
+async function jsonLogger(level: LogLevel) {
+  const [{ destination }, { createLogger }] = await Promise.all([import("pino"), import("../../server/observability/logger.ts")]);
+  return createLogger(level, destination({ dest: 2, sync: true }));
+}
+
+function ingestLogFormatFrom(env: NodeJS.ProcessEnv, flag: IngestLogFormat | undefined): IngestLogFormat {
+  const chosen = flag ?? env.SERVICE_LOG_FORMAT ?? "text";
+  if (!(INGEST_LOG_FORMATS as readonly string[]).includes(chosen)) throw new InvalidArgumentError(`SERVICE_LOG_FORMAT must be one of ${INGEST_LOG_FORMATS.join(", ")}`);
+  return chosen as IngestLogFormat;
 }
 
 function summaryText(summary: IngestSummary): string {
