@@ -1,17 +1,22 @@
 import { createHash } from "node:crypto";
 import type { Release } from "../../schemas/registry.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
-import type { SourceEvent } from "./records.ts";
+import { calendarLedger } from "./calendar-ledger.ts";
+import type { SkippedCalendarRecord, SourceEvent } from "./records.ts";
+import type { ReleaseResolver } from "./release-matching.ts";
 import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
 
 export interface CalendarCounts {
   received: number;
-  unmatched: number;
   created: number;
   attached: number;
   changed: number;
   unchanged: number;
   cancelled: number;
+  /** Records placed under a release the registry does not curate. */
+  uncurated: number;
+  /** Records that did not become events (named with their reasons in the ledger and the run summary). */
+  skipped: number;
 }
 
 export interface RunContext {
@@ -26,29 +31,35 @@ export function stableEventId(source: string, sourceEventId: string): string {
 }
 
 /**
- * Applies one snapshot of a calendar source to the store. A moved event becomes RESCHEDULED; a second
- * source describing the same release attaches to the canonical event; an event that vanished from the
- * dates the snapshot covers becomes CANCELLED. Time passing never changes a status.
+ * Applies one snapshot of a calendar source to the store. Every record is an event: of the registry's release its title
+ * matches, else of an uncurated release of its own. A moved event becomes RESCHEDULED; a second source describing the
+ * same release attaches to the canonical event; an event that vanished from the dates the snapshot covers becomes
+ * CANCELLED. Records the adapter could not take as events are kept with their reasons, and count as still listed.
+ * Time passing never changes a status.
  */
 export function applyCalendarSnapshot(
   store: Store,
-  matchRelease: (source: CalendarSource, title: string) => Release | null,
+  resolveRelease: ReleaseResolver,
   source: CalendarSource,
   snapshot: SourceEvent[],
   run: RunContext,
+  skipped: SkippedCalendarRecord[] = [],
 ): CalendarCounts {
-  const counts: CalendarCounts = { received: snapshot.length, unmatched: 0, created: 0, attached: 0, changed: 0, unchanged: 0, cancelled: 0 };
-  const seen = new Set<string>();
+  const counts: CalendarCounts = { received: snapshot.length + skipped.length, created: 0, attached: 0, changed: 0, unchanged: 0, cancelled: 0, uncurated: 0, skipped: skipped.length };
+  const ledger = calendarLedger(store.db);
+  const seen = new Set<string>(skipped.map((record) => record.record));
+  const uncuratedSaved = new Set<string>();
   store.transaction(() => {
     for (const incoming of snapshot) {
-      const release = matchRelease(source, incoming.title);
-      if (!release) {
-        counts.unmatched++;
-        continue;
+      const { release, curated } = resolveRelease(source, incoming.title);
+      if (!curated) {
+        counts.uncurated++;
+        if (!uncuratedSaved.has(release.slug)) ledger.saveUncurated({ slug: release.slug, name: release.name, source }, run.at);
+        uncuratedSaved.add(release.slug);
       }
       seen.add(incoming.sourceEventId);
       const reference = store.eventSource(source, incoming.sourceEventId);
-      const { outcome, eventId } = reference ? updateKnown(store, reference, incoming, run) : placeNew(store, release, incoming, run);
+      const { outcome, eventId } = reference ? updateKnown(store, reference, release, incoming, run) : placeNew(store, release, incoming, run);
       counts[outcome]++;
       store.upsertEventSource({
         source, source_event_id: incoming.sourceEventId, event_id: eventId, title: incoming.title,
@@ -56,6 +67,7 @@ export function applyCalendarSnapshot(
         first_seen_at: reference?.first_seen_at ?? run.at, last_seen_at: run.at,
       });
     }
+    for (const record of skipped) ledger.saveSkip(source, record, run.at, run.runId);
     counts.cancelled = cancelVanished(store, source, snapshot, seen, run);
   });
   return counts;
@@ -63,9 +75,15 @@ export function applyCalendarSnapshot(
 
 type Placement = { outcome: "changed" | "unchanged" | "created" | "attached"; eventId: string };
 
-function updateKnown(store: Store, reference: StoredEventSource, incoming: SourceEvent, run: RunContext): Placement {
+function updateKnown(store: Store, reference: StoredEventSource, release: Release, incoming: SourceEvent, run: RunContext): Placement {
   const before = store.event(reference.event_id)!;
   const after: StoredEvent = { ...before };
+  // The record an event was created from decides its release: the registry may start (or stop) curating its title.
+  const releaseMoved = release.slug !== before.release_slug && before.id === stableEventId(incoming.source, incoming.sourceEventId);
+  if (releaseMoved) {
+    store.recordChange(before.id, run.runId, run.at, "release_slug", before.release_slug, release.slug);
+    calendarLedger(store.db).moveToRelease(before.id, release.slug, run.at);
+  }
   const moved = reference.scheduled_date !== incoming.scheduledDate || reference.scheduled_at !== incoming.scheduledAt;
   if (moved) {
     Object.assign(after, { scheduled_date: incoming.scheduledDate, scheduled_at: incoming.scheduledAt, time_precision: incoming.timePrecision });
@@ -77,7 +95,8 @@ function updateKnown(store: Store, reference: StoredEventSource, incoming: Sourc
   }
   if (after.reference_period === null && incoming.referencePeriod) after.reference_period = JSON.stringify(incoming.referencePeriod);
   if (incoming.sourceStatus === "PUBLISHED") markPublishedBySource(store, after, incoming, run);
-  return { outcome: saveIfChanged(store, before, after, run), eventId: before.id };
+  const outcome = saveIfChanged(store, before, after, run);
+  return { outcome: releaseMoved ? "changed" : outcome, eventId: before.id };
 }
 
 function placeNew(store: Store, release: Release, incoming: SourceEvent, run: RunContext): Placement {

@@ -1,5 +1,8 @@
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import type { Release } from "../../schemas/registry.ts";
+import type { EVENT_VALUE_AVAILABILITIES } from "../../schemas/responses/economics.ts";
+
+type EventValueAvailability = (typeof EVENT_VALUE_AVAILABILITIES)[number];
 import type { StoredEvent, StoredEventSource } from "./store.ts";
 
 export interface StoredEvidence {
@@ -56,11 +59,7 @@ export function eventRecord(event: StoredEvent, release: Release, sources: Store
       evidence: evidence.map((item) => ({ kind: item.kind, observedAt: item.observed_at, detail: item.detail, url: item.url })),
       officialPublication: confirmed ? { url: evidence.find((item) => item.kind === "PUBLISHER_NOTICE" && item.url)?.url ?? release.officialPageUrl } : null,
     },
-    values: {
-      availability: primarySeries === null || referencePeriod === null ? "NOT_LINKED" : actual?.value != null ? "AVAILABLE" : "NOT_YET_AVAILABLE",
-      actual: actual?.value != null ? actual : null,
-      previous,
-    },
+    values: { availability: availabilityOf(primarySeries, referencePeriod, actual), actual, previous },
     importance: release.importance,
     importanceBasis: release.importanceBasis,
     sources: sources.map((source) => ({ sourceId: source.source, sourceEventId: source.source_event_id, title: source.title })),
@@ -69,3 +68,15 @@ export function eventRecord(event: StoredEvent, release: Release, sources: Store
 }
 
 export type EventRecord = ReturnType<typeof eventRecord>;
+
+/**
+ * Whether the release's value is held (schemas/responses/economics.ts `EVENT_VALUE_AVAILABILITIES`). A vintage the
+ * release produced with no value (the publisher's own "-" or ":") is shown, and is UNAVAILABLE. With no vintage yet
+ * the record says NOT_YET_AVAILABLE, which readers restate as UNAVAILABLE once the release is past or confirmed
+ * (server/economics/event-views.ts): only a release still to come reads as "still coming".
+ */
+function availabilityOf(primarySeries: string | null, referencePeriod: { code: string } | null, actual: PeriodValue | null): EventValueAvailability {
+  if (primarySeries === null || referencePeriod === null) return "NOT_LINKED";
+  if (actual === null) return "NOT_YET_AVAILABLE";
+  return actual.value === null ? "UNAVAILABLE" : "AVAILABLE";
+}

@@ -15,6 +15,7 @@ import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { fetchDocument, type PoliteOptions } from "./fetch-document.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
+import { sourceResult, totalsOf, type SourceTally } from "./run-summary.ts";
 import { tallySkipped, type SkippedByReason } from "./skipped-summary.ts";
 import { SOURCES, type RequestContext, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
 import { openStore, type Store } from "./store.ts";
@@ -116,11 +117,21 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
           .filter((time): time is string => time !== null).sort().at(-1) ?? null,
       });
     }
-    // Recorded only once its index is in place, so a run read as finished has published what it says.
-    store.finishRun(runId, finished, outcome, { sources: results });
+    // Recorded only once its index is in place, so a run read as finished has published what it says. A run that cannot
+    // record its end (a full disk) stays "running" in the ledger, as a killed one does, and the next run records it as
+    // interrupted; what it did is reported all the same.
+    try {
+      store.finishRun(runId, finished, outcome, { sources: results });
+    } catch (error) {
+      options.progress(`the end of the run could not be recorded: ${(error as Error).message}`);
+    }
     return { runId, outcome, published, durationMs: options.now() - started, sources: results, totals: totalsOf(results) };
   } catch (error) {
-    store.finishRun(runId, iso(options.now()), "failed", { error: (error as Error).message });
+    try {
+      store.finishRun(runId, iso(options.now()), "failed", { error: (error as Error).message });
+    } catch {
+      // The run's own failure is the one to report.
+    }
     throw error;
   } finally {
     store.close();
@@ -153,19 +164,11 @@ function registryLookups(registry: Registry) {
   };
 }
 
-/** What one source's documents came to in this run. */
-interface SourceTally {
-  documents: number;
-  counts: Record<string, number>;
-  skipped: SkippedByReason[];
-  failures: string[];
-}
-
 type Lookups = ReturnType<typeof registryLookups>;
 
 /** A live run: each source's documents fetched, then applied in request order; a failure ends the source's turn. */
 async function ingestSource(store: Store, source: SourceDefinition, options: IngestOptions & { mode: { kind: "fetch" } }, runId: string, lookups: Lookups): Promise<SourceResult> {
-  const tally: SourceTally = { documents: 0, counts: {}, skipped: [], failures: [] };
+  const tally: SourceTally = { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] };
   try {
     const received = await fetchedDocuments(source, options);
     for (const document of received) applyDocument(store, source, document, options, runId, lookups, tally);
@@ -181,7 +184,7 @@ async function ingestSource(store: Store, source: SourceDefinition, options: Ing
  * since the runs that followed it applied what came after.
  */
 function replaySources(store: Store, sources: SourceDefinition[], options: IngestOptions & { mode: { kind: "archive" } }, runId: string, lookups: Lookups): SourceResult[] {
-  const tallies = new Map(sources.map((source) => [source.slug, { documents: 0, counts: {}, skipped: [], failures: [] } as SourceTally]));
+  const tallies = new Map(sources.map((source): [string, SourceTally] => [source.slug, { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] }]));
   const bySlug = new Map(sources.map((source) => [source.slug as string, source]));
   for (const planned of replayPlan(options.mode.dir, [...bySlug.keys()])) {
     const source = bySlug.get(planned.source)!;
@@ -198,14 +201,6 @@ function replaySources(store: Store, sources: SourceDefinition[], options: Inges
     }
   }
   return sources.map((source) => sourceResult(source, tallies.get(source.slug)!));
-}
-
-function sourceResult(source: SourceDefinition, tally: SourceTally): SourceResult {
-  const ok = tally.documents > 0 && tally.failures.length === 0;
-  const detail = tally.documents === 0 && tally.failures.length === 0 ? "no documents to read"
-    : tally.failures.length === 0 ? describe(tally.documents, tally.counts)
-      : tally.documents === tally.failures.length ? tally.failures.join("; ") : `${describe(tally.documents, tally.counts)}; ${tally.failures.join("; ")}`;
-  return { source: source.slug, ok, documents: tally.documents, detail, counts: tally.counts, ...(source.kind === "calendar" ? { skipped: tally.skipped } : {}) };
 }
 
 /**
@@ -238,9 +233,10 @@ function applyDocument(store: Store, source: SourceDefinition, document: Documen
       return;
     }
   }
-  const run: RunContext = { runId, at };
+  // What a replayed fetch brings is recorded as that fetch's run brought it, so a replay serves the same run ids.
+  const run: RunContext = { runId: document.runId ?? runId, at };
   const applyCalendar = (snapshot: CalendarSnapshot) => {
-    tally.skipped = tallySkipped(tally.skipped, snapshot.skipped);
+    tally.skipped = tallySkipped(tally.skipped, snapshot.skipped, tally.skippedSeen);
     return applyCalendarSnapshot(store, lookups.resolveRelease, source.slug as CalendarSource, snapshot.events, run, snapshot.skipped);
   };
   // Values first, then the periods they confirm for events whose calendar states none.
@@ -287,19 +283,3 @@ function lastEconomicsSuccess(store: Store, results: SourceResult[], finished: s
 }
 
 const isNewsFeed = (source: string) => (NEWS_FEEDS as readonly string[]).includes(source);
-
-function describe(documents: number, counts: Record<string, number>): string {
-  const parts = Object.entries(counts).filter(([, value]) => value > 0).map(([name, value]) => `${value} ${name}`);
-  return `${documents} document${documents === 1 ? "" : "s"}${parts.length ? `, ${parts.join(", ")}` : ""}`;
-}
-
-function totalsOf(results: SourceResult[]): IngestSummary["totals"] {
-  const sum = (name: string) => results.reduce((total, result) => total + (result.counts[name] ?? 0), 0);
-  return {
-    documents: results.reduce((total, result) => total + result.documents, 0),
-    eventsNew: sum("created"),
-    eventsChanged: sum("changed") + sum("attached"),
-    eventsCancelled: sum("cancelled"),
-    vintagesAppended: sum("appended"),
-  };
-}

@@ -20,8 +20,16 @@ function stateInputs(record: EventRecord) {
   return { status, scheduledDate, scheduledAt, sourceTimezone, confirmed: record.publication.confirmed };
 }
 
+/**
+ * The record with its derived state. "Not yet available" is the index's word as of its build; once the release is
+ * past due, confirmed or cancelled it is no longer to come, so a value still not held is UNAVAILABLE. It changes
+ * only when the derived state does, so `statesValidUntil` bounds it too.
+ */
 function withState(record: EventRecord, now: number) {
-  return { ...record, derivedState: derivedStateOf(stateInputs(record), now) };
+  const derivedState = derivedStateOf(stateInputs(record), now);
+  const stillToCome = derivedState === "UPCOMING" || derivedState === "DUE_TODAY";
+  if (record.values.availability !== "NOT_YET_AVAILABLE" || stillToCome) return { ...record, derivedState };
+  return { ...record, derivedState, values: { ...record.values, availability: "UNAVAILABLE" as const } };
 }
 
 /** Until when the derived states of these events stay what they are at `now`. */

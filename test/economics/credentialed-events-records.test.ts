@@ -62,7 +62,8 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
       expect(byId.get(ID.hicpFlash0312)).toMatchObject({
         country: null, region: "EA", currency: "EUR", scheduledDate: "2026-03-12", scheduledAt: null, timePrecision: "DATE_ONLY",
         sourceTimezone: "Europe/Luxembourg", referencePeriod: { kind: "MONTH", code: "2026-02", startDate: "2026-02-01", endDate: "2026-02-28" },
-        values: { availability: "NOT_YET_AVAILABLE", actual: null, previous: null },
+        // Past its date (the clock is 2026-03-14) with no value held: no longer "still coming".
+        values: { availability: "UNAVAILABLE", actual: null, previous: null },
       });
       const ecb = byId.get(ID.ecbDecision0319)!;
       expect(ecb).toMatchObject({ country: null, region: "EA", currency: "EUR", release: { slug: "ecb-monetary-policy-decision", publisher: "ECB" } });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applyCalendarSnapshot, stableEventId, type RunContext } from "../../cli/ingest/apply-calendar.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
 import type { SourceEvent } from "../../cli/ingest/records.ts";
-import { createReleaseMatcher } from "../../cli/ingest/release-matching.ts";
+import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
 import { openStore, type Store, type StoredEvent } from "../../cli/ingest/store.ts";
 import type { Registry, Release } from "../../schemas/registry.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
@@ -31,7 +31,7 @@ const REGISTRY: Registry = {
     }, "EUROSTAT"),
   ],
 };
-const match = createReleaseMatcher(REGISTRY);
+const match = createReleaseResolver(REGISTRY);
 
 const BLS: CalendarSource = "labour-stats-release-schedule";
 const EUROSTAT: CalendarSource = "eu-stats-release-calendar";
@@ -47,7 +47,7 @@ function event(source: CalendarSource, sourceEventId: string, title: string, sch
   };
 }
 
-/** A BLS-style snapshot: two known releases, one unrelated title, spread over January to March. */
+/** A BLS-style snapshot: two curated releases, one title the registry does not curate, spread over January to March. */
 const jobsJan = event(BLS, "uid-jobs-jan", "Employment Situation", "2026-01-09", "2026-01-09T13:30:00.000Z");
 const cpiJan = event(BLS, "uid-cpi-jan", "Consumer Price Index", "2026-01-13", "2026-01-13T13:30:00.000Z");
 const unrelated = event(BLS, "uid-other", "County Employment and Wages", "2026-01-20", "2026-01-20T15:00:00.000Z");
@@ -80,19 +80,19 @@ const changesOf = (store: Store, eventId: string) =>
 const allChanges = (store: Store) => store.db.prepare("SELECT count(*) FROM event_changes").pluck().get() as number;
 
 describe("applyCalendarSnapshot", () => {
-  it("creates one event per matched release, with ids stable across runs and across stores", () => {
+  it("creates one event per record, curated or not, with ids stable across runs and across stores", () => {
     const store = freshStore();
     const first = applyCalendarSnapshot(store, match, BLS, SNAPSHOT, run("2026-01-01T06:00:00.000Z"));
-    expect(first).toMatchObject({ received: 5, unmatched: 1, created: 4, attached: 0, changed: 0, unchanged: 0, cancelled: 0 });
+    expect(first).toMatchObject({ received: 5, uncurated: 1, skipped: 0, created: 5, attached: 0, changed: 0, unchanged: 0, cancelled: 0 });
     const ids = events(store).map((row) => row.id);
-    expect(ids).toHaveLength(4);
+    expect(ids).toHaveLength(5);
     expect(eventOf(store, BLS, "uid-cpi-jan").id).toBe(stableEventId(BLS, "uid-cpi-jan"));
     expect(events(store).map((row) => [row.release_slug, row.status])).toEqual([
-      ["test-us-jobs", "SCHEDULED"], ["test-us-cpi", "SCHEDULED"], ["test-us-cpi", "SCHEDULED"], ["test-us-cpi", "SCHEDULED"],
+      ["test-us-jobs", "SCHEDULED"], ["test-us-cpi", "SCHEDULED"], ["bls-county-employment-and-wages", "SCHEDULED"], ["test-us-cpi", "SCHEDULED"], ["test-us-cpi", "SCHEDULED"],
     ]);
 
     const second = applyCalendarSnapshot(store, match, BLS, SNAPSHOT, run("2026-01-02T06:00:00.000Z"));
-    expect(second).toMatchObject({ created: 0, unchanged: 4, changed: 0, cancelled: 0 });
+    expect(second).toMatchObject({ created: 0, unchanged: 5, changed: 0, cancelled: 0 });
     expect(events(store).map((row) => row.id)).toEqual(ids);
     expect(allChanges(store)).toBe(0);
 
@@ -108,7 +108,7 @@ describe("applyCalendarSnapshot", () => {
     const moved = event(BLS, "uid-cpi-jan", "Consumer Price Index", "2026-01-14", "2026-01-14T13:30:00.000Z");
     const movingRun = run("2026-01-05T06:00:00.000Z");
     const counts = applyCalendarSnapshot(store, match, BLS, [jobsJan, moved, unrelated, cpiFeb, cpiMar], movingRun);
-    expect(counts).toMatchObject({ changed: 1, unchanged: 3, created: 0, cancelled: 0 });
+    expect(counts).toMatchObject({ changed: 1, unchanged: 4, created: 0, cancelled: 0 });
 
     const after = eventOf(store, BLS, "uid-cpi-jan");
     expect(after.id).toBe(before.id);
@@ -119,10 +119,10 @@ describe("applyCalendarSnapshot", () => {
       { field: "status", old_value: "SCHEDULED", new_value: "RESCHEDULED", run_id: movingRun.runId },
     ]);
     expect(store.eventSource(BLS, "uid-cpi-jan")).toMatchObject({ scheduled_date: "2026-01-14", first_seen_at: "2026-01-01T06:00:00.000Z", last_seen_at: movingRun.at });
-    expect(events(store)).toHaveLength(4);
+    expect(events(store)).toHaveLength(5);
 
     // Seen again at the new date: nothing more changes and it stays RESCHEDULED.
-    expect(applyCalendarSnapshot(store, match, BLS, [jobsJan, moved, unrelated, cpiFeb, cpiMar], run("2026-01-06T06:00:00.000Z"))).toMatchObject({ changed: 0, unchanged: 4 });
+    expect(applyCalendarSnapshot(store, match, BLS, [jobsJan, moved, unrelated, cpiFeb, cpiMar], run("2026-01-06T06:00:00.000Z"))).toMatchObject({ changed: 0, unchanged: 5 });
     expect(eventOf(store, BLS, "uid-cpi-jan").status).toBe("RESCHEDULED");
     expect(changesOf(store, after.id)).toHaveLength(3);
   });
@@ -139,8 +139,8 @@ describe("applyCalendarSnapshot", () => {
     const store = freshStore();
     applyCalendarSnapshot(store, match, BLS, SNAPSHOT, run("2026-01-01T06:00:00.000Z"));
     const later = applyCalendarSnapshot(store, match, BLS, SNAPSHOT, run("2031-07-01T06:00:00.000Z"));
-    expect(later).toMatchObject({ changed: 0, unchanged: 4, cancelled: 0 });
-    expect(events(store).map((row) => row.status)).toEqual(["SCHEDULED", "SCHEDULED", "SCHEDULED", "SCHEDULED"]);
+    expect(later).toMatchObject({ changed: 0, unchanged: 5, cancelled: 0 });
+    expect(events(store).map((row) => row.status)).toEqual(["SCHEDULED", "SCHEDULED", "SCHEDULED", "SCHEDULED", "SCHEDULED"]);
     expect(allChanges(store)).toBe(0);
 
     const dataDir = tempDir("calendar-index");
@@ -148,8 +148,8 @@ describe("applyCalendarSnapshot", () => {
     const index = new Database(path, { readonly: true });
     try {
       const rows = index.prepare("SELECT status, confirmed, record FROM events").all() as { status: string; confirmed: number; record: string }[];
-      expect(rows.map((row) => [row.status, row.confirmed])).toEqual([["SCHEDULED", 0], ["SCHEDULED", 0], ["SCHEDULED", 0], ["SCHEDULED", 0]]);
-      expect(rows.map((row) => JSON.parse(row.record).status)).toEqual(["SCHEDULED", "SCHEDULED", "SCHEDULED", "SCHEDULED"]);
+      expect(rows.map((row) => [row.status, row.confirmed])).toEqual([["SCHEDULED", 0], ["SCHEDULED", 0], ["SCHEDULED", 0], ["SCHEDULED", 0], ["SCHEDULED", 0]]);
+      expect(rows.map((row) => JSON.parse(row.record).status)).toEqual(["SCHEDULED", "SCHEDULED", "SCHEDULED", "SCHEDULED", "SCHEDULED"]);
     } finally {
       index.close();
     }
@@ -193,10 +193,10 @@ describe("applyCalendarSnapshot", () => {
     const december = event(BLS, "uid-cpi-dec", "Consumer Price Index", "2025-12-10", "2025-12-10T13:30:00.000Z");
     applyCalendarSnapshot(store, match, BLS, [december], run("2026-01-01T07:00:00.000Z"));
 
-    // The later snapshot covers 2026-01-09 .. 2026-02-11 (the unrelated title counts for the range, it is the source's).
+    // The later snapshot covers 2026-01-09 .. 2026-02-11.
     const cancelling = run("2026-01-07T06:00:00.000Z");
     const counts = applyCalendarSnapshot(store, match, BLS, [jobsJan, unrelated, cpiFeb], cancelling);
-    expect(counts).toMatchObject({ cancelled: 1, unchanged: 2, created: 0 });
+    expect(counts).toMatchObject({ cancelled: 1, unchanged: 3, created: 0 });
 
     const gone = eventOf(store, BLS, "uid-cpi-jan");
     expect(gone).toMatchObject({ status: "CANCELLED", withdrawn_at: cancelling.at });
@@ -224,7 +224,7 @@ describe("applyCalendarSnapshot", () => {
     applyCalendarSnapshot(store, match, ECB_STATS, [ecb], run("2026-01-01T07:00:00.000Z"));
     const counts = applyCalendarSnapshot(store, match, EUROSTAT, [event(EUROSTAT, "rec-x", "Something", "2026-02-01", null), eurostatOther], run("2026-01-02T06:00:00.000Z"));
     expect(counts.cancelled).toBe(0);
-    expect(events(store).map((row) => row.status)).toEqual(["SCHEDULED"]);
+    expect(events(store).map((row) => row.status)).toEqual(["SCHEDULED", "SCHEDULED", "SCHEDULED"]);
   });
 
   it("takes PUBLISHED from the source, with the source calendar as evidence, and never cancels it", () => {

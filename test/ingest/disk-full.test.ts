@@ -11,7 +11,7 @@ const MOUNT_POINT = "/tmp/service-disk-full-test";
 const canMount = (() => {
   try {
     mkdirSync(MOUNT_POINT, { recursive: true });
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", MOUNT_POINT], { stdio: "ignore" });
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", MOUNT_POINT], { stdio: "ignore" });
     return true;
   } catch {
     return false;

@@ -24,7 +24,8 @@ const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex
 /** Every file under the archive: complete (its content hashes to the name) and none left as a temporary. */
 function archiveFiles(dataDir: string): { path: string; name: string; complete: boolean }[] {
   const root = join(dataDir, "archive");
-  return readdirSync(root).flatMap((source) => readdirSync(join(root, source)).map((name) => {
+  // Source folders only: the archive's fetch record (archive.ts FETCH_ORDER_FILE) lies beside them.
+  return readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).flatMap((source) => readdirSync(join(root, source)).map((name) => {
     const path = join(root, source, name);
     const hash = /-([0-9a-f]{64})\.[a-z]+$/.exec(name)?.[1];
     return { path, name, complete: hash !== undefined && sha256(readFileSync(path)) === hash };

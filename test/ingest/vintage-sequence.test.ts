@@ -5,7 +5,7 @@ import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { applyCalendarSnapshot } from "../../cli/ingest/apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "../../cli/ingest/apply-observations.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
-import { createReleaseMatcher } from "../../cli/ingest/release-matching.ts";
+import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
 import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { openStore } from "../../cli/ingest/store.ts";
 import { upstreamSeriesKey } from "../../schemas/registry.ts";
@@ -152,19 +152,22 @@ describe("a verified value as evidence of publication", () => {
     const dataDir = tempDir("value-evidence");
     const store = openStore(join(dataDir, "store.sqlite"));
     try {
-      applyCalendarSnapshot(store, createReleaseMatcher(registry), "eu-stats-release-calendar", [{
+      applyCalendarSnapshot(store, createReleaseResolver(registry), "eu-stats-release-calendar", [{
         source: "eu-stats-release-calendar", sourceEventId: "990001", title: "Unemployment", scheduledDate: "2026-03-04", scheduledAt: null,
         timePrecision: "DATE_ONLY", sourceTimezone: "Europe/Luxembourg", referencePeriodText: "January 2026", sourceStatus: "SCHEDULED", sourceUrl: null,
         referencePeriod: { kind: "MONTH", code: "2026-01", startDate: "2026-01-01", endDate: "2026-01-31" },
       }], { runId: "run_calendar", at: "2026-02-20T06:00:00.000Z" });
-      const value = (text: string) => [{ api: "eurostat-sdmx" as const, seriesId: upstreamSeriesKey(series.upstream!), referencePeriod: "2026-01", value: text, publicationStatus: null, sourceUpdatedAt: null }];
+      const value = (text: string) => [{
+        api: "eurostat-sdmx" as const, seriesId: upstreamSeriesKey(series.upstream!), referencePeriod: "2026-01", value: text, publicationStatus: null,
+        sourceUpdatedAt: null, note: null, adapter: "eurostat-sdmx-csv", transformation: [],
+      }];
       const index = createSeriesIndex(registry);
 
       // A value seen the day before the event's date belongs to an earlier release: no evidence for this event.
-      expect(applyObservations(store, index, value("6.2"), { runId: "run_early", at: "2026-03-03T10:00:00.000Z" })).toMatchObject({ appended: 1, evidence: 0 });
+      expect(applyObservations(store, index, value("6.2"), { runId: "run_early", at: "2026-03-03T10:00:00.000Z" }, null)).toMatchObject({ appended: 1, evidence: 0 });
       const onTheDay = { runId: "run_on_the_day", at: "2026-03-04T10:30:00.000Z" };
-      expect(applyObservations(store, index, value("6.3"), onTheDay)).toMatchObject({ appended: 1, evidence: 1 });
-      expect(applyObservations(store, index, value("6.30"), { runId: "run_later", at: "2026-03-05T10:30:00.000Z" })).toMatchObject({ appended: 0, evidence: 0 });
+      expect(applyObservations(store, index, value("6.3"), onTheDay, null)).toMatchObject({ appended: 1, evidence: 1 });
+      expect(applyObservations(store, index, value("6.30"), { runId: "run_later", at: "2026-03-05T10:30:00.000Z" }, null)).toMatchObject({ appended: 0, evidence: 0 });
 
       const evidence = store.db.prepare("SELECT kind, observed_at, released_at FROM evidence").all();
       expect(evidence).toEqual([{ kind: "VERIFIED_VALUE", observed_at: onTheDay.at, released_at: null }]);

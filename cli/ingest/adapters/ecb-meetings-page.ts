@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import type { CalendarSnapshot, SkippedRecord, SourceEvent } from "../records.ts";
+import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
 import { htmlFragmentText, wholeHtmlPage } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
@@ -17,14 +17,14 @@ export function parseEcbMeetingsPage(html: string): CalendarSnapshot {
   const list = /<div class="definition-list[^"]*">\s*<dl>([\s\S]*?)<\/dl>/.exec(wholeHtmlPage(SOURCE, html))?.[1];
   if (list === undefined) throw new UpstreamDocumentError(SOURCE, "malformed", "no definition list of meetings on the page");
   const events: SourceEvent[] = [];
-  const skipped: SkippedRecord[] = [];
+  const skipped: SkippedCalendarRecord[] = [];
   const rowsOnDate = new Map<string, number>();
   for (const [, term, definition] of list.matchAll(/<dt>([\s\S]*?)<\/dt>\s*<dd>([\s\S]*?)<\/dd>/g)) {
     const dateText = htmlFragmentText(term!);
     const title = htmlFragmentText(definition!);
     const date = DateTime.fromFormat(dateText, "dd/MM/yyyy", { zone: FRANKFURT });
     if (!date.isValid || title === "") {
-      skipped.push({ record: dateText || "row without a date", reason: "unreadable date or empty meeting text" });
+      skipped.push({ record: dateText || "row without a date", kind: "UNREADABLE", reason: "unreadable date or empty meeting text", title: title || null, scheduledDate: null });
       continue;
     }
     const scheduledDate = date.toISODate()!;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { DateTime } from "luxon";
-import type { CalendarSnapshot, SkippedRecord, SourceEvent } from "../records.ts";
+import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
 import { parsePeriodText, type PeriodFormat } from "../../../schemas/reference-periods.ts";
 import { documentText, htmlFragmentText, wholeHtmlPage } from "./text.ts";
@@ -35,7 +35,7 @@ export function parseEcbStatisticalCalendar(document: string | Buffer): Calendar
   const list = /<dl class="ecb-basicList">([\s\S]*?)<\/dl>/.exec(wholeHtmlPage(SOURCE, documentText(document)))?.[1];
   if (list === undefined) throw new UpstreamDocumentError(SOURCE, "malformed", "no dl.ecb-basicList on the page");
   const events: SourceEvent[] = [];
-  const skipped: SkippedRecord[] = [];
+  const skipped: SkippedCalendarRecord[] = [];
   let entry = 0;
   for (const [, term, definition] of list.matchAll(/<dt>([\s\S]*?)<\/dt>\s*<dd>([\s\S]*?)<\/dd>/g)) {
     entry++;
@@ -48,11 +48,11 @@ export function parseEcbStatisticalCalendar(document: string | Buffer): Calendar
   return calendarSnapshot(events, skipped);
 }
 
-function sourceEvent(when: string, definition: string, position: string): SourceEvent | SkippedRecord {
+function sourceEvent(when: string, definition: string, position: string): SourceEvent | SkippedCalendarRecord {
   const title = htmlFragmentText(/<div class="doc-title">([\s\S]*?)<\/div>/.exec(definition)?.[1] ?? "");
-  if (!title) return { record: position, reason: "no doc-title" };
+  if (!title) return { record: position, kind: "UNREADABLE", reason: "no doc-title", title: null, scheduledDate: null };
   const schedule = readSchedule(when);
-  if (!schedule) return { record: position, reason: `publication date ${JSON.stringify(when)} is not DD/MM/YYYY [HH:MM CET]` };
+  if (!schedule) return { record: position, kind: "UNREADABLE", reason: `publication date ${JSON.stringify(when)} is not DD/MM/YYYY [HH:MM CET]`, title, scheduledDate: null };
   const subtitle = htmlFragmentText(/<div class="doc-subtitle">([\s\S]*?)<\/div>/.exec(definition)?.[1] ?? "");
   const periodText = subtitle.replace(/^Reference period:\s*/i, "").trim() || null;
   return {

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import type { CalendarSnapshot, SkippedRecord, SourceEvent } from "../records.ts";
+import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
 import { parsePeriodText, type PeriodFormat } from "../../../schemas/reference-periods.ts";
 import { decodeHtmlEntities, documentText } from "./text.ts";
@@ -40,7 +40,7 @@ export function parseEurostatReleaseCalendar(document: string | Buffer, retrieve
   }
   if (!Array.isArray(records)) throw new UpstreamDocumentError(SOURCE, "malformed", "expected a JSON array of calendar records");
   const events: SourceEvent[] = [];
-  const skipped: SkippedRecord[] = [];
+  const skipped: SkippedCalendarRecord[] = [];
   records.forEach((record: unknown, index) => {
     const result = sourceEvent(record, `entry ${index + 1}`, horizon);
     if ("reason" in result) skipped.push(result);
@@ -49,16 +49,22 @@ export function parseEurostatReleaseCalendar(document: string | Buffer, retrieve
   return calendarSnapshot(events, skipped);
 }
 
-function sourceEvent(record: unknown, position: string, horizon: DateTime): SourceEvent | SkippedRecord {
-  if (typeof record !== "object" || record === null) return { record: position, reason: "not an object" };
+function sourceEvent(record: unknown, position: string, horizon: DateTime): SourceEvent | SkippedCalendarRecord {
+  const unreadable = (where: string, reason: string, title: string | null = null): SkippedCalendarRecord => ({ record: where, kind: "UNREADABLE", reason, title, scheduledDate: null });
+  if (typeof record !== "object" || record === null) return unreadable(position, "not an object");
   const fields = record as Record<string, unknown>;
   const id = typeof fields.recordid === "string" || typeof fields.recordid === "number" ? String(fields.recordid).trim() : "";
-  if (!id) return { record: position, reason: "no recordid" };
+  if (!id) return unreadable(position, "no recordid");
   const title = typeof fields.title === "string" ? decodeHtmlEntities(fields.title).trim() : "";
-  if (!title) return { record: id, reason: "no title" };
+  if (!title) return unreadable(id, "no title");
   const start = typeof fields.start === "string" ? DateTime.fromISO(fields.start, { zone: LUXEMBOURG }) : null;
-  if (!start?.isValid) return { record: id, reason: `start ${JSON.stringify(fields.start)} is not a date-time` };
-  if (start > horizon) return { record: id, reason: `scheduled ${start.toISODate()}, after ${horizon.toISODate()}: no Eurostat calendar reaches that far` };
+  if (!start?.isValid) return unreadable(id, `start ${JSON.stringify(fields.start)} is not a date-time`, title);
+  if (start > horizon) {
+    return {
+      record: id, kind: "DATE_THE_SOURCE_GETS_WRONG", title, scheduledDate: start.toISODate()!,
+      reason: `scheduled ${start.toISODate()}, after ${horizon.toISODate()}: no Eurostat calendar reaches that far`,
+    };
+  }
   const periodText = typeof fields.period === "string" && fields.period.trim() !== "" ? fields.period.trim() : null;
   // All-day records carry local noon as a placeholder in `start`; only a record that says it is not all-day has a time.
   const timed = fields.allDay === false;

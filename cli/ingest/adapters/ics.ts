@@ -1,6 +1,6 @@
 import { DateTime, IANAZone } from "luxon";
 import type { CalendarSource } from "../../../schemas/vocabularies.ts";
-import type { CalendarSnapshot, SkippedRecord, SourceEvent } from "../records.ts";
+import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
@@ -37,7 +37,7 @@ export function readIcsCalendar(text: string, options: IcsCalendarOptions): Cale
     throw new UpstreamDocumentError(options.source, "malformed", "the iCalendar document is truncated (no END:VCALENDAR or an unclosed VEVENT)");
   }
   const events: SourceEvent[] = [];
-  const skipped: SkippedRecord[] = [];
+  const skipped: SkippedCalendarRecord[] = [];
   for (const event of icsEvents(text)) {
     const result = sourceEvent(event, options);
     if ("reason" in result) skipped.push(result);
@@ -46,17 +46,17 @@ export function readIcsCalendar(text: string, options: IcsCalendarOptions): Cale
   return calendarSnapshot(events, skipped);
 }
 
-function sourceEvent(event: IcsEvent, options: IcsCalendarOptions): SourceEvent | SkippedRecord {
+function sourceEvent(event: IcsEvent, options: IcsCalendarOptions): SourceEvent | SkippedCalendarRecord {
   const property = (name: string) => event.properties.find((candidate) => candidate.name === name);
   const uid = property("UID")?.value.trim();
   const title = unescapeText(property("SUMMARY")?.value ?? "").trim();
   const start = property("DTSTART");
-  const record = uid || `line ${event.line}`;
-  if (!uid) return { record, reason: "no UID" };
-  if (!title) return { record, reason: "no SUMMARY" };
-  if (!start) return { record, reason: "no DTSTART" };
+  const unreadable = (reason: string): SkippedCalendarRecord => ({ record: uid || `line ${event.line}`, kind: "UNREADABLE", reason, title: title || null, scheduledDate: null });
+  if (!uid) return unreadable("no UID");
+  if (!title) return unreadable("no SUMMARY");
+  if (!start) return unreadable("no DTSTART");
   const schedule = readStart(start, options);
-  if (typeof schedule === "string") return { record, reason: schedule };
+  if (typeof schedule === "string") return unreadable(schedule);
   return {
     source: options.source,
     sourceEventId: uid,

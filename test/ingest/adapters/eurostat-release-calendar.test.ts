@@ -98,3 +98,29 @@ describe("Eurostat release calendar (JSON)", () => {
     expect(() => parseEurostatReleaseCalendar('{"events":[]}', "2023-08-01T00:00:00Z")).toThrow(UpstreamDocumentError);
   });
 });
+
+describe("Eurostat euro-indicator calendar for October to December 2026 (eventsJson, retrieved by 2026-09-12)", () => {
+  const q4 = parseEurostatReleaseCalendar(sample(SOURCE, "eurostat-release-calendar-retrieved-2026-09-12-for-2026-10-01_2027-01-01.json"), "2026-09-12T00:00:00Z");
+  const titled = (title: string) => q4.events.filter((event) => event.title === title);
+
+  it("reads all 55 records as date-only events in Luxembourg, the T11:00Z of all-day records being no time", () => {
+    expect(q4.events).toHaveLength(55);
+    expect(q4.skipped).toEqual([]);
+    expect(q4.events.every((event) => event.scheduledAt === null && event.timePrecision === "DATE_ONLY" && event.sourceTimezone === "Europe/Luxembourg")).toBe(true);
+    expect(q4.events.map((event) => event.scheduledDate).sort()).toEqual(expect.arrayContaining(["2026-10-01", "2026-12-18"]));
+    expect(byId(q4.events).get("22494146")).toMatchObject({ title: "Unemployment", scheduledDate: "2026-10-01", referencePeriodText: "August 2026", referencePeriod: { kind: "MONTH", code: "2026-08" } });
+  });
+
+  it("reads a period only where the record names exactly one", () => {
+    expect(titled("House price index")[0]!.referencePeriod).toMatchObject({ kind: "QUARTER", code: "2026-Q2" });
+    for (const text of ["Sept 2026 - Q3/2026", "June 2026 - Q2/2026", "2025 - 2nd notification"]) {
+      const event = q4.events.find((candidate) => candidate.referencePeriodText === text)!;
+      expect(event.referencePeriod, text).toBeNull();
+    }
+  });
+
+  it("keeps the records the ECB and the Commission author in Eurostat's calendar", () => {
+    expect(titled("Interest rates (3 months)")).toHaveLength(3);
+    expect(titled("Economic Sentiment Indicator & Business and Consumer Survey results")).toHaveLength(2);
+  });
+});

@@ -1,0 +1,42 @@
+import type Database from "better-sqlite3";
+import type { CalendarSource } from "../../schemas/vocabularies.ts";
+import type { SkippedCalendarRecord } from "./records.ts";
+import type { UncuratedRelease } from "./uncurated-releases.ts";
+
+/**
+ * The ledger's calendar bookkeeping beside its events: the uncurated releases, the records that did not become events
+ * (with their reasons), and an event's move to another release when the registry starts or stops curating its title.
+ */
+export function calendarLedger(db: Database.Database) {
+  const statements = {
+    saveUncurated: db.prepare("INSERT OR IGNORE INTO uncurated_releases (slug, name, source, first_seen_at) VALUES (@slug, @name, @source, @firstSeenAt)"),
+    uncurated: db.prepare("SELECT slug, name, source FROM uncurated_releases ORDER BY slug"),
+    saveSkip: db.prepare(`INSERT INTO skipped_calendar_records (source, record, reason, detail, title, scheduled_date, first_seen_at, last_seen_at, run_id)
+      VALUES (@source, @record, @reason, @detail, @title, @scheduledDate, @at, @at, @runId)
+      ON CONFLICT (source, record, reason) DO UPDATE SET detail = excluded.detail, title = excluded.title,
+        scheduled_date = excluded.scheduled_date, last_seen_at = excluded.last_seen_at, run_id = excluded.run_id`),
+    moveToRelease: db.prepare("UPDATE events SET release_slug = ?, updated_at = ? WHERE id = ?"),
+  };
+  return {
+    saveUncurated: (release: UncuratedRelease, firstSeenAt: string) => statements.saveUncurated.run({ ...release, firstSeenAt }),
+    uncurated: () => statements.uncurated.all() as UncuratedRelease[],
+    saveSkip: (source: CalendarSource, skipped: SkippedCalendarRecord, at: string, runId: string) => statements.saveSkip.run({
+      source, record: skipped.record, reason: skipped.kind, detail: skipped.reason, title: skipped.title, scheduledDate: skipped.scheduledDate, at, runId,
+    }),
+    moveToRelease: (eventId: string, releaseSlug: string, at: string) => statements.moveToRelease.run(releaseSlug, at, eventId),
+  };
+}
+
+/**
+ * Events to serve: all but those whose every source record was, when last seen, skipped as not being an event (a
+ * second record under one id does not count: its id's first record is the event). SQL on the ledger.
+ */
+export const SERVED_EVENTS_SQL = `
+  SELECT * FROM events e
+  WHERE NOT EXISTS (SELECT 1 FROM event_sources s WHERE s.event_id = e.id)
+    OR EXISTS (
+      SELECT 1 FROM event_sources s
+      WHERE s.event_id = e.id AND NOT EXISTS (
+        SELECT 1 FROM skipped_calendar_records k
+        WHERE k.source = s.source AND k.record = s.source_event_id AND k.reason != 'SECOND_RECORD_WITH_ONE_ID' AND k.last_seen_at >= s.last_seen_at))
+  ORDER BY e.id`;
