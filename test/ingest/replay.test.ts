@@ -111,12 +111,12 @@ describe("replay of the sample archive through the real CLI", () => {
   });
 });
 
-describe("replay with a pinned clock", () => {
+describe("replay with a pinned clock and run id", () => {
   it("publishes the same index twice, publication times and file bytes included", async () => {
     const registry = readRegistrySources(new Date("2026-11-21T00:00:00Z"));
     const replay = async (dataDir: string): Promise<IngestSummary> => {
       let tick = Date.parse("2026-11-21T06:00:00.000Z");
-      return runIngestion({ dataDir, registry, mode: { kind: "archive", dir: SAMPLES_DIR }, only: null, now: () => tick++, progress: () => {} });
+      return runIngestion({ dataDir, registry, mode: { kind: "archive", dir: SAMPLES_DIR }, only: null, now: () => tick++, progress: () => {}, runId: "run_20261121T060000_0a0b0c" });
     };
     const [dirA, dirB] = [fresh("pinned-a"), fresh("pinned-b")];
     const a = await replay(dirA);

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { startService, type RunningService } from "../support/service.ts";
 import { runCliAsync, SAMPLES_DIR, startCli } from "./cli-process.ts";
 
@@ -60,6 +61,8 @@ describe("a running server and the index ingestion publishes", () => {
 
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((answer) => answer.status !== 200 || answer.entries !== count)).toEqual([]);
+    // The server looks at the published files again within PUBLISHED_FILE_RECHECK_MS of a publication.
+    await new Promise((resolve) => setTimeout(resolve, PUBLISHED_FILE_RECHECK_MS + 5));
     const final = await service.request(EVENTS, auth);
     const newUpdatedAt = final.body.meta.dataUpdatedAt as string;
     expect(newUpdatedAt > oldUpdatedAt).toBe(true);

@@ -24,14 +24,18 @@ export function rowCounts(dump: TableDump): Record<string, number> {
 }
 
 const INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
+const RUN_ID = /run_\d{8}T\d{6}_[0-9a-f]{6}/g;
 
 /**
  * Replaces every ISO instant (as `toISOString` writes it) that falls inside [from, to] by a placeholder, in every
  * string value and inside JSON text: the times a run stamps from its clock, while publisher times stay.
  */
 export function maskRunTimes(from: number, to: number): (table: string, row: Record<string, unknown>) => Record<string, unknown> {
+  // A run's id is its own identity, as its times are: two replays record the same vintages under different runs.
   return (_table, row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [
     column,
-    typeof value === "string" ? value.replace(INSTANT, (instant) => (Date.parse(instant) >= from && Date.parse(instant) <= to ? "<run time>" : instant)) : value,
+    typeof value === "string"
+      ? value.replace(INSTANT, (instant) => (Date.parse(instant) >= from && Date.parse(instant) <= to ? "<run time>" : instant)).replace(RUN_ID, "<run id>")
+      : value,
   ]));
 }
