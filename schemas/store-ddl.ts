@@ -72,7 +72,10 @@ CREATE TABLE IF NOT EXISTS event_changes (
   changed_at TEXT NOT NULL,
   field TEXT NOT NULL,
   old_value TEXT,
-  new_value TEXT
+  new_value TEXT,
+  -- The archived document whose content made the change (null in stores written before it was kept).
+  document_sha256 TEXT,
+  document_fetched_at TEXT
 ) STRICT;
 
 CREATE TABLE IF NOT EXISTS evidence (
@@ -181,6 +184,7 @@ CREATE INDEX IF NOT EXISTS events_by_release_date ON events (release_slug, sched
 CREATE INDEX IF NOT EXISTS events_by_release_period ON events (release_slug, json_extract(reference_period, '$.code'));
 CREATE INDEX IF NOT EXISTS event_sources_by_event ON event_sources (event_id);
 CREATE INDEX IF NOT EXISTS event_sources_by_date ON event_sources (source, scheduled_date);
+CREATE INDEX IF NOT EXISTS event_changes_by_event ON event_changes (event_id);
 `;
 
 /**

@@ -110,3 +110,7 @@ export type Scope = (typeof SCOPES)[number];
 
 /** Reference-period codes are `YYYY-MM` or `YYYY-Q<n>` (plus `YYYY` for annual and `YYYY-MM-DD` for daily series). */
 export const REFERENCE_PERIOD_PATTERN = "^[0-9]{4}(-(0[1-9]|1[0-2])(-[0-3][0-9])?|-Q[1-4])?$";
+
+/** Fields of an event whose changes by its sources are listed in `changes[]` (cli/ingest/event-changes.ts). */
+export const EVENT_CHANGE_FIELDS = ["title", "scheduledDate", "scheduledAt", "timePrecision", "sourceTimezone", "referencePeriod", "status", "release"] as const;
+export type EventChangeField = (typeof EVENT_CHANGE_FIELDS)[number];

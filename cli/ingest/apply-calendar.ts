@@ -23,6 +23,8 @@ export interface RunContext {
   runId: string;
   /** ISO time of this run's observation of the source. */
   at: string;
+  /** The archived document being applied: named by each change it makes to an event. */
+  document?: { sha256: string; fetchedAt: string };
 }
 
 /** Event ids are derived from the first source that described the release, so they are stable across runs. */
@@ -81,7 +83,7 @@ function updateKnown(store: Store, reference: StoredEventSource, release: Releas
   // The record an event was created from decides its release: the registry may start (or stop) curating its title.
   const releaseMoved = release.slug !== before.release_slug && before.id === stableEventId(incoming.source, incoming.sourceEventId);
   if (releaseMoved) {
-    store.recordChange(before.id, run.runId, run.at, "release_slug", before.release_slug, release.slug);
+    store.recordChange(before.id, run, "release_slug", before.release_slug, release.slug);
     calendarLedger(store.db).moveToRelease(before.id, release.slug, run.at);
   }
   const moved = reference.scheduled_date !== incoming.scheduledDate || reference.scheduled_at !== incoming.scheduledAt;
@@ -164,7 +166,7 @@ function saveIfChanged(store: Store, before: StoredEvent, after: StoredEvent, ru
   const fields = ["title", "scheduled_date", "scheduled_at", "time_precision", "source_timezone", "reference_period", "status", "withdrawn_at"] as const;
   const changed = fields.filter((field) => before[field] !== after[field]);
   if (changed.length === 0) return "unchanged";
-  for (const field of changed) store.recordChange(before.id, run.runId, run.at, field, before[field], after[field]);
+  for (const field of changed) store.recordChange(before.id, run, field, before[field], after[field]);
   store.updateEvent({ ...after, updated_at: run.at });
   return "changed";
 }

@@ -4,6 +4,7 @@ import type { EVENT_VALUE_AVAILABILITIES } from "../../schemas/responses/economi
 
 type EventValueAvailability = (typeof EVENT_VALUE_AVAILABILITIES)[number];
 import type { StoredEvent, StoredEventSource } from "./store.ts";
+import { servedChanges, type StoredEventChange } from "./event-changes.ts";
 
 export interface StoredEvidence {
   kind: string;
@@ -29,7 +30,7 @@ export interface ValueLookup {
  * The event record as served, minus what depends on the request (derivedState, local projection).
  * `confirmed` is true only with evidence; `releasedAt`/`detectedAt` come from that evidence alone.
  */
-export function eventRecord(event: StoredEvent, release: Release, sources: StoredEventSource[], evidence: StoredEvidence[], values: ValueLookup) {
+export function eventRecord(event: StoredEvent, release: Release, sources: StoredEventSource[], evidence: StoredEvidence[], values: ValueLookup, changes: StoredEventChange[]) {
   const referencePeriod = event.reference_period ? JSON.parse(event.reference_period) as { code: string } : null;
   const releasedTimes = evidence.map((item) => item.released_at).filter((time): time is string => time !== null).sort();
   const detectedTimes = evidence.map((item) => item.observed_at).sort();
@@ -63,6 +64,7 @@ export function eventRecord(event: StoredEvent, release: Release, sources: Store
     importance: release.importance,
     importanceBasis: release.importanceBasis,
     sources: sources.map((source) => ({ sourceId: source.source, sourceEventId: source.source_event_id, title: source.title })),
+    changes: servedChanges(changes),
     attribution: { text: terms.attributionText, required: terms.required },
   };
 }

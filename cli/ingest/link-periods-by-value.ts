@@ -49,7 +49,7 @@ export function createPeriodLinker(registry: Registry) {
         if (!latest || latest.event.id !== firstAfter?.event.id || latest.event.reference_period !== null) continue;
         const event = latest.event;
         const referencePeriod = JSON.stringify(period);
-        store.recordChange(event.id, run.runId, run.at, "reference_period", null, referencePeriod);
+        store.recordChange(event.id, run, "reference_period", null, referencePeriod);
         store.updateEvent({ ...event, reference_period: referencePeriod, updated_at: run.at });
         const retrieved = DateTime.fromISO(readBy, { zone: "utc" }).toISO({ suppressMilliseconds: true });
         const detail = `${series.slug} ${period.code} = ${observation.value}, the newest period of a document retrieved ${retrieved}: `

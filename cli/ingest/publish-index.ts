@@ -9,6 +9,7 @@ import { calendarLedger, SERVED_EVENTS_SQL } from "./calendar-ledger.ts";
 import { writeNews } from "./publish-news.ts";
 import { uncuratedReleaseRecord } from "./uncurated-releases.ts";
 import { eventRecord, type StoredEvidence } from "./event-record.ts";
+import type { StoredEventChange } from "./event-changes.ts";
 import { releaseValueLookup, stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
 import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
 
@@ -82,6 +83,8 @@ function writeEvents(index: Database.Database, store: Store, registry: Registry)
   const releases = new Map([...calendarLedger(store.db).uncurated().map(uncuratedReleaseRecord), ...registry.releases].map((release) => [release.slug, release]));
   const sourcesOf = store.db.prepare("SELECT * FROM event_sources WHERE event_id = ? ORDER BY first_seen_at, source");
   const evidenceOf = store.db.prepare("SELECT kind, observed_at, released_at, detail, url FROM evidence WHERE event_id = ? ORDER BY observed_at, kind");
+  const changesOf = store.db.prepare(`SELECT field, old_value, new_value, changed_at, document_sha256, document_fetched_at FROM event_changes
+    WHERE event_id = ? ORDER BY rowid`);
   const insertEvent = index.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertSource = index.prepare("INSERT OR IGNORE INTO event_sources VALUES (?, ?)");
   const releasedAt = new Map<string, string>();
@@ -89,7 +92,7 @@ function writeEvents(index: Database.Database, store: Store, registry: Registry)
     const release = releases.get(event.release_slug);
     if (!release) continue;
     const sources = sourcesOf.all(event.id) as StoredEventSource[];
-    const record = eventRecord(event, release, sources, evidenceOf.all(event.id) as StoredEvidence[], valuesFor(event));
+    const record = eventRecord(event, release, sources, evidenceOf.all(event.id) as StoredEvidence[], valuesFor(event), changesOf.all(event.id) as StoredEventChange[]);
     insertEvent.run(record.id, record.scheduledDate, record.scheduledAt, record.release.slug, record.country, record.region, record.currency,
       record.importance, record.status, record.publication.confirmed ? 1 : 0, JSON.stringify(record));
     for (const source of sources) insertSource.run(record.id, source.source);

@@ -234,7 +234,7 @@ function applyDocument(store: Store, source: SourceDefinition, document: Documen
     }
   }
   // What a replayed fetch brings is recorded as that fetch's run brought it, so a replay serves the same run ids.
-  const run: RunContext = { runId: document.runId ?? runId, at };
+  const run: RunContext = { runId: document.runId ?? runId, at, document: { sha256: archived.sha256, fetchedAt: retrievedAt } };
   const applyCalendar = (snapshot: CalendarSnapshot) => {
     tally.skipped = tallySkipped(tally.skipped, snapshot.skipped, tally.skippedSeen);
     return applyCalendarSnapshot(store, lookups.resolveRelease, source.slug as CalendarSource, snapshot.events, run, snapshot.skipped);

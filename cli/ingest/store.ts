@@ -73,6 +73,7 @@ export function openStore(path: string) {
   db.pragma("foreign_keys = ON");
   db.exec(STORE_DDL);
   addMissingColumns(db, "vintages", VINTAGE_PROVENANCE_COLUMNS);
+  addMissingColumns(db, "event_changes", ["document_sha256", "document_fetched_at"]);
 
   const statements = {
     startRun: db.prepare("INSERT INTO runs (id, started_at, mode, outcome) VALUES (?, ?, ?, 'running')"),
@@ -100,7 +101,8 @@ export function openStore(path: string) {
       VALUES (@source, @source_event_id, @event_id, @title, @scheduled_date, @scheduled_at, @first_seen_at, @last_seen_at)
       ON CONFLICT (source, source_event_id) DO UPDATE SET title = excluded.title, scheduled_date = excluded.scheduled_date,
         scheduled_at = excluded.scheduled_at, last_seen_at = excluded.last_seen_at`),
-    recordChange: db.prepare("INSERT INTO event_changes (event_id, run_id, changed_at, field, old_value, new_value) VALUES (?, ?, ?, ?, ?, ?)"),
+    recordChange: db.prepare(`INSERT INTO event_changes (event_id, run_id, changed_at, field, old_value, new_value, document_sha256, document_fetched_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
     sourceRefsInRange: db.prepare("SELECT * FROM event_sources WHERE source = ? AND scheduled_date BETWEEN ? AND ? ORDER BY rowid"),
     addEvidence: db.prepare("INSERT OR IGNORE INTO evidence (event_id, kind, observed_at, released_at, detail, url) VALUES (?, ?, ?, ?, ?, ?)"),
     eventsAwaitingPeriod: db.prepare("SELECT * FROM events WHERE release_slug = ? AND json_extract(reference_period, '$.code') = ? ORDER BY rowid"),
@@ -152,8 +154,9 @@ export function openStore(path: string) {
     insertEvent: (event: StoredEvent) => statements.insertEvent.run(event),
     updateEvent: (event: StoredEvent) => statements.updateEvent.run(event),
     upsertEventSource: (reference: StoredEventSource) => statements.upsertEventSource.run(reference),
-    recordChange: (eventId: string, runId: string, at: string, field: string, oldValue: string | null, newValue: string | null) =>
-      statements.recordChange.run(eventId, runId, at, field, oldValue, newValue),
+    /** A change the source made to an event, with the run and the archived document that brought it. */
+    recordChange: (eventId: string, run: ChangeContext, field: string, oldValue: string | null, newValue: string | null) =>
+      statements.recordChange.run(eventId, run.runId, run.at, field, oldValue, newValue, run.document?.sha256 ?? null, run.document?.fetchedAt ?? null),
     sourceRefsInRange: (source: string, from: string, to: string) => statements.sourceRefsInRange.all(source, from, to) as StoredEventSource[],
     addEvidence: (eventId: string, kind: string, observedAt: string, releasedAt: string | null, detail: string, url: string | null) =>
       statements.addEvidence.run(eventId, kind, observedAt, releasedAt, detail, url).changes > 0,
@@ -166,6 +169,13 @@ export function openStore(path: string) {
     currentVintagesOf: (seriesSlug: string) => statements.currentVintagesOf.all(seriesSlug) as StoredVintage[],
     recordSighting: (sighting: ValueSighting) => statements.recordSighting.run(sighting),
   };
+}
+
+/** Who changed an event: the run, when, and the archived document (absent where none is at hand). */
+export interface ChangeContext {
+  runId: string;
+  at: string;
+  document?: { sha256: string; fetchedAt: string };
 }
 
 /** Adds the columns a store written by an earlier version lacks (SQLite has no ADD COLUMN IF NOT EXISTS). */

@@ -1,7 +1,7 @@
 import { arrayOf, bool, date, dateTime, enumOf, int, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
 import {
   CALENDAR_SOURCES, EVENT_STATUSES, IMPORTANCE_LEVELS, PUBLISHERS, REFERENCE_PERIOD_PATTERN, REGIONS, TIME_PRECISIONS,
-  VALUE_DERIVATIONS, VALUE_TRANSFORMATIONS,
+  VALUE_DERIVATIONS, VALUE_TRANSFORMATIONS, EVENT_CHANGE_FIELDS,
 } from "../vocabularies.ts";
 import { REFERENCE_PERIOD_KINDS } from "../reference-periods.ts";
 import { seriesDefinitionSchema } from "./registry.ts";
@@ -101,6 +101,9 @@ const eventFields = {
   importance: enumOf(IMPORTANCE_LEVELS),
   importanceBasis: str(),
   sources: arrayOf(obj({ sourceId: enumOf(CALENDAR_SOURCES), sourceEventId: str(), title: str() })),
+  changes: arrayOf(obj({
+    field: enumOf(EVENT_CHANGE_FIELDS), from: nullable(str()), to: nullable(str()), detectedAt: dateTime(), document: nullable(archivedDocument),
+  })),
   attribution,
 };
 
