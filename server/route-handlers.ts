@@ -79,6 +79,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     "v1.economics.calendar": storedGeneration,
     "v1.economics.seriesObservations": storedGeneration,
     "public.economics.calendar": storedGeneration,
+    "public.economics.calendarFeed": storedGeneration,
     "public.economics.releases": storedGeneration,
     "public.economics.observations": storedGeneration,
     "public.news.events": storedGeneration,

@@ -1,8 +1,6 @@
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import type { Release } from "../../schemas/registry.ts";
-import type { EVENT_VALUE_AVAILABILITIES } from "../../schemas/responses/economics.ts";
-
-type EventValueAvailability = (typeof EVENT_VALUE_AVAILABILITIES)[number];
+import type { EventRecord, EventValueAvailability, EventValueRecord } from "../../schemas/event-record.ts";
 import type { StoredEvent, StoredEventSource } from "./store.ts";
 import { servedChanges, type StoredEventChange } from "./event-changes.ts";
 
@@ -14,23 +12,17 @@ export interface StoredEvidence {
   url: string | null;
 }
 
-export interface PeriodValue {
-  seriesSlug: string;
-  referencePeriod: string;
-  value: string | null;
-}
-
 /** What the index needs to know about values to describe an event's `values` section. */
 export interface ValueLookup {
-  current(seriesSlug: string, period: string): PeriodValue | null;
-  before(seriesSlug: string, period: string): PeriodValue | null;
+  current(seriesSlug: string, period: string): EventValueRecord | null;
+  before(seriesSlug: string, period: string): EventValueRecord | null;
 }
 
 /**
  * The event record as served, minus what depends on the request (derivedState, local projection).
  * `confirmed` is true only with evidence; `releasedAt`/`detectedAt` come from that evidence alone.
  */
-export function eventRecord(event: StoredEvent, release: Release, sources: StoredEventSource[], evidence: StoredEvidence[], values: ValueLookup, changes: StoredEventChange[]) {
+export function eventRecord(event: StoredEvent, release: Release, sources: StoredEventSource[], evidence: StoredEvidence[], values: ValueLookup, changes: StoredEventChange[]): EventRecord {
   const referencePeriod = event.reference_period ? JSON.parse(event.reference_period) as { code: string } : null;
   const releasedTimes = evidence.map((item) => item.released_at).filter((time): time is string => time !== null).sort();
   const detectedTimes = evidence.map((item) => item.observed_at).sort();
@@ -53,6 +45,7 @@ export function eventRecord(event: StoredEvent, release: Release, sources: Store
     timePrecision: event.time_precision,
     sourceTimezone: event.source_timezone,
     status: event.status,
+    updatedAt: event.updated_at,
     publication: {
       releasedAt: releasedTimes[0] ?? null,
       detectedAt: detectedTimes[0] ?? null,
@@ -69,15 +62,13 @@ export function eventRecord(event: StoredEvent, release: Release, sources: Store
   };
 }
 
-export type EventRecord = ReturnType<typeof eventRecord>;
-
 /**
  * Whether the release's value is held (schemas/responses/economics.ts `EVENT_VALUE_AVAILABILITIES`). A vintage the
  * release produced with no value (the publisher's own "-" or ":") is shown, and is UNAVAILABLE. With no vintage yet
  * the record says NOT_YET_AVAILABLE, which readers restate as UNAVAILABLE once the release is past or confirmed
  * (server/economics/event-views.ts): only a release still to come reads as "still coming".
  */
-function availabilityOf(primarySeries: string | null, referencePeriod: { code: string } | null, actual: PeriodValue | null): EventValueAvailability {
+function availabilityOf(primarySeries: string | null, referencePeriod: { code: string } | null, actual: EventValueRecord | null): EventValueAvailability {
   if (primarySeries === null || referencePeriod === null) return "NOT_LINKED";
   if (actual === null) return "NOT_YET_AVAILABLE";
   return actual.value === null ? "UNAVAILABLE" : "AVAILABLE";

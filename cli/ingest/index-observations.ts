@@ -1,7 +1,8 @@
 import type Database from "better-sqlite3";
 import type { Registry } from "../../schemas/registry.ts";
 import { provenanceOf } from "../../schemas/value-provenance.ts";
-import type { PeriodValue, ValueLookup } from "./event-record.ts";
+import type { EventValueRecord } from "../../schemas/event-record.ts";
+import type { ValueLookup } from "./event-record.ts";
 import { releaseStartsAt, releaseVintage, vintageRecordedAt } from "./release-vintage.ts";
 import type { StoredEvent, StoredVintage } from "./store.ts";
 
@@ -50,18 +51,6 @@ export function writeServedObservations(index: Database.Database, registry: Regi
   index.exec(`INSERT INTO series_facts SELECT series_slug, max(ingested_at), count(*) FROM observations GROUP BY series_slug`);
 }
 
-/** A value of an event (`values.actual`, `values.previous`): the vintage with its provenance, and what revised it since. */
-interface EventValue extends PeriodValue {
-  publicationStatus: string | null;
-  publisherNote: string | null;
-  /** The vintage's sequence: 1 is the period's first publication as recorded. */
-  vintage: number;
-  recordedAt: string;
-  provenance: ReturnType<typeof provenanceOf>;
-  /** Later vintages of the period, oldest first: revisions, never the release's figure. */
-  revisions: { vintage: number; value: string | null; publicationStatus: string | null; recordedAt: string }[];
-}
-
 /**
  * An event's values, read from the ledger: `current` is the vintage the event's release produced (release-vintage.ts)
  * with the later vintages as its revisions, `before` the previous period as that release left it. Registered series
@@ -75,7 +64,7 @@ export function releaseValueLookup(index: Database.Database, registry: Registry)
     AND length(reference_period) = length(?) AND coalesce(derivation, 'PUBLISHER_VALUE') = ? ORDER BY reference_period DESC LIMIT 1`).pluck();
   const seenAt = index.prepare("SELECT seen_at FROM ledger.value_sightings WHERE series_slug = ? AND reference_period = ?").pluck();
 
-  const valueAt = (slug: string, period: string, releaseAt: string, fallBackToEarlier: boolean): EventValue | null => {
+  const valueAt = (slug: string, period: string, releaseAt: string, fallBackToEarlier: boolean): EventValueRecord | null => {
     const derivation = derivationOf.get(slug);
     if (!derivation) return null;
     const vintages = vintagesOf.all(slug, period, derivation) as StoredVintage[];

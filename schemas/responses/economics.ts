@@ -85,6 +85,7 @@ const eventFields = {
   timePrecision: enumOf(TIME_PRECISIONS),
   sourceTimezone: str(),
   status: enumOf(EVENT_STATUSES),
+  updatedAt: dateTime(),
   derivedState: enumOf(DERIVED_STATES),
   publication: obj({
     releasedAt: nullable(dateTime()),

@@ -19,6 +19,15 @@ const window = (days: string): ParameterSpec[] => [
   { name: "to", in: "query", required: false, description: "Inclusive end: YYYY-MM-DD in tz, or an ISO instant.", schema: str() },
 ];
 
+/** The public calendar's window and filters, shared by its JSON and iCalendar forms. */
+const calendarFilters = (tzDescription: string): ParameterSpec[] => [
+  ...window(`Default ${WINDOWS.publicCalendarDaysBack} days back and ${WINDOWS.publicCalendarDaysAhead} days ahead; at most ${WINDOWS.publicCalendarMaxDays} days.`),
+  tzParameter(tzDescription),
+  filter("source", "Source slugs."), filter("release", "Release slugs."), filter("country", "Country codes."), filter("currency", "Currency codes."),
+  enumListParameter("region", REGIONS, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
+  enumListParameter("status", EVENT_STATUSES, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
+];
+
 export const publicRoutes: RouteSpec[] = [
   {
     ...publicStorage,
@@ -28,16 +37,29 @@ export const publicRoutes: RouteSpec[] = [
     summary: "Scheduled releases grouped by day",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.calendar,
     parameters: [
-      ...window(`Default ${WINDOWS.publicCalendarDaysBack} days back and ${WINDOWS.publicCalendarDaysAhead} days ahead; at most ${WINDOWS.publicCalendarMaxDays} days.`),
-      tzParameter("IANA zone; adds local.date, local.time (null for date-only releases) and local.timeZone. UTC values stay."),
-      filter("source", "Source slugs."), filter("release", "Release slugs."), filter("country", "Country codes."), filter("currency", "Currency codes."),
-      enumListParameter("region", REGIONS, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
-      enumListParameter("status", EVENT_STATUSES, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
+      ...calendarFilters("IANA zone; adds local.date, local.time (null for date-only releases) and local.timeZone. UTC values stay."),
       limitParameter(PAGE_LIMITS.publicCalendar),
       cursorParameter,
     ],
     dataSchema: publicCalendarSchema,
     metaFields: [...freshness, "sourceChecks"],
+  },
+  {
+    ...publicStorage,
+    name: "public.economics.calendarFeed",
+    path: "/api/public/v1/economics/calendar.ics",
+    tag: "economics",
+    summary: "The public calendar as a subscribable iCalendar feed (RFC 5545)",
+    description: "Every event of the window (no paging; at most " + PAGE_LIMITS.calendarFeed.max + " events), with the public calendar's filters and window rules. " +
+      "UID is stable across runs (the event's id); DTSTAMP is when ingestion last recorded a change to the event; SEQUENCE counts the source's reschedulings; " +
+      "a timed event is a UTC instant, a date-only event a DATE (no time invented); STATUS:CANCELLED when the source removed the event; URL is the publisher's page; " +
+      "each description carries the publisher's credit and terms. Errors are the JSON error body.",
+    publicCacheSeconds: PUBLIC_CACHE_SECONDS.calendar,
+    parameters: calendarFilters("IANA zone in which bare from/to dates are read; the feed's times are UTC instants or dates."),
+    dataSchema: str({ description: "text/calendar (RFC 5545)" }),
+    metaFields: [],
+    bare: true,
+    mediaType: "text/calendar; charset=utf-8",
   },
   {
     ...publicStorage,

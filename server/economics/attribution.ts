@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../cli/ingest/event-record.ts";
+import type { EventRecord } from "../../schemas/event-record.ts";
 import { SOURCE_PUBLISHERS } from "../../schemas/publishers.ts";
 import type { BuiltRegistry, Series } from "../../schemas/registry.ts";
 import { PublisherSet } from "../http/attribution-records.ts";

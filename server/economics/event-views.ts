@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../cli/ingest/event-record.ts";
+import type { EventRecord } from "../../schemas/event-record.ts";
 import { localDateAndTime } from "../time/zone-clock.ts";
 import { derivedStateChangesAt, derivedStateOf } from "./derived-state.ts";
 

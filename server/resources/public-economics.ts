@@ -1,4 +1,6 @@
-import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
+import { LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../../schemas/limits.ts";
+import { calendarFeed } from "../economics/calendar-ics.ts";
+import { SerialisedData } from "../http/respond.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { EVENT_STATUSES, REGIONS } from "../../schemas/vocabularies.ts";
 import { parseDateRange } from "../economics/date-range.ts";
@@ -22,25 +24,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
 
   return {
     "public.economics.calendar": ({ query, now }) => {
-      const zoneGiven = (query.get("tz") ?? "") !== "";
-      const zone = parseZone(query.get("tz"));
-      const range = parseDateRange(query.get("from"), query.get("to"), now, {
-        zone, maxDays: WINDOWS.publicCalendarMaxDays, defaultDaysBack: WINDOWS.publicCalendarDaysBack,
-        defaultDaysAhead: WINDOWS.publicCalendarDaysAhead, errorCode: "VALIDATION_FAILED",
-      });
-      const upper = (name: string) => parseList(query.get(name), LIST_SIZES.publicFilter, name)?.map((code) => code.toUpperCase()) ?? null;
-      const filter = {
-        window: {
-          kind: "local" as const,
-          fromInstant: range.from.toUTC().toISO()!, toInstant: range.toInclusive.toUTC().toISO()!,
-          fromDate: range.from.setZone(zone).toISODate()!, toDate: range.toInclusive.setZone(zone).toISODate()!,
-        },
-        countries: upper("country"), currencies: upper("currency"), importance: null,
-        regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.publicFilter, "region"),
-        statuses: parseEnumList(query.get("status"), EVENT_STATUSES, LIST_SIZES.publicFilter, "status"),
-        releases: parseList(query.get("release"), LIST_SIZES.publicFilter, "release"),
-        sources: parseList(query.get("source"), LIST_SIZES.publicFilter, "source"),
-      };
+      const { zone, zoneGiven, range, filter } = publicCalendarQuery(query, now);
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicCalendar);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);
@@ -63,6 +47,14 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       });
       const validUntil = Math.min(range.movesAt, statesValidUntil(page.records, now), dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now));
       return { ...keep(events.length), cut: { count: events.length, keep }, validUntil };
+    },
+
+    "public.economics.calendarFeed": ({ query, now }) => {
+      const { range, filter } = publicCalendarQuery(query, now);
+      const index = requireIndex(storage);
+      const page = readIndex(() => readEvents(index.db, filter, 0, PAGE_LIMITS.calendarFeed.max));
+      // Nothing in the feed depends on the clock (no derived states): it holds until the data or a default window moves.
+      return { data: new SerialisedData(calendarFeed(page.records, PUBLIC_CACHE_SECONDS.calendar)), validUntil: range.movesAt };
     },
 
     "public.economics.releases": ({ query, now }) => {
@@ -90,4 +82,28 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       return seriesObservationsAnswer(storage, registry(), slug, query, now, PAGE_LIMITS.publicObservations, freshnessMeta);
     },
   };
+}
+
+/** The public calendar's window and filters (spec public calendar), for its JSON and iCalendar forms. */
+function publicCalendarQuery(query: URLSearchParams, now: number) {
+  const zoneGiven = (query.get("tz") ?? "") !== "";
+  const zone = parseZone(query.get("tz"));
+  const range = parseDateRange(query.get("from"), query.get("to"), now, {
+    zone, maxDays: WINDOWS.publicCalendarMaxDays, defaultDaysBack: WINDOWS.publicCalendarDaysBack,
+    defaultDaysAhead: WINDOWS.publicCalendarDaysAhead, errorCode: "VALIDATION_FAILED",
+  });
+  const upper = (name: string) => parseList(query.get(name), LIST_SIZES.publicFilter, name)?.map((code) => code.toUpperCase()) ?? null;
+  const filter = {
+    window: {
+      kind: "local" as const,
+      fromInstant: range.from.toUTC().toISO()!, toInstant: range.toInclusive.toUTC().toISO()!,
+      fromDate: range.from.setZone(zone).toISODate()!, toDate: range.toInclusive.setZone(zone).toISODate()!,
+    },
+    countries: upper("country"), currencies: upper("currency"), importance: null,
+    regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.publicFilter, "region"),
+    statuses: parseEnumList(query.get("status"), EVENT_STATUSES, LIST_SIZES.publicFilter, "status"),
+    releases: parseList(query.get("release"), LIST_SIZES.publicFilter, "release"),
+    sources: parseList(query.get("source"), LIST_SIZES.publicFilter, "source"),
+  };
+  return { zone, zoneGiven, range, filter };
 }

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EventRecord } from "../../cli/ingest/event-record.ts";
+import type { EventRecord } from "../../schemas/event-record.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
@@ -49,7 +49,11 @@ describe("which publishers an economics answer carries", () => {
 
   it("marks the publisher modified when an event shows a derived value (modified copy: a CPI event given the derived series' value)", () => {
     const cpi = events.find((event) => event.release.slug === "bls-consumer-price-index")!;
-    const derived = { seriesSlug: "us-cpi-all-items-12-month-change", referencePeriod: "2023-09", value: "3.7" };
+    const derived = {
+      seriesSlug: "us-cpi-all-items-12-month-change", referencePeriod: "2023-09", value: "3.7", publicationStatus: null, publisherNote: null, vintage: 1,
+      recordedAt: "2023-10-12T12:30:00.000Z", revisions: [],
+      provenance: { sourceId: "bls-api", adapter: "bls-observations", derivation: "SERVICE_DERIVED" as const, transformation: [], document: null },
+    };
     const withDerived = { ...cpi, values: { ...cpi.values, actual: derived } };
     expect(summary(eventPublishers([withDerived], registry).records())).toEqual([["BLS", true]]);
     // Without the registry the derivation is unknown: the value counts as the release publisher's own.

@@ -26,7 +26,7 @@ describe("an event's changes[]: what its source changed, when it was detected an
   const eventTitled = async (title: string, from: string, to: string, path = "/api/v1/economics/events") => {
     const { status, body } = await get(`${path}?from=${from}&to=${to}&limit=500`);
     expect(status).toBe(200);
-    return (body.data.entries as { title: string }[]).filter((entry) => entry.title === title);
+    return (body.data.entries as { title: string; changes: unknown[] }[]).filter((entry) => entry.title === title);
   };
 
   it("lists a rescheduled event's move: the date before and after, and the status it took, from the later snapshot", async () => {
@@ -34,7 +34,7 @@ describe("an event's changes[]: what its source changed, when it was detected an
     expect(others).toEqual([]);
     expect(moved).toMatchObject({ status: "RESCHEDULED", scheduledDate: "2023-08-17" });
     const document = { sha256: LATER_SHA256, fetchedAt: "2023-08-01T00:00:00.000Z" };
-    expect((moved as { changes: unknown[] }).changes).toEqual([
+    expect(moved!.changes).toEqual([
       { field: "scheduledDate", from: "2023-08-16", to: "2023-08-17", detectedAt: expect.any(String), document },
       { field: "status", from: "SCHEDULED", to: "RESCHEDULED", detectedAt: expect.any(String), document },
     ]);

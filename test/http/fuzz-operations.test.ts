@@ -83,9 +83,10 @@ describe("random and hostile requests to every operation of the description", ()
     const document = await (await fetch(`${service.url}/api/v1/openapi.json`)).json();
     operations = operationsOf(document);
     const metHost = new URL(met.url).host;
-    // Values long enough to be secrets or paths; FUZZ_SEED is this test's own input, and a number can match an id by chance.
+    // Values long enough to be secrets or paths; FUZZ_SEED is this test's own input, a number can match an id by chance,
+    // and npm's npm_package_* variables are the package's own public description (its name is the feed's PRODID).
     const environmentValues = Object.entries(process.env)
-      .filter(([name, value]) => name !== "FUZZ_SEED" && value !== undefined && value.length >= 8 && !/^\d+$/.test(value))
+      .filter(([name, value]) => name !== "FUZZ_SEED" && !name.startsWith("npm_package_") && value !== undefined && value.length >= 8 && !/^\d+$/.test(value))
       .map(([, value]) => value!);
     markers = standardLeakMarkers([service.dataDir, "service-test-", metHost, ...environmentValues]);
     transport = fuzzTransport(service.url, CONCURRENCY);

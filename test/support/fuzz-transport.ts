@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { errors, Pool } from "undici";
 import type { ReceivedAnswer } from "./answer-invariants.ts";
 import type { HostileRequest } from "./hostile-requests.ts";
@@ -33,7 +34,10 @@ export function fuzzTransport(origin: string, concurrency: number): FuzzTranspor
         headersTimeout: 5_000, bodyTimeout: 5_000, signal: AbortSignal.timeout(20_000),
       });
       sent += 1;
-      const text = await response.body.text();
+      // A compressed answer is checked as the client that asked for it reads it: decoded by Node's zlib (a HEAD has no body).
+      const bytes = Buffer.from(await response.body.arrayBuffer());
+      const coding = response.headers["content-encoding"];
+      const text = (bytes.length === 0 ? bytes : coding === "br" ? brotliDecompressSync(bytes) : coding === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8");
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (error instanceof errors.InvalidArgumentError) {
