@@ -51,6 +51,7 @@ export function storageRoutes(profile: DatasetProfile): BenchRoute[] {
     route("credentialed events, a year, limit 100", true, `/api/v1/economics/events?from=${year}-01-01&to=${year}-12-31&limit=100&tz=America/New_York`),
     route("credentialed calendar, six months", true, `/api/v1/economics/calendar?from=${year}-01-01&to=${year}-06-30&tz=Europe/Berlin`),
     route("public calendar, default window", false, "/api/public/v1/economics/calendar"),
+    route("public calendar as iCalendar, three months", false, `/api/public/v1/economics/calendar.ics?from=${year}-01-01&to=${year}-03-31`),
     route("public releases", false, "/api/public/v1/economics/releases"),
     route("public observations", false, `/api/public/v1/economics/observations?series=${series}`),
     route("credentialed observations as of a date", true, `/api/v1/economics/series/${series}/observations?asOf=${year}-06-30`),
