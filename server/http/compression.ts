@@ -61,32 +61,32 @@ interface CompressedHeads {
 
 export interface Compressor {
   /**
-   * The body `head` + `tail` in `coding`. `owner` identifies the head (its serialised data): the head's compressed
-   * form is computed on its first use and kept under that identity; `head` is only called then.
+   * The body `head` + `tail` in `coding`. `headKey` names the head's bytes (a digest of them): the head's compressed
+   * form is computed on its first use and kept under that name, never the head itself; `head` is only called then.
    */
-  encode(owner: object, head: () => Buffer, tail: Buffer, coding: ContentCoding): Buffer<ArrayBuffer>;
+  encode(headKey: string, head: () => Buffer, tail: Buffer, coding: ContentCoding): Buffer<ArrayBuffer>;
   /** Bytes currently held. */
   readonly bytes: number;
 }
 
 export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTES): Compressor {
-  const heads = new LRUCache<object, CompressedHeads>({
+  const heads = new LRUCache<string, CompressedHeads>({
     maxSize: Math.max(1, maxBytes),
-    sizeCalculation: (entry) => Math.max(1, (entry.gzip?.deflated.length ?? 0) + (entry.br?.length ?? 0)),
+    sizeCalculation: (entry, key) => Math.max(1, key.length + (entry.gzip?.deflated.length ?? 0) + (entry.br?.length ?? 0)),
   });
-  const compressedHead = <C extends ContentCoding>(owner: object, head: () => Buffer, coding: C): NonNullable<CompressedHeads[C]> => {
-    const entry = heads.get(owner) ?? {};
+  const compressedHead = <C extends ContentCoding>(headKey: string, head: () => Buffer, coding: C): NonNullable<CompressedHeads[C]> => {
+    const entry = heads.get(headKey) ?? {};
     const known = entry[coding];
     if (known) return known as NonNullable<CompressedHeads[C]>;
     const bytes = head();
     const made = coding === "gzip" ? deflateHead(bytes) : brotliHead(bytes);
     // Setting the entry again makes the cache measure it with its new member.
-    if (maxBytes > 0) heads.set(owner, { ...entry, [coding]: made });
+    if (maxBytes > 0) heads.set(headKey, { ...entry, [coding]: made });
     return made as NonNullable<CompressedHeads[C]>;
   };
   return {
-    encode(owner, head, tail, coding) {
-      return coding === "gzip" ? gzipBody(compressedHead(owner, head, "gzip"), tail) : brotliBody(compressedHead(owner, head, "br"), tail);
+    encode(headKey, head, tail, coding) {
+      return coding === "gzip" ? gzipBody(compressedHead(headKey, head, "gzip"), tail) : brotliBody(compressedHead(headKey, head, "br"), tail);
     },
     get bytes() {
       return heads.calculatedSize;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { getRequestIP, handleCors, type H3Event } from "h3";
+import { getRequestIP, type H3Event } from "h3";
 import { FastResponse } from "srvx";
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
@@ -11,10 +11,11 @@ import { isoInstant } from "../time/iso-instant.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
-import { chooseCoding, COMPRESSION_MIN_BYTES, type Compressor } from "./compression.ts";
+import { allowedMethods, applyCors, NO_ORIGIN_CORS_HEADERS } from "./cors.ts";
+import type { Compressor } from "./compression.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
-import { answerLength, matchesIfNoneMatch, prepareAnswer, renderAnswer, renderEncodedAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
+import { matchesIfNoneMatch, prepareAnswer, responseBody, serialiseError, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
 
 export interface PipelineContext {
@@ -51,10 +52,6 @@ const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 /** Route name under which unregistered paths (and hidden operator paths) are counted. */
 const UNMATCHED_ROUTE = "unmatched";
 
-const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type"];
-const CORS_EXPOSED_HEADERS = ["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "etag"];
-/** What h3's CORS handling answers to a request that names no origin: computed once, not per request. */
-const NO_ORIGIN_CORS_HEADERS = { vary: "origin", "access-control-expose-headers": CORS_EXPOSED_HEADERS.join(",") };
 
 /**
  * One request's answer as it is built. Headers are collected in a plain object and handed to the server's response
@@ -91,7 +88,7 @@ export function handlePath(event: H3Event, routes: BoundRoute[], context: Pipeli
   const route = routes.find((candidate) => candidate.spec.method === method);
   const routeName = route?.spec.name ?? routes[0]!.spec.name;
   const request = startRequest(context, routeName);
-  const preflight = applyCors(event, request, context, routes);
+  const preflight = applyCors(event, request.headers, context.corsOrigins, routes);
   if (preflight !== false) return answerPreflight(event, request, routeName, preflight, context);
 
   const limited = route?.spec.rateLimited === false ? undefined : consumeRateLimit(event, request, routeName, principal, context);
@@ -161,7 +158,7 @@ export function handleUnmatched(event: H3Event, context: PipelineContext): unkno
 /** Failures h3 raises before routing (a malformed URL): shaped, counted and headed like every other answer. */
 export function answerFrameworkError(event: H3Event, error: { status: number; message: string }, context: PipelineContext): unknown {
   const request = startRequest(context);
-  applyCors(event, request, context, []);
+  applyCors(event, request.headers, context.corsOrigins, []);
   if (error.status >= 500) context.logger.error({ requestId: request.id, status: error.status }, `internal error before routing: ${error.message}`);
   const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
   return limited ?? answerError(request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"));
@@ -198,39 +195,9 @@ function logAnswer(request: RequestState, status: number): void {
   request.logger.info({ requestId: request.id, route: request.route, status, durationMs, cache: request.cache }, "request");
 }
 
-/**
- * CORS is an allowlist (h3's handling). A request without an `Origin` header (every non-browser client) gets the
- * same headers h3 would give it, from a constant; only browsers' requests go through h3's CORS code.
- */
-function applyCors(event: H3Event, request: RequestState, context: PipelineContext, routes: BoundRoute[]): false | unknown {
-  if (!event.req.headers.has("origin")) {
-    Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
-    return false;
-  }
-  const preflight = handleCors(event, corsOptions(context, routes));
-  // h3 keeps its CORS headers on the event; answers built outside its flow (framework errors) need them too.
-  if (preflight === false) event.res.headers.forEach((value, name) => (request.headers[name] = value));
-  return preflight;
-}
-
-function corsOptions(context: PipelineContext, routes: BoundRoute[]) {
-  return {
-    origin: context.corsOrigins,
-    methods: routes.length > 0 ? allowedMethods(routes).split(", ") : ["GET", "HEAD"],
-    allowHeaders: CORS_ALLOWED_HEADERS,
-    exposeHeaders: CORS_EXPOSED_HEADERS,
-    maxAge: "600",
-  };
-}
-
-function allowedMethods(routes: BoundRoute[]): string {
-  const methods = routes.map((route) => route.spec.method);
-  return (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
-}
-
 function answerUnmatched(event: H3Event, context: PipelineContext): unknown {
   const request = startRequest(context);
-  const preflight = applyCors(event, request, context, []);
+  const preflight = applyCors(event, request.headers, context.corsOrigins, []);
   if (preflight !== false) return answerPreflight(event, request, UNMATCHED_ROUTE, preflight, context);
   const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
   return limited ?? answerError(request, new ApiError("NOT_FOUND"));
@@ -286,15 +253,8 @@ function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, a
   } else {
     headers["cache-control"] = "no-store";
   }
-  const generatedAt = isoInstant(request.now);
-  if (answerLength(answer) < COMPRESSION_MIN_BYTES) {
-    return new FastResponse(renderAnswer(answer, request.id, generatedAt), { status: answer.status, headers });
-  }
-  headers.vary = headers.vary === "origin" ? "origin, accept-encoding" : headers.vary ? `${headers.vary}, accept-encoding` : "accept-encoding";
-  const coding = chooseCoding(event.req.headers.get("accept-encoding"));
-  if (coding === null) return new FastResponse(renderAnswer(answer, request.id, generatedAt), { status: answer.status, headers });
-  headers["content-encoding"] = coding;
-  return new FastResponse(renderEncodedAnswer(answer, request.id, generatedAt, coding, context.compressor), { status: answer.status, headers });
+  const body = responseBody(answer, request.id, isoInstant(request.now), event.req.headers, context.compressor, headers);
+  return new FastResponse(body, { status: answer.status, headers });
 }
 
 function answerError(request: RequestState, error: ApiError): Response {

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { ApiError } from "./api-error.ts";
-import type { Compressor, ContentCoding } from "./compression.ts";
+import { chooseCoding, COMPRESSION_MIN_BYTES, type Compressor, type ContentCoding } from "./compression.ts";
 import type { RouteResult } from "./route-handler.ts";
 
 /**
@@ -110,19 +110,35 @@ export function renderAnswer(answer: PreparedAnswer, requestId: string, generate
 }
 
 /**
- * The same body in a content coding: the answer's constant head (`data`) is compressed once and kept by the
- * compressor under the answer's data; only this response's tail is framed per response (compression.ts).
+ * The body of one response: compressed in brotli or gzip when it is over COMPRESSION_MIN_BYTES and the request's
+ * `Accept-Encoding` allows (then `content-encoding` is set, and `vary` names the header for every large answer).
  */
-export function renderEncodedAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string, coding: ContentCoding, compressor: Compressor): Buffer<ArrayBuffer> {
-  if (answer.bare) return compressor.encode(answer.data, () => answer.data.bytes, NO_BYTES, coding);
+export function responseBody(
+  answer: PreparedAnswer, requestId: string, generatedAt: string, requestHeaders: { get(name: string): string | null },
+  compressor: Compressor, headers: Record<string, string>,
+): Buffer<ArrayBuffer> {
+  if (answerLength(answer) < COMPRESSION_MIN_BYTES) return renderAnswer(answer, requestId, generatedAt);
+  headers.vary = headers.vary === "origin" ? "origin, accept-encoding" : headers.vary ? `${headers.vary}, accept-encoding` : "accept-encoding";
+  const coding = chooseCoding(requestHeaders.get("accept-encoding"));
+  if (coding === null) return renderAnswer(answer, requestId, generatedAt);
+  headers["content-encoding"] = coding;
+  return renderEncodedAnswer(answer, requestId, generatedAt, coding, compressor);
+}
+
+/**
+ * The body in a content coding: the answer's constant head (`data`) is compressed once and kept by the compressor
+ * under the data's ETag; only this response's tail is framed per response (compression.ts).
+ */
+function renderEncodedAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string, coding: ContentCoding, compressor: Compressor): Buffer<ArrayBuffer> {
+  if (answer.bare) return compressor.encode(`bare ${answer.data.etag}`, () => answer.data.bytes, NO_BYTES, coding);
   const own = ownMembers(requestId, generatedAt);
   const tail = Buffer.allocUnsafe(own.length + answer.metaRest.length);
   answer.metaRest.copy(tail, tail.write(own, 0, "latin1"));
-  return compressor.encode(answer.data, () => Buffer.concat([BODY_HEAD, answer.data.bytes]), tail, coding);
+  return compressor.encode(`envelope ${answer.data.etag}`, () => Buffer.concat([BODY_HEAD, answer.data.bytes]), tail, coding);
 }
 
 /** Bytes of the answer's body, within the length of the two per-response fields. */
-export function answerLength(answer: PreparedAnswer): number {
+function answerLength(answer: PreparedAnswer): number {
   return answer.bare ? answer.data.bytes.length : BODY_HEAD.length + answer.data.bytes.length + answer.metaRest.length;
 }
 

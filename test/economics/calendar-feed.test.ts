@@ -75,7 +75,7 @@ describe("GET /api/public/v1/economics/calendar.ics", () => {
     const cancelled = titled("New inflation dashboard");
     expect(cancelled.getFirstPropertyValue("status")).toBe("CANCELLED");
     expect(cancelled.getFirstPropertyValue("sequence")).toBe(1);
-    const unchanged = events.filter((vevent) => vevent.getFirstPropertyValue("sequence") === 0);
+    const unchanged = events.filter((vevent) => Number(vevent.getFirstPropertyValue("sequence")) === 0);
     expect(unchanged.length).toBeGreaterThan(0);
   });
 

@@ -1,0 +1,37 @@
+import { handleCors, type H3Event } from "h3";
+
+const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type"];
+const CORS_EXPOSED_HEADERS = ["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "etag"];
+/** What h3's CORS handling answers to a request that names no origin: computed once, not per request. */
+export const NO_ORIGIN_CORS_HEADERS = { vary: "origin", "access-control-expose-headers": CORS_EXPOSED_HEADERS.join(",") };
+
+/** The routes of one path, as far as CORS and `Allow` need them. */
+type PathRoutes = readonly { spec: { method: string } }[];
+
+/**
+ * CORS is an allowlist (h3's handling). A request without an `Origin` header (every non-browser client) gets the
+ * same headers h3 would give it, from a constant; only browsers' requests go through h3's CORS code. Returns h3's
+ * answer to a preflight, or false when the request goes on; the CORS headers are added to `headers`.
+ */
+export function applyCors(event: H3Event, headers: Record<string, string>, origins: string[], routes: PathRoutes): false | unknown {
+  if (!event.req.headers.has("origin")) {
+    Object.assign(headers, NO_ORIGIN_CORS_HEADERS);
+    return false;
+  }
+  const preflight = handleCors(event, {
+    origin: origins,
+    methods: routes.length > 0 ? allowedMethods(routes).split(", ") : ["GET", "HEAD"],
+    allowHeaders: CORS_ALLOWED_HEADERS,
+    exposeHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: "600",
+  });
+  // h3 keeps its CORS headers on the event; answers built outside its flow (framework errors) need them too.
+  if (preflight === false) event.res.headers.forEach((value, name) => (headers[name] = value));
+  return preflight;
+}
+
+/** The `Allow` list of a path: its methods, with HEAD wherever GET is. */
+export function allowedMethods(routes: PathRoutes): string {
+  const methods = routes.map((route) => route.spec.method);
+  return (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
+}
