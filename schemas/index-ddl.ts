@@ -112,7 +112,6 @@ CREATE TABLE news_series (
 export const PUBLICATION_KEYS = ["publishedAt", "lastIngestedAt", "lastSuccessfulIngestionAt"] as const;
 export type PublicationFacts = Record<(typeof PUBLICATION_KEYS)[number], string | null>;
 
-/** A row of the index's `observations` table: the current vintage of one period with its revision facts. */
 /** A row of the index's `vintages`: one vintage of a served period, with when it was recorded and by which run. */
 export interface IndexVintageRow extends Omit<IndexObservationRow, "revision_count" | "previous_value" | "published_at"> {
   sequence: number;
@@ -120,6 +119,7 @@ export interface IndexVintageRow extends Omit<IndexObservationRow, "revision_cou
   run_id: string;
 }
 
+/** A row of the index's `observations` table: the current vintage of one period with its revision facts. */
 export interface IndexObservationRow {
   series_slug: string;
   reference_period: string;

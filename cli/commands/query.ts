@@ -1,4 +1,7 @@
 import { Option, type Command } from "commander";
+import { randomUUID } from "node:crypto";
+import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
+import type { RouteResult } from "../../server/http/route-handler.ts";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import { ApiError } from "../../server/http/api-error.ts";
 import { serviceConfigFrom } from "../config.ts";
@@ -54,7 +57,7 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
           const data = result.data as Record<string, unknown>;
           const meta = result.meta ?? {};
           const view = QUERY_VIEWS[name]!;
-          if (options.json) return void process.stdout.write(`${JSON.stringify({ data, meta }, null, 2)}\n`);
+          if (options.json) return void process.stdout.write(`${JSON.stringify(await wholeAnswer(result, route, clock.now()), null, 2)}\n`);
           if (options.csv) return void process.stdout.write(renderCsv(view, data));
           const note = pageNote(view.rows(data).length, meta, takes);
           if (process.stdout.isTTY) {
@@ -71,4 +74,10 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
         }
       });
   }
+}
+
+/** The answer exactly as the API would send it (envelope, the route's fields built once, cut to the ceiling), parsed. */
+async function wholeAnswer(result: RouteResult, route: RouteSpec, now: number): Promise<unknown> {
+  const { prepareAnswer, renderAnswer } = await import("../../server/http/respond.ts");
+  return JSON.parse(renderAnswer(prepareAnswer(result, route), randomUUID(), new Date(now).toISOString()).toString());
 }

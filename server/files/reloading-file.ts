@@ -27,10 +27,10 @@ export function createReloadingFile<T>(path: string, read: (path: string) => T, 
   };
 }
 
-/** A file's identity: it changes when the file is replaced (new inode) or rewritten; "absent" when there is none. */
 /** How soon a newly published index, registry or gazetteer is served: within this many milliseconds. */
 export const PUBLISHED_FILE_RECHECK_MS = 50;
 
+/** A file's identity: it changes when the file is replaced (new inode) or rewritten; "absent" when there is none. */
 export function fileVersion(path: string): string {
   try {
     const stat = statSync(path);

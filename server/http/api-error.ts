@@ -15,8 +15,11 @@ export class ApiError extends Error {
     // requests must stay cheap, or they are the cheapest way to load the service.
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(message ?? ERROR_TABLE[code].message);
-    Error.stackTraceLimit = stackTraceLimit;
+    try {
+      super(message ?? ERROR_TABLE[code].message);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = "ApiError";
     this.code = code;
     this.status = ERROR_TABLE[code].status;

@@ -222,6 +222,7 @@ export function answerRefusedRequest(clientAddress: string | undefined, context:
   const decision = context.rateLimiter(UNMATCHED_ROUTE, `ip:${clientAddress ?? "unknown"}`, false, request.now);
   Object.assign(request.headers, rateLimitHeaders(decision));
   const error = decision.allowed ? new ApiError("BAD_REQUEST") : new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds });
+  logAnswer(request, error.status);
   return { status: error.status, headers: errorHeaders(request, error), body: serialiseError(error, request.id) };
 }
 

@@ -179,7 +179,13 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
   /** Streams one file to `temporary`, hashing it on the way; it is kept only when hash and size are the manifest's. */
   async function download(published: PublishedFile, temporary: string): Promise<string> {
     try {
-      const answer = await client.send(new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, published.key) }), { abortSignal: stopping.signal });
+      // A store that accepts the connection and never answers must not hold this poll, and every later one, for good:
+      // the answer's headers have the time limit of a stall in its body (the body's own guard is the IdleGuard).
+      const awaitingHeaders = new AbortController();
+      const deadline = setTimeout(() => awaitingHeaders.abort(new Error(`${objectUrl(source, published.key)} sent no answer within ${idleTimeoutMs} ms`)), idleTimeoutMs);
+      const answer = await client.send(new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, published.key) }), {
+        abortSignal: AbortSignal.any([stopping.signal, awaitingHeaders.signal]),
+      }).finally(() => clearTimeout(deadline));
       const digesting = new DigestingStream();
       await pipeline(answer.Body as Readable, new IdleGuard(idleTimeoutMs), digesting, createWriteStream(temporary), { signal: stopping.signal });
       const arrived = digesting.digest();
