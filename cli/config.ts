@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
-import type { IndexFollowingConfig, ObjectStoreLocation, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
+import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
+import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import { normalised } from "../server/http/client-address.ts";
 import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";

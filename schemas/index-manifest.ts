@@ -82,3 +82,12 @@ export function parseIndexManifest(text: string): IndexManifest {
   if (manifest.generation !== generationName(manifest.files)) throw new Error("index manifest is invalid: /generation does not match its files");
   return manifest;
 }
+
+/** A place in object storage, named `s3://bucket/prefix` (AWS S3 or any S3-compatible store). */
+export interface ObjectStoreLocation {
+  bucket: string;
+  /** Object-name prefix without a trailing slash; empty for the bucket's root. */
+  prefix: string;
+  /** Path-style requests (`endpoint/bucket/key`), which most S3-compatible stores other than AWS need. */
+  pathStyle: boolean;
+}

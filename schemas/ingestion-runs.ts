@@ -20,3 +20,23 @@ export function ingestionLogFile(dataDir: string, runId: string): string {
   if (!RUN_ID_PATTERN.test(runId)) throw new Error(`not a run id: ${runId}`);
   return resolve(join(dataDir, DATA_FILES.logs, `ingestion-${runId}.log`));
 }
+
+export interface LaunchedRun {
+  id: string;
+  launchedAt: string;
+  /** Where the run's progress is written (schemas/ingestion-runs.ts). */
+  logFile: string;
+  /** How its process ended; null while it runs. */
+  exit: { at: string; code: number | null; signal: string | null } | null;
+}
+
+/** Starts `service ingest` out of process; the CLI provides it, since only the CLI writes the store. */
+export interface IngestionLauncher {
+  /**
+   * Starts a run unless one is in progress. `run` is the run started, or this launcher's own run still in progress;
+   * null when another process (a scheduled `service ingest`) holds the data directory.
+   */
+  start(): { started: boolean; run: LaunchedRun | null };
+  /** One of the most recent runs this launcher started. */
+  launched(runId: string): LaunchedRun | undefined;
+}

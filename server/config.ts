@@ -1,3 +1,4 @@
+import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
 import type { LogLevel } from "./observability/logger.ts";
 import type { WeatherSettings } from "./weather/weather-settings.ts";
 
@@ -26,15 +27,6 @@ export interface ServiceConfig {
   compressedAnswerBytes?: number;
   /** A separate listener serving the metrics at `/metrics` with no key (SERVICE_METRICS_PORT); none when absent. */
   metricsListener?: { port: number; host: string };
-}
-
-/** A place in object storage, named `s3://bucket/prefix` (AWS S3 or any S3-compatible store). */
-export interface ObjectStoreLocation {
-  bucket: string;
-  /** Object-name prefix without a trailing slash; empty for the bucket's root. */
-  prefix: string;
-  /** Path-style requests (`endpoint/bucket/key`), which most S3-compatible stores other than AWS need. */
-  pathStyle: boolean;
 }
 
 /** How `service serve --index-from` follows the generations one writer publishes to object storage. */

@@ -1,7 +1,8 @@
 import { systemClock, type Clock, type ServiceConfig } from "./config.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import { createRegistrySource } from "./registry/registry-file.ts";
-import { adminHandlers, metricsHandlers, type IngestionLauncher } from "./resources/admin.ts";
+import type { IngestionLauncher } from "../schemas/ingestion-runs.ts";
+import { adminHandlers, metricsHandlers } from "./resources/admin.ts";
 import { docsPageHandlers } from "./resources/docs-page.ts";
 import { economicsHandlers } from "./resources/economics.ts";
 import { newsHandlers } from "./resources/news.ts";

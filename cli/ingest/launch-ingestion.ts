@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { ingestionLogFile, newRunId } from "../../schemas/ingestion-runs.ts";
-import type { IngestionLauncher, LaunchedRun } from "../../server/resources/admin.ts";
+import type { IngestionLauncher, LaunchedRun } from "../../schemas/ingestion-runs.ts";
 import { packagePath } from "../package-paths.ts";
 import { ingestionRunning } from "./run-lock.ts";
 

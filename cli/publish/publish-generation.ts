@@ -6,7 +6,7 @@ import {
   GENERATION_FILES, MANIFEST_NAME, generationName, publishedFileKey,
   type GenerationFile, type IndexManifest, type PublishedFile,
 } from "../../schemas/index-manifest.ts";
-import type { ObjectStoreLocation } from "../../server/config.ts";
+import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import { digestFile } from "../../server/files/file-digest.ts";
 import { createObjectStoreClient, objectKey, objectUrl, storeStatusOf } from "../../server/storage/object-store.ts";
 

@@ -1,3 +1,4 @@
+import { PLACES_INDEX_VERSION } from "../../schemas/places-ddl.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
@@ -38,12 +39,6 @@ export const GEONAMES_ATTRIBUTION = {
 
 /** For meta.attributionRecords: the service folds names, drops fields and reads zero populations as unknown. */
 export const GEONAMES_ATTRIBUTION_RECORD = attributionRecord("GEONAMES", true);
-
-/**
- * The gazetteer's format, as `PRAGMA user_version`: 2 is the first with a time zone for every place. An older file
- * reads as absent, and `service serve` rebuilds it at start (cli/places/ensure-places-index.ts).
- */
-export const PLACES_INDEX_VERSION = 2;
 
 /** No GeoNames name is longer than about 70 characters; the cut bounds the work a hostile query can ask for. */
 const MAX_QUERY_CHARACTERS = 200;

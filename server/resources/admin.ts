@@ -1,3 +1,4 @@
+import type { IngestionLauncher, LaunchedRun } from "../../schemas/ingestion-runs.ts";
 import { existsSync } from "node:fs";
 import { ingestionLogFile, RUN_ID_PATTERN } from "../../schemas/ingestion-runs.ts";
 import { INGESTION_RUN_PATH } from "../../schemas/routes/admin.ts";
@@ -10,26 +11,6 @@ import type { ServiceMetrics } from "../observability/metrics.ts";
 import { readRecentRuns, readRun } from "../storage/runs-reader.ts";
 
 /** A run this server started: known from its launch, before (and even if never) the run records itself in the ledger. */
-export interface LaunchedRun {
-  id: string;
-  launchedAt: string;
-  /** Where the run's progress is written (schemas/ingestion-runs.ts). */
-  logFile: string;
-  /** How its process ended; null while it runs. */
-  exit: { at: string; code: number | null; signal: string | null } | null;
-}
-
-/** Starts `service ingest` out of process; the CLI provides it, since only the CLI writes the store. */
-export interface IngestionLauncher {
-  /**
-   * Starts a run unless one is in progress. `run` is the run started, or this launcher's own run still in progress;
-   * null when another process (a scheduled `service ingest`) holds the data directory.
-   */
-  start(): { started: boolean; run: LaunchedRun | null };
-  /** One of the most recent runs this launcher started. */
-  launched(runId: string): LaunchedRun | undefined;
-}
-
 const runLocation = (runId: string) => INGESTION_RUN_PATH.replace("{runId}", runId);
 
 /** The operator routes answer with the service's own records of its runs: no publisher's data, no attribution. */

@@ -10,7 +10,8 @@ import {
   GENERATION_FILES, MANIFEST_MAX_BYTES, MANIFEST_NAME, parseIndexManifest,
   type GenerationFile, type IndexManifest, type PublishedFile,
 } from "../../schemas/index-manifest.ts";
-import type { IndexFollowingConfig, ObjectStoreLocation } from "../config.ts";
+import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
+import type { IndexFollowingConfig } from "../config.ts";
 import { replaceAtomically } from "../files/atomic-write.ts";
 import { digestFile, DigestingStream } from "../files/file-digest.ts";
 import { fileVersion } from "../files/reloading-file.ts";

@@ -1,5 +1,5 @@
 import { S3Client } from "@aws-sdk/client-s3";
-import type { ObjectStoreLocation } from "../config.ts";
+import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 
 /**
  * An S3 client for a store location. Everything but path-style addressing comes from the SDK's standard settings:

@@ -3,7 +3,8 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildPlacesIndex } from "../../cli/places/build-places-index.ts";
-import { createPlaceSearch, PLACES_INDEX_VERSION } from "../../server/places/search-places.ts";
+import { PLACES_INDEX_VERSION } from "../../schemas/places-ddl.ts";
+import { createPlaceSearch } from "../../server/places/search-places.ts";
 import { isKnownZone } from "../../server/time/zone-clock.ts";
 import { citySubset, tempDataDir } from "./city-subset.ts";
 
@@ -37,14 +38,11 @@ describe("buildPlacesIndex", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it("builds the whole package in a few seconds, every place with a zone the service knows", () => {
+  it("builds the whole package, every place with a zone the service knows", () => {
     const dir = tempDataDir();
     try {
-      const started = performance.now();
       const { path, count } = buildPlacesIndex(dir);
-      const seconds = (performance.now() - started) / 1000;
       expect(count).toBeGreaterThan(130_000);
-      expect(seconds).toBeLessThan(10);
       expect(statSync(path).size).toBeLessThan(30_000_000);
       const search = createPlaceSearch(dir);
       expect(search.search("sao paulo", 1)[0]).toMatchObject({ name: "São Paulo", countryCode: "BR", timeZone: "America/Sao_Paulo" });

@@ -9,7 +9,11 @@ import { createValidator } from "../../schemas/validator.ts";
 import {
   createPlaceSearch, GEONAMES_ATTRIBUTION, GEONAMES_ATTRIBUTION_RECORD, placesMatchExpression, type PlaceSearch,
 } from "../../server/places/search-places.ts";
+import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { citySubset, tempDataDir } from "./city-subset.ts";
+
+/** The server looks at a published gazetteer again within PUBLISHED_FILE_RECHECK_MS. */
+const published = () => new Promise((resolve) => setTimeout(resolve, PUBLISHED_FILE_RECHECK_MS + 5));
 
 const names = (places: { name: string }[]) => places.map((place) => place.name);
 
@@ -85,19 +89,21 @@ describe("place search lifecycle", () => {
     expect(places.search("oslo", 10)).toEqual([]);
   });
 
-  it("picks up a gazetteer published or replaced while running", () => {
+  it("picks up a gazetteer published or replaced while running", async () => {
     const dir = tempDataDir();
     const places = createPlaceSearch(dir);
     expect(places.search("oslo", 10)).toEqual([]);
     const cities = citySubset();
     buildPlacesIndex(dir, { cities: cities.filter((city) => city.name !== "Oslo") });
+    await published();
     expect(places.available()).toBe(true);
     expect(names(places.search("oslo", 10))).not.toContain("Oslo");
     buildPlacesIndex(dir, { cities });
+    await published();
     expect(places.search("oslo", 10)[0]?.name).toBe("Oslo");
   });
 
-  it("treats a gazetteer of an older format (places without zones) as none, until a current one replaces it", () => {
+  it("treats a gazetteer of an older format (places without zones) as none, until a current one replaces it", async () => {
     const dir = tempDataDir();
     buildPlacesIndex(dir, { cities: citySubset() });
     const old = new Database(join(dir, "places.sqlite"));
@@ -107,16 +113,18 @@ describe("place search lifecycle", () => {
     expect(places.available()).toBe(false);
     expect(places.search("oslo", 10)).toEqual([]);
     buildPlacesIndex(dir, { cities: citySubset() });
+    await published();
     expect(places.search("oslo", 10)[0]).toMatchObject({ name: "Oslo", timeZone: "Europe/Oslo" });
   });
 
-  it("treats an unreadable file as no gazetteer, until a good one replaces it", () => {
+  it("treats an unreadable file as no gazetteer, until a good one replaces it", async () => {
     const dir = tempDataDir();
     const places = createPlaceSearch(dir);
     writeFileSync(join(dir, "places.sqlite"), "not a database");
     expect(places.available()).toBe(false);
     expect(places.search("oslo", 10)).toEqual([]);
     buildPlacesIndex(dir, { cities: citySubset() });
+    await published();
     expect(places.search("oslo", 10)[0]?.name).toBe("Oslo");
   });
 });

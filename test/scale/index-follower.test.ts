@@ -7,7 +7,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishGeneration } from "../../cli/publish/publish-generation.ts";
 import { MANIFEST_NAME, parseIndexManifest, type IndexManifest } from "../../schemas/index-manifest.ts";
-import type { ObjectStoreLocation } from "../../server/config.ts";
+import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import { digestFile } from "../../server/files/file-digest.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createIndexFollower, type IndexFollower } from "../../server/storage/index-follower.ts";

@@ -5,7 +5,7 @@ import { rebuildRegistry } from "../../cli/registry/build-registry.ts";
 import { createApp } from "../../server/app.ts";
 import { startServer } from "../../server/listen.ts";
 import type { RateLimitConfig, ServiceConfig } from "../../server/config.ts";
-import type { IngestionLauncher } from "../../server/resources/admin.ts";
+import type { IngestionLauncher } from "../../schemas/ingestion-runs.ts";
 import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
 import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
 import type { Scope } from "../../schemas/vocabularies.ts";
