@@ -11,8 +11,6 @@ export const PAGE_LIMITS = {
   seriesListing: { default: 100, max: 500 },
   credentialedObservations: { default: 100, max: 500 },
   publicCalendar: { default: 50, max: 200 },
-  /** The iCalendar feed is not paged: a window holds at most this many events (93 days of every calendar hold about 700). */
-  calendarFeed: { default: 5_000, max: 5_000 },
   publicReleases: { default: 20, max: 100 },
   publicObservations: { default: 100, max: 365 },
   publicNews: { default: 20, max: 100 },
@@ -80,3 +78,6 @@ export const PUBLIC_CACHE_SECONDS = {
 
 /** Economics data is `fresh` while the last successful ingestion is younger than this; `stale` after. */
 export const DATA_FRESH_HOURS = 36;
+
+/** The iCalendar feed is not paged: a window holding more events is refused (93 days of every calendar hold about 700). */
+export const CALENDAR_FEED_MAX_EVENTS = 5_000;

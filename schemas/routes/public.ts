@@ -1,5 +1,5 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
-import { LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
+import { CALENDAR_FEED_MAX_EVENTS, LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
 import { int, str } from "../json-schema.ts";
 import { observationsSchema, publicCalendarSchema, releasesSchema } from "../responses/economics.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES, newsEventsSchema, statusSchema } from "../responses/news-status.ts";
@@ -50,8 +50,8 @@ export const publicRoutes: RouteSpec[] = [
     path: "/api/public/v1/economics/calendar.ics",
     tag: "economics",
     summary: "The public calendar as a subscribable iCalendar feed (RFC 5545)",
-    description: "Every event of the window (no paging; at most " + PAGE_LIMITS.calendarFeed.max + " events), with the public calendar's filters and window rules. " +
-      "UID is stable across runs (the event's id); DTSTAMP is when ingestion last recorded a change to the event; SEQUENCE counts the source's reschedulings; " +
+    description: `Every event of the window (not paged: a window holding more than ${CALENDAR_FEED_MAX_EVENTS} events is VALIDATION_FAILED), with the public calendar's filters and window rules. ` +
+      "UID is stable across runs (the event's id); DTSTAMP is when ingestion last recorded a change to the event; SEQUENCE counts the times its source changed its schedule or status; " +
       "a timed event is a UTC instant, a date-only event a DATE (no time invented); STATUS:CANCELLED when the source removed the event; URL is the publisher's page; " +
       "each description carries the publisher's credit and terms. Errors are the JSON error body.",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.calendar,

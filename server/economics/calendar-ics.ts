@@ -2,7 +2,7 @@ import ical, { ICalEventStatus } from "ical-generator";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import type { EventRecord } from "../../schemas/event-record.ts";
 
-/** The fields of an event whose change by its source reschedules it: each change raises the event's SEQUENCE. */
+/** The fields of an event whose change by its source changes its schedule or status: each raises the event's SEQUENCE. */
 const SCHEDULING_FIELDS = new Set(["scheduledDate", "scheduledAt", "timePrecision", "status"]);
 
 /** RFC 5545's identifier of the program that made the calendar. */
@@ -11,7 +11,7 @@ const PRODUCT = { company: "weather-economics-service", product: "economic-relea
 /**
  * The calendar as an iCalendar feed (RFC 5545, written by ical-generator): one VEVENT per event, its UID stable across
  * runs (the event's id), DTSTAMP the last time ingestion recorded a change to it, SEQUENCE the number of times its
- * source rescheduled it, a timed event at its UTC instant and a date-only event as a DATE (no time invented),
+ * source changed its schedule or status (moved, cancelled, marked published), a timed event at its UTC instant and a date-only event as a DATE (no time invented),
  * STATUS:CANCELLED for an event the source removed, the publisher's page as URL and its credit in the description.
  */
 export function calendarFeed(events: readonly EventRecord[], refreshSeconds: number): string {
@@ -39,7 +39,7 @@ export function calendarFeed(events: readonly EventRecord[], refreshSeconds: num
   return calendar.toString();
 }
 
-/** Rescheduling moments: a move and the status it brings are one change of schedule when detected together. */
+/** Moments the schedule or status changed: a move and the status it brings are one change when detected together. */
 function reschedulings(event: EventRecord): number {
   return new Set(event.changes.filter((change) => SCHEDULING_FIELDS.has(change.field)).map((change) => change.detectedAt)).size;
 }

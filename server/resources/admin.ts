@@ -10,7 +10,6 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
 import { readRecentRuns, readRun } from "../storage/runs-reader.ts";
 
-/** A run this server started: known from its launch, before (and even if never) the run records itself in the ledger. */
 const runLocation = (runId: string) => INGESTION_RUN_PATH.replace("{runId}", runId);
 
 /** The operator routes answer with the service's own records of its runs: no publisher's data, no attribution. */
@@ -22,7 +21,7 @@ export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher
     "v1.admin.ingestionTrigger": () => {
       if (!launcher) throw new ApiError("CONFIGURATION_ERROR", "This deployment cannot start ingestion runs.");
       const { started, run } = launcher.start();
-      const runs = readRecentRuns(config.dataDir);
+      const runs = runsIfReadable(config.dataDir);
       // A run another process started is found in the ledger once it has recorded itself (newest first).
       const runId = run?.id ?? runs.find((candidate) => candidate.outcome === "running")?.id ?? null;
       return { data: { started, runId, runs }, staticMeta: NO_ATTRIBUTION, ...(runId ? { headers: { location: runLocation(runId) } } : {}) };
@@ -62,4 +61,14 @@ export function metricsHandlers(metrics: ServiceMetrics): Record<string, RouteHa
   return {
     "v1.admin.metrics": async () => ({ data: new SerialisedData(await metrics.scrape()) }),
   };
+}
+
+/** The ledger's recent runs, or none when it cannot be read: a run that has started must still be answered 202. */
+function runsIfReadable(dataDir: string): ReturnType<typeof readRecentRuns> {
+  try {
+    return readRecentRuns(dataDir);
+  } catch (error) {
+    if (error instanceof ApiError) return [];
+    throw error;
+  }
 }

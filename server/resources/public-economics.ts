@@ -1,4 +1,4 @@
-import { LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../../schemas/limits.ts";
+import { CALENDAR_FEED_MAX_EVENTS, LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../../schemas/limits.ts";
 import { calendarFeed } from "../economics/calendar-ics.ts";
 import { SerialisedData } from "../http/respond.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
@@ -52,7 +52,9 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
     "public.economics.calendarFeed": ({ query, now }) => {
       const { range, filter } = publicCalendarQuery(query, now);
       const index = requireIndex(storage);
-      const page = readIndex(() => readEvents(index.db, filter, 0, PAGE_LIMITS.calendarFeed.max));
+      const page = readIndex(() => readEvents(index.db, filter, 0, CALENDAR_FEED_MAX_EVENTS));
+      // A feed is not paged: rather than drop events silently, a window that holds more asks to be narrowed.
+      if (page.more) throw new ApiError("VALIDATION_FAILED", `The window holds more than ${CALENDAR_FEED_MAX_EVENTS} events: narrow it (from, to) or filter it.`);
       // Nothing in the feed depends on the clock (no derived states): it holds until the data or a default window moves.
       return { data: new SerialisedData(calendarFeed(page.records, PUBLIC_CACHE_SECONDS.calendar)), validUntil: range.movesAt };
     },

@@ -12,7 +12,6 @@ import type { WeatherPoint } from "../weather/point.ts";
 import { createRenderings, type Renderings } from "../weather/renderings.ts";
 import { STANDIN_SOURCE } from "../weather/provenance.ts";
 import type { StoredPayload } from "../weather/stored-payload.ts";
-
 import { dailyImperialFields, imperialFields, toImperialDay, toImperialReading } from "../weather/unit-variants.ts";
 import { UNITS } from "../weather/units.ts";
 
