@@ -31,6 +31,11 @@ export function provenanceOf(row: ProvenanceColumns): ValueProvenance {
     adapter: row.adapter,
     derivation: row.derivation === "SERVICE_DERIVED" ? "SERVICE_DERIVED" : "PUBLISHER_VALUE",
     transformation: row.transformation ? (row.transformation.split(",") as ValueTransformation[]) : [],
-    document: row.document_sha256 && row.document_fetched_at ? { sha256: row.document_sha256, fetchedAt: row.document_fetched_at } : null,
+    document: archivedDocument(row),
   };
+}
+
+/** The archived document a row names (its content hash and when it was fetched), or null where none was recorded. */
+export function archivedDocument(row: { document_sha256: string | null; document_fetched_at: string | null }): { sha256: string; fetchedAt: string } | null {
+  return row.document_sha256 && row.document_fetched_at ? { sha256: row.document_sha256, fetchedAt: row.document_fetched_at } : null;
 }

@@ -1,3 +1,4 @@
+import { archivedDocument } from "../../schemas/value-provenance.ts";
 import type { EventChangeField } from "../../schemas/vocabularies.ts";
 
 /** A row of the ledger's `event_changes`. */
@@ -37,7 +38,7 @@ export function servedChanges(rows: readonly StoredEventChange[]) {
       from: shown(row.old_value),
       to: shown(row.new_value),
       detectedAt: row.changed_at,
-      document: row.document_sha256 && row.document_fetched_at ? { sha256: row.document_sha256, fetchedAt: row.document_fetched_at } : null,
+      document: archivedDocument(row),
     }];
   });
 }
