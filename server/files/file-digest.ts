@@ -13,10 +13,18 @@ export interface Digest {
 export class DigestingStream extends Transform {
   private readonly hash = createHash("sha256");
   private count = 0;
+  private readonly maxBytes: number;
+
+  /** With `maxBytes`, a stream that brings more fails as soon as it does, rather than after filling a disk. */
+  constructor(maxBytes = Number.POSITIVE_INFINITY) {
+    super();
+    this.maxBytes = maxBytes;
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.hash.update(chunk);
     this.count += chunk.length;
+    if (this.count > this.maxBytes) return done(new Error(`more than the ${this.maxBytes} bytes expected arrived`));
+    this.hash.update(chunk);
     done(null, chunk);
   }
 

@@ -1,9 +1,11 @@
+import { IdleGuard } from "../files/idle-guard.ts";
+import { assertServable } from "./servable-generation.ts";
 import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { Counter, type Registry } from "prom-client";
 import { createWriteStream, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
-import { Transform, type Readable, type TransformCallback } from "node:stream";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import {
@@ -131,12 +133,17 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
         new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, MANIFEST_NAME), IfNoneMatch: installedEtag }),
         { abortSignal: AbortSignal.any([stopping.signal, AbortSignal.timeout(MANIFEST_TIMEOUT_MS)]) },
       );
-      const body = answer.Body as Readable & { transformToString(): Promise<string> };
+      const body = answer.Body as Readable;
       if ((answer.ContentLength ?? 0) > MANIFEST_MAX_BYTES) {
         body.destroy();
         throw new Error(`the index manifest is ${answer.ContentLength} bytes, more than a manifest can be`);
       }
-      return { manifest: parseIndexManifest(await body.transformToString()), etag: answer.ETag };
+      // Without a length the body is counted as it comes: a manifest larger than one can be is never read whole.
+      const chunks: Buffer[] = [];
+      await pipeline(body, new DigestingStream(MANIFEST_MAX_BYTES), async function* (arriving: AsyncIterable<Buffer>) {
+        for await (const chunk of arriving) chunks.push(chunk);
+      });
+      return { manifest: parseIndexManifest(Buffer.concat(chunks).toString("utf8")), etag: answer.ETag };
     } catch (error) {
       const status = storeStatusOf(error);
       if (status === 304) return "unchanged";
@@ -158,6 +165,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     const downloaded = new Map<GenerationFile, string>();
     try {
       for (const file of wanted) downloaded.set(file, await download(manifest.files[file], join(dataDir, `${DATA_FILES[file]}.${process.pid}${DOWNLOAD_SUFFIX}`)));
+      for (const [file, temporary] of downloaded) assertServable(file, temporary);
       // One synchronous step: no request runs between these renames, so none reads the new index with the old registry.
       for (const [file, temporary] of downloaded) {
         const live = join(dataDir, DATA_FILES[file]);
@@ -187,7 +195,11 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       const answer = await client.send(new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, published.key) }), {
         abortSignal: AbortSignal.any([stopping.signal, awaitingHeaders.signal]),
       }).finally(() => clearTimeout(deadline));
-      const digesting = new DigestingStream();
+      if (answer.ContentLength !== undefined && answer.ContentLength !== published.bytes) {
+        (answer.Body as Readable).destroy();
+        throw new Error(`${objectUrl(source, published.key)} is ${answer.ContentLength} bytes, not the ${published.bytes} bytes the manifest names`);
+      }
+      const digesting = new DigestingStream(published.bytes);
       await pipeline(answer.Body as Readable, new IdleGuard(idleTimeoutMs), digesting, createWriteStream(temporary), { signal: stopping.signal });
       const arrived = digesting.digest();
       if (arrived.bytes !== published.bytes || arrived.sha256 !== published.sha256) {
@@ -256,37 +268,6 @@ function pollCounter(registry: Registry | undefined): (outcome: PollOutcome) => 
   return (outcome) => series.get(outcome)!.inc();
 }
 
-/** Fails a stream that receives nothing for `timeoutMs`: a store that stops sending mid-file is given up on. */
-class IdleGuard extends Transform {
-  private readonly timeoutMs: number;
-  private timer: NodeJS.Timeout;
-
-  constructor(timeoutMs: number) {
-    super();
-    this.timeoutMs = timeoutMs;
-    this.timer = this.arm();
-  }
-
-  private arm(): NodeJS.Timeout {
-    return setTimeout(() => this.destroy(new Error(`the download stalled: nothing received for ${this.timeoutMs} ms`)), this.timeoutMs);
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    clearTimeout(this.timer);
-    this.timer = this.arm();
-    done(null, chunk);
-  }
-
-  override _flush(done: TransformCallback): void {
-    clearTimeout(this.timer);
-    done();
-  }
-
-  override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
-    clearTimeout(this.timer);
-    done(error);
-  }
-}
 
 /** Partial downloads of a process that was killed: never read, only disk to reclaim. */
 function removeAbandonedDownloads(dataDir: string): void {

@@ -1,0 +1,191 @@
+import { S3Client } from "@aws-sdk/client-s3";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generationName, MANIFEST_NAME, publishedFileKey, type GenerationFile, type IndexManifest } from "../../schemas/index-manifest.ts";
+import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
+import { createLogger } from "../../server/observability/logger.ts";
+import { createIndexFollower } from "../../server/storage/index-follower.ts";
+import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
+import { startService, type RunningService } from "../support/service.ts";
+
+/**
+ * A hostile or careless object store behind `serve --index-from` (server/storage/index-follower.ts): a minimal
+ * path-style S3 stand-in on 127.0.0.1 whose every answer the test decides, so that the follower meets manifests and
+ * objects no honest publisher writes.
+ */
+
+const BUCKET = "attack";
+const PREFIX = "fleet";
+const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
+
+type Handler = (request: IncomingMessage, response: ServerResponse, key: string) => void;
+
+/** Answers GET /bucket/key with the handler the test installs; counts the bytes it managed to send per key. */
+class StoreStandin {
+  handler: Handler = (_request, response) => void response.writeHead(404, { "content-type": "application/xml" }).end("<Error><Code>NoSuchKey</Code></Error>");
+  readonly sent = new Map<string, number>();
+  private server: Server = createServer((request, response) => {
+    const key = decodeURIComponent((request.url ?? "").split("?")[0]!.slice(`/${BUCKET}/`.length));
+    this.handler(request, response, key);
+  });
+  endpoint = "";
+
+  async start(): Promise<void> {
+    this.server.listen(0, "127.0.0.1");
+    await new Promise((resolve) => this.server.once("listening", resolve));
+    this.endpoint = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Streams `total` bytes of `fill` (chunked when `length` is false), stopping when the client goes away. */
+  stream(response: ServerResponse, key: string, total: number, options: { length: boolean; fill?: number }): void {
+    response.writeHead(200, { etag: `"${key}"`, ...(options.length ? { "content-length": String(total) } : {}) });
+    const chunk = Buffer.alloc(64 * 1024, options.fill ?? 0x20);
+    let written = 0;
+    const pump = () => {
+      while (written < total) {
+        if (response.destroyed) return;
+        const piece = chunk.subarray(0, Math.min(chunk.length, total - written));
+        written += piece.length;
+        this.sent.set(key, written);
+        if (!response.write(piece)) return void response.once("drain", pump);
+      }
+      response.end();
+    };
+    response.on("close", () => this.sent.set(key, Math.min(written, this.sent.get(key) ?? written)));
+    pump();
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+function manifestFor(files: Record<GenerationFile, Buffer>, sizes: Partial<Record<GenerationFile, number>> = {}): IndexManifest {
+  const published = Object.fromEntries((Object.keys(files) as GenerationFile[]).map((file) => {
+    const hash = sha256(files[file]);
+    return [file, { key: publishedFileKey(file, hash), sha256: hash, bytes: sizes[file] ?? files[file].length }];
+  })) as IndexManifest["files"];
+  return { formatVersion: 1, generation: generationName(published), publishedAt: "2026-11-21T07:00:00.000Z", files: published };
+}
+
+describe("a follower of a hostile object store", () => {
+  const store = new StoreStandin();
+  let client: S3Client;
+  let service: RunningService;
+  const logs: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    await store.start();
+    client = new S3Client({
+      endpoint: store.endpoint, region: "us-east-1", forcePathStyle: true, requestChecksumCalculation: "WHEN_REQUIRED",
+      credentials: { accessKeyId: "attack", secretAccessKey: "attack" }, maxAttempts: 1,
+    });
+    service = await startService({ seedDataDir: await sampleDataDir() });
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await service?.close();
+    await store.close();
+    removeEconomicsDataDirs();
+  });
+
+  function follower(idleTimeoutMs = 5_000) {
+    const sink = new Writable({ write(chunk, _encoding, done) { logs.push(JSON.parse(String(chunk))); done(); } });
+    const logger = createLogger("debug", { write: (line: string) => sink.write(line) });
+    return createIndexFollower({ client, source: { bucket: BUCKET, prefix: PREFIX, pathStyle: true }, dataDir: service.dataDir, pollIntervalMs: 60_000, logger, idleTimeoutMs });
+  }
+
+  const live = () => ({ index: readFileSync(join(service.dataDir, "index.sqlite")), registry: readFileSync(join(service.dataDir, "registry.json")) });
+
+  // MANIFEST_MAX_BYTES is checked against Content-Length only: a manifest sent chunked (no length) is read whole
+  // into memory by transformToString, however large.
+  it("stops reading a manifest sent without a length once it is larger than a manifest can be", async () => {
+    store.sent.clear();
+    store.handler = (_request, response, key) => {
+      if (key === `${PREFIX}/${MANIFEST_NAME}`) return store.stream(response, key, 64 * 1024 * 1024, { length: false });
+      response.writeHead(404).end();
+    };
+    const one = follower();
+    expect(await one.pollOnce()).toBe("failed");
+    await one.stop();
+    expect(store.sent.get(`${PREFIX}/${MANIFEST_NAME}`)).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  // The download is hashed and counted as it streams, but compared with the manifest only at its end: an object
+  // far larger than the size the manifest names is written to the data directory's disk in full first.
+  it("stops a download as soon as it exceeds the size the manifest names", async () => {
+    const files = live();
+    const fakeIndex = Buffer.from("an index the store will never send");
+    const manifest = manifestFor({ index: fakeIndex, registry: files.registry });
+    const indexKey = `${PREFIX}/${manifest.files.index.key}`;
+    store.sent.clear();
+    store.handler = (_request, response, key) => {
+      if (key === `${PREFIX}/${MANIFEST_NAME}`) return void response.writeHead(200, { etag: '"m1"', "content-type": "application/json" }).end(JSON.stringify(manifest));
+      if (key === indexKey) return store.stream(response, key, 96 * 1024 * 1024, { length: true });
+      response.writeHead(404).end();
+    };
+    const one = follower();
+    expect(await one.pollOnce()).toBe("failed");
+    await one.stop();
+    expect(live().index.equals(files.index)).toBe(true);
+    expect(store.sent.get(indexKey)).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  // The hash proves the bytes are the ones the manifest names, not that they are a registry. A generation whose
+  // registry is not JSON (a careless publisher, a truncated upload re-hashed) is swapped in, and every route that
+  // reads the registry then answers 500 INTERNAL on every instance following the store.
+  it("never swaps in a registry the server cannot read, so registry routes keep answering", async () => {
+    const files = live();
+    const brokenRegistry = Buffer.from('{"series": [ this is not json');
+    const manifest = manifestFor({ index: files.index, registry: brokenRegistry });
+    store.handler = (_request, response, key) => {
+      if (key === `${PREFIX}/${MANIFEST_NAME}`) return void response.writeHead(200, { etag: '"m2"', "content-type": "application/json" }).end(JSON.stringify(manifest));
+      if (key === `${PREFIX}/${manifest.files.registry.key}`) return void response.writeHead(200, { etag: '"r"', "content-length": String(brokenRegistry.length) }).end(brokenRegistry);
+      response.writeHead(404).end();
+    };
+    const one = follower();
+    const outcome = await one.pollOnce();
+    await one.stop();
+    // The server looks at published files again once per PUBLISHED_FILE_RECHECK_MS.
+    await sleep(PUBLISHED_FILE_RECHECK_MS * 3);
+    const answer = await service.request("/api/v1/economics/series", { headers: { authorization: `Bearer ${service.createKey(["economics:read"])}` } });
+    expect(answer.status, `poll ${outcome}: ${answer.text.slice(0, 200)}`).not.toBe(500);
+  });
+
+  it("refuses manifests that name objects outside their own content-addressed names", async () => {
+    const files = live();
+    const good = manifestFor({ index: files.index, registry: files.registry });
+    const variants: unknown[] = [
+      { ...good, files: { ...good.files, index: { ...good.files.index, key: `index/../../../etc/${good.files.index.sha256}.sqlite` } } },
+      { ...good, files: { ...good.files, index: { ...good.files.index, key: `/index/${good.files.index.sha256}.sqlite` } } },
+      { ...good, files: { ...good.files, index: { ...good.files.index, key: `index/${good.files.index.sha256.toUpperCase()}.sqlite` } } },
+      { ...good, files: { ...good.files, registry: { ...good.files.registry, key: publishedFileKey("index", good.files.registry.sha256) } } },
+      { ...good, files: { ...good.files, index: { ...good.files.index, bytes: 1e300 } } },
+      { ...good, files: { ...good.files, index: { ...good.files.index, bytes: -1 } } },
+      { ...good, generation: "0000000000000000" },
+      { ...good, formatVersion: 2 },
+      { ...good, files: { ...good.files, ["__proto__"]: { polluted: true } } },
+    ];
+    for (const variant of variants) {
+      const requested: string[] = [];
+      store.handler = (_request, response, key) => {
+        requested.push(key);
+        if (key === `${PREFIX}/${MANIFEST_NAME}`) return void response.writeHead(200, { etag: `"${sha256(JSON.stringify(variant))}"` }).end(JSON.stringify(variant));
+        response.writeHead(404).end();
+      };
+      const one = follower();
+      const outcome = await one.pollOnce();
+      await one.stop();
+      expect(requested, JSON.stringify(variant).slice(0, 200)).toEqual([`${PREFIX}/${MANIFEST_NAME}`]);
+      expect(["failed", "current"]).toContain(outcome);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
