@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { ApiError } from "../../server/http/api-error.ts";
 import { dirname } from "node:path";
 import { ingestionLogFile, newRunId } from "../../schemas/ingestion-runs.ts";
 import type { IngestionLauncher, LaunchedRun } from "../../schemas/ingestion-runs.ts";
@@ -38,8 +39,7 @@ export function createIngestionLauncher(dataDir: string, env: NodeJS.ProcessEnv,
       const launchedAt = Date.now();
       const run: LaunchedRun = { id: newRunId(launchedAt), launchedAt: new Date(launchedAt).toISOString(), logFile: "", exit: null };
       run.logFile = ingestionLogFile(dataDir, run.id);
-      mkdirSync(dirname(run.logFile), { recursive: true });
-      const log = openSync(run.logFile, "a");
+      const log = openRunLog(run.logFile);
       try {
         writeSync(log, `ingestion run ${run.id} started through the operator route by the service (pid ${process.pid}) at ${run.launchedAt}\n`);
         const args = [BIN, "ingest", "--data-dir", dataDir, "--run-id", run.id, ...(registryDir ? ["--registry-dir", registryDir] : [])];
@@ -62,4 +62,14 @@ export function createIngestionLauncher(dataDir: string, env: NodeJS.ProcessEnv,
     },
     launched: (runId) => launched.get(runId),
   };
+}
+
+/** The run's log, opened for appending; a deployment whose data directory cannot hold it cannot start runs. */
+function openRunLog(path: string): number {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    return openSync(path, "a");
+  } catch {
+    throw new ApiError("CONFIGURATION_ERROR", "The run's log file cannot be written in the data directory's logs folder.");
+  }
 }

@@ -24,8 +24,10 @@ export interface RangeRules {
 }
 
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** An instant must carry its zone: `Z` or `±hh:mm` (or `±hhmm`). */
-const ZONED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+/** An instant must carry its zone: `Z` or `±hh:mm` (or `±hhmm`), hours 00-23 and minutes 00-59 (RFC 3339). */
+const ZONED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/;
+/** RFC 3339 allows a leap second (`…:60`), which luxon does not: it is read as the last millisecond before it. */
+const LEAP_SECOND = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}):60(\.\d{1,9})?/;
 
 /**
  * `from`/`to` as bare dates in the zone or instants with a zone (spec events "Range rules"). A bare `to`
@@ -51,13 +53,16 @@ export function parseDateRange(rawFrom: string | null, rawTo: string | null, now
  * was known when the day closed). Returned as UTC text in the index's form (`…T…:SS.sssZ`), compared as a string.
  */
 export function parseAsOf(raw: string): string {
-  const text = raw.trim();
+  const text = raw.trim().replace(LEAP_SECOND, "$1:59.999");
   let parsed: DateTime;
   if (BARE_DATE.test(text)) parsed = DateTime.fromISO(text, { zone: "utc" }).endOf("day");
   else if (ZONED_INSTANT.test(text)) parsed = DateTime.fromISO(text, { setZone: true });
   else throw new ApiError("VALIDATION_FAILED", "asOf must be YYYY-MM-DD or an instant with Z or an offset.");
   if (!parsed.isValid) throw new ApiError("VALIDATION_FAILED", "asOf is not a real date.");
-  return parsed.toUTC().toISO()!;
+  const utc = parsed.toUTC().toISO()!;
+  // Years beyond 0000-9999 in UTC have no RFC 3339 form (and would not compare as text with recorded instants).
+  if (!/^\d{4}-/.test(utc)) throw new ApiError("VALIDATION_FAILED", "asOf must fall within the years 0000 to 9999 in UTC.");
+  return utc;
 }
 
 function parseBound(raw: string, rules: RangeRules, isEnd: boolean): DateTime {

@@ -15,7 +15,7 @@ import { allowedMethods, applyCors, NO_ORIGIN_CORS_HEADERS } from "./cors.ts";
 import type { Compressor } from "./compression.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
-import { matchesIfNoneMatch, prepareAnswer, responseBody, serialiseError, type PreparedAnswer } from "./respond.ts";
+import { matchesIfNoneMatch, prepareAnswer, responseBody, serialiseError, varyOnEncoding, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
 
 export interface PipelineContext {
@@ -249,12 +249,15 @@ function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, a
     headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
     headers.etag = answer.data.etag;
     if (notModified) {
+      varyOnEncoding(answer, headers);
       return new FastResponse(null, { status: 304, headers });
     }
   } else {
     headers["cache-control"] = "no-store";
   }
   const body = responseBody(answer, request.id, isoInstant(request.now), event.req.headers, context.compressor, headers);
+  // Stated, not left to Node: a HEAD (whose body Node drops) then carries the length its GET would.
+  headers["content-length"] = String(body.length);
   return new FastResponse(body, { status: answer.status, headers });
 }
 

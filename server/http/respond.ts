@@ -117,12 +117,21 @@ export function responseBody(
   answer: PreparedAnswer, requestId: string, generatedAt: string, requestHeaders: { get(name: string): string | null },
   compressor: Compressor, headers: Record<string, string>,
 ): Buffer<ArrayBuffer> {
-  if (answerLength(answer) < COMPRESSION_MIN_BYTES) return renderAnswer(answer, requestId, generatedAt);
-  headers.vary = headers.vary === "origin" ? "origin, accept-encoding" : headers.vary ? `${headers.vary}, accept-encoding` : "accept-encoding";
+  if (!varyOnEncoding(answer, headers)) return renderAnswer(answer, requestId, generatedAt);
   const coding = chooseCoding(requestHeaders.get("accept-encoding"));
   if (coding === null) return renderAnswer(answer, requestId, generatedAt);
   headers["content-encoding"] = coding;
   return renderEncodedAnswer(answer, requestId, generatedAt, coding, compressor);
+}
+
+/**
+ * Whether the answer is large enough to be compressed, naming `accept-encoding` in `vary` when it is: on the answer
+ * and on a 304 that stands for it alike (RFC 9110 section 15.4.5), so caches key its copies by coding.
+ */
+export function varyOnEncoding(answer: PreparedAnswer, headers: Record<string, string>): boolean {
+  if (answerLength(answer) < COMPRESSION_MIN_BYTES) return false;
+  headers.vary = headers.vary === "origin" ? "origin, accept-encoding" : headers.vary ? `${headers.vary}, accept-encoding` : "accept-encoding";
+  return true;
 }
 
 /**

@@ -49,6 +49,15 @@ const INITIALIZER = `window.addEventListener("load", function () {
 });
 `;
 
+/**
+ * The page is where people paste API keys: no other site may frame it, and nothing may be read as another type.
+ * Every script and style is this server's own file (swagger-ui sets some styles inline, data: images).
+ */
+const DOCS_HEADERS = {
+  "content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  "x-content-type-options": "nosniff",
+};
+
 /** The files never change while the process runs, so every app of the process shares one reading (about 2 MB). */
 let handlers: Record<string, RouteHandler> | undefined;
 
@@ -64,5 +73,5 @@ function readDocsPage(): Record<string, RouteHandler> {
     "docs.scriptLicences": new SerialisedData(swaggerUiFile("swagger-ui-bundle.js.LICENSE.txt")),
     "docs.initializer": new SerialisedData(INITIALIZER),
   };
-  return Object.fromEntries(Object.entries(files).map(([name, data]) => [name, () => ({ data })]));
+  return Object.fromEntries(Object.entries(files).map(([name, data]) => [name, () => ({ data, headers: DOCS_HEADERS })]));
 }
