@@ -25,7 +25,7 @@ export const seriesSourceSchema = strict(obj({
   scope: str(), officialSeriesUrl: str({ pattern: "^https://" }),
   upstream: nullable(upstreamSchema),
   derived: nullable(strict(obj({
-    formula: str(), kind: enumOf(["PERCENT_CHANGE_YEAR_AGO", "LEVEL_IN_FORCE_AT_PERIOD_END"]),
+    formula: str(), kind: enumOf(["PERCENT_CHANGE_YEAR_AGO", "LEVEL_IN_FORCE_AT_PERIOD_END", "VALUE_ON_LAST_TARGET_BUSINESS_DAY"]),
     inputSeriesSlug: slug, inputUpstream: upstreamSchema, decimalPlaces: int({ minimum: 0 }),
   }, ["inputSeriesSlug", "inputUpstream", "decimalPlaces"]))),
   active: bool(),

@@ -28,12 +28,13 @@ export interface UpstreamSeriesId {
  * `PERCENT_CHANGE_YEAR_AGO` of a registered series, rounded half-up to `decimalPlaces`; `LEVEL_IN_FORCE_AT_PERIOD_END`,
  * the level in force on the last day of each month, of a publisher series that states only the dates on which the
  * level changed (the ECB key rates), read as `inputUpstream` and never served itself, since its dates are not
- * reference periods of ours.
+ * reference periods of ours; `VALUE_ON_LAST_TARGET_BUSINESS_DAY`, the value a daily publisher series (the €STR, read as
+ * `inputUpstream`) states for the last TARGET business day of each month, for months whose last such day has been read.
  */
 export interface DerivedSeriesRule {
   /** Human-readable formula including its rounding rule. */
   formula: string;
-  kind: "PERCENT_CHANGE_YEAR_AGO" | "LEVEL_IN_FORCE_AT_PERIOD_END";
+  kind: "PERCENT_CHANGE_YEAR_AGO" | "LEVEL_IN_FORCE_AT_PERIOD_END" | "VALUE_ON_LAST_TARGET_BUSINESS_DAY";
   /** The registered series it is computed from; exactly one of this and `inputUpstream`. */
   inputSeriesSlug?: string;
   /** The publisher series it is computed from, read only as this input. */

@@ -20,8 +20,8 @@ export interface AnnouncementCounts {
 
 /**
  * Applies one snapshot of an announcement feed: items are NEW when first seen, UPDATED when their title, link or
- * update time changed, WITHDRAWN when they vanish while newer items remain (older items rolling off a feed are not
- * withdrawn). A notice linked to a calendar event is evidence of its publication.
+ * update time changed, WITHDRAWN when they vanish from between items the snapshot still lists (see `withdrawVanished`).
+ * A notice linked to a calendar event is evidence of its publication.
  */
 export function applyAnnouncements(store: Store, matchReleases: (title: string) => Release[], feed: NewsFeed, snapshot: { items: SourceAnnouncement[]; skipped: SkippedRecord[] }, run: RunContext): AnnouncementCounts {
   const { items } = snapshot;
@@ -59,14 +59,22 @@ export function applyAnnouncements(store: Store, matchReleases: (title: string) 
   return counts;
 }
 
-/** An item the feed still lists but the adapter had to skip (say, it lost its link) has not vanished from the source. */
+/**
+ * The publishers' feeds list only their newest items (the ECB press feed about 15), so an item missing from a snapshot
+ * is withdrawn only when the snapshot still lists items published both before it and after it. One older than every
+ * listed item has rolled off the end; one newer than every listed item may postdate the snapshot (a copy taken or
+ * cached before it was published) and is withdrawn only once a later item is listed without it. Items published at the
+ * same instant as the oldest or newest listed one are on that boundary and are not withdrawn either. An item the feed
+ * still lists but the adapter had to skip (say, it lost its link) has not vanished from the source.
+ */
 function withdrawVanished(announcements: ReturnType<typeof announcementStore>, feed: NewsFeed, items: SourceAnnouncement[], skipped: Set<string>, run: RunContext): number {
   if (items.length === 0) return 0;
   const seen = new Set([...items.map((item) => item.sourceItemId), ...skipped]);
-  const oldest = items.map((item) => item.publishedAt).sort()[0]!;
+  const published = items.map((item) => item.publishedAt).sort();
+  const [oldest, newest] = [published[0]!, published.at(-1)!];
   let withdrawn = 0;
   for (const stored of announcements.publishedSince(feed, oldest)) {
-    if (seen.has(stored.source_item_id)) continue;
+    if (seen.has(stored.source_item_id) || stored.published_at <= oldest || stored.published_at >= newest) continue;
     announcements.save({ ...stored, state: "WITHDRAWN", content_changed_at: run.at, last_seen_at: stored.last_seen_at });
     withdrawn++;
   }

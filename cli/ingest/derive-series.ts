@@ -2,6 +2,7 @@ import { Decimal } from "decimal.js";
 import { DateTime } from "luxon";
 import type { DerivedSeriesRule } from "../../schemas/registry.ts";
 import type { ValueTransformation } from "../../schemas/vocabularies.ts";
+import { lastTargetBusinessDay } from "./target-business-days.ts";
 
 /** One current input value as the ledger holds it, with the vintage and document it is. */
 export interface InputVintage {
@@ -39,6 +40,7 @@ export interface DerivedValue {
 export const DERIVATION_TRANSFORMATIONS: Record<DerivedSeriesRule["kind"], ValueTransformation[]> = {
   PERCENT_CHANGE_YEAR_AGO: ["PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP"],
   LEVEL_IN_FORCE_AT_PERIOD_END: ["LEVEL_IN_FORCE_AT_PERIOD_END"],
+  VALUE_ON_LAST_TARGET_BUSINESS_DAY: ["VALUE_ON_LAST_TARGET_BUSINESS_DAY"],
 };
 
 /**
@@ -47,9 +49,14 @@ export const DERIVATION_TRANSFORMATIONS: Record<DerivedSeriesRule["kind"], Value
  * at its end yet.
  */
 export function deriveValues(rule: DerivedSeriesRule, inputSeriesId: string, inputs: InputVintage[], asOf: string): DerivedValue[] {
-  return rule.kind === "PERCENT_CHANGE_YEAR_AGO"
-    ? deriveYearAgoChange(rule.decimalPlaces ?? 0, inputSeriesId, inputs)
-    : deriveLevelAtMonthEnd(inputSeriesId, inputs, asOf);
+  switch (rule.kind) {
+    case "PERCENT_CHANGE_YEAR_AGO":
+      return deriveYearAgoChange(rule.decimalPlaces ?? 0, inputSeriesId, inputs);
+    case "LEVEL_IN_FORCE_AT_PERIOD_END":
+      return deriveLevelAtMonthEnd(inputSeriesId, inputs, asOf);
+    case "VALUE_ON_LAST_TARGET_BUSINESS_DAY":
+      return deriveValueOnLastBusinessDay(inputSeriesId, inputs);
+  }
 }
 
 /**
@@ -97,6 +104,30 @@ function deriveLevelAtMonthEnd(inputSeriesId: string, inputs: InputVintage[], as
       value: inForce.value,
       note: inForce.value === null ? gapNote(inputSeriesId, inForce) : null,
       inputs: used,
+    });
+  }
+  return derived;
+}
+
+/**
+ * The value a daily series states for the last TARGET business day of each month (the €STR, stated for every TARGET
+ * day and published the next one), as the publisher wrote it. A month is stated only once that day's own value has been
+ * read: a month whose data end earlier (a document asked for a shorter range, or read before that day's rate was
+ * published, which is the business day after it) is not complete and gets no value, and neither does a month with no
+ * daily value at all. Unlike a level that holds until it changes, a daily rate says nothing about the days after it.
+ */
+function deriveValueOnLastBusinessDay(inputSeriesId: string, inputs: InputVintage[]): DerivedValue[] {
+  const byDay = new Map(inputs.filter((input) => /^\d{4}-\d{2}-\d{2}$/.test(input.referencePeriod)).map((input) => [input.referencePeriod, input]));
+  const months = [...new Set([...byDay.keys()].map((day) => day.slice(0, 7)))].sort();
+  const derived: DerivedValue[] = [];
+  for (const month of months) {
+    const last = byDay.get(lastTargetBusinessDay(month));
+    if (!last) continue;
+    derived.push({
+      referencePeriod: month,
+      value: last.value,
+      note: last.value === null ? gapNote(inputSeriesId, last) : null,
+      inputs: [inputOf(inputSeriesId, last)],
     });
   }
   return derived;

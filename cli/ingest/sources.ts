@@ -4,6 +4,7 @@ import type { LimitedRequest } from "../../server/upstream/fetch-limited.ts";
 import { parseBlsObservations } from "./adapters/bls-observations.ts";
 import { parseBlsReleaseSchedule } from "./adapters/bls-release-schedule.ts";
 import { parseEcbCsvdata } from "./adapters/ecb-csvdata.ts";
+import { parseEcbSdmxJson } from "./adapters/ecb-sdmx-json.ts";
 import { parseEcbMeetingsCalendar } from "./adapters/ecb-meetings-calendar.ts";
 import { parseEcbStatisticalCalendar } from "./adapters/ecb-statistical-calendar.ts";
 import { parseEurostatReleaseCalendar } from "./adapters/eurostat-release-calendar.ts";
@@ -113,7 +114,8 @@ export const SOURCES: SourceDefinition[] = [
       const [flow, ...key] = upstream.id.split(".");
       return { url: `${hosts["ecb-data"]}/service/data/${flow}/${key.join(".")}?format=csvdata&startPeriod=${startYear(now)}` };
     }),
-    parse: (body) => parseEcbCsvdata(body),
+    // Live requests ask for csvdata; an archived SDMX-JSON answer of the portal (format=jsondata) replays too.
+    parse: (body) => (isJsonDocument(body) ? parseEcbSdmxJson(body) : parseEcbCsvdata(body)),
   },
   {
     slug: "bls-news-feed", kind: "news", extension: "xml",

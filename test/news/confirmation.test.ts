@@ -8,7 +8,7 @@ import type { SourceAnnouncement } from "../../cli/ingest/records.ts";
 import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
 import type { IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
-import { ingest, indexEvents, indexNews, SAMPLES_DIR, storeRows, tempDir, removeTempDirs } from "./news-support.ts";
+import { archiveWith, CONSTRUCTED_ECB_DECISIONS, ingest, indexEvents, indexNews, rssFeed, SAMPLES_DIR, storeRows, tempDir, removeTempDirs } from "./news-support.ts";
 
 afterAll(removeTempDirs);
 
@@ -17,14 +17,12 @@ afterAll(removeTempDirs);
 const RUN_AT = "2026-07-24T06:00:00.000Z";
 const NON_NEWS = SOURCES.filter((source) => source.kind !== "news").map((source) => source.slug);
 
-/** The linked notices of the sample feeds, as checked by hand in linking.test.ts. */
+/** The linked notices of the sample feeds, as checked by hand in linking.test.ts (the recorded ECB feed links none). */
 const LINKED_NOTICES = [
   { title: "Consumer Price Index - September 2025", publishedAt: "2025-10-24T12:30:00.000Z", url: "https://www.bls.gov/news.release/archives/cpi_10242025.htm" },
   { title: "The Employment Situation - November 2025", publishedAt: "2025-12-16T12:51:00.000Z", url: "https://www.bls.gov/news.release/archives/empsit_12162025.htm" },
   { title: "Real Earnings - November 2025", publishedAt: "2025-12-18T13:30:00.000Z", url: "https://www.bls.gov/news.release/archives/realer_12182025.htm" },
   { title: "Consumer Price Index - February 2026", publishedAt: "2026-03-11T12:30:00.000Z", url: "https://www.bls.gov/news.release/archives/cpi_03112026.htm" },
-  { title: "Monetary policy decisions", publishedAt: "2026-06-11T12:15:00.000Z", url: "https://www.ecb.europa.eu/press/pr/date/2026/html/ecb.mp260611~9e5a03b7c1.en.html" },
-  { title: "Monetary policy decisions", publishedAt: "2026-07-23T12:15:00.000Z", url: "https://www.ecb.europa.eu/press/pr/date/2026/html/ecb.mp260723~4b1e7c2d90.en.html" },
 ];
 
 describe("confirmation by the publisher's notice, on the sample archive", () => {
@@ -80,9 +78,17 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
     expect(event.scheduledAt).toBe("2025-12-16T13:30:00.000Z");
   });
 
-  it("a date-only event (the ECB decision) takes the notice's own time", () => {
-    const event = eventAt("ecb-monetary-policy-decision", "2026-07-23");
-    expect(event.publication.releasedAt).toBe("2026-07-23T12:15:00.000Z");
+  it("a date-only event (the ECB decision) takes the notice's own time (decision notices CONSTRUCTED: none is recorded)", async () => {
+    const dir = tempDir("ecb-decision");
+    const archive = archiveWith({ "ecb-press-feed": { "ecb-press-constructed.xml": rssFeed(CONSTRUCTED_ECB_DECISIONS) } });
+    expect((await ingest(dir, archive, RUN_AT, ["central-bank-meetings-calendar", "ecb-press-feed"])).outcome).toBe("succeeded");
+    const decided = [...indexEvents(dir).values()].filter((event) => event.publication.confirmed).sort((a, b) => a.scheduledDate.localeCompare(b.scheduledDate));
+    expect(decided.map((event) => [event.release.slug, event.scheduledDate, event.scheduledAt, event.publication.releasedAt])).toEqual([
+      ["ecb-monetary-policy-decision", "2026-06-11", null, "2026-06-11T12:15:00.000Z"],
+      ["ecb-monetary-policy-decision", "2026-07-23", null, "2026-07-23T12:15:00.000Z"],
+    ]);
+    // In the sample archive itself no notice names these decisions, so nothing confirms them.
+    expect(eventAt("ecb-monetary-policy-decision", "2026-07-23").publication.confirmed).toBe(false);
   });
 
   it("confirms nothing else: every confirmed event is one a notice linked", () => {
@@ -108,11 +114,11 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
   it("counts what each feed confirmed; a second run adds no second piece of the same evidence", async () => {
     const counts = (summary: IngestSummary, source: string) => summary.sources.find((result) => result.source === source)!.counts;
     expect(counts(first, "bls-news-feed")).toMatchObject({ received: 6, new: 6, linked: 4, ambiguous: 1, unlinked: 1, confirmed: 4 });
-    expect(counts(first, "ecb-press-feed")).toMatchObject({ received: 4, new: 4, linked: 2, ambiguous: 0, unlinked: 2, confirmed: 2 });
+    expect(counts(first, "ecb-press-feed")).toMatchObject({ received: 15, new: 15, linked: 0, ambiguous: 0, unlinked: 15, confirmed: 0, withdrawn: 0 });
     again = await ingest(withNotices, SAMPLES_DIR, "2026-07-24T12:00:00.000Z");
     expect(counts(again, "bls-news-feed")).toMatchObject({ received: 6, new: 0, linked: 4, confirmed: 0 });
     const rows = storeRows<{ n: number }>(withNotices, "SELECT count(*) AS n FROM evidence WHERE kind = 'PUBLISHER_NOTICE'");
-    expect(rows[0]!.n).toBe(6);
+    expect(rows[0]!.n).toBe(4);
     const event = indexEvents(withNotices).get(linkedEventIds.get("2025-10-24T12:30:00.000Z")!)!;
     expect(event.publication.evidence).toHaveLength(1);
     expect(event.publication.detectedAt).toBe(RUN_AT);

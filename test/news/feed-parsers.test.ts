@@ -160,16 +160,30 @@ describe("ECB press feed (RSS 2.0)", () => {
     expect(parseEcbPressRss(document).items[0]).toMatchObject({ sourceItemId: "007", title: "1.50" });
   });
 
-  it("reads the constructed sample feed of the archive: four items, none skipped", () => {
-    const sample = parseEcbPressRss(readFileSync(join(SAMPLES_DIR, "ecb-press-feed", "ecb-press-constructed.xml")));
+  it("reads the real recording of the sample archive (24 June 2026): fifteen items, none skipped", () => {
+    const document = readFileSync(join(SAMPLES_DIR, "ecb-press-feed", "ecb-press-rss-2026-06-24.xml"));
+    const sample = parseEcbPressRss(document);
     expect(sample.skipped).toEqual([]);
-    expect(sample.items.map((item) => [item.title, item.publishedAt])).toEqual([
-      ["Monetary policy decisions", "2026-07-23T12:15:00.000Z"],
-      ["Isabel Schnabel: The transmission of monetary policy", "2026-06-12T07:00:00.000Z"],
-      ["Monetary policy decisions", "2026-06-11T12:15:00.000Z"],
-      ["ECB publishes supervisory banking statistics for the first quarter of 2026", "2026-06-10T08:00:00.000Z"],
+    // Counted in the raw bytes with a regular expression, independently of the XML parser.
+    expect(sample.items).toHaveLength([...document.toString("utf8").matchAll(/<item>/g)].length);
+    expect(sample.items).toHaveLength(15);
+    expect(sample.items.map((item) => [item.title, item.publishedAt]).slice(0, 4)).toEqual([
+      ["ECB reports on progress towards euro adoption", "2026-06-24T10:00:00.000Z"],
+      ["Iceland joins TIPS for instant payments", "2026-06-24T08:00:00.000Z"],
+      ["Boris Vujčić: Outlook for the euro area economy and monetary policy", "2026-06-23T13:55:00.000Z"],
+      ["Philip R. Lane: Introductory remarks", "2026-06-23T00:00:00.000Z"],
     ]);
-    expect(sample.items.every((item) => !item.url.includes("eu//"))).toBe(true);
+    expect(sample.items.at(-1)).toEqual({
+      source: "ecb-press-feed",
+      sourceItemId: "https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.pr260612~ab34769159.en.html",
+      title: "EU structural financial indicators: end of 2025",
+      url: "https://www.ecb.europa.eu/press/pr/date/2026/html/ecb.pr260612~ab34769159.en.html",
+      publishedAt: "2026-06-12T08:00:00.000Z",
+      updatedAt: null,
+    });
+    // Every title of the recording starts with a space; every link has the doubled slash; speeches may link a PDF.
+    expect(sample.items.every((item) => item.title === item.title.trim() && item.sourceItemId.includes("eu//") && !item.url.includes("eu//"))).toBe(true);
+    expect(sample.items[2]!.url).toBe("https://www.ecb.europa.eu/press/key/date/2026/html/ecb.sp260623_1~e421434341.en.pdf");
   });
 });
 

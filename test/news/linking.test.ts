@@ -4,7 +4,8 @@ import { linkAnnouncement, periodInTitle, WINDOW_AFTER_HOURS, WINDOW_BEFORE_HOUR
 import type { SourceAnnouncement } from "../../cli/ingest/records.ts";
 import { createNewsReleaseMatcher } from "../../cli/ingest/release-matching.ts";
 import type { Release } from "../../schemas/registry.ts";
-import { indexNews, sampleDataDir, storeRows, type IndexNewsRow, removeTempDirs } from "./news-support.ts";
+import { ECB_ITEMS, SAMPLE_TITLES } from "./news-route-fixtures.ts";
+import { archiveWith, CONSTRUCTED_ECB_DECISIONS, indexNews, ingest, rssFeed, sampleDataDir, storeRows, tempDir, type IndexNewsRow, removeTempDirs } from "./news-support.ts";
 
 afterAll(removeTempDirs);
 
@@ -240,29 +241,24 @@ describe("on the real calendar events of the sample archive", () => {
     expect(row.record.links).toEqual({ calendarEvent: null, releaseFamily: null, series: [] });
   });
 
-  it("links the two ECB decisions to the meetings' Day 2 events of 2026-06-11 and 2026-07-23", () => {
-    const decisions = news.filter((row) => row.record.title === "Monetary policy decisions");
-    expect(decisions.map((row) => row.link_status)).toEqual(["LINKED", "LINKED"]);
-    const events = decisions.map((row) => eventOf(row.record.links.calendarEvent.eventId));
-    expect(events.map((event) => [event.release_slug, event.scheduled_date, event.scheduled_at, event.source_timezone])).toEqual([
-      ["ecb-monetary-policy-decision", "2026-07-23", null, "Europe/Berlin"],
-      ["ecb-monetary-policy-decision", "2026-06-11", null, "Europe/Berlin"],
-    ]);
-    for (const event of events) expect(event.title).toMatch(/monetary policy meeting .*\(Day 2\)/);
+  it("leaves every item of the real ECB press feed recording UNLINKED: none names a registered release", () => {
+    const ecb = news.filter((row) => row.source === "ecb-press-feed");
+    expect(ecb.map((row) => row.record.title)).toEqual(SAMPLE_TITLES.slice(0, ECB_ITEMS));
+    for (const row of ecb) {
+      expect(row.link_status, row.record.title).toBe("UNLINKED");
+      expect(row.record.links).toEqual({ calendarEvent: null, releaseFamily: null, series: [] });
+    }
   });
 
-  it("measured on the whole sample: 6 linked, each to the right event, 1 ambiguous, 3 unlinked", () => {
+  it("measured on the whole sample: 4 linked, each to the right event, 1 ambiguous, 16 unlinked", () => {
     const table = news.map((row) => {
       const event = row.record.links.calendarEvent && row.link_status === "LINKED" ? eventOf(row.record.links.calendarEvent.eventId) : null;
       return [row.record.title, row.link_status, event ? `${event.release_slug} ${event.scheduled_at ?? event.scheduled_date}` : null];
     });
     // Checked by hand against data/samples: bls-schedule-2025-2026.ics (DTSTART 08:30 US-Eastern on each date) and
-    // ecb-govc-meetings-2026-05-01.derived.ics (the "(Day 2), followed by press conference" rows).
+    // ecb-press-rss-2026-06-24.xml (no item names a release of the registry).
     expect(table).toEqual([
-      ["Monetary policy decisions", "LINKED", "ecb-monetary-policy-decision 2026-07-23"],
-      ["Isabel Schnabel: The transmission of monetary policy", "UNLINKED", null],
-      ["Monetary policy decisions", "LINKED", "ecb-monetary-policy-decision 2026-06-11"],
-      ["ECB publishes supervisory banking statistics for the first quarter of 2026", "UNLINKED", null],
+      ...SAMPLE_TITLES.slice(0, ECB_ITEMS).map((title) => [title, "UNLINKED", null]),
       ["Consumer Price Index - February 2026", "LINKED", "bls-consumer-price-index 2026-03-11T12:30:00.000Z"],
       ["Consumer Price Index and Real Earnings - December 2025", "AMBIGUOUS", null],
       ["Real Earnings - November 2025", "LINKED", "bls-real-earnings 2025-12-18T13:30:00.000Z"],
@@ -270,5 +266,37 @@ describe("on the real calendar events of the sample archive", () => {
       ["Employer Costs for Employee Compensation - September 2025", "UNLINKED", null],
       ["Consumer Price Index - September 2025", "LINKED", "bls-consumer-price-index 2025-10-24T12:30:00.000Z"],
     ]);
+  });
+});
+
+describe("ECB decision notices on the sample's meetings calendar (the feed is CONSTRUCTED here, see CONSTRUCTED_ECB_DECISIONS)", () => {
+  let dataDir: string;
+  let decisions: IndexNewsRow[];
+  const eventOf = (id: string) => storeRows<{ release_slug: string; title: string; scheduled_date: string; scheduled_at: string | null; source_timezone: string }>(
+    dataDir, "SELECT * FROM events WHERE id = ?", id)[0]!;
+
+  beforeAll(async () => {
+    dataDir = tempDir("ecb-decisions");
+    const archive = archiveWith({ "ecb-press-feed": { "ecb-press-constructed.xml": rssFeed(CONSTRUCTED_ECB_DECISIONS) } });
+    const summary = await ingest(dataDir, archive, "2026-07-24T06:00:00Z", ["central-bank-meetings-calendar", "central-bank-statistics-calendar", "ecb-press-feed"]);
+    expect(summary.outcome).toBe("succeeded");
+    decisions = indexNews(dataDir);
+  });
+
+  it("links the two decisions to the meetings' Day 2 events of 2026-07-23 and 2026-06-11, typed as decisions", () => {
+    expect(decisions.map((row) => [row.record.title, row.link_status, row.type, row.topic])).toEqual([
+      ["Monetary policy decisions", "LINKED", "MONETARY_POLICY_DECISION", "monetary_policy"],
+      ["Monetary policy decisions", "LINKED", "MONETARY_POLICY_DECISION", "monetary_policy"],
+    ]);
+    const events = decisions.map((row) => eventOf(row.record.links.calendarEvent.eventId));
+    expect(events.map((event) => [event.release_slug, event.scheduled_date, event.scheduled_at, event.source_timezone])).toEqual([
+      ["ecb-monetary-policy-decision", "2026-07-23", null, "Europe/Berlin"],
+      ["ecb-monetary-policy-decision", "2026-06-11", null, "Europe/Berlin"],
+    ]);
+    for (const event of events) expect(event.title).toMatch(/monetary policy meeting .*\(Day 2\)/);
+    for (const row of decisions) {
+      expect(row.record.links.calendarEvent.evidence.map((item: { rule: string }) => item.rule)).toEqual(["RELEASE_NAME", "PUBLICATION_TIME_IN_SCHEDULED_WINDOW"]);
+      expect(row.record.links.series.map((series: { slug: string }) => series.slug)).toEqual(release("ecb-monetary-policy-decision").seriesSlugs);
+    }
   });
 });

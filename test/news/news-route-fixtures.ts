@@ -8,12 +8,26 @@ export const NEWS = "/api/public/v1/news/events";
 export const INGESTED_AT = "2026-07-24T06:00:00.000Z";
 export const HOUR = 3_600_000;
 
-/** The sample feeds' ten announcements, newest first (their links are checked in linking.test.ts). */
+/**
+ * The sample feeds' 21 announcements, newest first: the fifteen items of the real ECB press feed recording of 24 June
+ * 2026, then the six of the constructed BLS feed (their links are checked in linking.test.ts).
+ */
 export const SAMPLE_TITLES = [
-  "Monetary policy decisions",
-  "Isabel Schnabel: The transmission of monetary policy",
-  "Monetary policy decisions",
-  "ECB publishes supervisory banking statistics for the first quarter of 2026",
+  "ECB reports on progress towards euro adoption",
+  "Iceland joins TIPS for instant payments",
+  "Boris Vujčić: Outlook for the euro area economy and monetary policy",
+  "Philip R. Lane: Introductory remarks",
+  "Christine Lagarde: Hearing of the Committee on Economic and Monetary Affairs of the European Parliament",
+  "Frank Elderson: Fireside chat",
+  "Piero Cipollone: The foundations of national sovereignty: the role of central bank money",
+  "ECB publishes consolidated banking data for end-December 2025",
+  "Piero Cipollone: Digital euro: the future of money",
+  "New data release: ECB wage tracker points to stable negotiated wage pressures in 2026",
+  "Philip R. Lane: Outlook for the euro area economy",
+  "Carbon emissions of ECB and Eurosystem portfolios continue to decline",
+  "Christine Lagarde: Money in transition",
+  "Decisions taken by the Governing Council of the ECB (in addition to decisions setting interest rates)",
+  "EU structural financial indicators: end of 2025",
   "Consumer Price Index - February 2026",
   "Consumer Price Index and Real Earnings - December 2025",
   "Real Earnings - November 2025",
@@ -21,6 +35,8 @@ export const SAMPLE_TITLES = [
   "Employer Costs for Employee Compensation - September 2025",
   "Consumer Price Index - September 2025",
 ];
+/** Where the ECB items end in SAMPLE_TITLES. */
+export const ECB_ITEMS = 15;
 
 export const titles = (body: any): string[] => body.data.events.map((event: { title: string }) => event.title);
 

@@ -13,13 +13,13 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
   const { clock, get } = sampleNewsService();
 
   it("gives a next cursor only when more items remain", async () => {
-    const exact = await get("limit=10");
+    const exact = await get(`limit=${SAMPLE_TITLES.length}`);
     expect(titles(exact.body)).toEqual(SAMPLE_TITLES);
     expect(exact.body.meta.nextCursor).toBeNull();
-    const short = await get("limit=9");
-    expect(titles(short.body)).toEqual(SAMPLE_TITLES.slice(0, 9));
-    const rest = await get(`limit=9&cursor=${encodeURIComponent(short.body.meta.nextCursor)}`);
-    expect(titles(rest.body)).toEqual(SAMPLE_TITLES.slice(9));
+    const short = await get(`limit=${SAMPLE_TITLES.length - 1}`);
+    expect(titles(short.body)).toEqual(SAMPLE_TITLES.slice(0, -1));
+    const rest = await get(`limit=${SAMPLE_TITLES.length - 1}&cursor=${encodeURIComponent(short.body.meta.nextCursor)}`);
+    expect(titles(rest.body)).toEqual(SAMPLE_TITLES.slice(-1));
     expect(rest.body.meta.nextCursor).toBeNull();
   });
 
@@ -44,6 +44,11 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
   });
 });
 
+/**
+ * A later snapshot of the ECB feed: a MODIFIED copy of the real recording of 24 June 2026 (data/samples/ecb-press-feed),
+ * changed here in three ways: one speech retitled, one press release from between other items removed (withdrawn at
+ * the source), and the oldest item removed (rolled off the end of a feed that lists only its newest items).
+ */
 describe("states and dataUpdatedAt after a later snapshot of the ECB feed", () => {
   const clock = fakeClock("2026-07-25T12:00:00Z");
   let service: RunningService;
@@ -52,11 +57,14 @@ describe("states and dataUpdatedAt after a later snapshot of the ECB feed", () =
 
   beforeAll(async () => {
     service = await startService({ clock, seedDataDir: await sampleDataDir(INGESTED_AT) });
-    const original = readFileSync(join(SAMPLES_DIR, "ecb-press-feed", "ecb-press-constructed.xml"), "utf8");
+    const original = readFileSync(join(SAMPLES_DIR, "ecb-press-feed", "ecb-press-rss-2026-06-24.xml"), "utf8");
     const changed = original
-      .replace(" Isabel Schnabel: The transmission of monetary policy", " Isabel Schnabel: The transmission of monetary policy in the euro area")
-      .replace(/\s*<item>\s*<title>Monetary policy decisions<\/title>\s*<link>[^<]*ecb\.mp260611[^]*?<\/item>/, "");
-    expect(changed).not.toContain("mp260611");
+      .replace("<title> Christine Lagarde: Money in transition</title>", "<title> Christine Lagarde: Money in transition (corrected)</title>")
+      .replace(/<item><title> Iceland joins TIPS[^]*?<\/item>/, "")
+      .replace(/<item><title> EU structural financial indicators[^]*?<\/item>/, "");
+    expect(changed).toContain("Money in transition (corrected)");
+    expect(changed).not.toContain("ecb.pr260624_1");
+    expect(changed).not.toContain("ecb.pr260612");
     const archive = archiveWith({ "ecb-press-feed": { "ecb-press.xml": changed } });
     expect((await ingest(service.dataDir, archive, SECOND_RUN)).outcome).toBe("succeeded");
   });
@@ -64,21 +72,23 @@ describe("states and dataUpdatedAt after a later snapshot of the ECB feed", () =
     await service?.close();
   });
 
-  it("filters by state: UPDATED for the retitled speech, WITHDRAWN for the vanished decision", async () => {
+  it("filters by state: UPDATED for the retitled speech, WITHDRAWN for the item vanished from between others, not the one rolled off", async () => {
     const updated = await service.request(`${NEWS}?state=UPDATED`);
-    expect(titles(updated.body)).toEqual(["Isabel Schnabel: The transmission of monetary policy in the euro area"]);
+    expect(titles(updated.body)).toEqual(["Christine Lagarde: Money in transition (corrected)"]);
     const withdrawn = await service.request(`${NEWS}?state=withdrawn`);
     expect(withdrawn.body.data.events.map((event: any) => [event.title, event.publishedAt, event.state])).toEqual([
-      ["Monetary policy decisions", "2026-06-11T12:15:00.000Z", "WITHDRAWN"],
+      ["Iceland joins TIPS for instant payments", "2026-06-24T08:00:00.000Z", "WITHDRAWN"],
     ]);
-    expect((await service.request(`${NEWS}?state=NEW`)).body.data.events).toHaveLength(8);
+    const unchanged = titles((await service.request(`${NEWS}?state=NEW`)).body);
+    expect(unchanged).toHaveLength(SAMPLE_TITLES.length - 2);
+    expect(unchanged).toContain("EU structural financial indicators: end of 2025");
   });
 
   it("moves dataUpdatedAt to the run that changed content, and not on a run that changed nothing", async () => {
     expect((await service.request(NEWS)).body.meta.dataUpdatedAt).toBe(SECOND_RUN);
     const third = await ingest(service.dataDir, SAMPLES_DIR, THIRD_RUN);
     expect(third.outcome).toBe("succeeded");
-    // The third run (the original sample feed) put the speech's title and the decision back: a change again.
+    // The third run (the original recording) put the speech's title and the withdrawn item back: a change again.
     expect((await service.request(NEWS)).body.meta.dataUpdatedAt).toBe(THIRD_RUN);
     expect((await service.request(`${NEWS}?state=UPDATED`)).body.data.events).toHaveLength(2);
     const fourth = await ingest(service.dataDir, SAMPLES_DIR, "2026-07-25T10:00:00.000Z");

@@ -123,6 +123,17 @@ ${body}
 `;
 }
 
+/**
+ * CONSTRUCTED, not a recording: the ECB press feed as it would read right after the decisions of 11 June and 23 July
+ * 2026 (§4.3: "Monetary policy decisions" at 14:15 local on Day 2). The real recording of 24 June 2026 in the samples
+ * holds no decision notice (the 11 June one had rolled off), so the tests that link a decision build this one. The hash
+ * part of each URL says it was made up.
+ */
+export const CONSTRUCTED_ECB_DECISIONS: RssItem[] = [
+  { title: "Monetary policy decisions", link: "https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.mp260723~constructed.en.html", pubDate: "Thu, 23 Jul 2026 14:15:00 +0200" },
+  { title: "Monetary policy decisions", link: "https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.mp260611~constructed.en.html", pubDate: "Thu, 11 Jun 2026 14:15:00 +0200" },
+];
+
 export interface IndexNewsRow {
   id: string;
   published_at: string;

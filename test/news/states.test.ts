@@ -76,7 +76,7 @@ describe("announcement states across snapshots of one feed", () => {
     expect(counts(T2)).toMatchObject({ new: 0, updated: 1 });
   });
 
-  it("an item missing while newer items remain is WITHDRAWN, and stays served as such", () => {
+  it("an item missing from between items the feed still lists (newer and older ones) is WITHDRAWN, and stays served as such", () => {
     expect(item(T2, B)).toMatchObject({ state: "WITHDRAWN", contentChangedAt: T2, title: B.title });
     expect(counts(T2)).toMatchObject({ withdrawn: 1 });
   });
@@ -150,6 +150,35 @@ describe("announcement states across snapshots of one feed", () => {
     expect((await runOnce(T2, stamped)).state).toBe("NEW");
     const changed = await runOnce(T3, { ...stamped, updated: "2026-03-12T10:00:00-04:00" });
     expect(changed).toMatchObject({ state: "UPDATED", content_changed_at: T3 });
+  });
+
+  it("an item newer than every item of a snapshot is not WITHDRAWN (the snapshot may predate it), until a later item is listed without it", async () => {
+    const dir = tempDir("states-newest");
+    const runOnce = async (at: string, entries: AtomEntry[]) => {
+      const summary = await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed(entries) } }, "empty"), at, ["bls-news-feed"]);
+      expect(summary.outcome).toBe("succeeded");
+      return { withdrawn: summary.sources[0]!.counts.withdrawn, states: new Map(indexNews(dir).map((row) => [row.record.url as string, row.state])) };
+    };
+    await runOnce(T4, [E, A, C]);
+    // A copy of the feed taken before E was published (a stale cache, an older archived document): E is not in it.
+    const stale = await runOnce(T5, [A, C]);
+    expect(stale.withdrawn).toBe(0);
+    expect(stale.states.get(E.id)).toBe("NEW");
+    // A later snapshot lists an item newer than E and still not E: now E is missing from between listed items.
+    const F: AtomEntry = { id: `${ARCHIVES}empsit_05082026.htm`, title: "The Employment Situation - April 2026", published: "2026-05-08T08:30:00-04:00" };
+    const later = await runOnce("2026-05-09T06:00:00.000Z", [F, A, C]);
+    expect(later.withdrawn).toBe(1);
+    expect(later.states.get(E.id)).toBe("WITHDRAWN");
+    expect([A, C, F].map((entry) => later.states.get(entry.id))).toEqual(["NEW", "NEW", "NEW"]);
+  });
+
+  it("an item published at the same instant as the oldest listed one is on the boundary of the feed's window: not WITHDRAWN", async () => {
+    const dir = tempDir("states-boundary");
+    const twin: AtomEntry = { ...C, id: `${ARCHIVES}realer_01132026.htm`, title: "Real Earnings - December 2025" };
+    await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([A, B, C, twin]) } }, "empty"), T1, ["bls-news-feed"]);
+    const summary = await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([E, A, B, C]) } }, "empty"), T4, ["bls-news-feed"]);
+    expect(summary.sources[0]!.counts.withdrawn).toBe(0);
+    expect(indexNews(dir).find((row) => row.record.url === twin.id)!.state).toBe("NEW");
   });
 
   it("an item the feed still lists but the adapter skips (its link lost) is not WITHDRAWN", async () => {

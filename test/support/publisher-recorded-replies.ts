@@ -92,7 +92,8 @@ export function loadSamples(dir: string): Samples {
     const dataset = /^(?:[A-Za-z0-9_.]+:)?([A-Za-z0-9_]+)/.exec(dataflow)?.[1]?.toLowerCase();
     if (dataset) eurostat.set(dataset, document);
   }
-  const ecb = filesOf(dir, "ecb-data").map((file) => readCsv(readFileSync(file, "utf8")));
+  // csvdata documents only: an archived SDMX-JSON answer (the €STR recording) is not what a csvdata request gets.
+  const ecb = filesOf(dir, "ecb-data").filter((file) => extname(file) !== ".json").map((file) => readCsv(readFileSync(file, "utf8")));
   return { single, blsSeries, eurostat, ecb };
 }
 
