@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
 import { brotliCompressSync, constants, crc32, deflateRawSync } from "node:zlib";
+import { ownedBytes } from "../memory/owned-bytes.ts";
 
 /**
  * Compressed answers without compressing per response. A body is a constant head (the serialised `data`, computed
@@ -94,15 +95,21 @@ export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTE
   };
 }
 
+// Compressed heads are kept: each in an allocation of its own, not a slice of zlib's 16 KB output chunk (owned-bytes.ts).
 function deflateHead(head: Buffer): DeflatedHead {
-  return { deflated: deflateRawSync(head, { finishFlush: constants.Z_SYNC_FLUSH }), crc: crc32(head), length: head.length };
+  return { deflated: ownedBytes(deflateRawSync(head, { finishFlush: constants.Z_SYNC_FLUSH })), crc: crc32(head), length: head.length };
 }
 
 function brotliHead(head: Buffer): Buffer {
-  return brotliCompressSync(head, {
+  return ownedBytes(brotliCompressSync(head, {
     finishFlush: constants.BROTLI_OPERATION_FLUSH,
-    params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: head.length },
-  });
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: head.length,
+      // A window no larger than the head: the default 4 MB window makes the encoder allocate megabytes per call.
+      [constants.BROTLI_PARAM_LGWIN]: Math.min(constants.BROTLI_MAX_WINDOW_BITS, Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(head.length + 1)))),
+    },
+  }));
 }
 
 /** RFC 1952: no name, no time, unknown operating system. */
