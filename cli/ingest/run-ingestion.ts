@@ -109,6 +109,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const published = outcome !== "failed";
     if (published) {
       options.progress("publishing the index…");
+      const publishing = performance.now();
       publishIndex(store, options.registry, options.dataDir, {
         publishedAt: finished, lastIngestedAt: finished,
         // Never older than what the live index already states: a run killed after publishing, before it was recorded
@@ -116,6 +117,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
         lastSuccessfulIngestionAt: [lastEconomicsSuccess(store, results, finished), publishedFact(options.dataDir, "lastSuccessfulIngestionAt")]
           .filter((time): time is string => time !== null).sort().at(-1) ?? null,
       });
+      options.progress(`index published in ${((performance.now() - publishing) / 1000).toFixed(2)} s`);
     }
     // Recorded only once its index is in place, so a run read as finished has published what it says. A run that cannot
     // record its end (a full disk) stays "running" in the ledger, as a killed one does, and the next run records it as
