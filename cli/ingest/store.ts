@@ -1,3 +1,4 @@
+import type { ProvenanceColumns } from "../../schemas/value-provenance.ts";
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -30,7 +31,8 @@ export interface StoredEventSource {
   last_seen_at: string;
 }
 
-export interface StoredVintage {
+/** A vintage of the ledger; its provenance columns (VINTAGE_PROVENANCE_COLUMNS) are null where recorded before they were kept. */
+export interface StoredVintage extends ProvenanceColumns {
   series_slug: string;
   reference_period: string;
   sequence: number;
@@ -39,14 +41,6 @@ export interface StoredVintage {
   source_updated_at: string | null;
   ingested_at: string;
   run_id: string;
-  /** Provenance (VINTAGE_PROVENANCE_COLUMNS); null in vintages recorded before it was kept. */
-  source: string | null;
-  adapter: string | null;
-  /** Comma-joined VALUE_TRANSFORMATIONS. */
-  transformation: string | null;
-  derivation: string | null;
-  document_sha256: string | null;
-  document_fetched_at: string | null;
   note: string | null;
   /** JSON of the inputs, for a vintage the service derived. */
   derived_inputs: string | null;
