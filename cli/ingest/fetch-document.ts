@@ -15,6 +15,17 @@ export interface PoliteOptions extends LimitOptions {
 }
 
 const RETRYABLE_STATUS = (status: number) => status === 429 || status >= 500;
+
+/**
+ * The publisher answered that it has no such document (a 4xx other than 429: an unknown series key, a bad query):
+ * the publisher is well, this one request is not.
+ */
+export class DocumentRefusedError extends UpstreamRequestError {
+  constructor(message: string) {
+    super("http-status", message);
+    this.name = "DocumentRefusedError";
+  }
+}
 const MAX_RETRY_WAIT_MS = 30_000;
 
 /** Fetches a publisher document politely: identified, bounded, retried with back-off (honouring Retry-After). */
@@ -33,7 +44,8 @@ export async function fetchDocument(target: LimitedRequest, options: PoliteOptio
           lastModified: headerValue(response.headers, "last-modified"),
         };
       }
-      const failure = new UpstreamRequestError("http-status", `${new URL(target.url).host} answered HTTP ${response.status}`);
+      const message = `${new URL(target.url).host} answered HTTP ${response.status}`;
+      const failure = RETRYABLE_STATUS(response.status) ? new UpstreamRequestError("http-status", message) : new DocumentRefusedError(message);
       if (!RETRYABLE_STATUS(response.status) || attempt >= options.retries) throw failure;
       const retryAfter = Number(headerValue(response.headers, "retry-after"));
       if (Number.isFinite(retryAfter) && retryAfter > 0) waitMs = retryAfter * 1000;

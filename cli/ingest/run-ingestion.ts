@@ -12,7 +12,7 @@ import { appliedFetches } from "./applied-fetches.ts";
 import { archiveDocument, fetchOrderRecorder, replayPlan, retrievedAtOf } from "./archive.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import { createPeriodLinker } from "./link-periods-by-value.ts";
-import { fetchDocument, type PoliteOptions } from "./fetch-document.ts";
+import { DocumentRefusedError, fetchDocument, type PoliteOptions } from "./fetch-document.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
 import { sourceResult, totalsOf, type SourceTally } from "./run-summary.ts";
@@ -168,11 +168,15 @@ function registryLookups(registry: Registry) {
 
 type Lookups = ReturnType<typeof registryLookups>;
 
-/** A live run: each source's documents fetched, then applied in request order; a failure ends the source's turn. */
+/**
+ * A live run: each source's documents fetched, then applied in request order; a failure ends the source's turn. Only
+ * an observation API's document the publisher refuses (a wrong series key's 404) fails alone: each such document
+ * stands for one series or dataset, so the others are still fetched and applied, and the source is reported incomplete.
+ */
 async function ingestSource(store: Store, source: SourceDefinition, options: IngestOptions & { mode: { kind: "fetch" } }, runId: string, lookups: Lookups): Promise<SourceResult> {
   const tally: SourceTally = { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] };
   try {
-    const received = await fetchedDocuments(source, options);
+    const received = await fetchedDocuments(source, options, source.kind === "observations" ? (message) => tally.failures.push(message) : null);
     for (const document of received) applyDocument(store, source, document, options, runId, lookups, tally);
   } catch (error) {
     tally.failures.push((error as Error).message);
@@ -259,12 +263,20 @@ function applyDocument(store: Store, source: SourceDefinition, document: Documen
   for (const [name, value] of Object.entries(applied)) tally.counts[name] = (tally.counts[name] ?? 0) + value;
 }
 
-async function fetchedDocuments(source: SourceDefinition, options: IngestOptions & { mode: { kind: "fetch" } }): Promise<Document[]> {
+/** The source's documents; with `refusedAlone`, a document the publisher refuses is reported there and the rest fetched. */
+async function fetchedDocuments(source: SourceDefinition, options: IngestOptions & { mode: { kind: "fetch" } }, refusedAlone: ((message: string) => void) | null): Promise<Document[]> {
   const { mode } = options;
   const context: RequestContext = { hosts: mode.hosts, registry: options.registry, now: DateTime.fromMillis(options.now(), { zone: "utc" }), blsApiKey: mode.blsApiKey };
   const documents: Document[] = [];
   for (const request of source.requests(context)) {
-    const fetched = await fetchDocument(request, mode.http);
+    let fetched: Awaited<ReturnType<typeof fetchDocument>>;
+    try {
+      fetched = await fetchDocument(request, mode.http);
+    } catch (error) {
+      if (!(refusedAlone && error instanceof DocumentRefusedError)) throw error;
+      refusedAlone(error.message);
+      continue;
+    }
     documents.push({ name: "", url: request.url, body: fetched.body, status: fetched.status, etag: fetched.etag, lastModified: fetched.lastModified, fetchedAt: null, retrievedAt: null, runId: null });
   }
   return documents;
