@@ -1,15 +1,17 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCompressor, type ContentCoding } from "../../server/http/compression.ts";
 import { sampleDataDir } from "../support/economics-index.ts";
+import { CHROMIUM_LAUNCH, chromiumInstalled } from "../support/headless-chromium.ts";
+import { rawRequest } from "../support/raw-http.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
 /**
@@ -18,21 +20,8 @@ import { startService, type RunningService } from "../support/service.ts";
  * libz/libbrotli, Chromium's network stack), tails beyond one 64 KB stored block / meta-block included.
  */
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const CALENDAR = "/api/public/v1/economics/calendar?from=2026-01-01&to=2026-03-31&limit=200";
 
-function rawGet(url: string, headers: Record<string, string>, method = "GET"): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
-    });
-    request.on("error", reject);
-    request.end();
-  });
-}
 
 function decode(body: Buffer, coding: string | undefined): Buffer {
   if (coding === "gzip") return gunzipSync(body);
@@ -65,8 +54,8 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
   ];
 
   it.each(hostile.map((value) => [value.length > 60 ? `${value.slice(0, 40)}… (${value.length} chars)` : value, value]))("answers %j with a 200 whose body decodes to the same valid JSON, labelled with its real coding", async (_label, acceptEncoding) => {
-    const plain = await rawGet(service.url + CALENDAR, {});
-    const answer = await rawGet(service.url + CALENDAR, { "accept-encoding": acceptEncoding });
+    const plain = await rawRequest(service.url + CALENDAR, {});
+    const answer = await rawRequest(service.url + CALENDAR, { "accept-encoding": acceptEncoding });
     expect(answer.status).toBe(200);
     const coding = answer.headers["content-encoding"] as string | undefined;
     expect([undefined, "gzip", "br"]).toContain(coding);
@@ -78,7 +67,7 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
 
   it("never sends a coding the client refused with q=0", async () => {
     for (const [accept, refused] of [["br;q=0, gzip", "br"], ["gzip;q=0, br;q=0, *", "gzip"], ["*;q=0.5, br;q=0", "br"]] as const) {
-      const answer = await rawGet(service.url + CALENDAR, { "accept-encoding": accept });
+      const answer = await rawRequest(service.url + CALENDAR, { "accept-encoding": accept });
       expect(answer.headers["content-encoding"], accept).not.toBe(refused === "gzip" && accept.startsWith("gzip;q=0, br;q=0") ? "br" : refused);
     }
   });
@@ -86,10 +75,10 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
   // RFC 9110 section 15.4.5: a 304 carries the Vary (and ETag, Cache-Control) the 200 would have carried, or a cache
   // that stored the compressed 200 freshens it under the wrong secondary key and may serve br to a client without br.
   it("sends a 304 with the same Vary as the 200 it stands for", async () => {
-    const full = await rawGet(service.url + CALENDAR, { "accept-encoding": "br" });
+    const full = await rawRequest(service.url + CALENDAR, { "accept-encoding": "br" });
     expect(full.status).toBe(200);
     expect(String(full.headers.vary)).toMatch(/accept-encoding/i);
-    const notModified = await rawGet(service.url + CALENDAR, { "accept-encoding": "br", "if-none-match": String(full.headers.etag) });
+    const notModified = await rawRequest(service.url + CALENDAR, { "accept-encoding": "br", "if-none-match": String(full.headers.etag) });
     expect(notModified.status).toBe(304);
     expect(notModified.headers.etag).toBe(full.headers.etag);
     expect(String(notModified.headers.vary)).toBe(String(full.headers.vary));
@@ -97,8 +86,8 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
 
   it("answers HEAD with the Content-Length and coding the GET would have", async () => {
     for (const accept of ["gzip", "br", ""]) {
-      const get = await rawGet(service.url + CALENDAR, { "accept-encoding": accept });
-      const head = await rawGet(service.url + CALENDAR, { "accept-encoding": accept }, "HEAD");
+      const get = await rawRequest(service.url + CALENDAR, { "accept-encoding": accept });
+      const head = await rawRequest(service.url + CALENDAR, { "accept-encoding": accept }, "HEAD");
       expect(head.status).toBe(200);
       expect(head.body.length).toBe(0);
       expect(head.headers["content-encoding"]).toBe(get.headers["content-encoding"]);
@@ -109,15 +98,15 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
 
   it("ignores Range and If-Range on compressed answers: a whole 200, never a 206 of encoded bytes", async () => {
     for (const headers of [{ range: "bytes=0-9" }, { range: "bytes=-5" }, { range: "bytes=99999999-" }, { range: "bytes=0-0,5-5" }]) {
-      const answer = await rawGet(service.url + CALENDAR, { "accept-encoding": "gzip", ...headers });
+      const answer = await rawRequest(service.url + CALENDAR, { "accept-encoding": "gzip", ...headers });
       expect(answer.status, JSON.stringify(headers)).toBe(200);
       expect(answer.headers["content-range"]).toBeUndefined();
-      expect(JSON.parse(gunzipSync(answer.body).toString()).data).toEqual(JSON.parse((await rawGet(service.url + CALENDAR, {})).body.toString()).data);
+      expect(JSON.parse(gunzipSync(answer.body).toString()).data).toEqual(JSON.parse((await rawRequest(service.url + CALENDAR, {})).body.toString()).data);
     }
   });
 
   it("gives curl --compressed the same data as an uncompressed answer, for brotli and gzip", async () => {
-    const plain = JSON.parse((await rawGet(service.url + CALENDAR, {})).body.toString());
+    const plain = JSON.parse((await rawRequest(service.url + CALENDAR, {})).body.toString());
     for (const accept of ["br", "gzip"]) {
       const headerFile = join(mkdtempSync(join(tmpdir(), "attack-curl-")), "headers.txt");
       const read = await curl(["-sS", "--compressed", "-H", `Accept-Encoding: ${accept}`, "-D", headerFile, service.url + CALENDAR]);
@@ -165,17 +154,17 @@ describe("the hand-framed tail read by independent decoders, tails over 64 KB in
 
   it.each(cases)("Node zlib and curl read tail %s in %s as head + tail", async (name, coding) => {
     const expected = sha(Buffer.concat([head, tails[name]!]));
-    const raw = await rawGet(`${base}/${name}/${coding}`, {});
+    const raw = await rawRequest(`${base}/${name}/${coding}`, {});
     expect(sha(decode(raw.body, coding))).toBe(expected);
     const read = await curl(["-sS", "--compressed", `${base}/${name}/${coding}`]);
     expect(read.status, read.stderr).toBe(0);
     expect(sha(read.stdout)).toBe(expected);
   });
 
-  describe.skipIf(!existsSync(CHROMIUM))("in headless Chromium", () => {
+  describe.skipIf(!chromiumInstalled)("in headless Chromium", () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await chromium.launch(CHROMIUM_LAUNCH);
     }, 60_000);
     afterAll(() => browser?.close());
 

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIngestionLauncher } from "../../cli/ingest/launch-ingestion.ts";
+import { rawRequest } from "../support/raw-http.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
 /**
@@ -18,17 +18,11 @@ const UNREGISTERED = "/api/v1/admin/nothing-here";
 
 interface Raw { status: number; headers: Record<string, string | string[] | undefined>; body: string }
 
-function raw(url: string, method: string, headers: Record<string, string>): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method, headers }, (response) => {
-      let body = "";
-      response.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
-    });
-    request.on("error", reject);
-    request.end();
-  });
+async function raw(url: string, method: string, headers: Record<string, string>): Promise<Raw> {
+  const answer = await rawRequest(url, headers, method);
+  return { ...answer, body: answer.body.toString("utf8") };
 }
+
 
 /** What may differ between two answers to the same kind of request: per-request ids, counters and lengths aside. */
 function shape(answer: Raw) {

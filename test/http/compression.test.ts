@@ -1,9 +1,9 @@
 import fc from "fast-check";
-import { request as httpRequest } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseCoding, createCompressor, type ContentCoding } from "../../server/http/compression.ts";
 import { sampleDataDir } from "../support/economics-index.ts";
+import { rawRequest } from "../support/raw-http.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
 function decode(body: Buffer, coding: ContentCoding): Buffer {
@@ -54,18 +54,6 @@ describe("compressing a constant head once and a tail per response", () => {
   });
 });
 
-/** One raw exchange, so that the bytes on the wire are seen before any client decodes them. */
-function rawGet(url: string, headers: Record<string, string>, method = "GET"): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
-    });
-    request.on("error", reject);
-    request.end();
-  });
-}
 
 describe("compressed answers on the real server", () => {
   let service: RunningService;
@@ -77,7 +65,7 @@ describe("compressed answers on the real server", () => {
   const largeAnswers = ["/api/public/v1/economics/calendar?from=2026-01-01&to=2026-03-31&limit=200", "/api/v1/openapi.json"];
 
   it.each(largeAnswers)("sends %s in brotli or gzip as asked, the same answer as uncompressed", async (path) => {
-    const plain = await rawGet(service.url + path, {});
+    const plain = await rawRequest(service.url + path, {});
     expect(plain.status).toBe(200);
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.headers.vary).toMatch(/accept-encoding/);
@@ -85,7 +73,7 @@ describe("compressed answers on the real server", () => {
     const plainJson = JSON.parse(plain.body.toString());
     for (const [accept, coding] of [["gzip, deflate, br", "br"], ["gzip", "gzip"], ["br;q=0, gzip;q=0.8", "gzip"]] as const) {
       for (let round = 0; round < 2; round++) {
-        const encoded = await rawGet(service.url + path, { "accept-encoding": accept });
+        const encoded = await rawRequest(service.url + path, { "accept-encoding": accept });
         expect(encoded.status).toBe(200);
         expect(encoded.headers["content-encoding"]).toBe(coding);
         expect(encoded.headers.vary).toMatch(/accept-encoding/);
@@ -105,20 +93,20 @@ describe("compressed answers on the real server", () => {
   });
 
   it("leaves small answers, errors and not-modified answers uncompressed", async () => {
-    const small = await rawGet(`${service.url}/api/public/v1/health/live`, { "accept-encoding": "br, gzip" });
+    const small = await rawRequest(`${service.url}/api/public/v1/health/live`, { "accept-encoding": "br, gzip" });
     expect(small.headers["content-encoding"]).toBeUndefined();
     expect(JSON.parse(small.body.toString()).data).toEqual({ status: "live" });
-    const error = await rawGet(`${service.url}/api/public/v1/economics/calendar?from=nonsense`, { "accept-encoding": "br, gzip" });
+    const error = await rawRequest(`${service.url}/api/public/v1/economics/calendar?from=nonsense`, { "accept-encoding": "br, gzip" });
     expect(error.status).toBe(400);
     expect(error.headers["content-encoding"]).toBeUndefined();
-    const first = await rawGet(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip" });
-    const notModified = await rawGet(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip", "if-none-match": String(first.headers.etag) });
+    const first = await rawRequest(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip" });
+    const notModified = await rawRequest(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip", "if-none-match": String(first.headers.etag) });
     expect(notModified.status).toBe(304);
     expect(notModified.body.length).toBe(0);
   });
 
   it("answers HEAD with the headers of the compressed answer and no body", async () => {
-    const head = await rawGet(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip" }, "HEAD");
+    const head = await rawRequest(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip" }, "HEAD");
     expect(head.status).toBe(200);
     expect(head.headers["content-encoding"]).toBe("gzip");
     expect(head.body.length).toBe(0);

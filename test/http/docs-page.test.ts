@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, CHROMIUM_LAUNCH, chromiumInstalled } from "../support/headless-chromium.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
 /**
@@ -8,8 +8,6 @@ import { startService, type RunningService } from "../support/service.ts";
  * `chromium` package) against the real server, with a "Try it out" request answered live.
  */
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const DOCS_FILES = [
   { path: "/docs", mediaType: "text/html; charset=utf-8" },
   { path: "/docs/swagger-ui.css", mediaType: "text/css; charset=utf-8" },
@@ -74,7 +72,6 @@ describe("the documentation page's files over HTTP", () => {
   });
 });
 
-const chromiumInstalled = existsSync(CHROMIUM);
 if (!chromiumInstalled) console.warn(`docs page browser test skipped: ${CHROMIUM} is missing (install Debian's "chromium" package: apt-get install chromium)`);
 
 describe.skipIf(!chromiumInstalled)(`the documentation page in headless Chromium (skipped without ${CHROMIUM}, Debian package "chromium")`, () => {
@@ -86,7 +83,7 @@ describe.skipIf(!chromiumInstalled)(`the documentation page in headless Chromium
 
   beforeAll(async () => {
     service = await startService();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await chromium.launch(CHROMIUM_LAUNCH);
     page = await browser.newPage();
     page.on("request", (request) => void requested.push(request.url()));
     page.on("pageerror", (error) => void pageErrors.push(error.message));
