@@ -4,7 +4,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
 import { startMetricsServer, startServer } from "../../server/listen.ts";
-import { createLogger } from "../../server/observability/logger.ts";
+import { createLogger, flushLog } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
 import type { ServeFlags } from "../commands/serve.ts";
@@ -47,7 +47,7 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
     // The log is written in batches: what is still buffered goes out before the process ends.
     beforeExit: async () => {
       await follower?.stop();
-      await new Promise<void>((resolve) => logger.flush(() => resolve()));
+      await new Promise<void>((resolve) => flushLog(logger, () => resolve()));
     },
   };
   const server = await startServer(app, { port, hostname: host, shutdown }).catch(async (error: unknown) => {

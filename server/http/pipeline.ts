@@ -5,7 +5,7 @@ import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
-import type { Logger } from "../observability/logger.ts";
+import { logRequest, type Logger } from "../observability/logger.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
 import { isoInstant } from "../time/iso-instant.ts";
 import { ApiError } from "./api-error.ts";
@@ -14,7 +14,7 @@ import { clientAddress } from "./client-address.ts";
 import { allowedMethods, applyCors, NO_ORIGIN_CORS_HEADERS } from "./cors.ts";
 import type { Compressor } from "./compression.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
-import { rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
+import { setRateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
 import { matchesIfNoneMatch, prepareAnswer, responseBody, serialiseError, varyOnEncoding, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
 
@@ -192,7 +192,7 @@ function logAnswer(request: RequestState, status: number): void {
   request.metrics.recordRequest(request.route, status, elapsedMs / 1000);
   if (!request.logger.isLevelEnabled("info")) return;
   const durationMs = Math.round(elapsedMs * 1000) / 1000;
-  request.logger.info({ requestId: request.id, route: request.route, status, durationMs, cache: request.cache }, "request");
+  logRequest(request.logger, { requestId: request.id, route: request.route, status, durationMs, cache: request.cache });
 }
 
 function answerUnmatched(event: H3Event, context: PipelineContext): unknown {
@@ -220,7 +220,7 @@ export function answerRefusedRequest(clientAddress: string | undefined, context:
   const request = startRequest(context);
   Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
   const decision = context.rateLimiter(UNMATCHED_ROUTE, `ip:${clientAddress ?? "unknown"}`, false, request.now);
-  Object.assign(request.headers, rateLimitHeaders(decision));
+  setRateLimitHeaders(decision, request.headers);
   const error = decision.allowed ? new ApiError("BAD_REQUEST") : new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds });
   logAnswer(request, error.status);
   return { status: error.status, headers: errorHeaders(request, error), body: serialiseError(error, request.id) };
@@ -235,7 +235,7 @@ function publicClient(event: H3Event, context: PipelineContext): string | undefi
 function consumeRateLimit(event: H3Event, request: RequestState, routeName: string, principal: Principal | null, context: PipelineContext): unknown {
   const client = principal ? `key:${principal.keyId}` : `ip:${publicClient(event, context) ?? "unknown"}`;
   const decision = context.rateLimiter(routeName, client, principal !== null, request.now);
-  Object.assign(request.headers, rateLimitHeaders(decision));
+  setRateLimitHeaders(decision, request.headers);
   if (decision.allowed) return undefined;
   return answerError(request, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
 }

@@ -39,10 +39,9 @@ export function createRateLimiter(config: RateLimitConfig) {
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
-export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
-  return {
-    "ratelimit-limit": String(decision.limit),
-    "ratelimit-remaining": String(decision.remaining),
-    "ratelimit-reset": String(decision.resetSeconds),
-  };
+/** The decision's `RateLimit-*` headers, set on an answer's headers. */
+export function setRateLimitHeaders(decision: RateLimitDecision, headers: Record<string, string>): void {
+  headers["ratelimit-limit"] = String(decision.limit);
+  headers["ratelimit-remaining"] = String(decision.remaining);
+  headers["ratelimit-reset"] = String(decision.resetSeconds);
 }

@@ -17,7 +17,7 @@ import type { IndexFollowingConfig } from "../config.ts";
 import { replaceAtomically } from "../files/atomic-write.ts";
 import { digestFile, DigestingStream } from "../files/file-digest.ts";
 import { fileVersion } from "../files/reloading-file.ts";
-import type { Logger } from "../observability/logger.ts";
+import { flushLog, type Logger } from "../observability/logger.ts";
 import { createObjectStoreClient, objectKey, objectUrl, storeErrorFacts, storeStatusOf } from "./object-store.ts";
 
 /** What the follower has done since the process started; read by the metrics. */
@@ -99,7 +99,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     // A poll cut short by the process stopping is no failure of the store.
     if (!stopping.signal.aborted) countPoll(outcome);
     // The log is written in batches: a swap or a failure, which operators watch for, goes out now, not with later lines.
-    if (outcome !== "unchanged") logger.flush();
+    if (outcome !== "unchanged") flushLog(logger);
     return outcome;
   }
 

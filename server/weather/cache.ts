@@ -94,6 +94,8 @@ interface Entry<T> {
   value: T;
   /** Last fetch, or last 304 confirmation. */
   fetchedAt: number;
+  /** `fetchedAt` as the ISO 8601 text every answer from this copy states, formatted once. */
+  fetchedAtText: string;
   expires: number | null;
   lastModified: string | null;
   lastFailureAt: number | null;
@@ -128,7 +130,7 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
       value: entry.value,
       cached: source !== "provider",
       cacheAgeSeconds: Math.floor(Math.max(0, now() - entry.fetchedAt) / 1000),
-      fetchedAt: new Date(entry.fetchedAt).toISOString(),
+      fetchedAt: entry.fetchedAtText,
       stale: source === "stale",
       degraded: source === "stale",
     };
@@ -181,15 +183,16 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
   async function fetchEntry(point: WeatherPoint, held: Entry<T> | undefined): Promise<Refreshed<T>> {
     const result = await client.fetchLocation({ ...point, ifModifiedSince: held?.lastModified ?? undefined });
     const fetchedAt = now();
+    const fetchedAtText = new Date(fetchedAt).toISOString();
     if (result.kind === "not-modified") {
       if (!held) throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET answered 304 to an unconditional request");
       // A 304 updates only the validators it carries (RFC 9111 section 4.3.4).
       const expires = result.expires ?? held.expires;
       const lastModified = result.lastModified ?? held.lastModified;
-      return { entry: { value: held.value, fetchedAt, expires, lastModified, lastFailureAt: null }, replaced: false };
+      return { entry: { value: held.value, fetchedAt, fetchedAtText, expires, lastModified, lastFailureAt: null }, replaced: false };
     }
     const value = parseDocument(result.body);
-    return { entry: { value, fetchedAt, expires: result.expires, lastModified: result.lastModified, lastFailureAt: null }, replaced: true };
+    return { entry: { value, fetchedAt, fetchedAtText, expires: result.expires, lastModified: result.lastModified, lastFailureAt: null }, replaced: true };
   }
 
   function parseDocument(body: unknown): T {
