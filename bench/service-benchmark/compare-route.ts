@@ -11,7 +11,7 @@ export interface LoadPlan {
   roundSeconds: number;
 }
 
-export const DEFAULT_PLAN: LoadPlan = { connections: 32, warmUpSeconds: 1, rounds: 2, roundSeconds: 5 };
+export const DEFAULT_PLAN: LoadPlan = { connections: 32, warmUpSeconds: 1, rounds: 2, roundSeconds: 4 };
 
 /** Medians over the rounds of one side, plus the counts of every round (a single failure anywhere must show). */
 export interface SideResult {

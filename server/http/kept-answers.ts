@@ -10,16 +10,24 @@ import type { PreparedAnswer } from "./respond.ts";
  */
 export interface KeptAnswers {
   find(key: string, generation: readonly unknown[], now: number): PreparedAnswer | undefined;
-  /** `builtAt` too bounds the answer: a clock stepped back (as NTP can) must not see an answer of its future. */
-  keep(key: string, generation: readonly unknown[], validity: { builtAt: number; until: number }, answer: PreparedAnswer): void;
+  /**
+   * `builtAt` too bounds the answer: a clock stepped back (as NTP can) must not see an answer of its future.
+   * `stillCurrent`, when given, is asked at every reuse (RouteResult.stillCurrent).
+   */
+  keep(key: string, generation: readonly unknown[], validity: KeptValidity, answer: PreparedAnswer): void;
   /** Bytes currently held. */
   readonly bytes: number;
 }
 
+export interface KeptValidity {
+  builtAt: number;
+  until: number;
+  stillCurrent?: () => boolean;
+}
+
 interface Kept {
   generation: readonly unknown[];
-  builtAt: number;
-  validUntil: number;
+  validity: KeptValidity;
   answer: PreparedAnswer;
 }
 
@@ -41,14 +49,15 @@ export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES):
     find(key, generation, now) {
       const kept = cache.get(key);
       if (!kept) return undefined;
-      if (now < kept.builtAt || now >= kept.validUntil || !sameGeneration(kept.generation, generation)) {
+      const { validity } = kept;
+      if (now < validity.builtAt || now >= validity.until || !sameGeneration(kept.generation, generation) || validity.stillCurrent?.() === false) {
         cache.delete(key);
         return undefined;
       }
       return kept.answer;
     },
     keep(key, generation, validity, answer) {
-      cache.set(key, { generation, builtAt: validity.builtAt, validUntil: validity.until, answer: lastingAnswer(answer) });
+      cache.set(key, { generation, validity, answer: lastingAnswer(answer) });
     },
     get bytes() {
       return cache.calculatedSize;

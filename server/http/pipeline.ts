@@ -49,6 +49,9 @@ export interface BoundRoute {
 
 const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 
+/** The generation of routes that read no published data. */
+const NO_GENERATION: readonly unknown[] = [];
+
 /** Route name under which unregistered paths (and hidden operator paths) are counted. */
 const UNMATCHED_ROUTE = "unmatched";
 
@@ -118,14 +121,12 @@ export function handlePath(event: H3Event, routes: BoundRoute[], context: Pipeli
 /** The route's answer: a kept one when the data and the clock still allow it, else the handler's, kept when it may be. */
 function answerFor(event: H3Event, route: BoundRoute, principal: Principal | null, request: RequestState, context: PipelineContext): PreparedAnswer | Promise<PreparedAnswer> {
   const { spec, handler } = route;
-  const generation = route.generation?.();
-  const key = generation ? `${spec.name}\n${event.url.pathname}\n${event.url.search}` : "";
-  if (generation) {
-    const kept = context.keptAnswers.find(key, generation, request.now);
-    if (kept) {
-      request.cache = "kept";
-      return kept;
-    }
+  const generation = route.generation?.() ?? NO_GENERATION;
+  const key = `${spec.name}\n${event.url.pathname}\n${event.url.search}`;
+  const kept = context.keptAnswers.find(key, generation, request.now);
+  if (kept) {
+    request.cache = "kept";
+    return kept;
   }
   const result = handler({
     query: event.url.searchParams,
@@ -140,8 +141,10 @@ function answerFor(event: H3Event, route: BoundRoute, principal: Principal | nul
     if (known) return known;
     const answer = prepareAnswer(ready, spec);
     if (ready.answerKey !== undefined) context.answersByKey.remember(ready.answerKey, answer);
-    if (generation && ready.validUntil !== undefined && ready.validUntil > request.now) {
-      context.keptAnswers.keep(key, generation, { builtAt: request.now, until: ready.validUntil }, answer);
+    // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own check.
+    const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
+    if (checkable && ready.validUntil !== undefined && ready.validUntil > request.now) {
+      context.keptAnswers.keep(key, generation, { builtAt: request.now, until: ready.validUntil, stillCurrent: ready.stillCurrent }, answer);
     }
     return answer;
   };

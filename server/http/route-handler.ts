@@ -25,6 +25,11 @@ export interface RouteResult {
    */
   validUntil?: number;
   /**
+   * For answers built from data outside the published index (a weather cache copy): whether that data is still what
+   * the answer was built from. With `validUntil`, the answer may be kept while this holds; asked at every reuse.
+   */
+  stillCurrent?: () => boolean;
+  /**
    * An identity of this exact answer (data and meta): two results with the same key serialise to the same bytes, so
    * the pipeline may reuse the answer it prepared for the key (server/http/kept-answers.ts, AnswersByKey).
    */

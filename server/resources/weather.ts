@@ -52,6 +52,13 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
   const freshness = (result: CachedWeather<StoredPayload>) => ({
     cached: result.cached, cacheAgeSeconds: result.cacheAgeSeconds, stale: result.stale, degraded: result.degraded, fetchedAt: result.fetchedAt,
   });
+  /**
+   * An answer from a fresh cached copy says the same, but for the request id and time, until its cache age moves on
+   * a second, as long as the copy is still the point's fresh one: kept that long, so a polled point is not rendered
+   * again. An answer from this request's own MET call, or a stale copy, is never kept (the next one says otherwise).
+   */
+  const keptWhileFresh = (result: CachedWeather<StoredPayload>, point: WeatherPoint, view: WeatherView) =>
+    (weather && result.cached && !result.stale ? weather.keepingTerms(point, view, result) : undefined) ?? {};
 
   return {
     "v1.weather.current": ({ query }) => {
@@ -63,7 +70,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
           const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
           return { data: { units, current }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: credentialedStaticMeta(result.value), answerKey: answerKeyOf(result, variant) };
+        return { data, meta: freshness(result), staticMeta: credentialedStaticMeta(result.value), answerKey: answerKeyOf(result, variant), ...keptWhileFresh(result, point, "current") };
       });
     },
 
@@ -79,7 +86,10 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
           const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
           return { data: { location: requestedLocation(point), timeZone: zone, hourly, daily }, meta: { dayCount: daily.length } };
         });
-        return { data, meta: { ...freshness(result), ...meta }, staticMeta: credentialedStaticMeta(result.value), answerKey: answerKeyOf(result, variant) };
+        return {
+          data, meta: { ...freshness(result), ...meta }, staticMeta: credentialedStaticMeta(result.value), answerKey: answerKeyOf(result, variant),
+          ...keptWhileFresh(result, point, "forecast"),
+        };
       });
     },
 
@@ -92,7 +102,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
           const record = { ...payload.current, location: requestedLocation(point) };
           return { data: { current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" } }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: publicStaticMeta(result.value), answerKey: answerKeyOf(result, variant) };
+        return { data, meta: freshness(result), staticMeta: publicStaticMeta(result.value), answerKey: answerKeyOf(result, variant), ...keptWhileFresh(result, point, "current") };
       });
     },
 
@@ -109,7 +119,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
           const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
           return { data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: publicStaticMeta(result.value), answerKey: answerKeyOf(result, variant) };
+        return { data, meta: freshness(result), staticMeta: publicStaticMeta(result.value), answerKey: answerKeyOf(result, variant), ...keptWhileFresh(result, point, "forecast") };
       });
     },
   };

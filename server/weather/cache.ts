@@ -87,6 +87,12 @@ export interface WeatherCache<T> {
   get(point: WeatherPoint, view: WeatherView): Promise<CachedWeather<T>>;
   /** The copy when it is fresh for this view, at once; undefined when `get` would have to ask MET or judge a failure. */
   peek(point: WeatherPoint, view: WeatherView): CachedWeather<T> | undefined;
+  /**
+   * For an answer built from a fresh cached copy (`cached`, not `stale`), the terms on which it may be kept: until its
+   * cache age moves on a second, and while that copy is still the point's fresh one for this view (`stillCurrent`, a
+   * lookup like `peek`, counted as a hit when it holds). Undefined when the copy is no longer the point's.
+   */
+  keepingTerms(point: WeatherPoint, view: WeatherView, served: CachedWeather<T>): { validUntil: number; stillCurrent: () => boolean } | undefined;
   upstreamHealth(): UpstreamHealthSnapshot;
 }
 
@@ -214,6 +220,18 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
       if (!fresh) return undefined;
       record("hit");
       return served(fresh, "cache");
+    },
+    keepingTerms(point, view, served) {
+      const key = pointKey(roundPoint(point));
+      const copy = entries.peek(key);
+      if (!copy || copy.value !== served.value || copy.fetchedAtText !== served.fetchedAt) return undefined;
+      const { fetchedAt } = copy;
+      const stillCurrent = () => {
+        if (freshEntry(key, view)?.fetchedAt !== fetchedAt) return false;
+        record("hit");
+        return true;
+      };
+      return { validUntil: fetchedAt + (served.cacheAgeSeconds + 1) * 1000, stillCurrent };
     },
     async get(point, view) {
       const rounded = roundPoint(point);
