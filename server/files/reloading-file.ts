@@ -4,23 +4,32 @@ import { statSync } from "node:fs";
  * A value read from a file that another process (the CLI) replaces by atomic rename.
  * It is re-read when the file's identity changes, so the server picks up new files without restart.
  */
-export function createReloadingFile<T>(path: string, read: (path: string) => T, whenAbsent: () => T, options: { recheckAfterMs?: number } = {}): () => T {
+export function createReloadingFile<T>(
+  path: string, read: (path: string) => T, whenAbsent: () => T, options: { recheckAfterMs?: number } = {},
+): (lookNow?: boolean) => T {
   const recheckAfterMs = options.recheckAfterMs ?? 0;
   let version: string | null = null;
   let value: T;
   let checkedInPeriod = Number.NaN;
-  return () => {
-    // A stat is a system call: files the CLI publishes (index, registry) are looked at again once per period of a few
-    // milliseconds, not on every one of thousands of requests a second. Periods are aligned on the clock, so files
+  // `lookNow`: the caller has reason to think the file changed within the period (a key it does not know yet).
+  return (lookNow = false) => {
+    // A stat is a system call: files the CLI publishes (index, registry, keys) are looked at again once per period of a
+    // few milliseconds, not on every one of thousands of requests a second. Periods are aligned on the clock, so files
     // published together (an index and its registry) are looked at again at the same moments.
-    if (recheckAfterMs > 0) {
+    if (recheckAfterMs > 0 && !lookNow) {
       const period = Math.floor(performance.now() / recheckAfterMs);
       if (period === checkedInPeriod) return value;
       checkedInPeriod = period;
     }
     const current = fileVersion(path);
     if (current !== version) {
-      value = current === "absent" ? whenAbsent() : read(path);
+      try {
+        value = current === "absent" ? whenAbsent() : read(path);
+      } catch (error) {
+        // A file that cannot be read is tried again at the next call, not served from before for the rest of the period.
+        checkedInPeriod = Number.NaN;
+        throw error;
+      }
       version = current;
     }
     return value;

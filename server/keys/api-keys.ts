@@ -36,7 +36,16 @@ export function keyIdOf(secret: string): string | null {
 
 /** Compares the presented secret with the stored hash in constant time. */
 export function secretMatches(secret: string, record: StoredKey): boolean {
-  const presented = Buffer.from(hashSecret(secret), "hex");
-  const stored = Buffer.from(record.secretHash, "hex");
+  const presented = createHash("sha256").update(secret, "utf8").digest();
+  const stored = storedHashBytes(record);
   return presented.length === stored.length && timingSafeEqual(presented, stored);
+}
+
+/** Each record's hash as bytes, decoded once per record the key file holds rather than on every request. */
+const hashBytesOf = new WeakMap<StoredKey, Buffer>();
+
+function storedHashBytes(record: StoredKey): Buffer {
+  let bytes = hashBytesOf.get(record);
+  if (!bytes) hashBytesOf.set(record, (bytes = Buffer.from(record.secretHash, "hex")));
+  return bytes;
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { lock } from "proper-lockfile";
 import { writeFileAtomically } from "../files/atomic-write.ts";
-import { createReloadingFile } from "../files/reloading-file.ts";
+import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "../files/reloading-file.ts";
 import type { KeyFile, StoredKey } from "./api-keys.ts";
 
 export function readKeyFile(path: string): KeyFile {
@@ -39,12 +39,20 @@ export async function updateKeyFile<T>(path: string, change: (file: KeyFile) => 
   }
 }
 
-/** The server's view of the key file: new and revoked keys apply without restart. */
+/**
+ * The server's view of the key file: new and revoked keys apply without restart. The file is looked at again at most
+ * every KEY_FILE_RECHECK_MS, and at once for a key id it does not hold, so a key just created works at its first
+ * request and a revocation applies within that period.
+ */
 export function createKeyLookup(path: string): (id: string) => StoredKey | undefined {
   const byId = createReloadingFile(
     path,
     (file) => new Map(readKeyFile(file).keys.map((key) => [key.id, key])),
     () => new Map<string, StoredKey>(),
+    { recheckAfterMs: KEY_FILE_RECHECK_MS },
   );
-  return (id) => byId().get(id);
+  return (id) => byId().get(id) ?? byId(true).get(id);
 }
+
+/** How soon a revocation applies: within this many milliseconds (a new key applies at once). */
+export const KEY_FILE_RECHECK_MS = PUBLISHED_FILE_RECHECK_MS;

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { newKey } from "../../server/keys/api-keys.ts";
+import { createKeyLookup, KEY_FILE_RECHECK_MS, writeKeyFile } from "../../server/keys/key-file.ts";
+
+const dirs: string[] = [];
+const keysFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), "key-lookup-"));
+  dirs.push(dir);
+  return join(dir, "keys.json");
+};
+const key = () => newKey({ name: "test", environment: "test", scopes: ["weather:read"], createdAt: "2026-11-23T00:00:00.000Z" }).record;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the server's key lookup", () => {
+  it("finds a key written after the file was last looked at, at its first request", () => {
+    const path = keysFile();
+    const first = key();
+    writeKeyFile(path, { keys: [first] });
+    const lookup = createKeyLookup(path);
+    expect(lookup(first.id)).toEqual(first);
+    const second = key();
+    writeKeyFile(path, { keys: [first, second] });
+    expect(lookup(second.id)).toEqual(second);
+  });
+
+  it("applies a revocation within its recheck period", async () => {
+    const path = keysFile();
+    const record = key();
+    writeKeyFile(path, { keys: [record] });
+    const lookup = createKeyLookup(path);
+    expect(lookup(record.id)?.revokedAt).toBeNull();
+    writeKeyFile(path, { keys: [{ ...record, revokedAt: "2026-11-23T00:00:01.000Z" }] });
+    await pause(KEY_FILE_RECHECK_MS * 2 + 10);
+    expect(lookup(record.id)?.revokedAt).toBe("2026-11-23T00:00:01.000Z");
+  });
+
+  it("fails at every call while the file cannot be read, and recovers once it can", () => {
+    const path = keysFile();
+    const record = key();
+    writeFileSync(path, "{ not json");
+    const lookup = createKeyLookup(path);
+    expect(() => lookup(record.id)).toThrow();
+    expect(() => lookup(record.id)).toThrow();
+    writeKeyFile(path, { keys: [record] });
+    expect(lookup(record.id)).toEqual(record);
+  });
+});
