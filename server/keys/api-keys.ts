@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Scope } from "../../schemas/vocabularies.ts";
 
 /** A stored key: only the SHA-256 of the secret is kept (the secret has 256 bits of entropy, so no slow KDF is needed). */
@@ -36,7 +36,7 @@ export function keyIdOf(secret: string): string | null {
 
 /** Compares the presented secret with the stored hash in constant time. */
 export function secretMatches(secret: string, record: StoredKey): boolean {
-  const presented = createHash("sha256").update(secret, "utf8").digest();
+  const presented = hash("sha256", secret, "buffer");
   const stored = storedHashBytes(record);
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 }

@@ -9,7 +9,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** How long a line may wait in the batch: a quiet server's warning must reach stderr soon, not at the next 4 KB. */
 const FLUSH_EVERY_MS = 1000;
 /** Request lines gathered before they are handed to the destination in one write. */
-const REQUEST_BATCH_CHARS = 16_384;
+const REQUEST_BATCH_CHARS = 65_536;
 
 /** The fields of one request's line (pipeline.ts). */
 export interface RequestLine {

@@ -15,7 +15,8 @@ const ECONOMICS_FEEDS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS];
 /** What this instance itself knows of each domain's freshness; no internal counter is published. */
 export function statusHandlers(storage: IndexStorage, weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
   // The stored domains change only with the index or when their data turns stale, so they are read once for both.
-  let stored: { index: OpenIndex | null; builtAt: number; validUntil: number; economics: DomainReport; news: DomainReport } | null = null;
+  let stored: { serial: number; index: OpenIndex | null; builtAt: number; validUntil: number; economics: DomainReport; news: DomainReport } | null = null;
+  let storedSerial = 0;
   const storedDomains = (now: number) => {
     const index = storage.current();
     if (stored && stored.index === index && now >= stored.builtAt && now < stored.validUntil) return stored;
@@ -28,16 +29,18 @@ export function statusHandlers(storage: IndexStorage, weather: WeatherCache<Stor
       validUntil = Math.min(validUntil, dataStatusChangesAt(lastSuccess, now));
       return storedDomainStatus(feeds, dataStatusOf(lastSuccess, now) === "fresh");
     };
-    stored = { index, builtAt: now, economics: domain(ECONOMICS_FEEDS), news: domain(NEWS_FEEDS), validUntil };
+    stored = { serial: ++storedSerial, index, builtAt: now, economics: domain(ECONOMICS_FEEDS), news: domain(NEWS_FEEDS), validUntil };
     return stored;
   };
 
   return {
     "public.status": ({ now }) => {
-      const { economics, news } = storedDomains(now);
+      const { serial, economics, news } = storedDomains(now);
       const weatherReport = weatherDomainStatus(MET_SOURCE.id, weather ? weather.upstreamHealth() : null);
+      // The weather report is made of its status and last success; the stored domains of their reading.
+      const answerKey = `public.status\n${serial}\n${weatherReport.status}\n${weatherReport.lastSuccessAt}`;
       // The service's own account of its feeds (check results and times), not any publisher's data.
-      return { data: { domains: { weather: weatherReport, economics, news } }, staticMeta: NO_ATTRIBUTION };
+      return { data: { domains: { weather: weatherReport, economics, news } }, staticMeta: NO_ATTRIBUTION, answerKey };
     },
   };
 }
