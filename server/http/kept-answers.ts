@@ -3,10 +3,12 @@ import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { PreparedAnswer } from "./respond.ts";
 
 /**
- * Whole answers of routes whose answer depends only on the published data, the request's parameters and the clock,
- * kept so that a repeated question is not computed again. An answer is kept for the data generation it was built
- * from (the identities of the index and registry it read) and only until the instant the route said its answer
- * would change (an event turning due, data turning stale, a default window moving to the next day).
+ * Whole answers of routes whose answer depends only on the data it was built from, the request's parameters and the
+ * clock, kept so that a repeated question is not computed again. An answer is kept for the data generation it was
+ * built from (the identities of the index and registry it read), or while the route's own check says its data is
+ * still current (a weather answer: the point's cached copy), and only until the instant the route said its answer
+ * would change (an event turning due, data turning stale, a default window moving to the next day, a cache age
+ * moving on a second).
  */
 export interface KeptAnswers {
   find(key: string, generation: readonly unknown[], now: number): PreparedAnswer | undefined;
