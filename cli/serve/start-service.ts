@@ -4,7 +4,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
 import { startMetricsServer, startServer } from "../../server/listen.ts";
-import { keepRequestObjectsYoung } from "../../server/memory/young-request-objects.ts";
+import { tuneHeapForServing } from "../../server/memory/heap-tuning.ts";
 import { createLogger, flushLog } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
@@ -22,7 +22,7 @@ export const SAMPLE_ARCHIVE_DIR = packagePath("data/samples");
 
 /** `service serve`: publishes the registry, seeds a first run where asked, and serves the API. */
 export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): Promise<void> {
-  keepRequestObjectsYoung();
+  tuneHeapForServing();
   const config = serviceConfigFrom(env, flags);
   const { port, host } = serveOptionsFrom(env, flags);
   const following = indexFollowingFrom(env, flags.indexFrom);
