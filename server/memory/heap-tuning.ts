@@ -12,10 +12,4 @@ export function tuneHeapForServing(): void {
   // about 2 MB (26 KB on a fresh server), pauses grew from about 1 ms to 4-25 ms, and small answers were served at half
   // the rate. A server's request objects die young whatever one request waited, so the heuristic only costs it.
   setFlagsFromString("--no-allocation-site-pretenuring");
-  // Warming many weather points promotes short-lived garbage (requests queued at MET's rate gate) while the live heap
-  // stays near 45 MB; V8's default growth let the old generation reach about 170 MB between full collections, and the
-  // process kept that memory. Growing it by at most its live size (a factor of 2) holds it near 100 MB, at the cost of
-  // more full collections while warming (about 110 instead of 28 over 10,000 points in a minute); under the route load
-  // they stay rare (1 in 32 s of the benchmark's routes).
-  setFlagsFromString("--heap-growing-percent=100");
 }
