@@ -1,9 +1,11 @@
 import { H3 } from "h3";
+import type { ServerRequest } from "srvx";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
 import { answerFrameworkError, answerRefusedRequest, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
 import { createCompressor } from "./http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "./http/kept-answers.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
+import { answerRecognised, createRecognisedUrls } from "./http/recognised-urls.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import { createKeyLookup } from "./keys/key-file.ts";
 import { createLogger } from "./observability/logger.ts";
@@ -31,6 +33,7 @@ export function createApp(dependencies: AppDependencies): H3 {
     trustedProxies: new Set(config.trustedProxies ?? []),
     keptAnswers: createKeptAnswers(config.keptAnswerBytes),
     answersByKey: createAnswersByKey(),
+    recognisedUrls: createRecognisedUrls(),
     compressor: createCompressor(config.compressedAnswerBytes),
     logger,
     metrics,
@@ -43,17 +46,27 @@ export function createApp(dependencies: AppDependencies): H3 {
     app.all(toRouterPath(path), (event) => handlePath(event, routes, context));
   }
   app.all("/**", (event) => handleUnmatched(event, context));
-  refusedRequestAnswers.set(app, (clientAddress) => answerRefusedRequest(clientAddress, context));
+  transportHooks.set(app, {
+    answerRefused: (clientAddress) => answerRefusedRequest(clientAddress, context),
+    answerRecognised: (request) => answerRecognised(request, context),
+  });
   return app;
 }
 
 export type RefusedRequestAnswer = (clientAddress: string | undefined) => { status: number; headers: Record<string, string>; body: string };
 
-/** Per app, the answer to requests Node refuses before they reach h3: the server (listen.ts) writes it on the socket. */
-const refusedRequestAnswers = new WeakMap<H3, RefusedRequestAnswer>();
+/** What the server (listen.ts) answers around h3, with the app's own pipeline. */
+export interface TransportHooks {
+  /** Requests Node refuses before they reach h3: the server writes this on the socket. */
+  answerRefused: RefusedRequestAnswer;
+  /** A request for a URL h3 routed before, answered without h3 (recognised-urls.ts); undefined for h3 to route it. */
+  answerRecognised: (request: ServerRequest) => unknown;
+}
 
-export function refusedRequestAnswerOf(app: H3): RefusedRequestAnswer | undefined {
-  return refusedRequestAnswers.get(app);
+const transportHooks = new WeakMap<H3, TransportHooks>();
+
+export function transportHooksOf(app: H3): TransportHooks | undefined {
+  return transportHooks.get(app);
 }
 
 /** Routes whose handler exists on this build, grouped by path so one path answers 405 for its other methods. */

@@ -4,7 +4,7 @@ import type { H3 } from "h3";
 import { once } from "node:events";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { refusedRequestAnswerOf, type RefusedRequestAnswer } from "./app.ts";
+import { transportHooksOf, type RefusedRequestAnswer, type TransportHooks } from "./app.ts";
 import { serve } from "srvx/node";
 import type { ServerRequest } from "srvx";
 import { ERROR_TABLE } from "../schemas/errors.ts";
@@ -27,8 +27,9 @@ export interface ListenOptions {
  * the contract's error body instead of Node's bare 400.
  */
 export async function startServer(app: H3, options: ListenOptions) {
-  const answer = refusedRequestAnswerOf(app) ?? answerWithoutCounting;
-  const server = serve({ fetch: refusingUnbuildableUrls(app, answer), port: options.port, hostname: options.hostname, silent: true, gracefulShutdown: false });
+  const hooks = transportHooksOf(app);
+  const answer = hooks?.answerRefused ?? answerWithoutCounting;
+  const server = serve({ fetch: answeringRequests(app, answer, hooks?.answerRecognised), port: options.port, hostname: options.hostname, silent: true, gracefulShutdown: false });
   if (options.shutdown) drainOnSignals(server, options.shutdown);
   server.node?.server?.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
@@ -41,14 +42,17 @@ export async function startServer(app: H3, options: ListenOptions) {
 }
 
 /**
+ * srvx's handler: a URL h3 routed before goes straight to the pipeline (the edge, recognised-urls.ts); any other
+ * goes to h3.
+ *
  * h3 builds the request's URL before any handler or its onError runs, and rebuilds it from the Host header when the
  * path holds encoded dot segments: a Host no URL can hold (`localhost:99999`) then throws there, and srvx would send a
  * bare 500 with none of the contract's headers. Such a request is malformed: it gets the same answer as one Node refuses.
  */
-function refusingUnbuildableUrls(app: H3, answer: RefusedRequestAnswer) {
+function answeringRequests(app: H3, answer: RefusedRequestAnswer, answerRecognised?: TransportHooks["answerRecognised"]) {
   return (request: ServerRequest) => {
     try {
-      return app.fetch(request);
+      return (answerRecognised?.(request) as Response | Promise<Response> | undefined) ?? app.fetch(request);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ERR_INVALID_URL") throw error;
       const refusal = answer(request.ip);

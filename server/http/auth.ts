@@ -1,4 +1,5 @@
 import type { Scope } from "../../schemas/vocabularies.ts";
+import type { HeaderReader } from "./incoming.ts";
 import { keyIdOf, secretMatches, type StoredKey } from "../keys/api-keys.ts";
 
 export interface Principal {
@@ -7,7 +8,7 @@ export interface Principal {
 }
 
 /** The key from `Authorization: Bearer <key>` or, failing that, `X-API-Key: <key>`. */
-export function presentedKey(headers: Headers): string | null {
+export function presentedKey(headers: HeaderReader): string | null {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
@@ -22,7 +23,7 @@ export function presentedKey(headers: Headers): string | null {
  * and the caller cannot tell them apart.
  */
 export function authenticate(
-  headers: Headers,
+  headers: HeaderReader,
   lookup: (id: string) => StoredKey | undefined,
   environment: string,
 ): Principal | null {

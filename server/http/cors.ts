@@ -1,4 +1,5 @@
-import { handleCors, type H3Event } from "h3";
+import { handleCors } from "h3";
+import type { Incoming } from "./incoming.ts";
 
 const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type"];
 const CORS_EXPOSED_HEADERS = ["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "etag"];
@@ -11,10 +12,12 @@ type PathRoutes = readonly { spec: { method: string } }[];
 /**
  * CORS is an allowlist (h3's handling). A request without an `Origin` header (every non-browser client) gets the
  * same headers h3 would give it, from a constant; only browsers' requests go through h3's CORS code. Returns h3's
- * answer to a preflight, or false when the request goes on; the CORS headers are added to `headers`.
+ * answer to a preflight, or false when the request goes on; the CORS headers are added to `headers`. A request the
+ * edge answers (no h3 event) never names an origin (recognised-urls.ts).
  */
-export function applyCors(event: H3Event, headers: Record<string, string>, origins: string[], routes: PathRoutes): false | unknown {
-  if (!event.req.headers.has("origin")) {
+export function applyCors(incoming: Incoming, headers: Record<string, string>, origins: string[], routes: PathRoutes): false | unknown {
+  const { event } = incoming;
+  if (!event || !incoming.req.headers.has("origin")) {
     Object.assign(headers, NO_ORIGIN_CORS_HEADERS);
     return false;
   }

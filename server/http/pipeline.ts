@@ -13,7 +13,9 @@ import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
 import { allowedMethods, applyCors, NO_ORIGIN_CORS_HEADERS } from "./cors.ts";
 import type { Compressor } from "./compression.ts";
+import { incomingOfEvent, type Incoming } from "./incoming.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
+import type { RecognisedUrls } from "./recognised-urls.ts";
 import { setRateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
 import { matchesIfNoneMatch, prepareAnswer, responseBody, serialiseError, varyOnEncoding, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
@@ -30,6 +32,8 @@ export interface PipelineContext {
   trustedProxies: ReadonlySet<string>;
   keptAnswers: KeptAnswers;
   answersByKey: AnswersByKey;
+  /** URLs whose answers were kept, which the edge then routes without h3 (recognised-urls.ts). */
+  recognisedUrls: RecognisedUrls;
   /** Compressed forms of large answers' constant parts (compression.ts). */
   compressor: Compressor;
   logger: Logger;
@@ -78,23 +82,29 @@ interface RequestState {
  * writes it in the same turn; a promise only when the route waits on something.
  */
 export function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): unknown {
+  const incoming = incomingOfEvent(event);
   // The router also matches `/x/` to `/x`; a path we do not publish must not answer, and a bad slug must not fall through.
-  if (event.url.pathname.length > 1 && event.url.pathname.endsWith("/")) return handleUnmatched(event, context);
+  if (incoming.pathname.length > 1 && incoming.pathname.endsWith("/")) return answerUnregistered(incoming, context);
+  return answerPath(incoming, routes, context);
+}
+
+/** Answers a request routed to `routes` (one path's), by h3 or by the edge (recognised-urls.ts). */
+export function answerPath(incoming: Incoming, routes: BoundRoute[], context: PipelineContext): unknown {
   const access = routes[0]!.spec.access;
-  const identity = identify(event, access, context);
+  const identity = identify(incoming, access, context);
   const principal = identity instanceof ApiError ? null : identity;
   // Everyone but an operator takes exactly the unregistered path's way through this code, so that neither the answer
   // nor the time it takes tells where an operator route is.
-  if (access === "OPERATOR" && !principal?.scopes.includes("operator")) return answerUnmatched(event, context);
+  if (access === "OPERATOR" && !principal?.scopes.includes("operator")) return answerUnmatched(incoming, context);
 
-  const method = event.req.method === "HEAD" ? "GET" : event.req.method;
+  const method = incoming.req.method === "HEAD" ? "GET" : incoming.req.method;
   const route = routes.find((candidate) => candidate.spec.method === method);
   const routeName = route?.spec.name ?? routes[0]!.spec.name;
   const request = startRequest(context, routeName);
-  const preflight = applyCors(event, request.headers, context.corsOrigins, routes);
-  if (preflight !== false) return answerPreflight(event, request, routeName, preflight, context);
+  const preflight = applyCors(incoming, request.headers, context.corsOrigins, routes);
+  if (preflight !== false) return answerPreflight(incoming, request, routeName, preflight, context);
 
-  const limited = route?.spec.rateLimited === false ? undefined : consumeRateLimit(event, request, routeName, principal, context);
+  const limited = route?.spec.rateLimited === false ? undefined : consumeRateLimit(incoming, request, routeName, principal, context);
   if (limited) return limited;
 
   try {
@@ -110,27 +120,28 @@ export function handlePath(event: H3Event, routes: BoundRoute[], context: Pipeli
     if (spec.requiresDurableStorage && !context.storageBound) {
       throw new ApiError("SERVICE_UNAVAILABLE");
     }
-    const answer = answerFor(event, route, principal, request, context);
-    if (!(answer instanceof Promise)) return answerSuccess(event, request, spec, answer, context);
-    return answer.then((ready) => answerSuccess(event, request, spec, ready, context), (error: unknown) => answerError(request, toApiError(error, context)));
+    const answer = answerFor(incoming, routes, route, principal, request, context);
+    if (!(answer instanceof Promise)) return answerSuccess(incoming, request, spec, answer, context);
+    return answer.then((ready) => answerSuccess(incoming, request, spec, ready, context), (error: unknown) => answerError(request, toApiError(error, context)));
   } catch (error) {
     return answerError(request, toApiError(error, context));
   }
 }
 
 /** The route's answer: a kept one when the data and the clock still allow it, else the handler's, kept when it may be. */
-function answerFor(event: H3Event, route: BoundRoute, principal: Principal | null, request: RequestState, context: PipelineContext): PreparedAnswer | Promise<PreparedAnswer> {
+function answerFor(incoming: Incoming, routes: BoundRoute[], route: BoundRoute, principal: Principal | null, request: RequestState, context: PipelineContext): PreparedAnswer | Promise<PreparedAnswer> {
   const { spec, handler } = route;
   const generation = route.generation?.() ?? NO_GENERATION;
-  const key = `${spec.name}\n${event.url.pathname}\n${event.url.search}`;
+  const key = `${spec.name}\n${incoming.pathname}\n${incoming.search}`;
   const kept = context.keptAnswers.find(key, generation, request.now);
   if (kept) {
     request.cache = "kept";
+    context.recognisedUrls.remember(incoming, routes);
     return kept;
   }
   const result = handler({
-    query: event.url.searchParams,
-    params: (event.context.params ?? {}) as Record<string, string>,
+    query: incoming.event?.url.searchParams ?? new URLSearchParams(incoming.search),
+    params: incoming.params,
     principal,
     now: request.now,
   });
@@ -145,6 +156,7 @@ function answerFor(event: H3Event, route: BoundRoute, principal: Principal | nul
     const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
     if (checkable && ready.validUntil !== undefined && ready.validUntil > request.now) {
       context.keptAnswers.keep(key, generation, { builtAt: request.now, until: ready.validUntil, stillCurrent: ready.stillCurrent }, answer);
+      context.recognisedUrls.remember(incoming, routes);
     }
     return answer;
   };
@@ -153,17 +165,23 @@ function answerFor(event: H3Event, route: BoundRoute, principal: Principal | nul
 
 /** Unregistered paths: 404 with the same headers as any other answer. */
 export function handleUnmatched(event: H3Event, context: PipelineContext): unknown {
-  // The key is checked as on an operator path, so both take the same time (handlePath).
-  identify(event, "OPERATOR", context);
-  return answerUnmatched(event, context);
+  return answerUnregistered(incomingOfEvent(event), context);
+}
+
+function answerUnregistered(incoming: Incoming, context: PipelineContext): unknown {
+  // The key is checked as on an operator path, so both take the same time (answerPath).
+  identify(incoming, "OPERATOR", context);
+  return answerUnmatched(incoming, context);
 }
 
 /** Failures h3 raises before routing (a malformed URL): shaped, counted and headed like every other answer. */
 export function answerFrameworkError(event: H3Event, error: { status: number; message: string }, context: PipelineContext): unknown {
   const request = startRequest(context);
-  applyCors(event, request.headers, context.corsOrigins, []);
+  // h3 could not build this request's URL; only its headers and address are read.
+  const incoming: Incoming = { req: event.req, pathname: "", search: "", params: {}, event };
+  applyCors(incoming, request.headers, context.corsOrigins, []);
   if (error.status >= 500) context.logger.error({ requestId: request.id, status: error.status }, `internal error before routing: ${error.message}`);
-  const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
+  const limited = consumeRateLimit(incoming, request, UNMATCHED_ROUTE, null, context);
   return limited ?? answerError(request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"));
 }
 
@@ -171,10 +189,10 @@ export function answerFrameworkError(event: H3Event, error: { status: number; me
  * The caller's key, null for none or an invalid one. A key file that cannot be read is a configuration problem:
  * logged for operators and answered CONFIGURATION_ERROR (an operator path still answers like an unregistered one).
  */
-function identify(event: H3Event, access: BoundRoute["spec"]["access"], context: PipelineContext): Principal | null | ApiError {
+function identify(incoming: Incoming, access: BoundRoute["spec"]["access"], context: PipelineContext): Principal | null | ApiError {
   if (access === "PUBLIC") return null;
   try {
-    return authenticate(event.req.headers, context.keyLookup, context.environment);
+    return authenticate(incoming.req.headers, context.keyLookup, context.environment);
   } catch (error) {
     context.logger.error(`the API key file could not be read: ${(error as Error).message}`);
     return new ApiError("CONFIGURATION_ERROR", "API keys cannot be checked on this deployment.");
@@ -198,19 +216,20 @@ function logAnswer(request: RequestState, status: number): void {
   logRequest(request.logger, { requestId: request.id, route: request.route, status, durationMs, cache: request.cache });
 }
 
-function answerUnmatched(event: H3Event, context: PipelineContext): unknown {
+function answerUnmatched(incoming: Incoming, context: PipelineContext): unknown {
   const request = startRequest(context);
-  const preflight = applyCors(event, request.headers, context.corsOrigins, []);
-  if (preflight !== false) return answerPreflight(event, request, UNMATCHED_ROUTE, preflight, context);
-  const limited = consumeRateLimit(event, request, UNMATCHED_ROUTE, null, context);
+  const preflight = applyCors(incoming, request.headers, context.corsOrigins, []);
+  if (preflight !== false) return answerPreflight(incoming, request, UNMATCHED_ROUTE, preflight, context);
+  const limited = consumeRateLimit(incoming, request, UNMATCHED_ROUTE, null, context);
   return limited ?? answerError(request, new ApiError("NOT_FOUND"));
 }
 
 /** A CORS preflight is counted and headed like any other request to its route; h3 answers it with its CORS headers. */
-function answerPreflight(event: H3Event, request: RequestState, routeName: string, preflight: unknown, context: PipelineContext): unknown {
-  const limited = consumeRateLimit(event, request, routeName, null, context);
+function answerPreflight(incoming: Incoming, request: RequestState, routeName: string, preflight: unknown, context: PipelineContext): unknown {
+  const limited = consumeRateLimit(incoming, request, routeName, null, context);
   if (limited) return limited;
-  for (const [name, value] of Object.entries(request.headers)) event.res.headers.set(name, value);
+  // Only h3 answers preflights (applyCors): the headers go on its event's response.
+  for (const [name, value] of Object.entries(request.headers)) incoming.event?.res.headers.set(name, value);
   logAnswer(request, 204);
   return preflight;
 }
@@ -229,23 +248,23 @@ export function answerRefusedRequest(clientAddress: string | undefined, context:
   return { status: error.status, headers: errorHeaders(request, error), body: serialiseError(error, request.id) };
 }
 
-function publicClient(event: H3Event, context: PipelineContext): string | undefined {
-  const peer = getRequestIP(event);
-  return context.trustedProxies.size === 0 ? peer : clientAddress(peer, event.req.headers.get("x-forwarded-for"), context.trustedProxies);
+function publicClient(incoming: Incoming, context: PipelineContext): string | undefined {
+  const peer = incoming.event ? getRequestIP(incoming.event) : incoming.req.ip;
+  return context.trustedProxies.size === 0 ? peer : clientAddress(peer, incoming.req.headers.get("x-forwarded-for"), context.trustedProxies);
 }
 
 /** Counts the request; returns the 429 answer when the allowance is spent. */
-function consumeRateLimit(event: H3Event, request: RequestState, routeName: string, principal: Principal | null, context: PipelineContext): unknown {
-  const client = principal ? `key:${principal.keyId}` : `ip:${publicClient(event, context) ?? "unknown"}`;
+function consumeRateLimit(incoming: Incoming, request: RequestState, routeName: string, principal: Principal | null, context: PipelineContext): unknown {
+  const client = principal ? `key:${principal.keyId}` : `ip:${publicClient(incoming, context) ?? "unknown"}`;
   const decision = context.rateLimiter(routeName, client, principal !== null, request.now);
   setRateLimitHeaders(decision, request.headers);
   if (decision.allowed) return undefined;
   return answerError(request, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
 }
 
-function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, answer: PreparedAnswer, context: PipelineContext): Response {
+function answerSuccess(incoming: Incoming, request: RequestState, spec: RouteSpec, answer: PreparedAnswer, context: PipelineContext): Response {
   const { headers } = request;
-  const notModified = spec.publicCacheSeconds !== null && matchesIfNoneMatch(event.req.headers.get("if-none-match"), answer.data.etag);
+  const notModified = spec.publicCacheSeconds !== null && matchesIfNoneMatch(incoming.req.headers.get("if-none-match"), answer.data.etag);
   logAnswer(request, notModified ? 304 : answer.status);
   headers["content-type"] = spec.mediaType ?? JSON_MEDIA_TYPE;
   if (spec.publicCacheSeconds !== null) {
@@ -258,7 +277,7 @@ function answerSuccess(event: H3Event, request: RequestState, spec: RouteSpec, a
   } else {
     headers["cache-control"] = "no-store";
   }
-  const body = responseBody(answer, request.id, isoInstant(request.now), event.req.headers, context.compressor, headers);
+  const body = responseBody(answer, request.id, isoInstant(request.now), incoming.req.headers, context.compressor, headers);
   // Stated, not left to Node: a HEAD (whose body Node drops) then carries the length its GET would.
   headers["content-length"] = String(body.length);
   return new FastResponse(body, { status: answer.status, headers });

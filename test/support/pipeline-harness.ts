@@ -7,6 +7,7 @@ import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Scope } from "../../schemas/vocabularies.ts";
 import { newKey } from "../../server/keys/api-keys.ts";
 import { createKeyLookup, readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
+import { createRecognisedUrls } from "../../server/http/recognised-urls.ts";
 import { handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "../../server/http/pipeline.ts";
 import { createCompressor } from "../../server/http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
@@ -37,6 +38,7 @@ export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHan
     trustedProxies: new Set(),
     keptAnswers: createKeptAnswers(),
     answersByKey: createAnswersByKey(),
+    recognisedUrls: createRecognisedUrls(),
     compressor: createCompressor(),
     logger: createLogger("silent"),
     metrics: createMetrics(),
