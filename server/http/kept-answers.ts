@@ -1,5 +1,4 @@
 import { LRUCache } from "lru-cache";
-import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { PreparedAnswer } from "./respond.ts";
 
 /**
@@ -59,17 +58,12 @@ export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES):
       return kept.answer;
     },
     keep(key, generation, validity, answer) {
-      cache.set(key, { generation, validity, answer: lastingAnswer(answer) });
+      cache.set(key, { generation, validity, answer });
     },
     get bytes() {
       return cache.calculatedSize;
     },
   };
-}
-
-/** A prepared answer to be kept: its bytes in allocations of their own (server/memory/owned-bytes.ts). */
-function lastingAnswer(answer: PreparedAnswer): PreparedAnswer {
-  return { ...answer, metaRest: ownedBytes(answer.metaRest) };
 }
 
 /**
@@ -92,7 +86,7 @@ export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYT
   });
   return {
     find: (key) => cache.get(key),
-    remember: (key, answer) => void cache.set(key, lastingAnswer(answer)),
+    remember: (key, answer) => void cache.set(key, answer),
   };
 }
 

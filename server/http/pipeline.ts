@@ -277,9 +277,8 @@ function answerSuccess(incoming: Incoming, request: RequestState, spec: RouteSpe
   } else {
     headers["cache-control"] = "no-store";
   }
+  // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
   const body = responseBody(answer, request.id, isoInstant(request.now), incoming.req.headers, context.compressor, headers);
-  // Stated, not left to Node: a HEAD (whose body Node drops) then carries the length its GET would.
-  headers["content-length"] = String(body.length);
   return new FastResponse(body, { status: answer.status, headers });
 }
 

@@ -1,25 +1,28 @@
 import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
-import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { ApiError } from "./api-error.ts";
 import { chooseCoding, COMPRESSION_MIN_BYTES, type Compressor, type ContentCoding } from "./compression.ts";
 import type { RouteResult } from "./route-handler.ts";
 
 /**
- * A `data` section serialised once by whoever owns it (a weather cache entry's rendering, a kept answer), as the
- * UTF-8 bytes the socket is given, so the request path neither serialises nor encodes it again. Anything else that
- * serialises it gets the same JSON.
+ * A `data` section serialised once by whoever owns it (a weather cache entry's rendering, a kept answer), so the
+ * request path never serialises it again. Kept as text: Node writes a text body in the same write as the headers,
+ * where a byte body costs a second one (measured a tenth of a small answer's rate). Anything else that serialises
+ * it gets the same JSON.
  */
 export class SerialisedData {
-  readonly bytes: Buffer<ArrayBuffer>;
+  readonly text: string;
+  /** Its length in UTF-8. */
+  readonly byteLength: number;
   readonly etag: string;
   constructor(json: string) {
-    this.bytes = ownedBytes(json);
-    this.etag = weakEtag(this.bytes);
+    this.text = json;
+    this.byteLength = Buffer.byteLength(json);
+    this.etag = weakEtag(json);
   }
 
   toJSON(): unknown {
-    return JSON.parse(this.bytes.toString());
+    return JSON.parse(this.text);
   }
 }
 
@@ -45,15 +48,16 @@ export interface PreparedAnswer {
   status: number;
   data: SerialisedData;
   /** `meta` after its first two fields, from the comma through the closing braces of meta and body; empty when bare. */
-  metaRest: Buffer<ArrayBuffer>;
+  metaRest: string;
   bare: boolean;
+  /** UTF-8 bytes of every response body of this answer (the two per-response fields have fixed lengths). */
+  bodyBytes: number;
   /** Bytes the answer holds, for memory bounds. */
   size: number;
 }
 
-// Same lengths as real values, so that the cut to the response ceiling is measured on the body that will be sent.
-const PLACEHOLDER_ID = randomUUID();
-const PLACEHOLDER_TIME = new Date(0).toISOString();
+/** Every response's own members have one length: a UUID and a 24-character ISO instant (iso-instant.ts). */
+const OWN_MEMBERS_LENGTH = ownMembers(randomUUID(), new Date(0).toISOString()).length;
 
 /** The `{ data, meta }` answer, cut to fit the response ceiling when the route says how (spec "Limits"). */
 export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; successStatus?: number }): PreparedAnswer {
@@ -61,15 +65,17 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
   const bare = shape.bare ?? false;
   const prepare = (data: unknown, routeMeta: Record<string, unknown> | undefined, truncated: boolean | null): PreparedAnswer => {
     const serialised = data instanceof SerialisedData ? data : new SerialisedData(JSON.stringify(data));
-    if (bare) return { status, data: serialised, metaRest: Buffer.alloc(0), bare, size: serialised.bytes.length };
+    if (bare) return { status, data: serialised, metaRest: "", bare, bodyBytes: serialised.byteLength, size: serialised.byteLength };
     if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta)) throw new Error("a route's meta must not replace requestId or generatedAt");
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
     const meta = { ...BASE_FRESHNESS, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
     const members = JSON.stringify(meta).slice(1, -1);
-    const metaRest = Buffer.from(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
-    return { status, data: serialised, metaRest, bare, size: serialised.bytes.length + metaRest.length };
+    const metaRest = flatText(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
+    const metaRestBytes = Buffer.byteLength(metaRest);
+    const bodyBytes = BODY_HEAD.length + serialised.byteLength + OWN_MEMBERS_LENGTH + metaRestBytes;
+    return { status, data: serialised, metaRest, bare, bodyBytes, size: serialised.byteLength + metaRestBytes };
   };
-  const fits = (answer: PreparedAnswer) => renderAnswer(answer, PLACEHOLDER_ID, PLACEHOLDER_TIME).length <= RESPONSE_CEILING_BYTES;
+  const fits = (answer: PreparedAnswer) => answer.bodyBytes <= RESPONSE_CEILING_BYTES;
   const whole = prepare(result.data, result.meta, result.cut ? false : null);
   if (!result.cut || fits(whole)) return whole;
 
@@ -88,9 +94,17 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
   return keeping(low);
 }
 
-const BODY_HEAD = Buffer.from(`{"data":`);
+const BODY_HEAD = `{"data":`;
 
 const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * A text kept with the answer as one flat string: a concatenation is a tree of its parts, which every write would
+ * walk again, and a slice keeps its whole parent alive.
+ */
+function flatText(text: string): string {
+  return Buffer.from(text).toString();
+}
 
 /** The two `meta` fields of one response, which open `meta` (both values are ASCII). */
 function ownMembers(requestId: string, generatedAt: string): string {
@@ -98,30 +112,29 @@ function ownMembers(requestId: string, generatedAt: string): string {
 }
 
 /** The body of one response: the prepared answer with this response's `requestId` and `generatedAt`. */
-export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): Buffer<ArrayBuffer> {
-  if (answer.bare) return answer.data.bytes;
-  const own = ownMembers(requestId, generatedAt);
-  const body = Buffer.allocUnsafe(BODY_HEAD.length + answer.data.bytes.length + own.length + answer.metaRest.length);
-  let at = BODY_HEAD.copy(body, 0);
-  at += answer.data.bytes.copy(body, at);
-  at += body.write(own, at, "latin1");
-  answer.metaRest.copy(body, at);
-  return body;
+export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): string {
+  if (answer.bare) return answer.data.text;
+  return BODY_HEAD + answer.data.text + ownMembers(requestId, generatedAt) + answer.metaRest;
 }
 
 /**
- * The body of one response: compressed in brotli or gzip when it is over COMPRESSION_MIN_BYTES and the request's
- * `Accept-Encoding` allows (then `content-encoding` is set, and `vary` names the header for every large answer).
+ * The body of one response, its `content-length` set in `headers`: compressed in brotli or gzip when it is over
+ * COMPRESSION_MIN_BYTES and the request's `Accept-Encoding` allows (then `content-encoding` is set, and `vary` names
+ * the header for every large answer).
  */
 export function responseBody(
   answer: PreparedAnswer, requestId: string, generatedAt: string, requestHeaders: { get(name: string): string | null },
   compressor: Compressor, headers: Record<string, string>,
-): Buffer<ArrayBuffer> {
-  if (!varyOnEncoding(answer, headers)) return renderAnswer(answer, requestId, generatedAt);
-  const coding = chooseCoding(requestHeaders.get("accept-encoding"));
-  if (coding === null) return renderAnswer(answer, requestId, generatedAt);
+): string | Buffer<ArrayBuffer> {
+  const coding = varyOnEncoding(answer, headers) ? chooseCoding(requestHeaders.get("accept-encoding")) : null;
+  if (coding === null) {
+    headers["content-length"] = String(answer.bodyBytes);
+    return renderAnswer(answer, requestId, generatedAt);
+  }
   headers["content-encoding"] = coding;
-  return renderEncodedAnswer(answer, requestId, generatedAt, coding, compressor);
+  const body = renderEncodedAnswer(answer, requestId, generatedAt, coding, compressor);
+  headers["content-length"] = String(body.length);
+  return body;
 }
 
 /**
@@ -129,7 +142,7 @@ export function responseBody(
  * and on a 304 that stands for it alike (RFC 9110 section 15.4.5), so caches key its copies by coding.
  */
 export function varyOnEncoding(answer: PreparedAnswer, headers: Record<string, string>): boolean {
-  if (answerLength(answer) < COMPRESSION_MIN_BYTES) return false;
+  if (answer.bodyBytes < COMPRESSION_MIN_BYTES) return false;
   headers.vary = headers.vary === "origin" ? "origin, accept-encoding" : headers.vary ? `${headers.vary}, accept-encoding` : "accept-encoding";
   return true;
 }
@@ -139,16 +152,9 @@ export function varyOnEncoding(answer: PreparedAnswer, headers: Record<string, s
  * under the data's ETag; only this response's tail is framed per response (compression.ts).
  */
 function renderEncodedAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string, coding: ContentCoding, compressor: Compressor): Buffer<ArrayBuffer> {
-  if (answer.bare) return compressor.encode(`bare ${answer.data.etag}`, () => answer.data.bytes, NO_BYTES, coding);
-  const own = ownMembers(requestId, generatedAt);
-  const tail = Buffer.allocUnsafe(own.length + answer.metaRest.length);
-  answer.metaRest.copy(tail, tail.write(own, 0, "latin1"));
-  return compressor.encode(`envelope ${answer.data.etag}`, () => Buffer.concat([BODY_HEAD, answer.data.bytes]), tail, coding);
-}
-
-/** Bytes of the answer's body, within the length of the two per-response fields. */
-function answerLength(answer: PreparedAnswer): number {
-  return answer.bare ? answer.data.bytes.length : BODY_HEAD.length + answer.data.bytes.length + answer.metaRest.length;
+  if (answer.bare) return compressor.encode(`bare ${answer.data.etag}`, () => Buffer.from(answer.data.text), NO_BYTES, coding);
+  const tail = Buffer.from(ownMembers(requestId, generatedAt) + answer.metaRest);
+  return compressor.encode(`envelope ${answer.data.etag}`, () => Buffer.from(BODY_HEAD + answer.data.text), tail, coding);
 }
 
 export function serialiseError(error: ApiError, requestId: string): string {
