@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rebuildRegistry } from "../../cli/registry/build-registry.ts";
-import { createApp } from "../../server/app.ts";
+import { createApp, transportHooksOf } from "../../server/app.ts";
 import { startServer } from "../../server/listen.ts";
 import type { RateLimitConfig, ServiceConfig } from "../../server/config.ts";
 import type { IngestionLauncher } from "../../schemas/ingestion-runs.ts";
@@ -32,6 +32,8 @@ export interface RunningService {
   logs: string[];
   /** Every structured log line, parsed (request lines included). */
   logEntries: Record<string, unknown>[];
+  /** How many requests the edge answered without h3 (recognised-urls.ts). */
+  edgeAnswers(): number;
   createKey(scopes: Scope[], options?: { environment?: string; revoked?: boolean }): string;
   /** fetch that also checks the body against the route's JSON Schema (every response the suite receives). */
   request(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any; text: string }>;
@@ -76,11 +78,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
   };
   const launchIngestion = options.launchIngestion?.(dataDir);
-  const server = await startServer(createApp({ config, clock, launchIngestion, logger: capturingLogger(logs, entries) }), { port: 0, hostname: "127.0.0.1" });
+  const app = createApp({ config, clock, launchIngestion, logger: capturingLogger(logs, entries) });
+  let edgeAnswers = 0;
+  const hooks = transportHooksOf(app)!;
+  const answerRecognised = hooks.answerRecognised;
+  hooks.answerRecognised = (request) => {
+    const answer = answerRecognised(request);
+    if (answer !== undefined) edgeAnswers += 1;
+    return answer;
+  };
+  const server = await startServer(app, { port: 0, hostname: "127.0.0.1" });
   const url = server.url!.replace(/\/$/, "");
 
   return {
     url, dataDir, config, clock, logs, logEntries: entries,
+    edgeAnswers: () => edgeAnswers,
     createKey(scopes, keyOptions = {}) {
       const { record, secret } = newKey({ name: "test", environment: keyOptions.environment ?? config.environment, scopes, createdAt: new Date(clock.now()).toISOString() });
       const stored: StoredKey = keyOptions.revoked ? { ...record, revokedAt: new Date(clock.now()).toISOString() } : record;

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
+import type { Incoming } from "../../server/http/incoming.ts";
+import type { BoundRoute } from "../../server/http/pipeline.ts";
+import { createRecognisedUrls } from "../../server/http/recognised-urls.ts";
+import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
+import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { testSpec } from "../support/pipeline-harness.ts";
+
+/** Headers that differ between any two answers of one URL. */
+const PER_RESPONSE_HEADERS = new Set(["x-request-id", "ratelimit-remaining", "date"]);
+
+function comparableHeaders(headers: Headers): Record<string, string> {
+  return Object.fromEntries([...headers].filter(([name]) => !PER_RESPONSE_HEADERS.has(name)));
+}
+
+/**
+ * A URL h3 routed to a kept answer is answered from then on by the edge, without h3: the answer is the one h3 gives,
+ * header for header, and everything h3 must see (browsers' CORS, other methods, URLs it rewrites) still goes to h3.
+ */
+describe("answers at the edge", () => {
+  const clock = fakeClock("2026-11-21T12:00:00.500Z");
+  let met: MetStandin;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    met = await startMetStandin({ now: clock.now, expiresAfterMs: 30 * 60_000 });
+    service = await startService({ clock, weatherBaseUrl: met.url, corsOrigins: ["https://app.example.com"] });
+  });
+  afterAll(async () => {
+    await service.close();
+    await met.close();
+  });
+
+  it("give the answer h3 gave, and are taken for every later request of that URL", async () => {
+    const path = "/api/public/v1/weather/current?lat=50.11&lon=8.68";
+    await service.request(path);
+    clock.advance(1_000);
+    const routedByH3 = await service.request(path);
+    const before = service.edgeAnswers();
+    const atTheEdge = await service.request(path);
+    const head = await service.request(path, { method: "HEAD" });
+    expect(service.edgeAnswers()).toBe(before + 2);
+    expect(atTheEdge.headers.get("content-encoding")).toBe(routedByH3.headers.get("content-encoding"));
+
+    expect(atTheEdge.status).toBe(200);
+    expect(comparableHeaders(atTheEdge.headers)).toEqual(comparableHeaders(routedByH3.headers));
+    expect(atTheEdge.body.data).toEqual(routedByH3.body.data);
+    expect(atTheEdge.body.meta.requestId).toBe(atTheEdge.headers.get("x-request-id"));
+    expect(atTheEdge.body.meta.requestId).not.toBe(routedByH3.body.meta.requestId);
+    expect(Number(atTheEdge.headers.get("ratelimit-remaining"))).toBe(Number(routedByH3.headers.get("ratelimit-remaining")) - 1);
+    const identity = await service.request(path, { headers: { "accept-encoding": "identity" } });
+    expect(identity.headers.get("content-encoding")).toBeNull();
+    expect(Buffer.byteLength(identity.text)).toBe(Number(identity.headers.get("content-length")));
+    expect(head.text).toBe("");
+    expect(head.headers.get("content-length")).toBe(atTheEdge.headers.get("content-length"));
+    expect(service.logEntries.find((entry) => entry.requestId === atTheEdge.body.meta.requestId)).toMatchObject({ cache: "kept", status: 200 });
+  });
+
+  it("still answer 304 to a matching If-None-Match", async () => {
+    const path = "/api/public/v1/weather/forecast?lat=50.11&lon=8.68";
+    await service.request(path);
+    const first = await service.request(path);
+    const before = service.edgeAnswers();
+    const revalidated = await fetch(service.url + path, { headers: { "if-none-match": first.headers.get("etag")! } });
+    expect(revalidated.status).toBe(304);
+    expect(service.edgeAnswers()).toBe(before + 1);
+  });
+
+  it("leave browsers' requests, other methods and rewritten URLs to h3", async () => {
+    const path = "/api/public/v1/weather/current?lat=50.11&lon=8.68";
+    await service.request(path);
+    const before = service.edgeAnswers();
+    const browser = await service.request(path, { headers: { origin: "https://app.example.com" } });
+    expect(browser.status).toBe(200);
+    expect(browser.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+    const posted = await service.request(path, { method: "POST" });
+    expect(posted.status).toBe(405);
+    // WHATWG parsing rewrites the quote: h3's URL is not the one sent, so the edge never remembers it.
+    const quoted = `${path}&x='`;
+    await service.request(quoted);
+    await service.request(quoted);
+    expect(service.edgeAnswers()).toBe(before);
+  });
+
+  it("check the key of a credentialed URL on every request", async () => {
+    const key = service.createKey(["weather:read"]);
+    const path = "/api/v1/weather/current?lat=50.1109&lon=8.6821";
+    const authorised = { headers: { authorization: `Bearer ${key}` } };
+    await service.request(path, authorised);
+    await service.request(path, authorised);
+    const before = service.edgeAnswers();
+    expect((await service.request(path, authorised)).status).toBe(200);
+    expect((await service.request(path)).status).toBe(401);
+    expect((await service.request(path, { headers: { authorization: `Bearer ${key}x` } })).status).toBe(401);
+    expect(service.edgeAnswers()).toBe(before + 3);
+  });
+});
+
+describe("recognised URLs", () => {
+  const routeOf = (spec: RouteSpec): BoundRoute[] => [{ spec, handler: () => ({ data: null }) }];
+  const publicRoute = routeOf(testSpec({ name: "public", path: "/x" }));
+  const incoming = (pathname: string, search = "", routed = true): Incoming => ({
+    req: { method: "GET", headers: new Headers() }, pathname, search, params: { slug: "a" }, ...(routed ? { event: {} as never } : {}),
+  });
+
+  it("are the URLs h3 routed that it reads verbatim, with their route and parameters", () => {
+    const urls = createRecognisedUrls();
+    urls.remember(incoming("/x", "?a=1&b=%20"), publicRoute);
+    expect(urls.find("/x?a=1&b=%20")).toMatchObject({ routes: publicRoute, pathname: "/x", search: "?a=1&b=%20", params: { slug: "a" } });
+    for (const [pathname, search] of [["/x/./y", ""], ["/x//y", ""], ["/x/..", ""], ["/caf%C3%A9", ""], ["/x", "?q=\"a\""]] as const) {
+      urls.remember(incoming(pathname, search), publicRoute);
+      expect(urls.find(pathname + search)).toBeUndefined();
+    }
+  });
+
+  it("never include operator paths or requests the edge itself answered", () => {
+    const urls = createRecognisedUrls();
+    urls.remember(incoming("/admin"), routeOf(testSpec({ name: "admin", path: "/admin", access: "OPERATOR", scope: "operator" })));
+    urls.remember(incoming("/y", "", false), publicRoute);
+    expect(urls.find("/admin")).toBeUndefined();
+    expect(urls.find("/y")).toBeUndefined();
+  });
+
+  it("are bounded in bytes", () => {
+    const urls = createRecognisedUrls(64 * 1024);
+    for (let i = 0; i < 10_000; i++) urls.remember(incoming(`/x${i}`), publicRoute);
+    expect(urls.find("/x0")).toBeUndefined();
+    expect(urls.find("/x9999")).toBeDefined();
+  });
+});
