@@ -24,7 +24,7 @@ describe("the compressed-head cache's memory bound", () => {
     // 400 distinct answers of 200 KB each, as 400 distinct scrapes or unkept answers would be: about 80 MB in all.
     for (let i = 0; i < 400; i++) {
       const data = new SerialisedData(JSON.stringify({ answer: i, rows: Array.from({ length: 4000 }, (_, n) => ({ n, label: "same text in every row" })) }).padEnd(headBytes, " "));
-      compressor.encode(`bare ${data.etag}`, () => Buffer.from(data.text), Buffer.alloc(0), i % 2 ? "gzip" : "br");
+      compressor.encode(`bare ${data.etag}`, () => data.bytes(), Buffer.alloc(0), i % 2 ? "gzip" : "br");
       owners.push(new WeakRef(data));
     }
     // A WeakRef keeps its target until the job that made it ends.
