@@ -11,6 +11,8 @@ export interface IncomingRequest {
   readonly method: string;
   readonly headers: HeaderReader;
   readonly ip?: string;
+  /** srvx's access to Node's own request, whose socket is the request's connection. */
+  readonly runtime?: { node?: { req?: { socket?: object } } };
 }
 
 /**

@@ -192,7 +192,7 @@ export function answerFrameworkError(event: H3Event, error: { status: number; me
 function identify(incoming: Incoming, access: BoundRoute["spec"]["access"], context: PipelineContext): Principal | null | ApiError {
   if (access === "PUBLIC") return null;
   try {
-    return authenticate(incoming.req.headers, context.keyLookup, context.environment);
+    return authenticate(incoming.req.headers, context.keyLookup, context.environment, incoming.req.runtime?.node?.req?.socket);
   } catch (error) {
     context.logger.error(`the API key file could not be read: ${(error as Error).message}`);
     return new ApiError("CONFIGURATION_ERROR", "API keys cannot be checked on this deployment.");
