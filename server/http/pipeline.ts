@@ -32,7 +32,7 @@ export interface PipelineContext {
   trustedProxies: ReadonlySet<string>;
   keptAnswers: KeptAnswers;
   answersByKey: AnswersByKey;
-  /** URLs whose answers were kept, which the edge then routes without h3 (recognised-urls.ts). */
+  /** URLs whose answers were kept or repeated, which the edge then routes without h3 (recognised-urls.ts). */
   recognisedUrls: RecognisedUrls;
   /** Compressed forms of large answers' constant parts (compression.ts). */
   compressor: Compressor;
@@ -149,7 +149,10 @@ function answerFor(incoming: Incoming, routes: BoundRoute[], route: BoundRoute, 
     if (ready.headers) Object.assign(request.headers, ready.headers);
     if (ready.meta && typeof ready.meta.cached === "boolean") request.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
     const known = ready.answerKey === undefined ? undefined : context.answersByKey.find(ready.answerKey);
-    if (known) return known;
+    if (known) {
+      context.recognisedUrls.remember(incoming, routes);
+      return known;
+    }
     const answer = prepareAnswer(ready, spec);
     if (ready.answerKey !== undefined) context.answersByKey.remember(ready.answerKey, answer);
     // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own check.

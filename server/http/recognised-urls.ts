@@ -4,14 +4,14 @@ import type { Incoming } from "./incoming.ts";
 import { answerPath, type BoundRoute, type PipelineContext } from "./pipeline.ts";
 
 /**
- * URLs h3 has routed to an answer worth keeping, remembered with their route and parameters, so that the next request
- * for the very same URL goes to the pipeline straight from srvx (the edge), without h3's event, router and response
- * merging: measured at a quarter of a small answer's cost. Routing is a function of the URL, so what h3 decided once
+ * URLs h3 has routed to a kept or repeated answer (kept-answers.ts), remembered with their route and parameters, so
+ * that the next request for the very same URL goes to the pipeline straight from srvx (the edge), without h3's event,
+ * router and response merging: measured at a quarter of a small answer's cost. Routing is a function of the URL, so what h3 decided once
  * holds for every later request of that URL; the pipeline still does all per-request work (key, rate limit, CORS
  * headers, the kept answer's validity, the log line).
  */
 export interface RecognisedUrls {
-  /** Called by the pipeline for a request h3 routed whose answer was kept. */
+  /** Called by the pipeline for a request h3 routed whose answer was kept, or found again by its identity. */
   remember(incoming: Incoming, routes: BoundRoute[]): void;
   find(url: string): RecognisedUrl | undefined;
 }
