@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { Scope } from "../../schemas/vocabularies.ts";
 import type { HeaderReader } from "./incoming.ts";
 import { keyIdOf, secretMatches, type StoredKey } from "../keys/api-keys.ts";
@@ -24,10 +25,10 @@ export type Connection = object;
 /**
  * Per connection, the last key verified on it and the stored record it matched. A client sends the same
  * `Authorization` on every request of a keep-alive connection: while the key file still holds that very record (a
- * changed file gives new records; key-file.ts looks again every 50 ms), the same text need not be hashed again. Only
- * the same connection's own earlier header is compared, so no caller can probe another's key through it.
+ * changed file gives new records; key-file.ts looks again every 50 ms), the same text need not be hashed again. The
+ * texts are compared in constant time, as the hashes would be: behind a proxy, one connection carries many clients.
  */
-const verifiedOnConnection = new WeakMap<Connection, { secret: string; record: StoredKey; principal: Principal | null }>();
+const verifiedOnConnection = new WeakMap<Connection, { secret: Buffer; record: StoredKey; principal: Principal | null }>();
 
 /**
  * Null for a missing, malformed, unknown, revoked or other-environment key: all of them are 401,
@@ -45,10 +46,12 @@ export function authenticate(
   if (!id) return null;
   const record = lookup(id);
   if (!record) return null;
+  const presented = Buffer.from(secret);
   const verified = connection && verifiedOnConnection.get(connection);
-  if (verified && verified.record === record && verified.secret === secret) return verified.principal;
+  // keyIdOf admits secrets of one length only, so the comparison never throws.
+  if (verified && verified.record === record && timingSafeEqual(verified.secret, presented)) return verified.principal;
   if (!secretMatches(secret, record)) return null;
   const principal = record.revokedAt !== null || record.environment !== environment ? null : { keyId: record.id, scopes: record.scopes };
-  if (connection) verifiedOnConnection.set(connection, { secret, record, principal });
+  if (connection) verifiedOnConnection.set(connection, { secret: presented, record, principal });
   return principal;
 }

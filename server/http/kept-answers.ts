@@ -43,8 +43,8 @@ export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES):
   if (maxBytes <= 0) return { find: () => undefined, keep: () => undefined, bytes: 0 };
   const cache = new LRUCache<string, Kept>({
     maxSize: maxBytes,
-    // Strings of JSON are mostly one byte a character; two where a text holds non-Latin-1 characters.
-    sizeCalculation: (kept, key) => Math.max(1, kept.answer.size * 2 + key.length * 2 + ENTRY_OVERHEAD_BYTES),
+    // The answer counts what it holds (respond.ts); a key is counted as if two bytes a character.
+    sizeCalculation: (kept, key) => Math.max(1, kept.answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
   });
   return {
     find(key, generation, now) {

@@ -122,7 +122,9 @@ export function answerPath(incoming: Incoming, routes: BoundRoute[], context: Pi
     }
     const answer = answerFor(incoming, routes, route, principal, request, context);
     if (!(answer instanceof Promise)) return answerSuccess(incoming, request, spec, answer, context);
-    return answer.then((ready) => answerSuccess(incoming, request, spec, ready, context), (error: unknown) => answerError(request, toApiError(error, context)));
+    return answer
+      .then((ready) => answerSuccess(incoming, request, spec, ready, context), (error: unknown) => answerError(request, toApiError(error, context)))
+      .catch((error: unknown) => answerError(request, toApiError(error, context)));
   } catch (error) {
     return answerError(request, toApiError(error, context));
   }
@@ -186,6 +188,16 @@ export function answerFrameworkError(event: H3Event, error: { status: number; me
   if (error.status >= 500) context.logger.error({ requestId: request.id, status: error.status }, `internal error before routing: ${error.message}`);
   const limited = consumeRateLimit(incoming, request, UNMATCHED_ROUTE, null, context);
   return limited ?? answerError(request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"));
+}
+
+/**
+ * A failure the pipeline did not answer itself, for a request the edge took (recognised-urls.ts): shaped, counted
+ * and headed as h3's onError answers one (answerFrameworkError), never a bare 500.
+ */
+export function answerUnexpectedFailure(error: unknown, context: PipelineContext): Response {
+  const request = startRequest(context);
+  Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
+  return answerError(request, toApiError(error, context));
 }
 
 /**

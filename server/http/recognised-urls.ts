@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { ServerRequest } from "srvx";
 import type { Incoming } from "./incoming.ts";
-import { answerPath, type BoundRoute, type PipelineContext } from "./pipeline.ts";
+import { answerPath, answerUnexpectedFailure, type BoundRoute, type PipelineContext } from "./pipeline.ts";
 
 /**
  * URLs h3 has routed to a kept or repeated answer (kept-answers.ts), remembered with their route and parameters, so
@@ -61,5 +61,10 @@ export function answerRecognised(request: ServerRequest, context: PipelineContex
   if (!node?.url || (node.method !== "GET" && node.method !== "HEAD") || node.headers.origin !== undefined) return undefined;
   const known = context.recognisedUrls.find(node.url);
   if (!known) return undefined;
-  return answerPath({ req: request, pathname: known.pathname, search: known.search, params: known.params }, known.routes, context);
+  try {
+    const answer = answerPath({ req: request, pathname: known.pathname, search: known.search, params: known.params }, known.routes, context);
+    return answer instanceof Promise ? answer.catch((error: unknown) => answerUnexpectedFailure(error, context)) : answer;
+  } catch (error) {
+    return answerUnexpectedFailure(error, context);
+  }
 }

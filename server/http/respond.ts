@@ -20,10 +20,13 @@ export class SerialisedData {
   readonly content: string | Buffer<ArrayBuffer>;
   /** Its length in UTF-8. */
   readonly byteLength: number;
+  /** Bytes it holds in memory, for the bounds of what keeps it. */
+  readonly heldBytes: number;
   readonly etag: string;
   constructor(json: string) {
     this.byteLength = Buffer.byteLength(json);
-    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? json : ownedBytes(json);
+    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? flatText(json) : ownedBytes(json);
+    this.heldBytes = typeof this.content === "string" ? textHeldBytes(this.content) : this.byteLength;
     this.etag = weakEtag(json);
   }
 
@@ -61,14 +64,14 @@ export interface PreparedAnswer {
   /** `meta` after its first two fields, from the comma through the closing braces of meta and body; empty when bare. */
   metaRest: string;
   bare: boolean;
-  /** UTF-8 bytes of every response body of this answer (the two per-response fields have fixed lengths). */
-  bodyBytes: number;
+  /** UTF-8 bytes of its body but for the two per-response fields (ownMembers). */
+  fixedBytes: number;
   /** Bytes the answer holds, for memory bounds. */
   size: number;
 }
 
-/** Every response's own members have one length: a UUID and a 24-character ISO instant (iso-instant.ts). */
-const OWN_MEMBERS_LENGTH = ownMembers(randomUUID(), new Date(0).toISOString()).length;
+// Same lengths as real values, so that the cut to the response ceiling is measured on the body that will be sent.
+const PLACEHOLDER_OWN_MEMBERS_LENGTH = ownMembers(randomUUID(), new Date(0).toISOString()).length;
 
 /** The `{ data, meta }` answer, cut to fit the response ceiling when the route says how (spec "Limits"). */
 export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; successStatus?: number }): PreparedAnswer {
@@ -76,17 +79,16 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
   const bare = shape.bare ?? false;
   const prepare = (data: unknown, routeMeta: Record<string, unknown> | undefined, truncated: boolean | null): PreparedAnswer => {
     const serialised = data instanceof SerialisedData ? data : new SerialisedData(JSON.stringify(data));
-    if (bare) return { status, data: serialised, metaRest: "", bare, bodyBytes: serialised.byteLength, size: serialised.byteLength };
+    if (bare) return { status, data: serialised, metaRest: "", bare, fixedBytes: serialised.byteLength, size: serialised.heldBytes };
     if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta)) throw new Error("a route's meta must not replace requestId or generatedAt");
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
     const meta = { ...BASE_FRESHNESS, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
     const members = JSON.stringify(meta).slice(1, -1);
     const metaRest = flatText(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
-    const metaRestBytes = Buffer.byteLength(metaRest);
-    const bodyBytes = BODY_HEAD.length + serialised.byteLength + OWN_MEMBERS_LENGTH + metaRestBytes;
-    return { status, data: serialised, metaRest, bare, bodyBytes, size: serialised.byteLength + metaRestBytes };
+    const fixedBytes = BODY_HEAD.length + serialised.byteLength + Buffer.byteLength(metaRest);
+    return { status, data: serialised, metaRest, bare, fixedBytes, size: serialised.heldBytes + textHeldBytes(metaRest) };
   };
-  const fits = (answer: PreparedAnswer) => answer.bodyBytes <= RESPONSE_CEILING_BYTES;
+  const fits = (answer: PreparedAnswer) => answer.fixedBytes + (answer.bare ? 0 : PLACEHOLDER_OWN_MEMBERS_LENGTH) <= RESPONSE_CEILING_BYTES;
   const whole = prepare(result.data, result.meta, result.cut ? false : null);
   if (!result.cut || fits(whole)) return whole;
 
@@ -118,9 +120,22 @@ function flatText(text: string): string {
   return Buffer.from(text).toString();
 }
 
+const BEYOND_LATIN_1 = /[^\u0000-\u00ff]/;
+
+/** V8 keeps a text in one byte a character, or two when any character is beyond Latin-1. */
+function textHeldBytes(text: string): number {
+  return BEYOND_LATIN_1.test(text) ? text.length * 2 : text.length;
+}
+
 /** The two `meta` fields of one response, which open `meta` (both values are ASCII). */
 function ownMembers(requestId: string, generatedAt: string): string {
   return `,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`;
+}
+
+const OWN_MEMBERS_FRAME_LENGTH = ownMembers("", "").length;
+
+function ownMembersLength(requestId: string, generatedAt: string): number {
+  return OWN_MEMBERS_FRAME_LENGTH + requestId.length + generatedAt.length;
 }
 
 /**
@@ -130,11 +145,12 @@ function ownMembers(requestId: string, generatedAt: string): string {
 export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): string | Buffer<ArrayBuffer> {
   const { content } = answer.data;
   if (answer.bare) return content;
-  if (typeof content === "string") return BODY_HEAD + content + ownMembers(requestId, generatedAt) + answer.metaRest;
-  const body = Buffer.allocUnsafe(answer.bodyBytes);
+  const own = ownMembers(requestId, generatedAt);
+  if (typeof content === "string") return BODY_HEAD + content + own + answer.metaRest;
+  const body = Buffer.allocUnsafe(answer.fixedBytes + own.length);
   let at = body.write(BODY_HEAD, 0, "latin1");
   at += content.copy(body, at);
-  at += body.write(ownMembers(requestId, generatedAt), at, "latin1");
+  at += body.write(own, at, "latin1");
   body.write(answer.metaRest, at);
   return body;
 }
@@ -150,8 +166,10 @@ export function responseBody(
 ): string | Buffer<ArrayBuffer> {
   const coding = varyOnEncoding(answer, headers) ? chooseCoding(requestHeaders.get("accept-encoding")) : null;
   if (coding === null) {
-    headers["content-length"] = String(answer.bodyBytes);
-    return renderAnswer(answer, requestId, generatedAt);
+    const body = renderAnswer(answer, requestId, generatedAt);
+    // A text body's length without encoding it: its own members are ASCII.
+    headers["content-length"] = String(typeof body !== "string" ? body.length : answer.bare ? answer.fixedBytes : answer.fixedBytes + ownMembersLength(requestId, generatedAt));
+    return body;
   }
   headers["content-encoding"] = coding;
   const body = renderEncodedAnswer(answer, requestId, generatedAt, coding, compressor);
@@ -164,7 +182,7 @@ export function responseBody(
  * and on a 304 that stands for it alike (RFC 9110 section 15.4.5), so caches key its copies by coding.
  */
 export function varyOnEncoding(answer: PreparedAnswer, headers: Record<string, string>): boolean {
-  if (answer.bodyBytes < COMPRESSION_MIN_BYTES) return false;
+  if (answer.fixedBytes < COMPRESSION_MIN_BYTES) return false;
   headers.vary = headers.vary === "origin" ? "origin, accept-encoding" : headers.vary ? `${headers.vary}, accept-encoding` : "accept-encoding";
   return true;
 }

@@ -25,7 +25,7 @@ const ENTRY_OVERHEAD_BYTES = 256;
 export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES): Renderings {
   const kept = new LRUCache<string, Rendering<SerialisedData>>({
     maxSize: maxBytes,
-    sizeCalculation: (rendering, key) => rendering.data.byteLength + key.length + ENTRY_OVERHEAD_BYTES,
+    sizeCalculation: (rendering, key) => rendering.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
   });
   return (stored, variant, render) => {
     const key = `${stored.serial}\n${variant}`;

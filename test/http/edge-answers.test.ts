@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Incoming } from "../../server/http/incoming.ts";
 import type { BoundRoute } from "../../server/http/pipeline.ts";
-import { createRecognisedUrls } from "../../server/http/recognised-urls.ts";
+import { answerRecognised, createRecognisedUrls } from "../../server/http/recognised-urls.ts";
+import { createCompressor } from "../../server/http/compression.ts";
+import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
+import type { PipelineContext } from "../../server/http/pipeline.ts";
+import { createLogger } from "../../server/observability/logger.ts";
+import { createMetrics } from "../../server/observability/metrics.ts";
 import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
 import { rawRequest } from "../support/raw-http.ts";
 import { fakeClock, startService, type RunningService } from "../support/service.ts";
@@ -136,5 +141,21 @@ describe("recognised URLs", () => {
     for (let i = 0; i < 10_000; i++) urls.remember(incoming(`/x${i}`), publicRoute);
     expect(urls.find("/x0")).toBeUndefined();
     expect(urls.find("/x9999")).toBeDefined();
+  });
+
+  it("answer a failure of the pipeline with the contract's INTERNAL error, never a bare 500", async () => {
+    const context: PipelineContext = {
+      environment: "test", corsOrigins: [], clock: { now: () => Date.parse("2026-11-23T12:00:00Z") },
+      keyLookup: () => undefined,
+      rateLimiter: () => { throw new Error("a defect in the rate limiter"); },
+      storageBound: true, trustedProxies: new Set(), keptAnswers: createKeptAnswers(), answersByKey: createAnswersByKey(),
+      recognisedUrls: createRecognisedUrls(), compressor: createCompressor(), logger: createLogger("silent"), metrics: createMetrics(),
+    };
+    context.recognisedUrls.remember(incoming("/x"), publicRoute);
+    const request = { method: "GET", headers: new Headers(), runtime: { node: { req: { url: "/x", method: "GET", headers: {} } } } };
+    const answer = answerRecognised(request as never, context) as Response;
+    expect(answer.status).toBe(500);
+    expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await answer.json()).toMatchObject({ error: { code: "INTERNAL", requestId: answer.headers.get("x-request-id") } });
   });
 });

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { prepareAnswer, renderAnswer, responseBody, SerialisedData } from "../../server/http/respond.ts";
+import { createCompressor } from "../../server/http/compression.ts";
+
+const REQUEST_ID = "6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d";
+const AT = "2026-11-23T12:00:00.000Z";
+
+/** Bodies are the same JSON whether a section is kept as text (small) or as bytes (large), with exact lengths. */
+describe("serialised answers", () => {
+  it("render the same JSON from text and from bytes, with the length they declare", () => {
+    for (const rows of [3, 3_000]) {
+      const data = { place: "Zürich – 東京", rows: Array.from({ length: rows }, (_, n) => ({ n, note: "€ and ü" })) };
+      const answer = prepareAnswer({ data, meta: { cached: true } }, {});
+      expect(typeof answer.data.content).toBe(rows === 3 ? "string" : "object");
+      const headers: Record<string, string> = {};
+      const body = responseBody(answer, REQUEST_ID, AT, new Headers(), createCompressor(), headers);
+      expect(Buffer.byteLength(body)).toBe(Number(headers["content-length"]));
+      expect(JSON.parse(body.toString())).toEqual({ data, meta: { requestId: REQUEST_ID, generatedAt: AT, cached: true, cacheAgeSeconds: 0, stale: false, degraded: false } });
+      expect(renderAnswer(answer, REQUEST_ID, AT).toString()).toBe(body.toString());
+    }
+  });
+
+  it("count what a text holds: one byte a character, two once any is beyond Latin-1", () => {
+    expect(new SerialisedData('"Zürich"').heldBytes).toBe(8);
+    expect(new SerialisedData('"東京"').heldBytes).toBe(8);
+    expect(new SerialisedData('"東京"').byteLength).toBe(8);
+    expect(new SerialisedData('"ab"').heldBytes).toBe(4);
+  });
+});
