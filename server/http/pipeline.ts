@@ -1,13 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { getRequestIP, type H3Event } from "h3";
-import { FastResponse } from "srvx";
-import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
-import { logRequest, type Logger } from "../observability/logger.ts";
+import type { Logger } from "../observability/logger.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
-import { isoInstant } from "../time/iso-instant.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
@@ -17,7 +13,8 @@ import { incomingOfEvent, type Incoming } from "./incoming.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
 import type { RecognisedUrls } from "./recognised-urls.ts";
 import { setRateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
-import { matchesIfNoneMatch, prepareAnswer, responseBody, serialiseError, varyOnEncoding, type PreparedAnswer } from "./respond.ts";
+import { answerError, answerSuccess, errorHeaders, logAnswer, startRequest, toApiError, type RequestState } from "./request-answer.ts";
+import { prepareAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
 
 export interface PipelineContext {
@@ -51,30 +48,11 @@ export interface BoundRoute {
   generation?: () => readonly unknown[];
 }
 
-const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
-
 /** The generation of routes that read no published data. */
 const NO_GENERATION: readonly unknown[] = [];
 
 /** Route name under which unregistered paths (and hidden operator paths) are counted. */
 const UNMATCHED_ROUTE = "unmatched";
-
-
-/**
- * One request's answer as it is built. Headers are collected in a plain object and handed to the server's response
- * with the body, so the request path never builds a `Headers` object (h3 merges in its own CORS headers when set).
- */
-interface RequestState {
-  id: string;
-  now: number;
-  headers: Record<string, string>;
-  /** For the request's log line: its route name, when it started (monotonic ms) and how the answer was found. */
-  route: string;
-  startedAt: number;
-  cache?: "kept" | "hit" | "miss" | "stale";
-  logger: Logger;
-  metrics: ServiceMetrics;
-}
 
 /**
  * Answers every request to one path: method dispatch, CORS, auth, rate limit, storage gate, envelope, caching headers.
@@ -181,7 +159,7 @@ function answerUnregistered(incoming: Incoming, context: PipelineContext): unkno
 
 /** Failures h3 raises before routing (a malformed URL): shaped, counted and headed like every other answer. */
 export function answerFrameworkError(event: H3Event, error: { status: number; message: string }, context: PipelineContext): unknown {
-  const request = startRequest(context);
+  const request = startRequest(context, UNMATCHED_ROUTE);
   // h3 could not build this request's URL; only its headers and address are read.
   const incoming: Incoming = { req: event.req, pathname: "", search: "", params: {}, event };
   applyCors(incoming, request.headers, context.corsOrigins, []);
@@ -195,7 +173,7 @@ export function answerFrameworkError(event: H3Event, error: { status: number; me
  * and headed as h3's onError answers one (answerFrameworkError), never a bare 500.
  */
 export function answerUnexpectedFailure(error: unknown, context: PipelineContext): Response {
-  const request = startRequest(context);
+  const request = startRequest(context, UNMATCHED_ROUTE);
   Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
   return answerError(request, toApiError(error, context));
 }
@@ -214,25 +192,8 @@ function identify(incoming: Incoming, access: BoundRoute["spec"]["access"], cont
   }
 }
 
-function startRequest(context: PipelineContext, route: string = UNMATCHED_ROUTE): RequestState {
-  const id = randomUUID();
-  return { id, now: context.clock.now(), headers: { "x-request-id": id }, route, startedAt: performance.now(), logger: context.logger, metrics: context.metrics };
-}
-
-/**
- * One line per request: its id, route name, status, duration and, where there is one, how the cache answered. Counted
- * in the metrics whatever the log level.
- */
-function logAnswer(request: RequestState, status: number): void {
-  const elapsedMs = performance.now() - request.startedAt;
-  request.metrics.recordRequest(request.route, status, elapsedMs / 1000);
-  if (!request.logger.isLevelEnabled("info")) return;
-  const durationMs = Math.round(elapsedMs * 1000) / 1000;
-  logRequest(request.logger, { requestId: request.id, route: request.route, status, durationMs, cache: request.cache });
-}
-
 function answerUnmatched(incoming: Incoming, context: PipelineContext): unknown {
-  const request = startRequest(context);
+  const request = startRequest(context, UNMATCHED_ROUTE);
   const preflight = applyCors(incoming, request.headers, context.corsOrigins, []);
   if (preflight !== false) return answerPreflight(incoming, request, UNMATCHED_ROUTE, preflight, context);
   const limited = consumeRateLimit(incoming, request, UNMATCHED_ROUTE, null, context);
@@ -254,7 +215,7 @@ function answerPreflight(incoming: Incoming, request: RequestState, routeName: s
  * counted under the unregistered route for its client address, with the headers of every other answer.
  */
 export function answerRefusedRequest(clientAddress: string | undefined, context: PipelineContext): { status: number; headers: Record<string, string>; body: string } {
-  const request = startRequest(context);
+  const request = startRequest(context, UNMATCHED_ROUTE);
   Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
   const decision = context.rateLimiter(UNMATCHED_ROUTE, `ip:${clientAddress ?? "unknown"}`, false, request.now);
   setRateLimitHeaders(decision, request.headers);
@@ -275,47 +236,4 @@ function consumeRateLimit(incoming: Incoming, request: RequestState, routeName: 
   setRateLimitHeaders(decision, request.headers);
   if (decision.allowed) return undefined;
   return answerError(request, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
-}
-
-function answerSuccess(incoming: Incoming, request: RequestState, spec: RouteSpec, answer: PreparedAnswer, context: PipelineContext): Response {
-  const { headers } = request;
-  const notModified = spec.publicCacheSeconds !== null && matchesIfNoneMatch(incoming.req.headers.get("if-none-match"), answer.data.etag);
-  logAnswer(request, notModified ? 304 : answer.status);
-  headers["content-type"] = spec.mediaType ?? JSON_MEDIA_TYPE;
-  if (spec.publicCacheSeconds !== null) {
-    headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
-    headers.etag = answer.data.etag;
-    if (notModified) {
-      varyOnEncoding(answer, headers);
-      return new FastResponse(null, { status: 304, headers });
-    }
-  } else {
-    headers["cache-control"] = "no-store";
-  }
-  // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
-  const body = responseBody(answer, request.id, isoInstant(request.now), incoming.req.headers, context.compressor, headers);
-  return new FastResponse(body, { status: answer.status, headers });
-}
-
-function answerError(request: RequestState, error: ApiError): Response {
-  logAnswer(request, error.status);
-  return new FastResponse(serialiseError(error, request.id), { status: error.status, headers: errorHeaders(request, error) });
-}
-
-function errorHeaders(request: RequestState, error: ApiError): Record<string, string> {
-  const { headers } = request;
-  headers["content-type"] = JSON_MEDIA_TYPE;
-  headers["cache-control"] = "no-store";
-  const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? RETRY_AFTER_UNAVAILABLE_SECONDS : null);
-  if (retryAfter !== null) headers["retry-after"] = String(retryAfter);
-  // RFC 9110 section 11.6.1: a 401 names the scheme that would succeed (the key may also come as X-API-Key).
-  if (error.status === 401) headers["www-authenticate"] = 'Bearer realm="service"';
-  return Object.assign(headers, error.headers);
-}
-
-/** Anything that is not an ApiError is a bug: log it for operators, answer INTERNAL with nothing internal. */
-function toApiError(error: unknown, context: PipelineContext): ApiError {
-  if (error instanceof ApiError) return error;
-  context.logger.error({ err: error }, "internal error");
-  return new ApiError("INTERNAL");
 }

@@ -1,0 +1,92 @@
+// How one request's answer is written once the pipeline (pipeline.ts) knows it: headers, body, log line, metrics.
+import { randomUUID } from "node:crypto";
+import { FastResponse } from "srvx";
+import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
+import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
+import { logRequest, type Logger } from "../observability/logger.ts";
+import type { ServiceMetrics } from "../observability/metrics.ts";
+import { isoInstant } from "../time/iso-instant.ts";
+import { ApiError } from "./api-error.ts";
+import type { Incoming } from "./incoming.ts";
+import type { PipelineContext } from "./pipeline.ts";
+import { matchesIfNoneMatch, responseBody, serialiseError, varyOnEncoding, type PreparedAnswer } from "./respond.ts";
+
+const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
+
+/**
+ * One request's answer as it is built. Headers are collected in a plain object and handed to the server's response
+ * with the body, so the request path never builds a `Headers` object (h3 merges in its own CORS headers when set).
+ */
+export interface RequestState {
+  id: string;
+  now: number;
+  headers: Record<string, string>;
+  /** For the request's log line: its route name, when it started (monotonic ms) and how the answer was found. */
+  route: string;
+  startedAt: number;
+  cache?: "kept" | "hit" | "miss" | "stale";
+  logger: Logger;
+  metrics: ServiceMetrics;
+}
+
+/** The state of a request to `route` as it starts: its id, clock reading and first header. */
+export function startRequest(context: PipelineContext, route: string): RequestState {
+  const id = randomUUID();
+  return { id, now: context.clock.now(), headers: { "x-request-id": id }, route, startedAt: performance.now(), logger: context.logger, metrics: context.metrics };
+}
+
+/**
+ * One line per request: its id, route name, status, duration and, where there is one, how the cache answered. Counted
+ * in the metrics whatever the log level.
+ */
+export function logAnswer(request: RequestState, status: number): void {
+  const elapsedMs = performance.now() - request.startedAt;
+  request.metrics.recordRequest(request.route, status, elapsedMs / 1000);
+  if (!request.logger.isLevelEnabled("info")) return;
+  const durationMs = Math.round(elapsedMs * 1000) / 1000;
+  logRequest(request.logger, { requestId: request.id, route: request.route, status, durationMs, cache: request.cache });
+}
+
+/** A success answer: caching headers, 304 against If-None-Match, the body in the coding the client accepts. */
+export function answerSuccess(incoming: Incoming, request: RequestState, spec: RouteSpec, answer: PreparedAnswer, context: PipelineContext): Response {
+  const { headers } = request;
+  const notModified = spec.publicCacheSeconds !== null && matchesIfNoneMatch(incoming.req.headers.get("if-none-match"), answer.data.etag);
+  logAnswer(request, notModified ? 304 : answer.status);
+  headers["content-type"] = spec.mediaType ?? JSON_MEDIA_TYPE;
+  if (spec.publicCacheSeconds !== null) {
+    headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
+    headers.etag = answer.data.etag;
+    if (notModified) {
+      varyOnEncoding(answer, headers);
+      return new FastResponse(null, { status: 304, headers });
+    }
+  } else {
+    headers["cache-control"] = "no-store";
+  }
+  // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
+  const body = responseBody(answer, request.id, isoInstant(request.now), incoming.req.headers, context.compressor, headers);
+  return new FastResponse(body, { status: answer.status, headers });
+}
+
+export function answerError(request: RequestState, error: ApiError): Response {
+  logAnswer(request, error.status);
+  return new FastResponse(serialiseError(error, request.id), { status: error.status, headers: errorHeaders(request, error) });
+}
+
+export function errorHeaders(request: RequestState, error: ApiError): Record<string, string> {
+  const { headers } = request;
+  headers["content-type"] = JSON_MEDIA_TYPE;
+  headers["cache-control"] = "no-store";
+  const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? RETRY_AFTER_UNAVAILABLE_SECONDS : null);
+  if (retryAfter !== null) headers["retry-after"] = String(retryAfter);
+  // RFC 9110 section 11.6.1: a 401 names the scheme that would succeed (the key may also come as X-API-Key).
+  if (error.status === 401) headers["www-authenticate"] = 'Bearer realm="service"';
+  return Object.assign(headers, error.headers);
+}
+
+/** Anything that is not an ApiError is a bug: log it for operators, answer INTERNAL with nothing internal. */
+export function toApiError(error: unknown, context: PipelineContext): ApiError {
+  if (error instanceof ApiError) return error;
+  context.logger.error({ err: error }, "internal error");
+  return new ApiError("INTERNAL");
+}
