@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import type { ApiError } from "./api-error.ts";
-import { ownedBytes } from "../memory/owned-bytes.ts";
+import { ownedBytes, ownedText, textHeldBytes } from "../memory/owned-bytes.ts";
 import { chooseCoding, COMPRESSION_MIN_BYTES, type Compressor, type ContentCoding } from "./compression.ts";
 import type { RouteResult } from "./route-handler.ts";
 
@@ -25,7 +25,7 @@ export class SerialisedData {
   readonly etag: string;
   constructor(json: string) {
     this.byteLength = Buffer.byteLength(json);
-    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? flatText(json) : ownedBytes(json);
+    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? ownedText(json) : ownedBytes(json);
     this.heldBytes = typeof this.content === "string" ? textHeldBytes(this.content) : this.byteLength;
     this.etag = weakEtag(json);
   }
@@ -84,7 +84,7 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
     const meta = { ...BASE_FRESHNESS, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
     const members = JSON.stringify(meta).slice(1, -1);
-    const metaRest = flatText(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
+    const metaRest = ownedText(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
     const fixedBytes = BODY_HEAD.length + serialised.byteLength + Buffer.byteLength(metaRest);
     return { status, data: serialised, metaRest, bare, fixedBytes, size: serialised.heldBytes + textHeldBytes(metaRest) };
   };
@@ -111,21 +111,6 @@ const BODY_HEAD = `{"data":`;
 const ENVELOPE_HEAD = Buffer.from(BODY_HEAD);
 
 const NO_BYTES = Buffer.alloc(0);
-
-/**
- * A text kept with the answer as one flat string: a concatenation is a tree of its parts, which every write would
- * walk again, and a slice keeps its whole parent alive.
- */
-function flatText(text: string): string {
-  return Buffer.from(text).toString();
-}
-
-const BEYOND_LATIN_1 = /[^\u0000-\u00ff]/;
-
-/** V8 keeps a text in one byte a character, or two when any character is beyond Latin-1. */
-function textHeldBytes(text: string): number {
-  return BEYOND_LATIN_1.test(text) ? text.length * 2 : text.length;
-}
 
 /** The two `meta` fields of one response, which open `meta` (both values are ASCII). */
 function ownMembers(requestId: string, generatedAt: string): string {
