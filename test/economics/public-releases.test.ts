@@ -17,7 +17,7 @@ const RELEASES = "/api/public/v1/economics/releases";
 /** Registered series the sample archive holds no values for. */
 const SAMPLE_UNAVAILABLE = [
   "ea-hicp-all-items-annual-rate", "ea-industrial-producer-prices-month-on-month", "ea-industrial-production-index", "ea-m3-annual-growth-rate",
-  "ea-real-gdp-quarter-on-quarter", "ea-retail-trade-volume-month-on-month", "ecb-euro-short-term-rate-month-end", "ecb-usd-per-eur-reference-rate-monthly-average",
+  "ea-real-gdp-quarter-on-quarter", "ea-retail-trade-volume-month-on-month", "ea-trade-in-goods-balance-extra-euro-area", "ecb-euro-short-term-rate-month-end", "ecb-usd-per-eur-reference-rate-monthly-average",
   "us-employment-cost-index-12-month-change", "us-jolts-job-openings",
 ];
 

@@ -70,7 +70,7 @@ describe("every record of every calendar of the sample archive", () => {
       [BLS, "U.S. Import and Export Price Indexes"], [BLS, "Productivity and Costs"], [BLS, "Employer Costs for Employee Compensation"],
       [BLS, "Usual Weekly Earnings of Wage and Salary Workers"], [BLS, "State Employment and Unemployment (Monthly)"],
       [BLS, "Metropolitan Area Employment and Unemployment (Monthly)"],
-      [EUROSTAT, "International trade in goods"], [EUROSTAT, "Production in construction"], [EUROSTAT, "Labour cost index"],
+      [EUROSTAT, "Production in construction"], [EUROSTAT, "Labour cost index"],
       [EUROSTAT, "Job vacancy"], [EUROSTAT, "House price index"], [EUROSTAT, "General government deficit and debt"],
       [STATISTICS, "Harmonised Competitiveness Indicators (Dataset: EXR)"],
     ];
