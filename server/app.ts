@@ -1,11 +1,12 @@
 import { H3 } from "h3";
-import type { ServerRequest } from "srvx";
+import type { IncomingMessage } from "node:http";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
 import { answerFrameworkError, answerRefusedRequest, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
 import { createCompressor } from "./http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "./http/kept-answers.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { answerRecognised, createRecognisedUrls } from "./http/recognised-urls.ts";
+import type { HttpAnswer } from "./http/request-answer.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import { createKeyLookup } from "./keys/key-file.ts";
 import { createLogger } from "./observability/logger.ts";
@@ -59,8 +60,8 @@ export type RefusedRequestAnswer = (clientAddress: string | undefined) => { stat
 export interface TransportHooks {
   /** Requests Node refuses before they reach h3: the server writes this on the socket. */
   answerRefused: RefusedRequestAnswer;
-  /** A request for a URL h3 routed before, answered without h3 (recognised-urls.ts); undefined for h3 to route it. */
-  answerRecognised: (request: ServerRequest) => unknown;
+  /** A request for a URL h3 routed before, answered without srvx and h3 (recognised-urls.ts); undefined for h3 to route it. */
+  answerRecognised: (request: IncomingMessage) => HttpAnswer | Promise<HttpAnswer> | undefined;
 }
 
 const transportHooks = new WeakMap<H3, TransportHooks>();

@@ -8,6 +8,7 @@ import { transportHooksOf, type RefusedRequestAnswer, type TransportHooks } from
 import { serve } from "srvx/node";
 import type { ServerRequest } from "srvx";
 import { ERROR_TABLE } from "../schemas/errors.ts";
+import { writeNodeAnswer } from "./http/node-exchange.ts";
 import type { ServiceMetrics } from "./observability/metrics.ts";
 import { drainOnSignals } from "./shutdown.ts";
 
@@ -23,36 +24,56 @@ export interface ListenOptions {
 
 /**
  * Serves the app with h3's own server (srvx; measured faster than listhen here, see bench/http-throughput.ts).
+ * A request for a URL h3 routed before is answered at the edge, straight on Node's request and response
+ * (recognised-urls.ts); every other goes through srvx to h3.
  * A request Node itself cannot parse (say, raw non-ASCII bytes in the request line) never reaches h3; it still gets
  * the contract's error body instead of Node's bare 400.
  */
 export async function startServer(app: H3, options: ListenOptions) {
   const hooks = transportHooksOf(app);
   const answer = hooks?.answerRefused ?? answerWithoutCounting;
-  const server = serve({ fetch: answeringRequests(app, answer, hooks?.answerRecognised), port: options.port, hostname: options.hostname, silent: true, gracefulShutdown: false });
+  const server = serve({ fetch: answeringRequests(app, answer), port: options.port, hostname: options.hostname, silent: true, gracefulShutdown: false });
+  const nodeServer = server.node?.server;
+  if (hooks && nodeServer && server.node) {
+    const srvxHandler = server.node.handler;
+    nodeServer.removeListener("request", srvxHandler);
+    nodeServer.on("request", answeringAtTheEdge(hooks.answerRecognised, srvxHandler));
+  }
   if (options.shutdown) drainOnSignals(server, options.shutdown);
-  server.node?.server?.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+  nodeServer?.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
     writeRefusal(socket, answer(socket.remoteAddress));
   });
   // No route is a proxy: CONNECT gets the contract's error, not a closed connection.
-  server.node?.server?.on("connect", (_request: IncomingMessage, socket: Socket) => writeRefusal(socket, answer(socket.remoteAddress)));
+  nodeServer?.on("connect", (_request: IncomingMessage, socket: Socket) => writeRefusal(socket, answer(socket.remoteAddress)));
   await server.ready();
   return server;
 }
 
+type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/** Node's request listener: the edge's answer when it has one, else srvx's handler (and h3). */
+function answeringAtTheEdge(answerRecognised: TransportHooks["answerRecognised"], srvxHandler: NodeRequestHandler): NodeRequestHandler {
+  return (req, res) => {
+    const answer = answerRecognised(req);
+    if (answer === undefined) return srvxHandler(req, res);
+    if (!(answer instanceof Promise)) return writeNodeAnswer(res, answer);
+    // The edge turns every failure into an answer (answerUnexpectedFailure); only a broken connection is left.
+    answer.then((ready) => writeNodeAnswer(res, ready)).catch(() => res.destroy());
+  };
+}
+
 /**
- * srvx's handler: a URL h3 routed before goes straight to the pipeline (the edge, recognised-urls.ts); any other
- * goes to h3.
+ * srvx's handler for what the edge does not answer: h3.
  *
  * h3 builds the request's URL before any handler or its onError runs, and rebuilds it from the Host header when the
  * path holds encoded dot segments: a Host no URL can hold (`localhost:99999`) then throws there, and srvx would send a
  * bare 500 with none of the contract's headers. Such a request is malformed: it gets the same answer as one Node refuses.
  */
-function answeringRequests(app: H3, answer: RefusedRequestAnswer, answerRecognised?: TransportHooks["answerRecognised"]) {
+function answeringRequests(app: H3, answer: RefusedRequestAnswer) {
   return (request: ServerRequest) => {
     try {
-      return (answerRecognised?.(request) as Response | Promise<Response> | undefined) ?? app.fetch(request);
+      return app.fetch(request);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ERR_INVALID_URL") throw error;
       const refusal = answer(request.ip);

@@ -13,7 +13,7 @@ import { incomingOfEvent, type Incoming } from "./incoming.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
 import type { RecognisedUrls } from "./recognised-urls.ts";
 import { setRateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
-import { answerError, answerSuccess, errorHeaders, logAnswer, startRequest, toApiError, type RequestState } from "./request-answer.ts";
+import { answerError, answerSuccess, errorHeaders, HttpAnswer, logAnswer, startRequest, toApiError, toH3Result, type RequestState } from "./request-answer.ts";
 import { prepareAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
 
@@ -62,8 +62,8 @@ const UNMATCHED_ROUTE = "unmatched";
 export function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): unknown {
   const incoming = incomingOfEvent(event);
   // The router also matches `/x/` to `/x`; a path we do not publish must not answer, and a bad slug must not fall through.
-  if (incoming.pathname.length > 1 && incoming.pathname.endsWith("/")) return answerUnregistered(incoming, context);
-  return answerPath(incoming, routes, context);
+  if (incoming.pathname.length > 1 && incoming.pathname.endsWith("/")) return toH3Result(answerUnregistered(incoming, context));
+  return toH3Result(answerPath(incoming, routes, context));
 }
 
 /** Answers a request routed to `routes` (one path's), by h3 or by the edge (recognised-urls.ts). */
@@ -148,7 +148,7 @@ function answerFor(incoming: Incoming, routes: BoundRoute[], route: BoundRoute, 
 
 /** Unregistered paths: 404 with the same headers as any other answer. */
 export function handleUnmatched(event: H3Event, context: PipelineContext): unknown {
-  return answerUnregistered(incomingOfEvent(event), context);
+  return toH3Result(answerUnregistered(incomingOfEvent(event), context));
 }
 
 function answerUnregistered(incoming: Incoming, context: PipelineContext): unknown {
@@ -165,14 +165,14 @@ export function answerFrameworkError(event: H3Event, error: { status: number; me
   applyCors(incoming, request.headers, context.corsOrigins, []);
   if (error.status >= 500) context.logger.error({ requestId: request.id, status: error.status }, `internal error before routing: ${error.message}`);
   const limited = consumeRateLimit(incoming, request, UNMATCHED_ROUTE, null, context);
-  return limited ?? answerError(request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"));
+  return toH3Result(limited ?? answerError(request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL")));
 }
 
 /**
  * A failure the pipeline did not answer itself, for a request the edge took (recognised-urls.ts): shaped, counted
  * and headed as h3's onError answers one (answerFrameworkError), never a bare 500.
  */
-export function answerUnexpectedFailure(error: unknown, context: PipelineContext): Response {
+export function answerUnexpectedFailure(error: unknown, context: PipelineContext): HttpAnswer {
   const request = startRequest(context, UNMATCHED_ROUTE);
   Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
   return answerError(request, toApiError(error, context));

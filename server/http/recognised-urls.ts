@@ -1,14 +1,16 @@
 import { LRUCache } from "lru-cache";
-import type { ServerRequest } from "srvx";
+import type { IncomingMessage } from "node:http";
 import type { Incoming } from "./incoming.ts";
+import { incomingRequestOf } from "./node-exchange.ts";
+import type { HttpAnswer } from "./request-answer.ts";
 import { answerPath, answerUnexpectedFailure, type BoundRoute, type PipelineContext } from "./pipeline.ts";
 
 /**
  * URLs h3 has routed to a kept or repeated answer (kept-answers.ts), remembered with their route and parameters, so
- * that the next request for the very same URL goes to the pipeline straight from srvx (the edge), without h3's event,
- * router and response merging: measured at a quarter of a small answer's cost. Routing is a function of the URL, so what h3 decided once
- * holds for every later request of that URL; the pipeline still does all per-request work (key, rate limit, CORS
- * headers, the kept answer's validity, the log line).
+ * that the next request for the very same URL goes to the pipeline straight from Node's request (the edge), without
+ * srvx's Request and Response objects or h3's event, router and response merging (README, Performance). Routing is a
+ * function of the URL, so what h3 decided once holds for every later request of that URL; the pipeline still does all
+ * per-request work (key, rate limit, CORS headers, the kept answer's validity, the log line).
  */
 export interface RecognisedUrls {
   /** Called by the pipeline for a request h3 routed whose answer was kept, or found again by its identity. */
@@ -53,16 +55,16 @@ export function createRecognisedUrls(maxBytes: number = DEFAULT_RECOGNISED_URL_B
 }
 
 /**
- * The edge: answers a request whose URL h3 routed before, or returns undefined for h3 to route it. A browser's request
- * (it names an `Origin`) and every method but GET and HEAD always go through h3.
+ * The edge: answers a request whose URL h3 routed before, straight from Node's request, or returns undefined for srvx
+ * and h3 to take it. A browser's request (it names an `Origin`) and every method but GET and HEAD always go through h3.
  */
-export function answerRecognised(request: ServerRequest, context: PipelineContext): unknown {
-  const node = request.runtime?.node?.req;
-  if (!node?.url || (node.method !== "GET" && node.method !== "HEAD") || node.headers.origin !== undefined) return undefined;
-  const known = context.recognisedUrls.find(node.url);
+export function answerRecognised(req: IncomingMessage, context: PipelineContext): HttpAnswer | Promise<HttpAnswer> | undefined {
+  if (!req.url || (req.method !== "GET" && req.method !== "HEAD") || req.headers.origin !== undefined) return undefined;
+  const known = context.recognisedUrls.find(req.url);
   if (!known) return undefined;
   try {
-    const answer = answerPath({ req: request, pathname: known.pathname, search: known.search, params: known.params }, known.routes, context);
+    // Without an h3 event the pipeline answers with an HttpAnswer (never h3's preflight value, which needs an Origin).
+    const answer = answerPath({ req: incomingRequestOf(req), pathname: known.pathname, search: known.search, params: known.params }, known.routes, context) as HttpAnswer | Promise<HttpAnswer>;
     return answer instanceof Promise ? answer.catch((error: unknown) => answerUnexpectedFailure(error, context)) : answer;
   } catch (error) {
     return answerUnexpectedFailure(error, context);

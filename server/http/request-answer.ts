@@ -47,8 +47,29 @@ export function logAnswer(request: RequestState, status: number): void {
   logRequest(request.logger, { requestId: request.id, route: request.route, status, durationMs, cache: request.cache });
 }
 
+/**
+ * An answer as the pipeline hands it to the transport: status, headers and body (no `Headers` or `Response` object).
+ * h3 gets it as srvx's Response (toH3Result); the edge writes it on Node's response itself (edge-writer.ts).
+ */
+export class HttpAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string | Buffer<ArrayBuffer> | null;
+  constructor(status: number, headers: Record<string, string>, body: string | Buffer<ArrayBuffer> | null) {
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
+  }
+}
+
+/** What an h3 handler returns for the pipeline's result: HttpAnswers become Responses; h3's own values pass as they are. */
+export function toH3Result(result: unknown): unknown {
+  if (result instanceof HttpAnswer) return new FastResponse(result.body, { status: result.status, headers: result.headers });
+  return result instanceof Promise ? result.then(toH3Result) : result;
+}
+
 /** A success answer: caching headers, 304 against If-None-Match, the body in the coding the client accepts. */
-export function answerSuccess(incoming: Incoming, request: RequestState, spec: RouteSpec, answer: PreparedAnswer, context: PipelineContext): Response {
+export function answerSuccess(incoming: Incoming, request: RequestState, spec: RouteSpec, answer: PreparedAnswer, context: PipelineContext): HttpAnswer {
   const { headers } = request;
   const notModified = spec.publicCacheSeconds !== null && matchesIfNoneMatch(incoming.req.headers.get("if-none-match"), answer.data.etag);
   logAnswer(request, notModified ? 304 : answer.status);
@@ -58,19 +79,19 @@ export function answerSuccess(incoming: Incoming, request: RequestState, spec: R
     headers.etag = answer.data.etag;
     if (notModified) {
       varyOnEncoding(answer, headers);
-      return new FastResponse(null, { status: 304, headers });
+      return new HttpAnswer(304, headers, null);
     }
   } else {
     headers["cache-control"] = "no-store";
   }
   // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
   const body = responseBody(answer, request.id, isoInstant(request.now), incoming.req.headers, context.compressor, headers);
-  return new FastResponse(body, { status: answer.status, headers });
+  return new HttpAnswer(answer.status, headers, body);
 }
 
-export function answerError(request: RequestState, error: ApiError): Response {
+export function answerError(request: RequestState, error: ApiError): HttpAnswer {
   logAnswer(request, error.status);
-  return new FastResponse(serialiseError(error, request.id), { status: error.status, headers: errorHeaders(request, error) });
+  return new HttpAnswer(error.status, errorHeaders(request, error), serialiseError(error, request.id));
 }
 
 export function errorHeaders(request: RequestState, error: ApiError): Record<string, string> {

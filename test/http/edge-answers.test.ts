@@ -6,6 +6,7 @@ import { answerRecognised, createRecognisedUrls } from "../../server/http/recogn
 import { createCompressor } from "../../server/http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
 import type { PipelineContext } from "../../server/http/pipeline.ts";
+import type { HttpAnswer } from "../../server/http/request-answer.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
@@ -152,10 +153,10 @@ describe("recognised URLs", () => {
       recognisedUrls: createRecognisedUrls(), compressor: createCompressor(), logger: createLogger("silent"), metrics: createMetrics(),
     };
     context.recognisedUrls.remember(incoming("/x"), publicRoute);
-    const request = { method: "GET", headers: new Headers(), runtime: { node: { req: { url: "/x", method: "GET", headers: {} } } } };
-    const answer = answerRecognised(request as never, context) as Response;
+    const request = { url: "/x", method: "GET", headers: {}, rawHeaders: [], socket: { remoteAddress: "127.0.0.1" } };
+    const answer = answerRecognised(request as never, context) as HttpAnswer;
     expect(answer.status).toBe(500);
-    expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(await answer.json()).toMatchObject({ error: { code: "INTERNAL", requestId: answer.headers.get("x-request-id") } });
+    expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(String(answer.body))).toMatchObject({ error: { code: "INTERNAL", requestId: answer.headers["x-request-id"] } });
   });
 });
