@@ -109,6 +109,38 @@ describe("Eurostat's October–December 2026 calendar against the registry", () 
   });
 });
 
+describe("a release the registry takes up after it was first seen uncurated", () => {
+  const dataDir = tempDir("taken-up");
+  const TRADE = "eurostat-international-trade-in-goods";
+  const run = (sources: typeof registry) => runIngestion({
+    dataDir, registry: sources, mode: { kind: "archive", dir: SAMPLES_DIR }, only: [EUROSTAT], now: () => Date.parse("2026-09-12T06:00:00.000Z"), progress: () => {},
+  });
+  /** The served events of the release: their importance, category and the release's page. */
+  const servedEvents = () => {
+    const index = new Database(join(dataDir, "index.sqlite"), { readonly: true });
+    try {
+      const records = index.prepare("SELECT record FROM events WHERE release_slug = ?").pluck().all(TRADE) as string[];
+      return records.map((record) => JSON.parse(record)).map(({ importance, category, release }) => ({ importance, category, page: release.officialPageUrl }));
+    } finally {
+      index.close();
+    }
+  };
+
+  it("is served with the registry's record from the next run on, under the same slug", async () => {
+    const trade = registry.releases.find((release) => release.slug === TRADE)!;
+    const without = { ...registry, releases: registry.releases.filter((release) => release !== trade) };
+    expect((await run(without)).outcome).toBe("succeeded");
+    const before = servedEvents();
+    expect(before.length).toBeGreaterThan(0);
+    expect(new Set(before.map((event) => event.importance))).toEqual(new Set(["UNCLASSIFIED"]));
+
+    expect((await run(registry)).outcome).toBe("succeeded");
+    const after = servedEvents();
+    expect(after).toHaveLength(before.length);
+    expect(after).toEqual(before.map(() => ({ importance: "LOW", category: "EXTERNAL_SECTOR", page: trade.officialPageUrl })));
+  });
+});
+
 describe("the registry's title patterns and the recorded calendars", () => {
   it("every pattern matches at least one title a recorded calendar carries", () => {
     for (const source of CALENDARS) {
