@@ -1,7 +1,7 @@
 import { H3 } from "h3";
 import type { IncomingMessage } from "node:http";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
-import { answerFrameworkError, answerRefusedRequest, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
+import { answerFrameworkError, answerRefusedRequest, answerUnexpectedFailure, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
 import { createCompressor } from "./http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "./http/kept-answers.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
@@ -50,6 +50,7 @@ export function createApp(dependencies: AppDependencies): H3 {
   transportHooks.set(app, {
     answerRefused: (clientAddress) => answerRefusedRequest(clientAddress, context),
     answerRecognised: (request) => answerRecognised(request, context),
+    answerUnexpected: (error) => answerUnexpectedFailure(error, context),
   });
   return app;
 }
@@ -62,6 +63,8 @@ export interface TransportHooks {
   answerRefused: RefusedRequestAnswer;
   /** A request for a URL h3 routed before, answered without srvx and h3 (recognised-urls.ts); undefined for h3 to route it. */
   answerRecognised: (request: IncomingMessage) => HttpAnswer | Promise<HttpAnswer> | undefined;
+  /** The shaped INTERNAL answer (logged and counted) for an edge answer Node refused to write. */
+  answerUnexpected: (error: unknown) => HttpAnswer;
 }
 
 const transportHooks = new WeakMap<H3, TransportHooks>();

@@ -8,7 +8,7 @@ import { transportHooksOf, type RefusedRequestAnswer, type TransportHooks } from
 import { serve } from "srvx/node";
 import type { ServerRequest } from "srvx";
 import { ERROR_TABLE } from "../schemas/errors.ts";
-import { writeNodeAnswer } from "./http/node-exchange.ts";
+import { writeNodeAnswerOrFailure } from "./http/node-exchange.ts";
 import type { ServiceMetrics } from "./observability/metrics.ts";
 import { drainOnSignals } from "./shutdown.ts";
 
@@ -37,7 +37,7 @@ export async function startServer(app: H3, options: ListenOptions) {
   if (hooks && nodeServer && server.node) {
     const srvxHandler = server.node.handler;
     nodeServer.removeListener("request", srvxHandler);
-    nodeServer.on("request", answeringAtTheEdge(hooks.answerRecognised, srvxHandler));
+    nodeServer.on("request", answeringAtTheEdge(hooks, srvxHandler));
   }
   if (options.shutdown) drainOnSignals(server, options.shutdown);
   nodeServer?.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -53,13 +53,13 @@ export async function startServer(app: H3, options: ListenOptions) {
 type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /** Node's request listener: the edge's answer when it has one, else srvx's handler (and h3). */
-function answeringAtTheEdge(answerRecognised: TransportHooks["answerRecognised"], srvxHandler: NodeRequestHandler): NodeRequestHandler {
+function answeringAtTheEdge(hooks: TransportHooks, srvxHandler: NodeRequestHandler): NodeRequestHandler {
   return (req, res) => {
-    const answer = answerRecognised(req);
+    const answer = hooks.answerRecognised(req);
     if (answer === undefined) return srvxHandler(req, res);
-    if (!(answer instanceof Promise)) return writeNodeAnswer(res, answer);
-    // The edge turns every failure into an answer (answerUnexpectedFailure); only a broken connection is left.
-    answer.then((ready) => writeNodeAnswer(res, ready)).catch(() => res.destroy());
+    if (!(answer instanceof Promise)) return writeNodeAnswerOrFailure(res, answer, hooks.answerUnexpected);
+    // The edge turns the pipeline's failures into answers (answerUnexpectedFailure); only a broken connection is left.
+    answer.then((ready) => writeNodeAnswerOrFailure(res, ready, hooks.answerUnexpected)).catch(() => res.destroy());
   };
 }
 

@@ -52,10 +52,28 @@ function everyValue(rawHeaders: string[], name: string): string | undefined {
 }
 
 /**
+ * Writes the answer; should Node refuse it (a header it cannot send), writes `onFailure`'s answer instead while the
+ * head is not yet sent, and otherwise ends the connection: a failure never escapes into Node's request listener,
+ * where it would end the process.
+ */
+export function writeNodeAnswerOrFailure(res: ServerResponse, answer: HttpAnswer, onFailure: (error: unknown) => HttpAnswer): void {
+  try {
+    writeNodeAnswer(res, answer);
+  } catch (error) {
+    if (res.headersSent) return void res.destroy();
+    try {
+      writeNodeAnswer(res, onFailure(error));
+    } catch {
+      res.destroy();
+    }
+  }
+}
+
+/**
  * Writes the answer. Its headers name its length when it has a body (responseBody); an error body's length is
  * computed here, since writeHead fixes the head before Node could add it. Node drops the body of a HEAD answer.
  */
-export function writeNodeAnswer(res: ServerResponse, answer: HttpAnswer): void {
+function writeNodeAnswer(res: ServerResponse, answer: HttpAnswer): void {
   const { headers, body } = answer;
   if (body !== null && headers["content-length"] === undefined) headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length);
   res.writeHead(answer.status, headers);

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Incoming } from "../../server/http/incoming.ts";
@@ -6,7 +8,8 @@ import { answerRecognised, createRecognisedUrls } from "../../server/http/recogn
 import { createCompressor } from "../../server/http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
 import type { PipelineContext } from "../../server/http/pipeline.ts";
-import type { HttpAnswer } from "../../server/http/request-answer.ts";
+import { HttpAnswer } from "../../server/http/request-answer.ts";
+import { writeNodeAnswerOrFailure } from "../../server/http/node-exchange.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
@@ -158,5 +161,25 @@ describe("recognised URLs", () => {
     expect(answer.status).toBe(500);
     expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(JSON.parse(String(answer.body))).toMatchObject({ error: { code: "INTERNAL", requestId: answer.headers["x-request-id"] } });
+  });
+
+  it("answer with the failure's answer when Node refuses to write theirs, and the server goes on", async () => {
+    const server = createServer((req, res) => {
+      // A header Node refuses (a line break in its value) makes writeHead throw inside Node's request listener.
+      const answer = new HttpAnswer(200, { "content-type": "text/plain", "x-broken": req.url === "/broken" ? "a\r\nb" : "fine" }, "ok");
+      writeNodeAnswerOrFailure(res, answer, () => new HttpAnswer(500, { "content-type": "application/json; charset=utf-8" }, '{"error":{"code":"INTERNAL"}}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const broken = await fetch(`${base}/broken`);
+      expect(broken.status).toBe(500);
+      expect(await broken.json()).toEqual({ error: { code: "INTERNAL" } });
+      expect(broken.headers.get("x-broken")).toBeNull();
+      const fine = await fetch(`${base}/fine`);
+      expect([fine.status, await fine.text(), fine.headers.get("content-length")]).toEqual([200, "ok", "2"]);
+    } finally {
+      server.close();
+    }
   });
 });
