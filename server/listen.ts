@@ -55,7 +55,13 @@ type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown
 /** Node's request listener: the edge's answer when it has one, else srvx's handler (and h3). */
 function answeringAtTheEdge(hooks: TransportHooks, srvxHandler: NodeRequestHandler): NodeRequestHandler {
   return (req, res) => {
-    const answer = hooks.answerRecognised(req);
+    let answer: ReturnType<TransportHooks["answerRecognised"]>;
+    try {
+      answer = hooks.answerRecognised(req);
+    } catch {
+      // Only a fault in answering a failure itself (its log line or count) gets here; never end the process for it.
+      return void res.destroy();
+    }
     if (answer === undefined) return srvxHandler(req, res);
     if (!(answer instanceof Promise)) return writeNodeAnswerOrFailure(res, answer, hooks.answerUnexpected);
     // The edge turns the pipeline's failures into answers (answerUnexpectedFailure); only a broken connection is left.

@@ -71,11 +71,12 @@ export function writeNodeAnswerOrFailure(res: ServerResponse, answer: HttpAnswer
 
 /**
  * Writes the answer. Its headers name its length when it has a body (responseBody); an error body's length is
- * computed here, since writeHead fixes the head before Node could add it. Node drops the body of a HEAD answer.
+ * computed here, since writeHead fixes the head before Node could add it. Node drops the body of a HEAD answer. The
+ * status line has no reason phrase, as srvx writes it for the same URL's answers through h3.
  */
 function writeNodeAnswer(res: ServerResponse, answer: HttpAnswer): void {
   const { headers, body } = answer;
   if (body !== null && headers["content-length"] === undefined) headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length);
-  res.writeHead(answer.status, headers);
+  res.writeHead(answer.status, "", headers);
   res.end(body ?? undefined);
 }

@@ -67,6 +67,19 @@ describe("answers at the edge", () => {
     expect(service.logEntries.find((entry) => entry.requestId === atTheEdge.body.meta.requestId)).toMatchObject({ cache: "kept", status: 200 });
   });
 
+  it("write the status line as srvx writes it for h3's answers", async () => {
+    const path = "/api/public/v1/weather/current?lat=48.14&lon=11.58";
+    const viaH3 = await fetch(service.url + path);
+    await viaH3.arrayBuffer();
+    clock.advance(1_000);
+    await (await fetch(service.url + path)).arrayBuffer();
+    const before = service.edgeAnswers();
+    const atTheEdge = await fetch(service.url + path);
+    await atTheEdge.arrayBuffer();
+    expect(service.edgeAnswers()).toBe(before + 1);
+    expect([atTheEdge.status, atTheEdge.statusText]).toEqual([viaH3.status, viaH3.statusText]);
+  });
+
   it("take a URL whose answer repeats by its identity (the status answer)", async () => {
     const first = await service.request("/api/public/v1/status");
     await service.request("/api/public/v1/status");
