@@ -49,7 +49,7 @@ export function logAnswer(request: RequestState, status: number): void {
 
 /**
  * An answer as the pipeline hands it to the transport: status, headers and body (no `Headers` or `Response` object).
- * h3 gets it as srvx's Response (toH3Result); the edge writes it on Node's response itself (edge-writer.ts).
+ * h3 gets it as srvx's Response (toH3Result); the edge writes it on Node's response itself (node-exchange.ts).
  */
 export class HttpAnswer {
   readonly status: number;
