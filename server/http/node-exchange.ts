@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HeaderReader, IncomingRequest } from "./incoming.ts";
 import type { HttpAnswer } from "./request-answer.ts";
 
@@ -23,22 +23,20 @@ const FIRST_KEPT_BY_NODE = new Set([
 
 /** A request's headers read as a `Headers` object reads them; names are asked in lower case, as the pipeline does. */
 class NodeHeaderReader implements HeaderReader {
-  readonly #headers: IncomingHttpHeaders;
   readonly #req: IncomingMessage;
   constructor(req: IncomingMessage) {
     this.#req = req;
-    this.#headers = req.headers;
   }
 
   get(name: string): string | null {
-    const value = this.#headers[name];
+    const value = this.#req.headers[name];
     if (value === undefined) return null;
     if (Array.isArray(value)) return value.join(", ");
     return FIRST_KEPT_BY_NODE.has(name) ? everyValue(this.#req.rawHeaders, name) ?? value : value;
   }
 
   has(name: string): boolean {
-    return this.#headers[name] !== undefined;
+    return this.#req.headers[name] !== undefined;
   }
 }
 
