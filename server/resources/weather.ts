@@ -7,7 +7,7 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import type { CachedWeather, WeatherCache, WeatherView } from "../weather/cache.ts";
 import { assembleDailyRecords } from "../weather/daily.ts";
 import { parseForecastZone, parseLocation } from "../weather/location-params.ts";
-import { WeatherUpstreamError } from "../weather/met-client.ts";
+import { WeatherUpstreamError } from "../weather/upstream-error.ts";
 import type { WeatherPoint } from "../weather/point.ts";
 import { createRenderings, type Renderings } from "../weather/renderings.ts";
 import { STANDIN_SOURCE } from "../weather/provenance.ts";

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
-import { WeatherUpstreamError, type MetClient } from "./met-client.ts";
+import type { MetClient } from "./met-client.ts";
+import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
 import { GateClosedError } from "./rate-gate.ts";
 import { pointKey, roundPoint, type WeatherPoint } from "./point.ts";
 import type { RateGate } from "./rate-gate.ts";
@@ -51,10 +52,10 @@ export const WEATHER_LOOKUP_OUTCOMES = ["hit", "miss", "revalidated", "stale"] a
 export type WeatherLookupOutcome = (typeof WEATHER_LOOKUP_OUTCOMES)[number];
 export type WeatherLookupRecorder = (outcome: WeatherLookupOutcome) => void;
 
-export interface WeatherCacheOptions<T> {
-  client: MetClient;
-  /** Turns MET's document into the stored value; throws when the document is not a usable forecast. */
-  parse: (body: unknown) => T;
+export interface WeatherCacheOptions<T, B = unknown> {
+  client: MetClient<B>;
+  /** Turns the client's document into the stored value; throws when the document is not a usable forecast. */
+  parse: (body: B) => T;
   now: () => number;
   /** The process-wide gate: every provider request passes through it. */
   rateGate: RateGate;
@@ -114,7 +115,7 @@ interface Refreshed<T> {
 
 type Source = "provider" | "cache" | "stale";
 
-export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherCache<T> {
+export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<T, B>): WeatherCache<T> {
   const { client, parse, now, rateGate } = options;
   const freshness = options.freshness ?? WEATHER_FRESHNESS;
   const retryAfterFailureMs = options.retryAfterFailureMs ?? RETRY_AFTER_FAILURE_MS;
@@ -201,11 +202,11 @@ export function createWeatherCache<T>(options: WeatherCacheOptions<T>): WeatherC
     return { entry: { value, fetchedAt, fetchedAtText, expires: result.expires, lastModified: result.lastModified, lastFailureAt: null }, replaced: true };
   }
 
-  function parseDocument(body: unknown): T {
+  function parseDocument(body: B): T {
     try {
       return parse(body);
     } catch {
-      throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET's document is not a usable forecast");
+      throw unusableForecast();
     }
   }
 

@@ -1,27 +1,7 @@
-import { promisify } from "node:util";
-import { gunzip } from "node:zlib";
-import type { Dispatcher } from "undici";
+import { gunzipSync } from "node:zlib";
 import { fetchLimited, headerValue, UpstreamRequestError, type LimitedResponse, type UpstreamCallRecorder } from "../upstream/fetch-limited.ts";
 import { roundPoint, type WeatherPoint } from "./point.ts";
-
-export type WeatherUpstreamCode =
-  | "UPSTREAM_TIMEOUT"
-  | "UPSTREAM_PAYLOAD_TOO_LARGE"
-  | "UPSTREAM_INVALID_PAYLOAD"
-  | "UPSTREAM_UNAVAILABLE";
-
-/** A provider failure. The message is for operators' logs: it never holds the provider's body or the request URL. */
-export class WeatherUpstreamError extends Error {
-  readonly code: WeatherUpstreamCode;
-  /** How long MET (or our own gate) says to wait before asking again; null when nobody said. */
-  readonly retryAfterMs: number | null;
-  constructor(code: WeatherUpstreamCode, message: string, retryAfterMs: number | null = null) {
-    super(message);
-    this.name = "WeatherUpstreamError";
-    this.code = code;
-    this.retryAfterMs = retryAfterMs;
-  }
-}
+import { WeatherUpstreamError } from "./upstream-error.ts";
 
 export interface MetClientOptions {
   /** Scheme and host only (`https://api.met.no` in production); MET's path is appended. */
@@ -32,7 +12,6 @@ export interface MetClientOptions {
   timeoutMs: number;
   /** Ceiling on the body, both as received and after gzip decompression. */
   maxBytes: number;
-  dispatcher?: Dispatcher;
   /** Told how each request to MET ended (operators' metrics). */
   recordCall?: UpstreamCallRecorder;
 }
@@ -48,17 +27,16 @@ interface ProviderFreshness {
   lastModified: string | null;
 }
 
-export type LocationResult =
-  | ({ kind: "modified"; body: unknown } & ProviderFreshness)
+/** `body` is MET's parsed document, or what a client built from it (the document worker's packed payload). */
+export type LocationResult<B = unknown> =
+  | ({ kind: "modified"; body: B } & ProviderFreshness)
   | ({ kind: "not-modified" } & ProviderFreshness);
 
-export interface MetClient {
-  fetchLocation(request: LocationRequest): Promise<LocationResult>;
+export interface MetClient<B = unknown> {
+  fetchLocation(request: LocationRequest): Promise<LocationResult<B>>;
 }
 
 const LOCATIONFORECAST_PATH = "/weatherapi/locationforecast/2.0/complete";
-
-const gunzipAsync = promisify(gunzip);
 
 export function createMetClient(options: MetClientOptions): MetClient {
   if (options.userAgent.trim() === "") throw new Error("MET requires an identifying User-Agent; none was configured");
@@ -79,7 +57,7 @@ export function createMetClient(options: MetClientOptions): MetClient {
         const retryAfterMs = response.status === 429 || response.status === 503 ? retryAfter(headerValue(response.headers, "retry-after")) : null;
         throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET answered HTTP ${response.status}`, retryAfterMs);
       }
-      return { kind: "modified", body: parseJson(await decodeBody(response, options.maxBytes)), ...freshness };
+      return { kind: "modified", body: parseJson(decodeBody(response, options.maxBytes)), ...freshness };
     },
   };
 }
@@ -107,13 +85,14 @@ async function send(url: string, headers: Record<string, string>, options: MetCl
   }
 }
 
-async function decodeBody(response: LimitedResponse, maxBytes: number): Promise<string> {
+function decodeBody(response: LimitedResponse, maxBytes: number): string {
   const encoding = headerValue(response.headers, "content-encoding")?.trim().toLowerCase() ?? "identity";
   if (encoding === "identity") return response.body.toString("utf8");
   if (encoding !== "gzip") throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", `MET used an unrequested content encoding`);
   try {
-    // The ceiling applies after decompression too: a small gzip body can expand far past it.
-    return (await gunzipAsync(response.body, { maxOutputLength: maxBytes })).toString("utf8");
+    // The ceiling applies after decompression too: a small gzip body can expand far past it. Synchronous, because
+    // the client runs on the document worker: the thread pool would give each of its threads an allocator arena.
+    return gunzipSync(response.body, { maxOutputLength: maxBytes }).toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
       throw new WeatherUpstreamError("UPSTREAM_PAYLOAD_TOO_LARGE", `MET's body expands past ${maxBytes} bytes`);

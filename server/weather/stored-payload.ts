@@ -15,11 +15,22 @@ export interface StoredPayload {
   sourceId: string;
 }
 
+/** A payload packed where MET's document was read (the document worker), before the cache numbers it. */
+export interface PackedPayload {
+  /** In an allocation of its own, so that passing it between threads copies exactly these bytes. */
+  packed: Uint8Array;
+  sourceId: string;
+}
+
 let lastSerial = 0;
 
-export function storePayload(payload: WeatherPayload): StoredPayload {
+export function packPayload(payload: WeatherPayload): PackedPayload {
+  return { packed: ownedBytes(deflateRawSync(JSON.stringify(payload))), sourceId: payload.current.source.id };
+}
+
+export function storePayload({ packed, sourceId }: PackedPayload): StoredPayload {
   lastSerial += 1;
-  return { serial: lastSerial, packed: ownedBytes(deflateRawSync(JSON.stringify(payload))), sourceId: payload.current.source.id };
+  return { serial: lastSerial, packed: Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength), sourceId };
 }
 
 export function readPayload(stored: StoredPayload): WeatherPayload {

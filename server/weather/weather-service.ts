@@ -1,10 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Dispatcher } from "undici";
 import { createWeatherCache, DEFAULT_MAX_BYTES, type WeatherCache, type WeatherLookupRecorder } from "./cache.ts";
-import { parseMetDocument } from "./met-document.ts";
-import { createMetClient } from "./met-client.ts";
-import { storePayload, storedPayloadBytes, type StoredPayload } from "./stored-payload.ts";
-import { normaliseMetDocument } from "./normalise.ts";
+import { createDocumentWorkerClient } from "./document-worker-client.ts";
+import { storePayload, storedPayloadBytes, type PackedPayload, type StoredPayload } from "./stored-payload.ts";
 import { createRateGate } from "./rate-gate.ts";
 import type { WeatherSettings } from "./weather-settings.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -18,12 +15,18 @@ export interface WeatherMetrics {
   recordUpstreamCall(upstream: string, outcome: UpstreamOutcome): void;
 }
 
-/** The live weather source of one process: MET client, the process-wide rate gate and the cache of normalised payloads. */
-export function createWeatherService(settings: WeatherSettings, now: () => number, options: { dispatcher?: Dispatcher; logger?: Logger; metrics?: WeatherMetrics } = {}): WeatherCache<StoredPayload> {
-  const { dispatcher, logger, metrics } = options;
-  return createWeatherCache<StoredPayload>({
-    client: createMetClient({ baseUrl: settings.baseUrl, userAgent: settings.userAgent, timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, dispatcher, recordCall: metrics && ((outcome) => metrics.recordUpstreamCall(MET_SOURCE.id, outcome)) }),
-    parse: (body) => storePayload(normaliseMetDocument(parseMetDocument(body))),
+/**
+ * The live weather source of one process: MET's documents read on the document worker, the process-wide rate gate
+ * and the cache of normalised payloads.
+ */
+export function createWeatherService(settings: WeatherSettings, now: () => number, options: { logger?: Logger; metrics?: WeatherMetrics } = {}): WeatherCache<StoredPayload> {
+  const { logger, metrics } = options;
+  return createWeatherCache<StoredPayload, PackedPayload>({
+    client: createDocumentWorkerClient({
+      client: { baseUrl: settings.baseUrl, userAgent: settings.userAgent, timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes },
+      recordCall: metrics && ((outcome) => metrics.recordUpstreamCall(MET_SOURCE.id, outcome)),
+    }),
+    parse: storePayload,
     now,
     rateGate: createRateGate({ now: () => performance.now(), sleep: (ms) => sleep(ms), maxRequests: settings.maxRequestsPerSecond }),
     maxEntries: settings.maxEntries,

@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { afterEach, expect } from "vitest";
 import { createWeatherCache, type WeatherCacheOptions } from "../../server/weather/cache.ts";
-import { createMetClient, WeatherUpstreamError, type MetClient } from "../../server/weather/met-client.ts";
+import { createMetClient, type MetClient } from "../../server/weather/met-client.ts";
+import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
 import { createRateGate } from "../../server/weather/rate-gate.ts";
 import { startMetStandin, type MetStandin, type MetStandinOptions } from "./met-standin.ts";
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMetClient, WeatherUpstreamError, type MetClientOptions, type WeatherUpstreamCode } from "../../server/weather/met-client.ts";
+import { createMetClient, type MetClientOptions } from "../../server/weather/met-client.ts";
+import { WeatherUpstreamError, type WeatherUpstreamCode } from "../../server/weather/upstream-error.ts";
 import { startMetStandin, type MetStandin, type MetStandinMode } from "../support/met-standin.ts";
 
 const START = Date.parse("2026-11-21T12:00:00Z");

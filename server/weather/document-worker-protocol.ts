@@ -1,0 +1,27 @@
+import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
+import type { LocationRequest, LocationResult, MetClientOptions } from "./met-client.ts";
+import type { WeatherUpstreamCode } from "./upstream-error.ts";
+import type { PackedPayload } from "./stored-payload.ts";
+
+/** Where and how to ask MET: sent with each request, so one worker serves every weather source of the process. */
+export type DocumentClientSettings = Pick<MetClientOptions, "baseUrl" | "userAgent" | "timeoutMs" | "maxBytes">;
+
+/** One request for MET's document of a point. */
+export interface DocumentRequest {
+  id: number;
+  client: DocumentClientSettings;
+  request: LocationRequest;
+}
+
+/** A WeatherUpstreamError as it crosses between threads (errors lose their class and fields on the way). */
+export interface DocumentFailure {
+  code: WeatherUpstreamCode;
+  message: string;
+  retryAfterMs: number | null;
+}
+
+/** The answer to request `id`, or how one of its requests to MET ended (for operators' metrics), as it happens. */
+export type DocumentWorkerMessage =
+  | { id: number; result: LocationResult<PackedPayload> }
+  | { id: number; failure: DocumentFailure }
+  | { id: number; call: UpstreamOutcome };

@@ -1,0 +1,41 @@
+import { parentPort } from "node:worker_threads";
+import { createMetClient } from "./met-client.ts";
+import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
+import { parseMetDocument } from "./met-document.ts";
+import { normaliseMetDocument } from "./normalise.ts";
+import { packPayload, type PackedPayload } from "./stored-payload.ts";
+import type { DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
+
+/**
+ * The thread that asks MET for documents and reads them: the exchange, gunzip, JSON, the normalised records and their
+ * deflated text. The serving thread receives a few kilobytes per point and keeps nothing else of the document. Reading
+ * one is hundreds of kilobytes of short-lived objects and buffers; on the serving thread, with requests waiting on MET
+ * all the while, they grew its heap and its allocator's arena to several times what it keeps (README, Performance).
+ */
+const port = parentPort;
+if (!port) throw new Error("document-worker.ts runs as a worker thread (document-worker-client.ts starts it)");
+
+const send = (message: DocumentWorkerMessage) => port.postMessage(message);
+
+port.on("message", (request: DocumentRequest) => {
+  void answer(request).then(send);
+});
+
+async function answer({ id, client, request }: DocumentRequest): Promise<DocumentWorkerMessage> {
+  try {
+    const result = await createMetClient({ ...client, recordCall: (outcome) => send({ id, call: outcome }) }).fetchLocation(request);
+    if (result.kind === "not-modified") return { id, result };
+    return { id, result: { ...result, body: pack(result.body) } };
+  } catch (error) {
+    const failure = error instanceof WeatherUpstreamError ? error : new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", "MET could not be reached");
+    return { id, failure: { code: failure.code, message: failure.message, retryAfterMs: failure.retryAfterMs } };
+  }
+}
+
+function pack(document: unknown): PackedPayload {
+  try {
+    return packPayload(normaliseMetDocument(parseMetDocument(document)));
+  } catch {
+    throw unusableForecast();
+  }
+}

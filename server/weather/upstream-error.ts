@@ -1,0 +1,23 @@
+export type WeatherUpstreamCode =
+  | "UPSTREAM_TIMEOUT"
+  | "UPSTREAM_PAYLOAD_TOO_LARGE"
+  | "UPSTREAM_INVALID_PAYLOAD"
+  | "UPSTREAM_UNAVAILABLE";
+
+/** A provider failure. The message is for operators' logs: it never holds the provider's body or the request URL. */
+export class WeatherUpstreamError extends Error {
+  readonly code: WeatherUpstreamCode;
+  /** How long MET (or our own gate) says to wait before asking again; null when nobody said. */
+  readonly retryAfterMs: number | null;
+  constructor(code: WeatherUpstreamCode, message: string, retryAfterMs: number | null = null) {
+    super(message);
+    this.name = "WeatherUpstreamError";
+    this.code = code;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** MET answered with a document that does not hold a usable forecast. */
+export function unusableForecast(): WeatherUpstreamError {
+  return new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET's document is not a usable forecast");
+}

@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDocumentWorker, createDocumentWorkerClient, type DocumentWorkerClientOptions } from "../../server/weather/document-worker-client.ts";
+import { createMetClient } from "../../server/weather/met-client.ts";
+import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
+import { parseMetDocument } from "../../server/weather/met-document.ts";
+import { normaliseMetDocument } from "../../server/weather/normalise.ts";
+import { readPayload, storePayload } from "../../server/weather/stored-payload.ts";
+import type { UpstreamOutcome } from "../../server/upstream/fetch-limited.ts";
+import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
+
+/** MET's documents read on the document worker: a real worker thread against the MET stand-in. */
+
+const START = Date.parse("2026-11-21T12:00:00Z");
+const LONDON = { lat: 51.5, lon: -0.1, altitude: 25 };
+const SETTINGS = { userAgent: "document-worker-test/1 ops@example.org", timeoutMs: 2000, maxBytes: 1_000_000 };
+
+let standin: MetStandin;
+
+beforeEach(async () => {
+  standin = await startMetStandin({ now: () => START });
+});
+afterEach(() => standin.close());
+
+/** A client of the process's document worker, the one every weather source of a process shares. */
+function worker(options: Partial<DocumentWorkerClientOptions> = {}) {
+  return createDocumentWorkerClient({ client: { baseUrl: standin.url, ...SETTINGS }, ...options });
+}
+
+async function failure(promise: Promise<unknown>): Promise<WeatherUpstreamError> {
+  const error = await promise.then(() => null, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(WeatherUpstreamError);
+  return error as WeatherUpstreamError;
+}
+
+describe("document worker", () => {
+  it("answers with the payload packed from MET's document, as the serving thread would have read it", async () => {
+    const [fromWorker, inProcess] = await Promise.all([
+      worker().fetchLocation(LONDON),
+      createMetClient({ baseUrl: standin.url, ...SETTINGS }).fetchLocation(LONDON),
+    ]);
+    if (fromWorker.kind !== "modified" || inProcess.kind !== "modified") throw new Error("expected two documents");
+    const expected = normaliseMetDocument(parseMetDocument(inProcess.body));
+    expect(readPayload(storePayload(fromWorker.body))).toEqual(expected);
+    expect(fromWorker.body.sourceId).toBe(expected.current.source.id);
+    expect({ expires: fromWorker.expires, lastModified: fromWorker.lastModified }).toEqual({ expires: inProcess.expires, lastModified: inProcess.lastModified });
+  });
+
+  it("passes MET's 304 on with its validators", async () => {
+    const result = await worker().fetchLocation({ ...LONDON, ifModifiedSince: "Sat, 21 Nov 2026 12:00:00 GMT" });
+    expect(result.kind).toBe("not-modified");
+    expect(result.lastModified).toBe("Sat, 21 Nov 2026 12:00:00 GMT");
+  });
+
+  it("answers many requests at once, each with its own point", async () => {
+    const client = worker();
+    const points = Array.from({ length: 12 }, (_, i) => ({ lat: 50 + i, lon: 10 }));
+    const results = await Promise.all(points.map((point) => client.fetchLocation(point)));
+    expect(results.every((result) => result.kind === "modified")).toBe(true);
+    expect(standin.received.map((request) => request.query.get("lat")).sort()).toEqual(points.map((point) => String(point.lat)).sort());
+  });
+
+  it.each([
+    ["service-unavailable-retry-after", "UPSTREAM_UNAVAILABLE", 30_000],
+    ["invalid-json", "UPSTREAM_INVALID_PAYLOAD", null],
+    ["wrong-shape", "UPSTREAM_INVALID_PAYLOAD", null],
+    ["oversized", "UPSTREAM_PAYLOAD_TOO_LARGE", null],
+  ] as const)("carries MET's failure (%s) across as %s with its Retry-After", async (mode, code, retryAfterMs) => {
+    standin.setMode(mode);
+    const error = await failure(worker().fetchLocation(LONDON));
+    expect(error.code).toBe(code);
+    expect(error.retryAfterMs === null ? null : Math.round(error.retryAfterMs / 1000) * 1000).toBe(retryAfterMs);
+  });
+
+  it("reports how each request to MET ended, for operators' metrics", async () => {
+    const calls: UpstreamOutcome[] = [];
+    const client = worker({ recordCall: (outcome) => calls.push(outcome) });
+    await client.fetchLocation(LONDON);
+    standin.setMode("server-error");
+    await failure(client.fetchLocation(LONDON));
+    expect(calls).toEqual(["ok", "http-status"]);
+  });
+
+  it("fails the requests of a worker that stops, says why, and starts another for the next request", async () => {
+    // A heap far too small for its work: the thread runs out of memory and stops.
+    const starving = createDocumentWorker({ maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 });
+    const client = worker({ worker: starving });
+    for (const attempt of [1, 2]) {
+      const error = await failure(client.fetchLocation(LONDON));
+      expect(error.code, `attempt ${attempt}`).toBe("UPSTREAM_UNAVAILABLE");
+      expect(error.message, `attempt ${attempt}`).toMatch(/^MET's document worker stopped: .*memory/i);
+    }
+  });
+
+  it("serves the weather sources of one process from one thread, each with its own provider", async () => {
+    const other = await startMetStandin({ now: () => START });
+    try {
+      const [here, there] = await Promise.all([worker().fetchLocation(LONDON), worker({ client: { baseUrl: other.url, ...SETTINGS } }).fetchLocation(LONDON)]);
+      expect([here.kind, there.kind]).toEqual(["modified", "modified"]);
+      expect([standin.requests, other.requests]).toEqual([1, 1]);
+    } finally {
+      await other.close();
+    }
+  });
+});
