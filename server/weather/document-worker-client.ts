@@ -12,8 +12,9 @@ export interface DocumentWorker {
 }
 
 /**
- * Bounds on the worker's heap. One document is read at a time; MET's largest is under 1 MB of JSON. A worker that
- * runs out stops with its requests failed, and the next request starts a fresh one.
+ * Bounds on the worker's heap. One document is read at a time: MET's are about 50 KB of JSON, and one of 4.9 MB (4,872
+ * time steps, just under the default 5 MB ceiling on MET's bodies) was read and packed within these bounds. A worker
+ * that runs out stops with its requests failed, and the next request starts a fresh one.
  */
 export const DOCUMENT_WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 2 };
 
