@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HeaderReader, IncomingRequest } from "./incoming.ts";
 import type { HttpAnswer } from "./request-answer.ts";
+import { bodyByteLength, SplicedBody } from "./spliced-body.ts";
 
 /**
  * Node's own request and response as the edge (recognised-urls.ts) uses them, without srvx's Request and Response
@@ -74,7 +75,14 @@ export function writeNodeAnswerOrFailure(res: ServerResponse, answer: HttpAnswer
  */
 function writeNodeAnswer(res: ServerResponse, answer: HttpAnswer): void {
   const { headers, body } = answer;
-  if (body !== null && headers["content-length"] === undefined) headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length);
+  if (body !== null && headers["content-length"] === undefined) headers["content-length"] = String(bodyByteLength(body));
   res.writeHead(answer.status, "", headers);
-  res.end(body ?? undefined);
+  if (!(body instanceof SplicedBody)) return void res.end(body ?? undefined);
+  // Corked, the head and the parts leave in one write, as a whole body would.
+  const [head, section, tail] = body.parts;
+  res.cork();
+  res.write(head);
+  res.write(section);
+  res.end(tail);
+  res.uncork();
 }

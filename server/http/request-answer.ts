@@ -10,6 +10,7 @@ import { ApiError } from "./api-error.ts";
 import type { Incoming } from "./incoming.ts";
 import type { PipelineContext } from "./pipeline.ts";
 import { matchesIfNoneMatch, responseBody, serialiseError, varyOnEncoding, type PreparedAnswer } from "./respond.ts";
+import { SplicedBody, type ResponseBody } from "./spliced-body.ts";
 
 const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 
@@ -54,8 +55,8 @@ export function logAnswer(request: RequestState, status: number): void {
 export class HttpAnswer {
   readonly status: number;
   readonly headers: Record<string, string>;
-  readonly body: string | Buffer<ArrayBuffer> | null;
-  constructor(status: number, headers: Record<string, string>, body: string | Buffer<ArrayBuffer> | null) {
+  readonly body: ResponseBody | null;
+  constructor(status: number, headers: Record<string, string>, body: ResponseBody | null) {
     this.status = status;
     this.headers = headers;
     this.body = body;
@@ -64,7 +65,10 @@ export class HttpAnswer {
 
 /** What an h3 handler returns for the pipeline's result: HttpAnswers become Responses; h3's own values pass as they are. */
 export function toH3Result(result: unknown): unknown {
-  if (result instanceof HttpAnswer) return new FastResponse(result.body, { status: result.status, headers: result.headers });
+  if (result instanceof HttpAnswer) {
+    const body = result.body instanceof SplicedBody ? result.body.joined() : result.body;
+    return new FastResponse(body, { status: result.status, headers: result.headers });
+  }
   return result instanceof Promise ? result.then(toH3Result) : result;
 }
 

@@ -4,6 +4,7 @@ import type { ApiError } from "./api-error.ts";
 import { ownedBytes, ownedText, textHeldBytes } from "../memory/owned-bytes.ts";
 import { chooseCoding, COMPRESSION_MIN_BYTES, type Compressor, type ContentCoding } from "./compression.ts";
 import type { RouteResult } from "./route-handler.ts";
+import { bodyByteLength, SplicedBody, type ResponseBody } from "./spliced-body.ts";
 
 /**
  * Sections up to this size are kept as text, larger ones as UTF-8 bytes. Node sends a text body in the same write as
@@ -124,20 +125,15 @@ function ownMembersLength(requestId: string, generatedAt: string): number {
 }
 
 /**
- * The body of one response: the prepared answer with this response's `requestId` and `generatedAt`; text or bytes
- * as its `data` section is kept.
+ * The body of one response: the prepared answer with this response's `requestId` and `generatedAt`; text when its
+ * `data` section is kept as text, else spliced around the section's kept bytes.
  */
-export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): string | Buffer<ArrayBuffer> {
+export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): ResponseBody {
   const { content } = answer.data;
   if (answer.bare) return content;
   const own = ownMembers(requestId, generatedAt);
   if (typeof content === "string") return BODY_HEAD + content + own + answer.metaRest;
-  const body = Buffer.allocUnsafe(answer.fixedBytes + own.length);
-  let at = body.write(BODY_HEAD, 0, "latin1");
-  at += content.copy(body, at);
-  at += body.write(own, at, "latin1");
-  body.write(answer.metaRest, at);
-  return body;
+  return new SplicedBody([ENVELOPE_HEAD, content, own + answer.metaRest], answer.fixedBytes + own.length);
 }
 
 /**
@@ -148,12 +144,12 @@ export function renderAnswer(answer: PreparedAnswer, requestId: string, generate
 export function responseBody(
   answer: PreparedAnswer, requestId: string, generatedAt: string, requestHeaders: { get(name: string): string | null },
   compressor: Compressor, headers: Record<string, string>,
-): string | Buffer<ArrayBuffer> {
+): ResponseBody {
   const coding = varyOnEncoding(answer, headers) ? chooseCoding(requestHeaders.get("accept-encoding")) : null;
   if (coding === null) {
     const body = renderAnswer(answer, requestId, generatedAt);
     // A text body's length without encoding it: its own members are ASCII.
-    headers["content-length"] = String(typeof body !== "string" ? body.length : answer.bare ? answer.fixedBytes : answer.fixedBytes + ownMembersLength(requestId, generatedAt));
+    headers["content-length"] = String(typeof body !== "string" ? bodyByteLength(body) : answer.bare ? answer.fixedBytes : answer.fixedBytes + ownMembersLength(requestId, generatedAt));
     return body;
   }
   headers["content-encoding"] = coding;

@@ -9,6 +9,8 @@ import { createCompressor } from "../../server/http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
 import type { PipelineContext } from "../../server/http/pipeline.ts";
 import { HttpAnswer } from "../../server/http/request-answer.ts";
+import { prepareAnswer, renderAnswer } from "../../server/http/respond.ts";
+import { SplicedBody } from "../../server/http/spliced-body.ts";
 import { writeNodeAnswerOrFailure } from "../../server/http/node-exchange.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
@@ -174,6 +176,29 @@ describe("recognised URLs", () => {
     expect(answer.status).toBe(500);
     expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(JSON.parse(String(answer.body))).toMatchObject({ error: { code: "INTERNAL", requestId: answer.headers["x-request-id"] } });
+  });
+
+  it("write a large answer from the bytes its data section is kept in, byte for byte its whole body", async () => {
+    const data = { place: "Zürich – 東京", rows: Array.from({ length: 2_000 }, (_, n) => ({ n, note: "€ and ü" })) };
+    const answer = prepareAnswer({ data, meta: { cached: true } }, {});
+    const body = renderAnswer(answer, "6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d", "2026-11-23T12:00:00.000Z");
+    expect(body).toBeInstanceOf(SplicedBody);
+    const server = createServer((_req, res) => writeNodeAnswerOrFailure(res, new HttpAnswer(200, { "content-type": "application/json; charset=utf-8" }, body), () => {
+      throw new Error("the answer could not be written");
+    }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const whole = await fetch(base);
+      const bytes = Buffer.from(await whole.arrayBuffer());
+      expect(bytes.equals((body as SplicedBody).joined())).toBe(true);
+      expect(Number(whole.headers.get("content-length"))).toBe(bytes.length);
+      expect(JSON.parse(bytes.toString()).data).toEqual(data);
+      const head = await fetch(base, { method: "HEAD" });
+      expect([await head.text(), head.headers.get("content-length")]).toEqual(["", String(bytes.length)]);
+    } finally {
+      server.close();
+    }
   });
 
   it("answer with the failure's answer when Node refuses to write theirs, and the server goes on", async () => {

@@ -1,0 +1,32 @@
+/**
+ * A body written in parts: a kept answer's large `data` section goes out from the bytes it is kept in, between the
+ * envelope's opening and this response's own members, instead of being copied into a new buffer for every response.
+ * Copying it cost a buffer of the answer's size per response (the six-month calendar: hundreds of kilobytes, thousands
+ * of times a second), which the C allocator's arena grew to hold until the collector freed them, and kept.
+ */
+export class SplicedBody {
+  readonly parts: readonly [Buffer, Buffer, string];
+  /** The whole body's length in bytes. */
+  readonly byteLength: number;
+  constructor(parts: readonly [Buffer, Buffer, string], byteLength: number) {
+    this.parts = parts;
+    this.byteLength = byteLength;
+  }
+
+  /** The body in one buffer, for what needs it whole (srvx's Response on the h3 path). */
+  joined(): Buffer<ArrayBuffer> {
+    const [head, section, tail] = this.parts;
+    return Buffer.concat([head, section, Buffer.from(tail)], this.byteLength);
+  }
+
+  toString(): string {
+    return this.joined().toString();
+  }
+}
+
+/** What a success body is: text or bytes, whole, or spliced from parts. */
+export type ResponseBody = string | Buffer<ArrayBuffer> | SplicedBody;
+
+export function bodyByteLength(body: ResponseBody): number {
+  return typeof body === "string" ? Buffer.byteLength(body) : body instanceof SplicedBody ? body.byteLength : body.length;
+}
