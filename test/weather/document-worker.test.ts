@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDocumentWorker, createDocumentWorkerClient, type DocumentWorkerClientOptions } from "../../server/weather/document-worker-client.ts";
 import { createMetClient } from "../../server/weather/met-client.ts";
-import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
 import { parseMetDocument } from "../../server/weather/met-document.ts";
 import { normaliseMetDocument } from "../../server/weather/normalise.ts";
 import { readPayload, storePayload } from "../../server/weather/stored-payload.ts";
 import type { UpstreamOutcome } from "../../server/upstream/fetch-limited.ts";
 import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
+import { rejection as failure } from "../support/weather-cache-harness.ts";
 
 /** MET's documents read on the document worker: a real worker thread against the MET stand-in. */
 
@@ -24,12 +24,6 @@ afterEach(() => standin.close());
 /** A client of the process's document worker, the one every weather source of a process shares. */
 function worker(options: Partial<DocumentWorkerClientOptions> = {}) {
   return createDocumentWorkerClient({ client: { baseUrl: standin.url, ...SETTINGS }, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<WeatherUpstreamError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(WeatherUpstreamError);
-  return error as WeatherUpstreamError;
 }
 
 describe("document worker", () => {
