@@ -16,7 +16,7 @@ export class SplicedBody {
   /** The body in one buffer, for what needs it whole (srvx's Response on the h3 path). */
   joined(): Buffer<ArrayBuffer> {
     const [head, section, tail] = this.parts;
-    return Buffer.concat([head, section, Buffer.from(tail)], this.byteLength);
+    return Buffer.concat([head, section, Buffer.from(tail)]);
   }
 
   toString(): string {

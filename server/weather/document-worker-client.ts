@@ -1,62 +1,82 @@
 import { Worker, type ResourceLimits } from "node:worker_threads";
 import type { UpstreamCallRecorder } from "../upstream/fetch-limited.ts";
 import type { LocationRequest, LocationResult, MetClient } from "./met-client.ts";
+import { identifyingUserAgent } from "./met-identity.ts";
 import { WeatherUpstreamError } from "./upstream-error.ts";
 import type { DocumentClientSettings, DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
 import type { PackedPayload } from "./stored-payload.ts";
 
 /** A thread that asks MET for documents and reads them (document-worker.ts): its answers are packed payloads. */
 export interface DocumentWorker {
-  /** Rejects with WeatherUpstreamError, as the MET client does; also when the thread stops before it answers. */
+  /**
+   * Rejects with WeatherUpstreamError as the MET client does, also when the thread stops or overruns the client's
+   * time-out; with a plain Error for a defect of our own code in the thread (answered as INTERNAL).
+   */
   read(client: DocumentClientSettings, request: LocationRequest, recordCall?: UpstreamCallRecorder): Promise<LocationResult<PackedPayload>>;
 }
 
 /**
- * Bounds on the worker's heap. One document is read at a time: MET's are about 50 KB of JSON, and one of 4.9 MB (4,872
- * time steps, just under the default 5 MB ceiling on MET's bodies) was read and packed within these bounds. A worker
- * that runs out stops with its requests failed, and the next request starts a fresh one.
+ * Bounds on the worker's heap for a ceiling on MET's bodies. One document is read at a time: MET's are about 50 KB of
+ * JSON, and one of 4.9 MB (4,872 time steps) was read and packed within 48 MB, so the old generation gets 10 MB per MB
+ * of the ceiling, at least 48. A worker that runs out stops with its requests failed; the next request starts another.
  */
-export const DOCUMENT_WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 2 };
+export function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
+  return { maxOldGenerationSizeMb: Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10), maxYoungGenerationSizeMb: 2 };
+}
+
+/** Beyond the client's own time-out, how long the worker may take to answer before it is judged stuck and replaced. */
+const WORKER_GRACE_MS = 5_000;
 
 interface Pending {
   resolve: (result: LocationResult<PackedPayload>) => void;
-  reject: (error: WeatherUpstreamError) => void;
+  reject: (error: Error) => void;
   recordCall?: UpstreamCallRecorder;
+  deadline: NodeJS.Timeout;
+  /** The thread asked: only its own requests fail when it stops. */
+  thread: Worker;
 }
 
 /** The thread starts on the first request, so a process that never asks MET never pays for it. */
-export function createDocumentWorker(limits: ResourceLimits = DOCUMENT_WORKER_LIMITS): DocumentWorker {
+export function createDocumentWorker(limits: ResourceLimits): DocumentWorker {
   const pending = new Map<number, Pending>();
   let lastId = 0;
   let worker: Worker | undefined;
 
-  function settle(message: DocumentWorkerMessage): void {
-    const waiting = pending.get(message.id);
+  function settled(id: number): Pending | undefined {
+    const waiting = pending.get(id);
+    if (!waiting) return undefined;
+    pending.delete(id);
+    clearTimeout(waiting.deadline);
+    // Waiting requests keep the process alive; an idle worker must not keep it from exiting.
+    if (pending.size === 0) worker?.unref();
+    return waiting;
+  }
+
+  function answered(message: DocumentWorkerMessage): void {
+    if ("call" in message) return void pending.get(message.id)?.recordCall?.(message.call);
+    const waiting = settled(message.id);
     if (!waiting) return;
-    if ("call" in message) {
-      waiting.recordCall?.(message.call);
-      return;
-    }
-    pending.delete(message.id);
     if ("result" in message) waiting.resolve(message.result);
-    else waiting.reject(new WeatherUpstreamError(message.failure.code, message.failure.message, message.failure.retryAfterMs));
+    else if ("failure" in message) waiting.reject(new WeatherUpstreamError(message.failure.code, message.failure.message, message.failure.retryAfterMs));
+    else waiting.reject(Object.assign(new Error(`MET's document worker failed: ${message.defect.message}`), { stack: message.defect.stack }));
   }
 
   function running(): Worker {
     if (worker) return worker;
     const thread = startWorker(limits);
-    // The HTTP server keeps the process alive; an idle worker must not keep it from exiting.
-    thread.unref();
-    thread.on("message", settle);
     let reason = "it exited";
+    thread.on("message", answered);
+    thread.on("messageerror", (error) => {
+      reason = `a message could not be read (${error.message})`;
+      void thread.terminate();
+    });
     thread.on("error", (error) => {
       reason = error.message;
     });
     thread.on("exit", () => {
-      worker = undefined;
+      if (worker === thread) worker = undefined;
       const failure = new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET's document worker stopped: ${reason}`);
-      for (const waiting of pending.values()) waiting.reject(failure);
-      pending.clear();
+      for (const [id, waiting] of [...pending]) if (waiting.thread === thread) settled(id)?.reject(failure);
     });
     worker = thread;
     return thread;
@@ -65,20 +85,37 @@ export function createDocumentWorker(limits: ResourceLimits = DOCUMENT_WORKER_LI
   return {
     read(client, request, recordCall) {
       return new Promise((resolve, reject) => {
-        lastId += 1;
-        pending.set(lastId, { resolve, reject, recordCall });
-        running().postMessage({ id: lastId, client, request } satisfies DocumentRequest);
+        const id = ++lastId;
+        try {
+          const thread = running();
+          const deadline = setTimeout(() => {
+            // Stuck, not slow: the client's own time-out has long passed. A fresh worker serves the next request.
+            settled(id)?.reject(new WeatherUpstreamError("UPSTREAM_TIMEOUT", "MET's document worker did not answer in time"));
+            if (worker === thread) worker = undefined;
+            void thread.terminate();
+          }, client.timeoutMs + WORKER_GRACE_MS);
+          pending.set(id, { resolve, reject, recordCall, deadline, thread });
+          thread.ref();
+          thread.postMessage({ id, client, request } satisfies DocumentRequest);
+        } catch (error) {
+          settled(id);
+          reject(new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET's document worker could not be asked: ${(error as Error).message}`));
+        }
       });
     },
   };
 }
 
-let processWorker: DocumentWorker | undefined;
+const processWorkers = new Map<number, DocumentWorker>();
 
-/** One document worker serves every weather source of the process (the server has one; a test process many). */
-export function processDocumentWorker(): DocumentWorker {
-  processWorker ??= createDocumentWorker();
-  return processWorker;
+/** One document worker serves every weather source of the process with that body ceiling (the server has one source). */
+export function processDocumentWorker(maxBodyBytes: number): DocumentWorker {
+  let worker = processWorkers.get(maxBodyBytes);
+  if (!worker) {
+    worker = createDocumentWorker(documentWorkerLimits(maxBodyBytes));
+    processWorkers.set(maxBodyBytes, worker);
+  }
+  return worker;
 }
 
 export interface DocumentWorkerClientOptions {
@@ -88,9 +125,10 @@ export interface DocumentWorkerClientOptions {
   worker?: DocumentWorker;
 }
 
-/** A MET client whose documents are read on the document worker. */
+/** A MET client whose documents are read on the document worker. Refuses a blank User-Agent when it is built. */
 export function createDocumentWorkerClient(options: DocumentWorkerClientOptions): MetClient<PackedPayload> {
-  const worker = options.worker ?? processDocumentWorker();
+  identifyingUserAgent(options.client.userAgent);
+  const worker = options.worker ?? processDocumentWorker(options.client.maxBytes);
   return { fetchLocation: (request) => worker.read(options.client, request, options.recordCall) };
 }
 

@@ -20,8 +20,15 @@ export interface DocumentFailure {
   retryAfterMs: number | null;
 }
 
+/** An error of our own code in the worker (a defect, not MET's failure): answered as INTERNAL and logged with its stack. */
+export interface DocumentDefect {
+  message: string;
+  stack: string | undefined;
+}
+
 /** The answer to request `id`, or how one of its requests to MET ended (for operators' metrics), as it happens. */
 export type DocumentWorkerMessage =
   | { id: number; result: LocationResult<PackedPayload> }
   | { id: number; failure: DocumentFailure }
+  | { id: number; defect: DocumentDefect }
   | { id: number; call: UpstreamOutcome };

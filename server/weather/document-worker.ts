@@ -27,8 +27,9 @@ async function answer({ id, client, request }: DocumentRequest): Promise<Documen
     if (result.kind === "not-modified") return { id, result };
     return { id, result: { ...result, body: pack(result.body) } };
   } catch (error) {
-    const failure = error instanceof WeatherUpstreamError ? error : new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", "MET could not be reached");
-    return { id, failure: { code: failure.code, message: failure.message, retryAfterMs: failure.retryAfterMs } };
+    if (error instanceof WeatherUpstreamError) return { id, failure: { code: error.code, message: error.message, retryAfterMs: error.retryAfterMs } };
+    const defect = error instanceof Error ? error : new Error(String(error));
+    return { id, defect: { message: defect.message, stack: defect.stack } };
   }
 }
 

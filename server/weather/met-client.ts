@@ -1,6 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { fetchLimited, headerValue, UpstreamRequestError, type LimitedResponse, type UpstreamCallRecorder } from "../upstream/fetch-limited.ts";
 import { roundPoint, type WeatherPoint } from "./point.ts";
+import { identifyingUserAgent } from "./met-identity.ts";
 import { WeatherUpstreamError } from "./upstream-error.ts";
 
 export interface MetClientOptions {
@@ -39,7 +40,7 @@ export interface MetClient<B = unknown> {
 const LOCATIONFORECAST_PATH = "/weatherapi/locationforecast/2.0/complete";
 
 export function createMetClient(options: MetClientOptions): MetClient {
-  if (options.userAgent.trim() === "") throw new Error("MET requires an identifying User-Agent; none was configured");
+  identifyingUserAgent(options.userAgent);
   const endpoint = options.baseUrl.replace(/\/+$/, "") + LOCATIONFORECAST_PATH;
 
   return {

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createDocumentWorker, createDocumentWorkerClient, type DocumentWorkerClientOptions } from "../../server/weather/document-worker-client.ts";
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { createDocumentWorker, createDocumentWorkerClient, processDocumentWorker, type DocumentWorkerClientOptions } from "../../server/weather/document-worker-client.ts";
+import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
 import { createMetClient } from "../../server/weather/met-client.ts";
 import { parseMetDocument } from "../../server/weather/met-document.ts";
 import { normaliseMetDocument } from "../../server/weather/normalise.ts";
@@ -13,6 +19,8 @@ import { rejection as failure } from "../support/weather-cache-harness.ts";
 const START = Date.parse("2026-11-21T12:00:00Z");
 const LONDON = { lat: 51.5, lon: -0.1, altitude: 25 };
 const SETTINGS = { userAgent: "document-worker-test/1 ops@example.org", timeoutMs: 2000, maxBytes: 1_000_000 };
+
+const execFileAsync = promisify(execFile);
 
 let standin: MetStandin;
 
@@ -74,6 +82,27 @@ describe("document worker", () => {
     expect(calls).toEqual(["ok", "http-status"]);
   });
 
+  it("refuses a blank User-Agent when it is built, and answers a defect of its own code as a plain error", async () => {
+    expect(() => worker({ client: { baseUrl: standin.url, ...SETTINGS, userAgent: "  " } })).toThrow(/User-Agent/);
+    const defect = await processDocumentWorker(SETTINGS.maxBytes).read({ baseUrl: standin.url, ...SETTINGS, userAgent: "" }, LONDON).then(() => null, (error: unknown) => error);
+    expect(defect).toBeInstanceOf(Error);
+    expect(defect).not.toBeInstanceOf(WeatherUpstreamError);
+    expect((defect as Error).message).toMatch(/^MET's document worker failed: .*User-Agent/);
+  });
+
+  it("does not keep the process alive once it has answered", async () => {
+    const script = join(mkdtempSync(join(tmpdir(), "document-worker-")), "one-request.mts");
+    writeFileSync(script, [
+      `import { createDocumentWorkerClient } from ${JSON.stringify(new URL("../../server/weather/document-worker-client.ts", import.meta.url).pathname)};`,
+      `const client = createDocumentWorkerClient({ client: ${JSON.stringify({ baseUrl: standin.url, ...SETTINGS })} });`,
+      `const result = await client.fetchLocation(${JSON.stringify(LONDON)});`,
+      `process.stdout.write(result.kind);`,
+    ].join("\n"));
+    // Asynchronously: the stand-in answers from this process.
+    const { stdout } = await execFileAsync(process.execPath, ["--import", "tsx", script], { cwd: process.cwd(), encoding: "utf8", timeout: 20_000 });
+    expect(stdout).toBe("modified");
+  });
+
   it("fails the requests of a worker that stops, says why, and starts another for the next request", async () => {
     // A heap far too small for its work: the thread runs out of memory and stops.
     const starving = createDocumentWorker({ maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 });
@@ -85,7 +114,7 @@ describe("document worker", () => {
     }
   });
 
-  it("serves the weather sources of one process from one thread, each with its own provider", async () => {
+  it("serves weather sources with different providers, each request with its own settings", async () => {
     const other = await startMetStandin({ now: () => START });
     try {
       const [here, there] = await Promise.all([worker().fetchLocation(LONDON), worker({ client: { baseUrl: other.url, ...SETTINGS } }).fetchLocation(LONDON)]);
