@@ -1,4 +1,4 @@
-import { LRUCache } from "lru-cache";
+import { SegmentedLru } from "../memory/segmented-lru.ts";
 import Negotiator from "negotiator";
 import { brotliCompressSync, constants, crc32, deflateRawSync } from "node:zlib";
 import { ownedBytes } from "../memory/owned-bytes.ts";
@@ -71,7 +71,7 @@ export interface Compressor {
 }
 
 export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTES): Compressor {
-  const heads = new LRUCache<string, CompressedHeads>({
+  const heads = new SegmentedLru<string, CompressedHeads>({
     maxSize: Math.max(1, maxBytes),
     sizeCalculation: (entry, key) => Math.max(1, key.length + (entry.gzip?.deflated.length ?? 0) + (entry.br?.length ?? 0)),
   });

@@ -1,4 +1,4 @@
-import { LRUCache } from "lru-cache";
+import { SegmentedLru } from "../memory/segmented-lru.ts";
 import type { PreparedAnswer } from "./respond.ts";
 
 /**
@@ -41,7 +41,7 @@ const ENTRY_OVERHEAD_BYTES = 512;
 /** `maxBytes` 0 keeps nothing: every answer is built anew. */
 export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES): KeptAnswers {
   if (maxBytes <= 0) return { find: () => undefined, keep: () => undefined, bytes: 0 };
-  const cache = new LRUCache<string, Kept>({
+  const cache = new SegmentedLru<string, Kept>({
     maxSize: maxBytes,
     // The answer counts what it holds (respond.ts); a key is counted as if two bytes a character.
     sizeCalculation: (kept, key) => Math.max(1, kept.answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
@@ -51,11 +51,10 @@ export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES):
       const kept = cache.get(key);
       if (!kept) return undefined;
       const { validity } = kept;
-      if (now < validity.builtAt || now >= validity.until || !sameGeneration(kept.generation, generation) || validity.stillCurrent?.() === false) {
-        cache.delete(key);
-        return undefined;
-      }
-      return kept.answer;
+      // An answer no longer true is left where it is: the one rebuilt for the same key replaces it in its segment, so a
+      // polled answer stays protected as it is renewed.
+      const stillTrue = now >= validity.builtAt && now < validity.until && sameGeneration(kept.generation, generation) && validity.stillCurrent?.() !== false;
+      return stillTrue ? kept.answer : undefined;
     },
     keep(key, generation, validity, answer) {
       cache.set(key, { generation, validity, answer });
@@ -80,7 +79,7 @@ export interface AnswersByKey {
 const DEFAULT_ANSWERS_BY_KEY_BYTES = 16 * 1024 * 1024;
 
 export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYTES): AnswersByKey {
-  const cache = new LRUCache<string, PreparedAnswer>({
+  const cache = new SegmentedLru<string, PreparedAnswer>({
     maxSize: maxBytes,
     sizeCalculation: (answer, key) => Math.max(1, answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
   });

@@ -1,4 +1,4 @@
-import { LRUCache } from "lru-cache";
+import { SegmentedLru } from "../memory/segmented-lru.ts";
 import type { IncomingMessage } from "node:http";
 import type { Incoming } from "./incoming.ts";
 import { incomingRequestOf } from "./node-exchange.ts";
@@ -39,7 +39,7 @@ const VERBATIM_URL = /^\/[A-Za-z0-9\-._~/]*(\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?
 const DOT_OR_EMPTY_SEGMENT = /\/\.{0,2}(\/|$)/;
 
 export function createRecognisedUrls(maxBytes: number = DEFAULT_RECOGNISED_URL_BYTES): RecognisedUrls {
-  const cache = new LRUCache<string, RecognisedUrl>({
+  const cache = new SegmentedLru<string, RecognisedUrl>({
     maxSize: maxBytes,
     sizeCalculation: (_match, url) => url.length * 2 + ENTRY_OVERHEAD_BYTES,
   });

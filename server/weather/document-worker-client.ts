@@ -13,6 +13,8 @@ export interface DocumentWorker {
    * time-out; with a plain Error for a defect of our own code in the thread (answered as INTERNAL).
    */
   read(client: DocumentClientSettings, request: LocationRequest, recordCall?: UpstreamCallRecorder): Promise<LocationResult<PackedPayload>>;
+  /** Whether a thread is up: from the first request until it has been idle for its idle time (or stopped). */
+  readonly running: boolean;
 }
 
 /**
@@ -27,6 +29,13 @@ export function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
 /** Beyond the client's own time-out, how long the worker may take to answer before it is judged stuck and replaced. */
 const WORKER_GRACE_MS = 5_000;
 
+/**
+ * How long the worker stays without a request before it stops. A running worker holds 40-60 MB (its heap, the
+ * garbage of the documents it read, its allocator arena); a burst of new points keeps it, a quiet spell gives the
+ * memory back, and the next request starts a fresh one (tens of milliseconds, beside MET's hundreds).
+ */
+export const DEFAULT_WORKER_IDLE_MS = 10_000;
+
 interface Pending {
   resolve: (result: LocationResult<PackedPayload>) => void;
   reject: (error: Error) => void;
@@ -37,19 +46,29 @@ interface Pending {
 }
 
 /** The thread starts on the first request, so a process that never asks MET never pays for it. */
-export function createDocumentWorker(limits: ResourceLimits): DocumentWorker {
+export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DEFAULT_WORKER_IDLE_MS): DocumentWorker {
   const pending = new Map<number, Pending>();
   let lastId = 0;
   let worker: Worker | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
 
   function settled(id: number): Pending | undefined {
     const waiting = pending.get(id);
     if (!waiting) return undefined;
     pending.delete(id);
     clearTimeout(waiting.deadline);
-    // Waiting requests keep the process alive; an idle worker must not keep it from exiting.
-    if (pending.size === 0) worker?.unref();
+    if (pending.size === 0 && worker) {
+      // Waiting requests keep the process alive; an idle worker must not keep it from exiting.
+      worker.unref();
+      idleTimer = setTimeout(stopIdle, idleMs).unref();
+    }
     return waiting;
+  }
+
+  function stopIdle(): void {
+    if (pending.size > 0 || !worker) return;
+    void worker.terminate();
+    worker = undefined;
   }
 
   function answered(message: DocumentWorkerMessage): void {
@@ -86,6 +105,7 @@ export function createDocumentWorker(limits: ResourceLimits): DocumentWorker {
     read(client, request, recordCall) {
       return new Promise((resolve, reject) => {
         const id = ++lastId;
+        clearTimeout(idleTimer);
         try {
           const thread = running();
           const deadline = setTimeout(() => {
@@ -102,6 +122,9 @@ export function createDocumentWorker(limits: ResourceLimits): DocumentWorker {
           reject(new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET's document worker could not be asked: ${(error as Error).message}`));
         }
       });
+    },
+    get running() {
+      return worker !== undefined;
     },
   };
 }

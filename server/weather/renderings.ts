@@ -1,4 +1,4 @@
-import { LRUCache } from "lru-cache";
+import { SegmentedLru } from "../memory/segmented-lru.ts";
 import { SerialisedData } from "../http/respond.ts";
 import type { WeatherPayload } from "./model.ts";
 import { readPayload, type StoredPayload } from "./stored-payload.ts";
@@ -23,7 +23,7 @@ const DEFAULT_RENDERING_BYTES = 24 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 256;
 
 export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES): Renderings {
-  const kept = new LRUCache<string, Rendering<SerialisedData>>({
+  const kept = new SegmentedLru<string, Rendering<SerialisedData>>({
     maxSize: maxBytes,
     sizeCalculation: (rendering, key) => rendering.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
   });

@@ -3,8 +3,9 @@ import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { WeatherPayload } from "./model.ts";
 
 /**
- * A normalised payload as the cache keeps it: its JSON text, deflated. A point then weighs about 5 KB instead of
- * the 45 KB of its text (or more as objects), its bytes are known exactly, and it is inflated only when a route
+ * A normalised payload as the cache keeps it: its JSON text with each series as columns, deflated. A point then weighs
+ * about 2.5 KB instead of the 45 KB of its text (or more as objects), its bytes are known exactly, and it is inflated
+ * only when a route
  * renders a variant it has not rendered before (renderings.ts keeps what it renders). `serial` names this payload
  * among all the process has stored, so renderings are never confused with those of a newer payload for the point.
  */
@@ -25,7 +26,13 @@ export interface PackedPayload {
 let lastSerial = 0;
 
 export function packPayload(payload: WeatherPayload): PackedPayload {
-  return { packed: ownedBytes(deflateRawSync(JSON.stringify(payload))), sourceId: payload.current.source.id };
+  const packedText: PackedText = {
+    ...payload,
+    hours: toColumns(payload.hours),
+    windows: toColumns(payload.windows),
+    instantTemperatures: toColumns(payload.instantTemperatures),
+  };
+  return { packed: ownedBytes(deflateRawSync(JSON.stringify(packedText))), sourceId: payload.current.source.id };
 }
 
 export function storePayload({ packed, sourceId }: PackedPayload): StoredPayload {
@@ -34,7 +41,38 @@ export function storePayload({ packed, sourceId }: PackedPayload): StoredPayload
 }
 
 export function readPayload(stored: StoredPayload): WeatherPayload {
-  return JSON.parse(inflateRawSync(stored.packed).toString()) as WeatherPayload;
+  const packedText = JSON.parse(inflateRawSync(stored.packed).toString()) as PackedText;
+  return {
+    ...packedText,
+    hours: fromColumns(packedText.hours),
+    windows: fromColumns(packedText.windows),
+    instantTemperatures: fromColumns(packedText.instantTemperatures),
+  };
+}
+
+/**
+ * The payload's series as columns: each field's name once and its values side by side. Deflate finds far more in a
+ * run of like values than in rows that interleave every field: a point packs to about 2.5 KB instead of 3.7 (MET's
+ * recorded documents and the stand-in's alike). Every row of a series is built by one literal (normalise.ts), so
+ * the rows have the first row's fields in its order and come back exactly as they were.
+ */
+type Columns<Row> = { [Field in keyof Row]: Row[Field][] };
+
+type PackedText = Omit<WeatherPayload, "hours" | "windows" | "instantTemperatures"> & {
+  hours: Columns<WeatherPayload["hours"][number]>;
+  windows: Columns<WeatherPayload["windows"][number]>;
+  instantTemperatures: Columns<WeatherPayload["instantTemperatures"][number]>;
+};
+
+function toColumns<Row extends object>(rows: Row[]): Columns<Row> {
+  const fields = Object.keys(rows[0] ?? {}) as (keyof Row)[];
+  return Object.fromEntries(fields.map((field) => [field, rows.map((row) => row[field])])) as Columns<Row>;
+}
+
+function fromColumns<Row extends object>(columns: Columns<Row>): Row[] {
+  const fields = Object.keys(columns) as (keyof Row)[];
+  const count = fields.length === 0 ? 0 : columns[fields[0]].length;
+  return Array.from({ length: count }, (_, index) => Object.fromEntries(fields.map((field) => [field, columns[field][index]])) as Row);
 }
 
 /** Bytes the stored payload holds, with the object around it. */

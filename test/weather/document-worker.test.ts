@@ -114,6 +114,18 @@ describe("document worker", () => {
     }
   });
 
+  it("stops once idle for its idle time, and starts again for the next request", async () => {
+    const idle = createDocumentWorker({ maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 2 }, 100);
+    const client = worker({ worker: idle });
+    expect(idle.running).toBe(false);
+    await Promise.all([client.fetchLocation(LONDON), client.fetchLocation({ lat: 48.85, lon: 2.35 })]);
+    expect(idle.running).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(idle.running).toBe(false);
+    expect((await client.fetchLocation(LONDON)).kind).toBe("modified");
+    expect(idle.running).toBe(true);
+  });
+
   it("serves weather sources with different providers, each request with its own settings", async () => {
     const other = await startMetStandin({ now: () => START });
     try {

@@ -1,0 +1,65 @@
+import { LRUCache } from "lru-cache";
+
+export interface SegmentedLruOptions<K, V> {
+  /** Bound on both segments together, in the units `sizeCalculation` counts (bytes). */
+  maxSize: number;
+  sizeCalculation: (value: V, key: K) => number;
+  /** Of `maxSize`, what entries asked for once may hold. */
+  probationShare?: number;
+}
+
+/** An eighth: room for what a burst of new keys needs until its second request, a small part of the whole bound. */
+const DEFAULT_PROBATION_SHARE = 1 / 8;
+
+/**
+ * A byte-bounded LRU cache in two segments (SLRU): an entry enters on probation and moves to the protected segment
+ * when it is asked for again. A stream of keys asked once each (ten thousand weather points, each polled once) then
+ * cycles through probation's share of the bound and never pushes out what clients ask for repeatedly. Without it, the
+ * per-point answers of a one-off sweep filled every cache to its bound and stayed there (README, Performance).
+ * An entry larger than probation's share enters the protected segment at once, so large answers are still kept.
+ */
+export class SegmentedLru<K extends {}, V extends {}> {
+  private readonly probation: LRUCache<K, V>;
+  private readonly protected: LRUCache<K, V>;
+  private readonly sizeOf: (value: V, key: K) => number;
+
+  constructor({ maxSize, sizeCalculation, probationShare = DEFAULT_PROBATION_SHARE }: SegmentedLruOptions<K, V>) {
+    const probationSize = Math.max(1, Math.floor(maxSize * probationShare));
+    this.sizeOf = (value, key) => Math.max(1, sizeCalculation(value, key));
+    this.probation = new LRUCache<K, V>({ maxSize: probationSize, sizeCalculation: this.sizeOf });
+    this.protected = new LRUCache<K, V>({ maxSize: Math.max(1, maxSize - probationSize), sizeCalculation: this.sizeOf });
+  }
+
+  get(key: K): V | undefined {
+    const kept = this.protected.get(key);
+    if (kept !== undefined) return kept;
+    const onProbation = this.probation.get(key);
+    if (onProbation === undefined) return undefined;
+    this.probation.delete(key);
+    this.protected.set(key, onProbation);
+    return onProbation;
+  }
+
+  set(key: K, value: V): void {
+    if (this.protected.has(key) || this.sizeOf(value, key) > this.probation.maxSize) {
+      this.probation.delete(key);
+      this.protected.set(key, value);
+    } else {
+      this.probation.set(key, value);
+    }
+  }
+
+  /** Whether the key is held, without counting as a request for it. */
+  has(key: K): boolean {
+    return this.protected.has(key) || this.probation.has(key);
+  }
+
+  delete(key: K): void {
+    this.protected.delete(key);
+    this.probation.delete(key);
+  }
+
+  get calculatedSize(): number {
+    return this.probation.calculatedSize + this.protected.calculatedSize;
+  }
+}
