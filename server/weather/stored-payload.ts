@@ -1,10 +1,11 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { WeatherPayload } from "./model.ts";
+import { MET_ATTRIBUTION, MET_SOURCE, STANDIN_ATTRIBUTION, STANDIN_SOURCE } from "./provenance.ts";
 
 /**
  * A normalised payload as the cache keeps it: its JSON text with each series as columns, deflated. A point then weighs
- * about 2.5 KB instead of the 45 KB of its text (or more as objects), its bytes are known exactly, and it is inflated
+ * about 2.2 KB instead of the 45 KB of its text (or more as objects), its bytes are known exactly, and it is inflated
  * only when a route
  * renders a variant it has not rendered before (renderings.ts keeps what it renders). `serial` names this payload
  * among all the process has stored, so renderings are never confused with those of a newer payload for the point.
@@ -25,6 +26,15 @@ export interface PackedPayload {
 
 let lastSerial = 0;
 
+/**
+ * Deflate's preset dictionary: the provenances a payload can carry (MET's, the demo stand-in's), which every payload
+ * repeats and deflate could not otherwise refer back to. About 200-300 bytes less a point.
+ */
+const PROVENANCE_DICTIONARY = Buffer.from(JSON.stringify([
+  { source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION },
+  { source: MET_SOURCE, attribution: MET_ATTRIBUTION },
+]));
+
 export function packPayload(payload: WeatherPayload): PackedPayload {
   const packedText: PackedText = {
     ...payload,
@@ -32,7 +42,7 @@ export function packPayload(payload: WeatherPayload): PackedPayload {
     windows: toColumns(payload.windows),
     instantTemperatures: toColumns(payload.instantTemperatures),
   };
-  return { packed: ownedBytes(deflateRawSync(JSON.stringify(packedText))), sourceId: payload.current.source.id };
+  return { packed: ownedBytes(deflateRawSync(JSON.stringify(packedText), { dictionary: PROVENANCE_DICTIONARY })), sourceId: payload.current.source.id };
 }
 
 export function storePayload({ packed, sourceId }: PackedPayload): StoredPayload {
@@ -41,7 +51,7 @@ export function storePayload({ packed, sourceId }: PackedPayload): StoredPayload
 }
 
 export function readPayload(stored: StoredPayload): WeatherPayload {
-  const packedText = JSON.parse(inflateRawSync(stored.packed).toString()) as PackedText;
+  const packedText = JSON.parse(inflateRawSync(stored.packed, { dictionary: PROVENANCE_DICTIONARY }).toString()) as PackedText;
   return {
     ...packedText,
     hours: fromColumns(packedText.hours),
@@ -52,9 +62,9 @@ export function readPayload(stored: StoredPayload): WeatherPayload {
 
 /**
  * The payload's series as columns: each field's name once and its values side by side. Deflate finds far more in a
- * run of like values than in rows that interleave every field: a point packs to about 2.5 KB instead of 3.7 (MET's
- * recorded documents and the stand-in's alike). Every row of a series is built by one literal (normalise.ts), so
- * the rows have the first row's fields in its order and come back exactly as they were.
+ * run of like values than in rows that interleave every field: a point packs to about 2.4 KB instead of 3.7 (MET's
+ * recorded documents and the stand-in's alike), 2.2 KB with the dictionary. Every row of a series is built by one
+ * literal (normalise.ts), so the rows have the first row's fields in its order and come back exactly as they were.
  */
 type Columns<Row> = { [Field in keyof Row]: Row[Field][] };
 
