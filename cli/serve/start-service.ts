@@ -12,7 +12,6 @@ import type { ServeFlags } from "../commands/serve.ts";
 import { ConfigError, indexFollowingFrom, registryDirFrom, serveOptionsFrom, serviceConfigFrom } from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { acquireIngestionLock } from "../ingest/run-lock.ts";
-import { runIngestion } from "../ingest/run-ingestion.ts";
 import { packagePath } from "../package-paths.ts";
 import { buildPlacesInChildProcess, ensurePlacesIndex } from "../places/ensure-places-index.ts";
 import { publishRegistry, readRegistrySources } from "../registry/build-registry.ts";
@@ -67,6 +66,8 @@ async function seedFromSamples(dataDir: string, registry: BuiltRegistry): Promis
   if (!release) return;
   try {
     process.stderr.write(`no index in ${dataDir} yet: ingesting the bundled sample archive\n`);
+    // Loaded only here: the serving process otherwise never holds the ingestion code (its adapters, parsers, SDKs).
+    const { runIngestion } = await import("../ingest/run-ingestion.ts");
     const summary = await runIngestion({
       dataDir, registry, mode: { kind: "archive", dir: SAMPLE_ARCHIVE_DIR }, only: null,
       now: () => Date.now(), progress: (line) => process.stderr.write(`${line}\n`),
