@@ -48,13 +48,19 @@ export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES):
   });
   return {
     find(key, generation, now) {
-      const kept = cache.get(key);
+      // Looked at before it counts as asked for: only an answer still true is promoted or refreshed.
+      const kept = cache.peek(key);
       if (!kept) return undefined;
+      if (!sameGeneration(kept.generation, generation)) {
+        cache.delete(key);
+        return undefined;
+      }
+      // An answer whose time has passed is left where it is: the one rebuilt for the same key replaces it in its
+      // segment, so a polled answer stays protected as it is renewed; one not rebuilt ages out.
       const { validity } = kept;
-      // An answer no longer true is left where it is: the one rebuilt for the same key replaces it in its segment, so a
-      // polled answer stays protected as it is renewed.
-      const stillTrue = now >= validity.builtAt && now < validity.until && sameGeneration(kept.generation, generation) && validity.stillCurrent?.() !== false;
-      return stillTrue ? kept.answer : undefined;
+      if (now < validity.builtAt || now >= validity.until || validity.stillCurrent?.() === false) return undefined;
+      cache.get(key);
+      return kept.answer;
     },
     keep(key, generation, validity, answer) {
       cache.set(key, { generation, validity, answer });

@@ -16,7 +16,8 @@ const DEFAULT_PROBATION_SHARE = 1 / 8;
  * when it is asked for again. A stream of keys asked once each (ten thousand weather points, each polled once) then
  * cycles through probation's share of the bound and never pushes out what clients ask for repeatedly. Without it, the
  * per-point answers of a one-off sweep filled every cache to its bound and stayed there (README, Performance).
- * An entry larger than probation's share enters the protected segment at once, so large answers are still kept.
+ * An entry larger than probation's share enters the protected segment at once, so large answers are still kept; one
+ * larger than the protected segment (seven eighths of the bound) is not kept at all.
  */
 export class SegmentedLru<K extends {}, V extends {}> {
   private readonly probation: LRUCache<K, V>;
@@ -47,6 +48,11 @@ export class SegmentedLru<K extends {}, V extends {}> {
     } else {
       this.probation.set(key, value);
     }
+  }
+
+  /** The value held for the key, without counting as a request for it (no promotion, no change of its recency). */
+  peek(key: K): V | undefined {
+    return this.protected.peek(key) ?? this.probation.peek(key);
   }
 
   /** Whether the key is held, without counting as a request for it. */

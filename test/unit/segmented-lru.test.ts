@@ -34,6 +34,14 @@ describe("segmented LRU cache", () => {
     expect(cache.get("large")).toBe("z".repeat(500));
   });
 
+  it("lets a key be looked at without promoting it", () => {
+    const cache = sized(800);
+    cache.set("looked-at", "x".repeat(10));
+    expect(cache.peek("looked-at")).toBe("x".repeat(10));
+    for (let i = 0; i < 1_000; i++) cache.set(`once${i}`, "y".repeat(10));
+    expect(cache.peek("looked-at")).toBeUndefined();
+  });
+
   it("forgets a deleted key in either segment", () => {
     const cache = sized(800);
     cache.set("a", "1");

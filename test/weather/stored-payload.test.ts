@@ -1,7 +1,7 @@
 import { deflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { packPayload, readPayload, storePayload } from "../../server/weather/stored-payload.ts";
-import { loadMetFixture, MET_FIXTURES, payloadFrom } from "./met-fixtures.ts";
+import { loadMetFixture, MET_FIXTURES, payloadFrom, syntheticMetDocument } from "./met-fixtures.ts";
 
 /** The cache's packed form of a normalised payload, on MET's recorded documents. */
 describe("stored payloads", () => {
@@ -16,6 +16,17 @@ describe("stored payloads", () => {
     const payload = payloadFrom(loadMetFixture(name));
     const rowsDeflated = deflateRawSync(JSON.stringify(payload)).length;
     expect(packPayload(payload).packed.byteLength).toBeLessThan(rowsDeflated * 0.75);
+  });
+
+  it("come back exactly where MET left variables out, step by step", () => {
+    // Columns take their fields from a series' first row: every row must have them, null where MET sent nothing.
+    const payload = payloadFrom(syntheticMetDocument([
+      { time: "2026-11-21T12:00:00Z", oneHour: { precipitationMm: 0.2 }, sixHours: { precipitationMm: 1.1, minC: 2 } },
+      { time: "2026-11-21T13:00:00Z", temperatureC: 4.5, oneHour: { precipitationMm: 0, symbol: "rain" } },
+      { time: "2026-11-21T18:00:00Z", sixHours: { precipitationMm: 0.4, maxC: 7.5, symbol: "fair_day" } },
+      { time: "2026-11-22T00:00:00Z" },
+    ]));
+    expect(JSON.stringify(readPayload(storePayload(packPayload(payload))))).toBe(JSON.stringify(payload));
   });
 
   it("keep an empty series empty", () => {
