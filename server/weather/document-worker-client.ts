@@ -31,10 +31,10 @@ const WORKER_GRACE_MS = 5_000;
 
 /**
  * How long the worker stays without a request before it stops. A running worker holds 40-60 MB (its heap, the
- * garbage of the documents it read, its allocator arena); a burst of new points keeps it, a quiet spell gives the
- * memory back, and the next request starts a fresh one (tens of milliseconds, beside MET's hundreds).
+ * garbage of the documents it read, its allocator arena); a quiet minute gives the memory back. Starting a fresh one
+ * costs the next request about 0.25 s (importing undici alone takes 0.15 s), so a trickle of misses keeps it running.
  */
-export const DEFAULT_WORKER_IDLE_MS = 10_000;
+export const DEFAULT_WORKER_IDLE_MS = 60_000;
 
 interface Pending {
   resolve: (result: LocationResult<PackedPayload>) => void;

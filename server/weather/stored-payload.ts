@@ -6,9 +6,9 @@ import { MET_ATTRIBUTION, MET_SOURCE, STANDIN_ATTRIBUTION, STANDIN_SOURCE } from
 /**
  * A normalised payload as the cache keeps it: its JSON text with each series as columns, deflated. A point then weighs
  * about 2.2 KB instead of the 45 KB of its text (or more as objects), its bytes are known exactly, and it is inflated
- * only when a route
- * renders a variant it has not rendered before (renderings.ts keeps what it renders). `serial` names this payload
- * among all the process has stored, so renderings are never confused with those of a newer payload for the point.
+ * only when a route renders a variant it has not rendered before (renderings.ts keeps what it renders). `serial` names
+ * this payload among all the process has stored, so renderings are never confused with those of a newer payload for
+ * the point.
  */
 export interface StoredPayload {
   serial: number;
