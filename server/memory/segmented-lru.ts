@@ -42,11 +42,12 @@ export class SegmentedLru<K extends {}, V extends {}> {
   }
 
   set(key: K, value: V): void {
-    if (this.protected.has(key) || this.sizeOf(value, key) > this.probation.maxSize) {
+    const size = this.sizeOf(value, key);
+    if (this.protected.has(key) || size > this.probation.maxSize) {
       this.probation.delete(key);
-      this.protected.set(key, value);
+      this.protected.set(key, value, { size });
     } else {
-      this.probation.set(key, value);
+      this.probation.set(key, value, { size });
     }
   }
 

@@ -41,7 +41,6 @@ export interface LimitOptions {
   userAgent: string;
   timeoutMs: number;
   maxBytes: number;
-  dispatcher?: Dispatcher;
   recordCall?: UpstreamCallRecorder;
 }
 
@@ -78,7 +77,6 @@ async function fetchOnce(target: LimitedRequest, options: LimitOptions): Promise
       headers: { "user-agent": options.userAgent, ...target.headers },
       body: target.body,
       signal,
-      dispatcher: options.dispatcher,
     });
   } catch (error) {
     throw signal.aborted
