@@ -1,9 +1,10 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import { RUN_OUTCOMES } from "../../schemas/vocabularies.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import { countRunsByOutcome } from "../storage/run-outcome-counts.ts";
 import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
-import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupRecorder } from "../weather/cache.ts";
+import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupOutcome, type WeatherLookupRecorder } from "../weather/cache.ts";
+import { RequestDurations } from "./request-durations.ts";
 
 /**
  * One app's metrics (Prometheus text format, prom-client), on a registry of its own: tests build many apps in one
@@ -41,15 +42,23 @@ export function createMetrics(): ServiceMetrics {
   const registry = new Registry();
   const processWide = processMetrics();
   // One observation per request: the histogram's `_count` is the number of answers, so no separate counter is kept.
-  const durations = new Histogram({
+  const durations = new RequestDurations({
     name: "service_http_request_duration_seconds",
     help: "Answers sent by route name (unmatched for unregistered paths) and status (_count), and the time from a request's arrival to its answer being ready.",
-    labelNames: ["route", "status"], buckets: DURATION_BUCKETS_SECONDS, registers: [registry],
+    buckets: DURATION_BUCKETS_SECONDS, registry,
   });
-  const lookups = new Counter({
+  // Counted in plain numbers on the request path (a kept weather answer checks its copy on every reuse) and handed
+  // to prom-client when scraped: a labelled child's `inc` hashes its labels each time.
+  const lookupCounts = Object.fromEntries(WEATHER_LOOKUP_OUTCOMES.map((outcome) => [outcome, 0])) as Record<WeatherLookupOutcome, number>;
+  const lookups: Counter<"outcome"> = new Counter({
     name: "service_weather_cache_lookups_total",
     help: "Weather cache lookups by outcome: hit (fresh copy), revalidated (expired copy checked with MET), stale (expired copy served while MET fails), miss (no servable copy).",
     labelNames: ["outcome"], registers: [registry],
+    // Every outcome is exposed from the start, so a rate over a counter that has never moved is 0, not absent.
+    collect: () => {
+      lookups.reset();
+      for (const outcome of WEATHER_LOOKUP_OUTCOMES) lookups.inc({ outcome }, lookupCounts[outcome]);
+    },
   });
   const upstreamCalls = new Counter({
     name: "service_upstream_requests_total", help: "Requests to upstream providers by source id and outcome (ok: any answer below 400, 304 included).",
@@ -57,22 +66,12 @@ export function createMetrics(): ServiceMetrics {
   });
 
   // Children are looked up once per label set and kept, so recording is a map lookup and an increment.
-  const requestSeries = new Map<string, Map<number, { observe(seconds: number): void }>>();
-  const lookupSeries = new Map(WEATHER_LOOKUP_OUTCOMES.map((outcome) => [outcome, lookups.labels(outcome)] as const));
-  // Every outcome is exposed from the start, so a rate over a counter that has never moved is 0, not absent.
-  for (const series of lookupSeries.values()) series.inc(0);
   const upstreamSeries = new Map<string, Map<UpstreamOutcome, { inc(): void }>>();
 
   return {
     registry,
-    recordRequest(route, status, seconds) {
-      let byStatus = requestSeries.get(route);
-      if (!byStatus) requestSeries.set(route, (byStatus = new Map()));
-      let series = byStatus.get(status);
-      if (!series) byStatus.set(status, (series = durations.labels(route, String(status))));
-      series.observe(seconds);
-    },
-    recordWeatherLookup: (outcome) => lookupSeries.get(outcome)!.inc(),
+    recordRequest: (route, status, seconds) => durations.observe(route, status, seconds),
+    recordWeatherLookup: (outcome) => void lookupCounts[outcome]++,
     recordUpstreamCall: (upstream, outcome) => {
       let byOutcome = upstreamSeries.get(upstream);
       if (!byOutcome) upstreamSeries.set(upstream, (byOutcome = new Map()));
