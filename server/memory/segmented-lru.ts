@@ -8,26 +8,51 @@ export interface SegmentedLruOptions<K, V> {
   probationShare?: number;
 }
 
-/** An eighth: room for what a burst of new keys needs until its second request, a small part of the whole bound. */
-const DEFAULT_PROBATION_SHARE = 1 / 8;
+/**
+ * A thirty-second: room for what a burst of new keys needs until its second request. Keys asked again after they
+ * left probation are recognised by the ghosts below, so probation itself can stay small: at an eighth, a sweep of
+ * points asked once each held about 9 MB more of the serving process after the benchmark's load (README, Performance).
+ */
+const DEFAULT_PROBATION_SHARE = 1 / 32;
+
+/** Of probation's bytes, what the keys remembered after eviction may take. */
+const GHOST_SHARE_OF_PROBATION = 1 / 2;
+/** Per remembered key beyond its text: the cache's own bookkeeping. */
+const GHOST_OVERHEAD_BYTES = 64;
 
 /**
  * A byte-bounded LRU cache in two segments (SLRU): an entry enters on probation and moves to the protected segment
  * when it is asked for again. A stream of keys asked once each (ten thousand weather points, each polled once) then
  * cycles through probation's share of the bound and never pushes out what clients ask for repeatedly. Without it, the
  * per-point answers of a one-off sweep filled every cache to its bound and stayed there (README, Performance).
+ *
+ * A key pushed out of probation is remembered without its value (a ghost, as in 2Q): set again while remembered, its
+ * entry goes to the protected segment at once. A client polling every half minute during such a sweep, slower than
+ * probation turns over, is then kept from its second answer on rather than never.
+ *
  * An entry larger than probation's share enters the protected segment at once, so large answers are still kept; one
- * larger than the protected segment (seven eighths of the bound) is not kept at all.
+ * larger than the protected segment is not kept at all.
  */
 export class SegmentedLru<K extends {}, V extends {}> {
   private readonly probation: LRUCache<K, V>;
   private readonly protected: LRUCache<K, V>;
+  private readonly ghosts: LRUCache<K, true>;
   private readonly sizeOf: (value: V, key: K) => number;
 
   constructor({ maxSize, sizeCalculation, probationShare = DEFAULT_PROBATION_SHARE }: SegmentedLruOptions<K, V>) {
     const probationSize = Math.max(1, Math.floor(maxSize * probationShare));
     this.sizeOf = (value, key) => Math.max(1, sizeCalculation(value, key));
-    this.probation = new LRUCache<K, V>({ maxSize: probationSize, sizeCalculation: this.sizeOf });
+    this.ghosts = new LRUCache<K, true>({
+      maxSize: Math.max(1, Math.floor(probationSize * GHOST_SHARE_OF_PROBATION)),
+      sizeCalculation: (_, key) => String(key).length * 2 + GHOST_OVERHEAD_BYTES,
+    });
+    this.probation = new LRUCache<K, V>({
+      maxSize: probationSize,
+      sizeCalculation: this.sizeOf,
+      dispose: (_, key, reason) => {
+        if (reason === "evict") this.ghosts.set(key, true);
+      },
+    });
     this.protected = new LRUCache<K, V>({ maxSize: Math.max(1, maxSize - probationSize), sizeCalculation: this.sizeOf });
   }
 
@@ -43,7 +68,7 @@ export class SegmentedLru<K extends {}, V extends {}> {
 
   set(key: K, value: V): void {
     const size = this.sizeOf(value, key);
-    if (this.protected.has(key) || size > this.probation.maxSize) {
+    if (this.protected.has(key) || size > this.probation.maxSize || this.ghosts.delete(key)) {
       this.probation.delete(key);
       this.protected.set(key, value, { size });
     } else {

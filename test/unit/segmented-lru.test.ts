@@ -5,7 +5,7 @@ const sized = (maxSize: number) => new SegmentedLru<string, string>({ maxSize, s
 
 describe("segmented LRU cache", () => {
   it("keeps what was asked for twice while a stream of keys asked once passes through", () => {
-    const cache = sized(800); // probation 100, protected 700
+    const cache = sized(800); // probation 25, protected 775
     cache.set("hot", "x".repeat(10));
     expect(cache.get("hot")).toBe("x".repeat(10));
     for (let i = 0; i < 1_000; i++) cache.set(`once${i}`, "y".repeat(10));
@@ -18,7 +18,27 @@ describe("segmented LRU cache", () => {
   it("holds keys asked once within probation's share of the bound", () => {
     const cache = sized(800);
     for (let i = 0; i < 1_000; i++) cache.set(`once${i}`, "y".repeat(10));
-    expect(cache.calculatedSize).toBeLessThanOrEqual(100);
+    expect(cache.calculatedSize).toBeLessThanOrEqual(800 / 32);
+  });
+
+  it("protects at once a key set again soon after a stream of new keys pushed it out of probation", () => {
+    const cache = sized(64_000); // probation 2,000: 200 entries; its ghosts 1,000 bytes: about 14 keys
+    cache.set("polled", "x".repeat(10));
+    for (let i = 0; i < 205; i++) cache.set(`once${i}`, "y".repeat(10));
+    expect(cache.has("polled")).toBe(false);
+    // The client asks again: the answer is rebuilt and set, and now outlasts any number of keys asked once.
+    cache.set("polled", "x".repeat(10));
+    for (let i = 0; i < 10_000; i++) cache.set(`later${i}`, "y".repeat(10));
+    expect(cache.get("polled")).toBe("x".repeat(10));
+  });
+
+  it("forgets a pushed-out key once enough later keys have left probation after it", () => {
+    const cache = sized(64_000);
+    cache.set("polled", "x".repeat(10));
+    for (let i = 0; i < 1_000; i++) cache.set(`once${i}`, "y".repeat(10));
+    cache.set("polled", "x".repeat(10));
+    for (let i = 0; i < 1_000; i++) cache.set(`later${i}`, "y".repeat(10));
+    expect(cache.has("polled")).toBe(false);
   });
 
   it("replaces a protected entry in place, and keeps one larger than probation's share", () => {
