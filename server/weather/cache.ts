@@ -131,6 +131,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   const coldFailures = new LRUCache<string, { error: WeatherUpstreamError; failedAt: number; until: number }>({ max: COLD_FAILURE_ENTRIES });
   /** When MET last answered any request: evidence that a point which failed before may be asked again at once. */
   let lastSuccessAt = Number.NEGATIVE_INFINITY;
+  let lastModifiedSeen: string | null = null;
 
   function served(entry: Entry<T>, source: Source): CachedWeather<T> {
     return {
@@ -199,7 +200,17 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       return { entry: { value: held.value, fetchedAt, fetchedAtText, expires, lastModified, lastFailureAt: null }, replaced: false };
     }
     const value = parseDocument(result.body);
-    return { entry: { value, fetchedAt, fetchedAtText, expires: result.expires, lastModified: result.lastModified, lastFailureAt: null }, replaced: true };
+    return { entry: { value, fetchedAt, fetchedAtText, expires: result.expires, lastModified: sharedLastModified(result.lastModified), lastFailureAt: null }, replaced: true };
+  }
+
+  /**
+   * MET's Last-Modified names its model run, so the points fetched after a run repeat one text; each arrives as a
+   * string of its own (from the document worker), and ten thousand points kept half a megabyte of copies.
+   */
+  function sharedLastModified(text: string | null): string | null {
+    if (text !== null && text === lastModifiedSeen) return lastModifiedSeen;
+    lastModifiedSeen = text;
+    return text;
   }
 
   function parseDocument(body: B): T {

@@ -45,9 +45,12 @@ export function packPayload(payload: WeatherPayload): PackedPayload {
   return { packed: ownedBytes(deflateRawSync(JSON.stringify(packedText), { dictionary: PROVENANCE_DICTIONARY })), sourceId: payload.current.source.id };
 }
 
+/** The sources a payload names, so that every stored payload shares their text rather than its own copy from the worker. */
+const SOURCE_IDS = new Map([MET_SOURCE.id, STANDIN_SOURCE.id].map((id) => [id, id]));
+
 export function storePayload({ packed, sourceId }: PackedPayload): StoredPayload {
   lastSerial += 1;
-  return { serial: lastSerial, packed: Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength), sourceId };
+  return { serial: lastSerial, packed: Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength), sourceId: SOURCE_IDS.get(sourceId) ?? sourceId };
 }
 
 export function readPayload(stored: StoredPayload): WeatherPayload {
