@@ -11,7 +11,8 @@ export interface SegmentedLruOptions<K, V> {
 /**
  * A thirty-second: room for what a burst of new keys needs until its second request. Keys asked again after they
  * left probation are recognised by the ghosts below, so probation itself can stay small: at an eighth, a sweep of
- * points asked once each held about 9 MB more of the serving process after the benchmark's load (README, Performance).
+ * points asked once each held about 9 MB more of the serving process after the benchmark's routes (by hand; README,
+ * Performance).
  */
 const DEFAULT_PROBATION_SHARE = 1 / 32;
 
