@@ -3,8 +3,16 @@ import type { Incoming } from "./incoming.ts";
 
 const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type"];
 const CORS_EXPOSED_HEADERS = ["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "etag"];
-/** What h3's CORS handling answers to a request that names no origin: computed once, not per request. */
-export const NO_ORIGIN_CORS_HEADERS = { vary: "origin", "access-control-expose-headers": CORS_EXPOSED_HEADERS.join(",") };
+const EXPOSED_HEADERS_VALUE = CORS_EXPOSED_HEADERS.join(",");
+
+/**
+ * Adds what h3's CORS handling answers to a request that names no origin: computed once, not per request, and set
+ * member by member (Object.assign took a fifth of a microsecond per request, `perf`).
+ */
+export function addNoOriginCorsHeaders(headers: Record<string, string>): void {
+  headers.vary = "origin";
+  headers["access-control-expose-headers"] = EXPOSED_HEADERS_VALUE;
+}
 
 /** The routes of one path, as far as CORS and `Allow` need them. */
 type PathRoutes = readonly { spec: { method: string } }[];
@@ -18,7 +26,7 @@ type PathRoutes = readonly { spec: { method: string } }[];
 export function applyCors(incoming: Incoming, headers: Record<string, string>, origins: string[], routes: PathRoutes): false | unknown {
   const { event } = incoming;
   if (!event || !incoming.req.headers.has("origin")) {
-    Object.assign(headers, NO_ORIGIN_CORS_HEADERS);
+    addNoOriginCorsHeaders(headers);
     return false;
   }
   const preflight = handleCors(event, {

@@ -7,7 +7,7 @@ import type { ServiceMetrics } from "../observability/metrics.ts";
 import { ApiError } from "./api-error.ts";
 import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
-import { allowedMethods, applyCors, NO_ORIGIN_CORS_HEADERS } from "./cors.ts";
+import { addNoOriginCorsHeaders, allowedMethods, applyCors } from "./cors.ts";
 import type { Compressor } from "./compression.ts";
 import { incomingOfEvent, type Incoming } from "./incoming.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
@@ -53,6 +53,9 @@ const NO_GENERATION: readonly unknown[] = [];
 
 /** Route name under which unregistered paths (and hidden operator paths) are counted. */
 const UNMATCHED_ROUTE = "unmatched";
+
+/** Under which address a request is counted whose client address the server cannot tell. */
+const UNKNOWN_ADDRESS = "unknown";
 
 /**
  * Answers every request to one path: method dispatch, CORS, auth, rate limit, storage gate, envelope, caching headers.
@@ -174,7 +177,7 @@ export function answerFrameworkError(event: H3Event, error: { status: number; me
  */
 export function answerUnexpectedFailure(error: unknown, context: PipelineContext): HttpAnswer {
   const request = startRequest(context, UNMATCHED_ROUTE);
-  Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
+  addNoOriginCorsHeaders(request.headers);
   return answerError(request, toApiError(error, context));
 }
 
@@ -216,8 +219,8 @@ function answerPreflight(incoming: Incoming, request: RequestState, routeName: s
  */
 export function answerRefusedRequest(clientAddress: string | undefined, context: PipelineContext): { status: number; headers: Record<string, string>; body: string } {
   const request = startRequest(context, UNMATCHED_ROUTE);
-  Object.assign(request.headers, NO_ORIGIN_CORS_HEADERS);
-  const decision = context.rateLimiter(UNMATCHED_ROUTE, `ip:${clientAddress ?? "unknown"}`, false, request.now);
+  addNoOriginCorsHeaders(request.headers);
+  const decision = context.rateLimiter(UNMATCHED_ROUTE, clientAddress ?? UNKNOWN_ADDRESS, false, request.now);
   setRateLimitHeaders(decision, request.headers);
   const error = decision.allowed ? new ApiError("BAD_REQUEST") : new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds });
   logAnswer(request, error.status);
@@ -231,7 +234,7 @@ function publicClient(incoming: Incoming, context: PipelineContext): string | un
 
 /** Counts the request; returns the 429 answer when the allowance is spent. */
 function consumeRateLimit(incoming: Incoming, request: RequestState, routeName: string, principal: Principal | null, context: PipelineContext): unknown {
-  const client = principal ? `key:${principal.keyId}` : `ip:${publicClient(incoming, context) ?? "unknown"}`;
+  const client = principal ? principal.keyId : (publicClient(incoming, context) ?? UNKNOWN_ADDRESS);
   const decision = context.rateLimiter(routeName, client, principal !== null, request.now);
   setRateLimitHeaders(decision, request.headers);
   if (decision.allowed) return undefined;

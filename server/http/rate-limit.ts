@@ -10,24 +10,30 @@ export interface RateLimitDecision {
 
 /**
  * A fixed-window counter per route name and client, in this process only (spec general rule 3).
- * Windows are aligned to multiples of the window length, so the counter map is dropped as a whole
+ * Windows are aligned to multiples of the window length, so the counters are dropped as a whole
  * when a window ends and cannot grow beyond one window's clients.
  */
 export function createRateLimiter(config: RateLimitConfig) {
   const windowMs = config.windowSeconds * 1000;
   let currentWindow = -1;
-  let counts = new Map<string, number>();
+  let counts = new Map<string, ClientCounts>();
 
+  /**
+   * `client` is the key id of a credentialed request, else the client's address. Counted in maps by route and
+   * client rather than under one joined text, which would be a new text to hash for every request.
+   */
   return function consume(routeName: string, client: string, credentialed: boolean, now: number): RateLimitDecision {
     const window = Math.floor(now / windowMs);
     if (window !== currentWindow) {
       currentWindow = window;
       counts = new Map();
     }
+    let routeCounts = counts.get(routeName);
+    if (!routeCounts) counts.set(routeName, (routeCounts = { byAddress: new Map(), byKey: new Map() }));
+    const clients = credentialed ? routeCounts.byKey : routeCounts.byAddress;
     const limit = credentialed ? config.credentialedPerWindow : config.publicPerWindow;
-    const key = `${routeName}\u0000${client}`;
-    const used = (counts.get(key) ?? 0) + 1;
-    counts.set(key, used);
+    const used = (clients.get(client) ?? 0) + 1;
+    clients.set(client, used);
     return {
       allowed: used <= limit,
       limit,
@@ -35,6 +41,12 @@ export function createRateLimiter(config: RateLimitConfig) {
       resetSeconds: Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000)),
     };
   };
+}
+
+/** One route's requests in the current window: by client address, and by key id for credentialed requests. */
+interface ClientCounts {
+  byAddress: Map<string, number>;
+  byKey: Map<string, number>;
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

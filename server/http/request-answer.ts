@@ -79,7 +79,7 @@ export function answerSuccess(incoming: Incoming, request: RequestState, spec: R
   logAnswer(request, notModified ? 304 : answer.status);
   headers["content-type"] = spec.mediaType ?? JSON_MEDIA_TYPE;
   if (spec.publicCacheSeconds !== null) {
-    headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
+    headers["cache-control"] = publicCacheControl(spec.publicCacheSeconds);
     headers.etag = answer.data.etag;
     if (notModified) {
       varyOnEncoding(answer, headers);
@@ -91,6 +91,15 @@ export function answerSuccess(incoming: Incoming, request: RequestState, spec: R
   // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
   const body = responseBody(answer, request.id, isoInstant(request.now), incoming.req.headers, context.compressor, headers);
   return new HttpAnswer(answer.status, headers, body);
+}
+
+/** `Cache-Control` texts by lifetime: a route table has a handful, so each is built once rather than per response. */
+const cacheControlBySeconds = new Map<number, string>();
+
+function publicCacheControl(seconds: number): string {
+  let text = cacheControlBySeconds.get(seconds);
+  if (text === undefined) cacheControlBySeconds.set(seconds, (text = `public, max-age=${seconds}`));
+  return text;
 }
 
 export function answerError(request: RequestState, error: ApiError): HttpAnswer {

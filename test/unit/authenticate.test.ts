@@ -52,4 +52,18 @@ describe("authenticate on a keep-alive connection", () => {
     expect(authenticate(bearer(secret), lookup, "test", connection)).toBeNull();
     expect(authenticate(bearer(secret), lookup, "test", connection)).toBeNull();
   });
+
+  it("verifies a key anew when it comes in the other header or in other text, and refuses a forgery in either", () => {
+    const { record, secret } = keyOn();
+    const lookup = (id: string) => (id === record.id ? record : undefined);
+    const connection = {};
+    const principal = { keyId: record.id, scopes: ["economics:read"] };
+    expect(authenticate(bearer(secret), lookup, "test", connection)).toEqual(principal);
+    expect(authenticate(new Headers({ "x-api-key": secret }), lookup, "test", connection)).toEqual(principal);
+    expect(authenticate(new Headers({ authorization: `bearer   ${secret} ` }), lookup, "test", connection)).toEqual(principal);
+    const forged = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
+    expect(authenticate(new Headers({ "x-api-key": forged }), lookup, "test", connection)).toBeNull();
+    expect(authenticate(new Headers({ authorization: `bearer   ${forged} ` }), lookup, "test", connection)).toBeNull();
+    expect(authenticate(new Headers({ authorization: "Bearer" }), lookup, "test", connection)).toBeNull();
+  });
 });
