@@ -34,7 +34,7 @@ interface VerifiedOnConnection {
  * Per connection, the last key header verified on it and the stored record it matched. A client sends the same
  * header on every request of a keep-alive connection: while the key file still holds that very record (a changed
  * file gives new records; key-file.ts looks again every 50 ms), the same text need not be parsed, encoded or hashed
- * again (together 3.6 µs of a small credentialed answer, `perf`). The texts are compared in constant time, as the
+ * again (0.84 → 0.34 µs a call, measured in one process). The texts are compared in constant time, as the
  * hashes would be: behind a proxy, one connection carries many clients.
  */
 const verifiedOnConnection = new WeakMap<Connection, VerifiedOnConnection>();

@@ -7,7 +7,7 @@ const EXPOSED_HEADERS_VALUE = CORS_EXPOSED_HEADERS.join(",");
 
 /**
  * Adds what h3's CORS handling answers to a request that names no origin: computed once, not per request, and set
- * member by member (Object.assign took a fifth of a microsecond per request, `perf`).
+ * member by member (Object.assign took about 0.3 µs a request, `perf`).
  */
 export function addNoOriginCorsHeaders(headers: Record<string, string>): void {
   headers.vary = "origin";
