@@ -17,6 +17,8 @@ const STORE_URL = `s3://${BUCKET}/production`;
 const POLL_SECONDS = 1;
 const INSTANCES = 3;
 const PUBLIC_LIMIT = 3;
+/** The instances' rate-limit window; windows are aligned to its multiples of the clock, which is the real one here. */
+const RATE_WINDOW_SECONDS = 60;
 const LOAD = { workersPerInstance: 2, pauseMs: 10, maxMs: 45_000, maxRequests: 40_000 };
 
 interface Instance {
@@ -77,7 +79,7 @@ describe("three instances following one index published to object storage", () =
       cpSync(join(places, "places.sqlite"), join(dataDir, "places.sqlite"));
       const cli = startCli(["serve", "--port", "0", "--data-dir", dataDir, "--index-from", STORE_URL], {
         ...store.env, SERVICE_INDEX_POLL_SECONDS: String(POLL_SECONDS), SERVICE_KEYS_FILE: keysFile,
-        SERVICE_RATE_LIMIT_PUBLIC: String(PUBLIC_LIMIT), SERVICE_RATE_LIMIT_CREDENTIALED: "1000000", SERVICE_SHUTDOWN_GRACE_SECONDS: "1",
+        SERVICE_RATE_LIMIT_PUBLIC: String(PUBLIC_LIMIT), SERVICE_RATE_LIMIT_WINDOW_SECONDS: String(RATE_WINDOW_SECONDS), SERVICE_RATE_LIMIT_CREDENTIALED: "1000000", SERVICE_SHUTDOWN_GRACE_SECONDS: "1",
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", SERVICE_METRICS_PORT: "0",
       });
       instances.push({ cli, dataDir, url: "", metricsUrl: "" });
@@ -160,6 +162,10 @@ describe("three instances following one index published to object storage", () =
   it("counts rate limits per instance: one instance's spent limit leaves the others' untouched", async () => {
     const releases = (instance: Instance) => fetch(`${instance.url}/api/public/v1/economics/releases`);
     const [first, second] = instances as [Instance, Instance];
+    // A window ending halfway would start the counts afresh: begin in a window with time to spare.
+    const windowMs = RATE_WINDOW_SECONDS * 1000;
+    const leftMs = windowMs - (Date.now() % windowMs);
+    if (leftMs < 15_000) await new Promise((resolve) => setTimeout(resolve, leftMs + 100));
     for (let i = 1; i <= PUBLIC_LIMIT; i++) {
       const answer = await releases(first);
       expect(answer.status).toBe(200);
@@ -171,7 +177,7 @@ describe("three instances following one index published to object storage", () =
     const elsewhere = await releases(second);
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.headers.get("ratelimit-remaining")).toBe(String(PUBLIC_LIMIT - 1));
-  });
+  }, 30_000);
 
   function warnings(instance: Instance): Record<string, unknown>[] {
     return instance.cli.stderr().split("\n").filter((line) => line.includes("\"index generation not taken")).map((line) => JSON.parse(line) as Record<string, unknown>);
