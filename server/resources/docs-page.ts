@@ -12,9 +12,13 @@ import type { RouteHandler } from "../http/route-handler.ts";
 
 const require = createRequire(import.meta.url);
 
-/** A file of swagger-ui-dist without its source-map comment: the maps are not served. */
-function swaggerUiFile(name: string): string {
-  return readFileSync(require.resolve(`swagger-ui-dist/${name}`), "utf8").replace(/\n*\/[*/]# sourceMappingURL=[^\n]*\s*$/, "\n");
+/**
+ * A file of swagger-ui-dist without its source-map comment (the maps are not served). The path is found at once, so a
+ * missing package stops the server at start; the file is read when called.
+ */
+function swaggerUiFile(name: string): () => string {
+  const path = require.resolve(`swagger-ui-dist/${name}`);
+  return () => readFileSync(path, "utf8").replace(/\n*\/[*/]# sourceMappingURL=[^\n]*\s*$/, "\n");
 }
 
 // `data:,` as the icon keeps the browser from asking for /favicon.ico.
@@ -58,20 +62,30 @@ const DOCS_HEADERS = {
   "x-content-type-options": "nosniff",
 };
 
-/** The files never change while the process runs, so every app of the process shares one reading (about 2 MB). */
-let handlers: Record<string, RouteHandler> | undefined;
+/** The page's files by route name: each read from disk at its first request, then served from memory. */
+const FILES: Record<string, () => string> = {
+  "docs.page": () => PAGE,
+  "docs.stylesheet": swaggerUiFile("swagger-ui.css"),
+  "docs.script": swaggerUiFile("swagger-ui-bundle.js"),
+  "docs.scriptLicences": swaggerUiFile("swagger-ui-bundle.js.LICENSE.txt"),
+  "docs.initializer": () => INITIALIZER,
+};
+
+/**
+ * The files never change while the process runs, so every app of the process shares one reading. They are about 2 MB
+ * of swagger-ui, and most servers are never asked for them: they are read when first asked for, not at start.
+ */
+const readings = new Map<string, SerialisedData>();
 
 export function docsPageHandlers(): Record<string, RouteHandler> {
-  return (handlers ??= readDocsPage());
+  return Object.fromEntries(Object.entries(FILES).map(([name, read]) => [name, () => ({ data: servedFile(name, read), headers: DOCS_HEADERS })]));
 }
 
-function readDocsPage(): Record<string, RouteHandler> {
-  const files: Record<string, SerialisedData> = {
-    "docs.page": new SerialisedData(PAGE),
-    "docs.stylesheet": new SerialisedData(swaggerUiFile("swagger-ui.css")),
-    "docs.script": new SerialisedData(swaggerUiFile("swagger-ui-bundle.js")),
-    "docs.scriptLicences": new SerialisedData(swaggerUiFile("swagger-ui-bundle.js.LICENSE.txt")),
-    "docs.initializer": new SerialisedData(INITIALIZER),
-  };
-  return Object.fromEntries(Object.entries(files).map(([name, data]) => [name, () => ({ data, headers: DOCS_HEADERS })]));
+function servedFile(name: string, read: () => string): SerialisedData {
+  let data = readings.get(name);
+  if (!data) {
+    data = new SerialisedData(read());
+    readings.set(name, data);
+  }
+  return data;
 }
