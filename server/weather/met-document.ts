@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { DateTime } from "luxon";
+import { readMetInstant } from "./met-instants.ts";
 import { UNITS } from "./units.ts";
 
 /**
@@ -192,7 +192,7 @@ function assertStrictlyAscendingTimes(timeseries: MetTimeStep[]): void {
 
 /** The schema's date-time format also admits forms (a space for the "T") that the rest of the service cannot read. */
 function readableInstant(text: string, path: string): number {
-  const instant = DateTime.fromISO(text);
-  if (!instant.isValid) throw new MetDocumentInvalidError(`MET document is invalid: ${path} is not an ISO 8601 time`);
-  return instant.toMillis();
+  const instant = readMetInstant(text);
+  if (instant === null) throw new MetDocumentInvalidError(`MET document is invalid: ${path} is not an ISO 8601 time`);
+  return instant.epochMs;
 }

@@ -1,6 +1,6 @@
-import { DateTime } from "luxon";
 import type { MetDocument, MetTimeStep } from "./met-document.ts";
 import type { ForecastWindow, HourlyEntry, InstantTemperature, WeatherLocation, WeatherPayload, WeatherReading } from "./model.ts";
+import { readMetInstant } from "./met-instants.ts";
 import { provenanceOf } from "./provenance.ts";
 import { toCondition } from "./symbols.ts";
 
@@ -91,7 +91,7 @@ function instantTemperature(step: MetTimeStep): InstantTemperature {
 
 /** One spelling for every instant the service emits, whatever offset the provider wrote. */
 function toUtcIso(text: string): string {
-  const iso = DateTime.fromISO(text, { zone: "utc" }).toISO({ suppressMilliseconds: true });
-  if (iso === null) throw new RangeError("not an ISO 8601 time");
-  return iso;
+  const instant = readMetInstant(text);
+  if (instant === null) throw new RangeError("not an ISO 8601 time");
+  return instant.utcIso;
 }
