@@ -1,4 +1,4 @@
-import ical, { ICalEventStatus } from "ical-generator";
+import ical, { escape, ICalEventStatus } from "ical-generator";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import type { EventRecord } from "../../schemas/event-record.ts";
 
@@ -19,7 +19,9 @@ export function calendarFeed(events: readonly EventRecord[], refreshSeconds: num
   const calendar = ical({
     prodId: PRODUCT,
     name: "Official economic release calendar",
-    description: ["Release dates as the publishers state them (BLS, Eurostat, ECB).", ...publishers.map(creditLine)].join("\n"),
+    // ical-generator writes X-WR-CALDESC as given (10.x), unlike DESCRIPTION: unescaped, its line breaks and commas would
+    // end the property and strict parsers would read the credits as properties of their own. Escaped as TEXT here.
+    description: escape(["Release dates as the publishers state them (BLS, Eurostat, ECB).", ...publishers.map(creditLine)].join("\n"), false),
     ttl: refreshSeconds,
   });
   for (const event of events) {

@@ -1,5 +1,6 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import { sampleDataDir } from "../support/economics-index.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
@@ -9,6 +10,10 @@ import { startService, type RunningService } from "../support/service.ts";
  */
 const FEED = "/api/public/v1/economics/calendar.ics";
 const CALENDAR = "/api/public/v1/economics/calendar";
+
+// X-WR-CALDESC is TEXT by the convention of the clients that read it (Apple, Google); ical.js reads an X- property it
+// does not know raw, so it is told the type to decode the escapes as those clients do.
+ICAL.design.icalendar.property["x-wr-caldesc"] = { defaultType: "text" };
 
 interface JsonEvent { id: string; title: string; scheduledDate: string; scheduledAt: string | null; status: string; updatedAt: string; release: { officialPageUrl: string; publisher: string }; changes: { field: string; detectedAt: string }[] }
 
@@ -77,6 +82,20 @@ describe("GET /api/public/v1/economics/calendar.ics", () => {
     expect(cancelled.getFirstPropertyValue("sequence")).toBe(1);
     const unchanged = events.filter((vevent) => Number(vevent.getFirstPropertyValue("sequence")) === 0);
     expect(unchanged.length).toBeGreaterThan(0);
+  });
+
+  it("states the calendar's description whole, with one credit line per publisher in the feed", async () => {
+    const query = "from=2023-08-01&to=2023-09-30";
+    const { text } = await feed(query);
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    expect(calendar.getAllProperties().map((property) => property.name)).not.toContain("source");
+    const lines = String(calendar.getFirstPropertyValue("x-wr-caldesc")).split("\n");
+    const publishers = [...new Set((await jsonEvents(query)).map((event) => event.release.publisher))].sort() as (keyof typeof PUBLISHER_TERMS)[];
+    expect(publishers.length).toBeGreaterThan(1);
+    expect(lines).toEqual([
+      "Release dates as the publishers state them (BLS, Eurostat, ECB).",
+      ...publishers.map((publisher) => `${PUBLISHER_TERMS[publisher].attributionText}. Terms: ${PUBLISHER_TERMS[publisher].termsUrl}`),
+    ]);
   });
 
   it("answers with the calendar's cache time, a weak ETag, 304 on a match, and HEAD without a body", async () => {
