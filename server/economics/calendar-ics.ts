@@ -38,7 +38,8 @@ export function calendarFeed(events: readonly EventRecord[], refreshSeconds: num
       categories: [{ name: event.category }],
     });
   }
-  return calendar.toString();
+  // RFC 5545 3.1: every content line ends with CRLF, the last one too; ical-generator leaves END:VCALENDAR without it.
+  return `${calendar.toString()}\r\n`;
 }
 
 /** Moments the schedule or status changed: a move and the status it brings are one change when detected together. */

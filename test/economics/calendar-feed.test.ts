@@ -98,6 +98,18 @@ describe("GET /api/public/v1/economics/calendar.ics", () => {
     ]);
   });
 
+  it("ends every line with CRLF, the last included, and answers an empty window with an empty calendar ical.js reads", async () => {
+    for (const query of ["from=2023-08-01&to=2023-09-30", "from=2023-08-01&to=2023-09-30&country=ZZ"]) {
+      const { response, text } = await feed(query);
+      expect(response.status, query).toBe(200);
+      expect(text.endsWith("END:VCALENDAR\r\n"), query).toBe(true);
+      expect(text.replaceAll("\r\n", ""), query).not.toMatch(/[\r\n]/);
+    }
+    const empty = await feed("from=2023-08-01&to=2023-09-30&country=ZZ");
+    expect(empty.events).toEqual([]);
+    expect(new ICAL.Component(ICAL.parse(empty.text)).name).toBe("vcalendar");
+  });
+
   it("answers with the calendar's cache time, a weak ETag, 304 on a match, and HEAD without a body", async () => {
     const first = await feed("from=2023-08-01&to=2023-09-30");
     expect(first.response.headers.get("cache-control")).toBe("public, max-age=300");
