@@ -104,7 +104,11 @@ function publicCacheControl(seconds: number): string {
 
 export function answerError(request: RequestState, error: ApiError): HttpAnswer {
   logAnswer(request, error.status);
-  return new HttpAnswer(error.status, errorHeaders(request, error), serialiseError(error, request.id));
+  const headers = errorHeaders(request, error);
+  const body = serialiseError(error, request.id);
+  // Stated here, as for a success (answerSuccess): Node drops a HEAD's body, and with it the length it would count.
+  headers["content-length"] = String(Buffer.byteLength(body));
+  return new HttpAnswer(error.status, headers, body);
 }
 
 export function errorHeaders(request: RequestState, error: ApiError): Record<string, string> {

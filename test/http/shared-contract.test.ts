@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest, type RawAnswer } from "../support/raw-http.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
 describe("shared HTTP contract on the real server", () => {
@@ -49,6 +50,25 @@ describe("shared HTTP contract on the real server", () => {
     const unauthorised = await fetch(`${service.url}/api/v1/capabilities`, { method: "HEAD" });
     expect(unauthorised.status).toBe(401);
     expect(await unauthorised.text()).toBe("");
+  });
+
+  it("answers HEAD of an error with the headers its GET has, Content-Length included", async () => {
+    const perResponse = new Set(["x-request-id", "ratelimit-remaining", "date"]);
+    const comparable = (headers: RawAnswer["headers"]) => Object.fromEntries(Object.entries(headers).filter(([name]) => !perResponse.has(name)));
+    const errors = {
+      "a malformed URL (400)": "/api/v1/economics/indicators/%ZZ",
+      "a missing key (401)": "/api/v1/capabilities",
+      "an unregistered path (404)": "/api/v1/nothing-here",
+      "an invalid parameter (400 from the route)": "/api/v1/economics/series?limit=zero",
+    };
+    for (const [what, path] of Object.entries(errors)) {
+      const get = await rawRequest(`${service.url}${path}`, {});
+      const head = await rawRequest(`${service.url}${path}`, {}, "HEAD");
+      expect(head.body.length, what).toBe(0);
+      expect(head.status, what).toBe(get.status);
+      expect(get.headers["content-length"], what).toBe(String(get.body.length));
+      expect(comparable(head.headers), what).toEqual(comparable(get.headers));
+    }
   });
 
   it("sends Cache-Control and a weak ETag on registry routes and 304 for a matching If-None-Match", async () => {
