@@ -5,7 +5,11 @@ import { parseZone } from "../http/params.ts";
 import { zoneOfPoint } from "../places/point-zone.ts";
 import { roundCoordinate, type WeatherPoint } from "./point.ts";
 
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+/**
+ * A decimal, with an exponent if any: JavaScript's String writes small numbers so (`String(1e-7)` is "1e-7"). Hex,
+ * `Infinity` and other forms Number would also read are not coordinates.
+ */
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * `lat`, `lon` (required) and `altitude` (optional), rounded to `decimals` and whole metres.

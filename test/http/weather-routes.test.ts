@@ -125,6 +125,21 @@ describe("weather routes against a MET stand-in", () => {
     expect((await credentialed("/api/v1/weather/forecast?lat=59.123456&lon=10.987654&altitude=99.6")).body.data.location).toEqual({ latitude: 59.1235, longitude: 10.9877, altitudeMetres: 100 });
   });
 
+  it("reads coordinates written with an exponent, as JavaScript's String writes small numbers, and nothing else that is not a decimal", async () => {
+    expect(String(1e-7)).toBe("1e-7");
+    const plain = await credentialed("/api/v1/weather/current?lat=59.9&lon=0");
+    for (const query of [`lat=59.9&lon=${1e-7}`, "lat=5.99e1&lon=0", "lat=599E-1&lon=-0e0", "lat=%2B.599e%2B2&lon=1e-400"]) {
+      const { status, body } = await credentialed(`/api/v1/weather/current?${query}`);
+      expect(status, query).toBe(200);
+      expect(body.data.current.location, query).toEqual(plain.body.data.current.location);
+    }
+    for (const query of ["lat=0x10&lon=1", "lat=Infinity&lon=1", "lat=1e&lon=1", "lat=1e%2B&lon=1", "lat=e5&lon=1", "lat=1e400&lon=1", "lat=1_0&lon=1"]) {
+      const { status, body } = await credentialed(`/api/v1/weather/current?${query}`);
+      expect(status, query).toBe(400);
+      expect(body.error.code, query).toBe("WEATHER_LOCATION_INVALID");
+    }
+  });
+
   it("adds imperial fields beside metric ones on the credentialed route; other units values are metric", async () => {
     const imperial = (await credentialed("/api/v1/weather/current?lat=51.5&lon=-0.1&units=imperial")).body.data;
     expect(imperial.units).toBe("imperial");
