@@ -1,7 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
 import { newKey } from "../../server/keys/api-keys.ts";
-import { readKeyFile, updateKeyFile } from "../../server/keys/key-file.ts";
 import { dataDirFrom, environmentFrom, keysFileFrom } from "../config.ts";
 import { EXIT_CODES } from "../usage.ts";
 
@@ -13,6 +12,13 @@ function parseScopes(raw: string): Scope[] {
   }
   return [...new Set(scopes)] as Scope[];
 }
+
+/**
+ * The key-file code, loaded by the keys commands only: it loads proper-lockfile, whose signal-exit handlers replace
+ * Node's default SIGINT with one that waits for the event loop, so Ctrl-C would not stop a synchronous archive replay
+ * or gazetteer build of another command until it had finished (and published).
+ */
+const keyFile = () => import("../../server/keys/key-file.ts");
 
 /** A key file that cannot be read or written is named in the failure, whatever the underlying error says. */
 async function onKeyFile<T>(path: string, work: () => T | Promise<T>): Promise<T> {
@@ -45,6 +51,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
         createdAt: new Date().toISOString(),
       });
       const path = keysFile();
+      const { updateKeyFile } = await keyFile();
       await onKeyFile(path, () => updateKeyFile(path, (file) => ({ file: { keys: [...file.keys, record] }, result: undefined })));
       process.stdout.write(`created key ${record.id} (${record.name}) for environment ${record.environment} with scopes ${record.scopes.join(",")}\n`);
       process.stdout.write("store this secret now; it is not shown again:\n");
@@ -56,6 +63,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .description("List keys (never their secrets)")
     .action(async () => {
       const path = keysFile();
+      const { readKeyFile } = await keyFile();
       const rows = (await onKeyFile(path, () => readKeyFile(path))).keys;
       if (rows.length === 0) process.stdout.write("no keys\n");
       for (const key of rows) {
@@ -70,6 +78,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .argument("<id>", "key id as shown by keys list")
     .action(async (id: string) => {
       const path = keysFile();
+      const { updateKeyFile } = await keyFile();
       const found = await onKeyFile(path, () => updateKeyFile(path, (file) => {
         const key = file.keys.find((candidate) => candidate.id === id);
         if (!key) return { file: null, result: false };
