@@ -15,6 +15,16 @@ const rangeParameter = (name: "from" | "to", extra: string): ParameterSpec => ({
   schema: str(),
 });
 
+/**
+ * `limit` of the credentialed observations route: the current listing clamps at its own maximum; asOf and vintages=all
+ * clamp as the public observations route does (issue 13).
+ */
+const currentObservationsLimit = limitParameter(PAGE_LIMITS.credentialedObservations, "Periods per page");
+const observationsLimitParameter: ParameterSpec = {
+  ...currentObservationsLimit,
+  description: `${currentObservationsLimit.description} With asOf or vintages=all it is clamped to ${PAGE_LIMITS.publicObservations.max} instead, as on the public observations route.`,
+};
+
 export const eventParameters: ParameterSpec[] = [
   tzParameter("IANA zone of bare dates in from/to and of the local projection. Unknown gives VALIDATION_FAILED."),
   rangeParameter("from", "A bare date is midnight in tz."),
@@ -72,7 +82,7 @@ export const economicsRoutes: RouteSpec[] = [
       { name: "to", in: "query", required: false, description: "Last reference-period code, compared as a string.", schema: str() },
       { name: "asOf", in: "query", required: false, description: "An instant with Z or an offset, or YYYY-MM-DD (the end of that day in UTC): answer as the service held the series then. Malformed gives VALIDATION_FAILED.", schema: str() },
       { name: "vintages", in: "query", required: false, description: "`all`: every vintage of each period instead of one. Any other value gives VALIDATION_FAILED.", schema: str({ enum: ["all"] }) },
-      limitParameter(PAGE_LIMITS.credentialedObservations),
+      observationsLimitParameter,
       cursorParameter,
     ],
     dataSchema: seriesObservationsSchema,

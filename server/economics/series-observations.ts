@@ -17,19 +17,19 @@ const VINTAGE_VIEWS = ["all"] as const;
 
 /**
  * One page of a series' periods, for both observation routes: an unknown slug is NOT_FOUND, and a registered series
- * with nothing ingested is an absent corpus (503), never an empty 200. With `vintageQueries` (the credentialed route)
- * it also answers `asOf` (each period as it stood then; none yet is an empty 200) and `vintages=all`.
+ * with nothing ingested is an absent corpus (503), never an empty 200. With `pastPageLimit` (the credentialed route) it
+ * also answers `asOf` (each period as it stood then; none yet is an empty 200) and `vintages=all`, paged by that limit.
  */
 export function seriesObservationsAnswer(
   storage: IndexStorage, registry: BuiltRegistry, slug: string, query: URLSearchParams, now: number, pageLimit: PageLimit,
-  freshness: typeof freshnessMeta | typeof credentialedFreshnessMeta, vintageQueries = false,
+  freshness: typeof freshnessMeta | typeof credentialedFreshnessMeta, pastPageLimit: PageLimit | null = null,
 ) {
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
-  const rawAsOf = vintageQueries ? query.get("asOf") : null;
+  const rawAsOf = pastPageLimit ? query.get("asOf") : null;
   const asOf = rawAsOf ? parseAsOf(rawAsOf) : null;
-  const allVintages = vintageQueries && parseEnum(query.get("vintages"), VINTAGE_VIEWS, "vintages") === "all";
-  const limit = parseLimit(query.get("limit"), pageLimit);
+  const allVintages = pastPageLimit !== null && parseEnum(query.get("vintages"), VINTAGE_VIEWS, "vintages") === "all";
+  const limit = parseLimit(query.get("limit"), pastPageLimit && (asOf !== null || allVintages) ? pastPageLimit : pageLimit);
   const offset = decodeCursor(query.get("cursor"));
   const index = requireIndex(storage);
   if (!readIndex(() => hasObservations(index.db, series.slug))) {

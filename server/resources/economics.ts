@@ -79,7 +79,9 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
     },
 
     "v1.economics.seriesObservations": ({ query, params, now }) => {
-      return seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations, credentialedFreshnessMeta, true);
+      // The questions about the past page as the public observations route does (issue 13); the current listing keeps its 500.
+      return seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations,
+        credentialedFreshnessMeta, PAGE_LIMITS.publicObservations);
     },
   };
 }

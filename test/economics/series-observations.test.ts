@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../server/http/params.ts";
 import { edgeCaseDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
+import { operationsOf } from "../support/openapi-operations.ts";
 import { EDGE_RUNS, LONG_SERIES, longSeriesPeriod } from "../support/synthetic-economics-corpora.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
@@ -100,6 +101,23 @@ describe("GET /api/v1/economics/series/{slug}/observations over a synthetic inde
       cursor = response.body.meta.nextCursor;
     } while (cursor !== null);
     expect(paged).toEqual([...periods(clamped.body), ...periods(rest.body)]);
+  });
+
+  it("clamps asOf and vintages=all pages at 365 periods (as the public route) and the current listing at 500, as its OpenAPI parameter says", async () => {
+    const allPeriods = Array.from({ length: LONG_SERIES.count }, (_, index) => longSeriesPeriod(index));
+    const asOf = await get(path(LONG_SERIES.slug, "asOf=2030-01-01&limit=10000"));
+    expect(periods(asOf.body)).toEqual(allPeriods.slice(0, 365));
+    const asOfRest = await get(path(LONG_SERIES.slug, `asOf=2030-01-01&limit=10000&cursor=${asOf.body.meta.nextCursor}`));
+    expect(periods(asOfRest.body)).toEqual(allPeriods.slice(365));
+    const everyVintage = await get(path(LONG_SERIES.slug, "vintages=all&limit=10000"));
+    expect(everyVintage.body.data.periods.map((period: { referencePeriod: string }) => period.referencePeriod)).toEqual(allPeriods.slice(0, 365));
+    expect(everyVintage.body.meta.nextCursor).toEqual(expect.any(String));
+    expect(periods((await get(path(LONG_SERIES.slug, "limit=10000"))).body)).toHaveLength(500);
+
+    const document = (await service.request("/api/v1/openapi.json")).body;
+    const limit = operationsOf(document).find((operation) => operation.path === "/api/v1/economics/series/{slug}/observations")!
+      .parameters.find((parameter) => parameter.name === "limit")!;
+    expect(limit.description).toMatch(/default 100, clamped to 500\b.*With asOf or vintages=all it is clamped to 365 instead/);
   });
 
   it("refuses bad limits and cursors and answers past the end with an empty page", async () => {
