@@ -47,7 +47,10 @@ export function seriesObservationsAnswer(
   });
   if (allVintages) {
     const page = readIndex(() => readVintagePage(index.db, series, range, asOf, offset, limit));
-    return answer({ asOf, periods: page.periods }, page.periods.length, page.more);
+    // Every vintage of a page of periods can pass the response ceiling: the page is then cut to fit (meta.truncated,
+    // spec "Limits"), its cursor resuming after the last period served.
+    const keep = (n: number) => answer({ asOf, periods: page.periods.slice(0, n) }, n, n < page.periods.length || page.more);
+    return { ...keep(page.periods.length), cut: { count: page.periods.length, keep } };
   }
   if (asOf !== null) {
     const page = readIndex(() => readAsOfPage(index.db, series, range, asOf, offset, limit));

@@ -98,7 +98,9 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
     const kept = cut.keep(n);
     return prepare(kept.data, kept.meta, true);
   };
-  let low = 0;
+  // At least the first entry is served, over the ceiling if it alone is: an empty page would hand back a cursor that
+  // never moves, and the client could never get past that entry.
+  let low = Math.min(1, cut.count);
   let high = cut.count - 1;
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);

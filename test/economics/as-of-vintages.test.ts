@@ -1,57 +1,30 @@
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
-import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
+import { HICP_SERIES, ingestEachInItsOwnRun, modifiedHicpDocument } from "../support/document-replay.ts";
 import { startService, type RunningService } from "../support/service.ts";
-import { removeTempDirs, SAMPLES_DIR, tempDir } from "../ingest/cli-process.ts";
+import { removeTempDirs } from "../ingest/cli-process.ts";
 
 /**
  * As-of and all-vintages answers (issue 13) through the real pipeline: a euro-area HICP figure for 2022-08 published
- * three times (5.3 flagged p, then 5.4, then 5.5), each document replayed from the archive in its own run. The value
- * documents are MODIFIED: built from the real Eurostat SDMX-CSV recording's layout (data/samples/eurostat-sdmx), with
- * figures that are not Eurostat's. Each name carries the day it stands for a fetch on (the archive's convention).
+ * three times (5.3 flagged p, then 5.4, then 5.5), each MODIFIED document (test/support/document-replay.ts) replayed
+ * from the archive in its own run.
  */
 
-const REAL_CSV = readFileSync(join(SAMPLES_DIR, "eurostat-sdmx", "eurostat-une_rt_m.sdmx.csv"), "utf8");
-const HEADER = "DATAFLOW,LAST UPDATE,freq,unit,coicop18,geo,TIME_PERIOD,OBS_VALUE,OBS_FLAG,CONF_STATUS";
-
-function hicpDocument(lastUpdate: string, rows: [period: string, value: string, flag: string][]): string {
-  expect(REAL_CSV.split("\n")[1]!.split(",")[1]).toMatch(/^\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
-  return `${HEADER}\n${rows.map(([period, value, flag]) => `ESTAT:PRC_HICP_MINR(1.0),${lastUpdate},M,RCH_A,TOTAL,EA21,${period},${value},${flag},`).join("\n")}\n`;
-}
-
 const DOCUMENTS = [
-  { name: "2022-08-31-hicp-flash.sdmx.csv", body: hicpDocument("31/08/22 11:00:00", [["2022-08", "5.3", "p"]]) },
-  { name: "2022-09-16-hicp-full.sdmx.csv", body: hicpDocument("16/09/22 11:00:00", [["2022-08", "5.4", ""]]) },
-  { name: "2022-10-31-hicp-revised.sdmx.csv", body: hicpDocument("31/10/22 11:00:00", [["2022-08", "5.5", ""], ["2022-09", "6.0", "p"]]) },
+  { name: "2022-08-31-hicp-flash.sdmx.csv", body: modifiedHicpDocument("31/08/22 11:00:00", [["2022-08", "5.3", "p"]]) },
+  { name: "2022-09-16-hicp-full.sdmx.csv", body: modifiedHicpDocument("16/09/22 11:00:00", [["2022-08", "5.4", ""]]) },
+  { name: "2022-10-31-hicp-revised.sdmx.csv", body: modifiedHicpDocument("31/10/22 11:00:00", [["2022-08", "5.5", ""], ["2022-09", "6.0", "p"]]) },
 ];
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-const SERIES = "ea-hicp-all-items-annual-rate";
-const path = (query: string) => `/api/v1/economics/series/${SERIES}/observations?${query}`;
+const path = (query: string) => `/api/v1/economics/series/${HICP_SERIES}/observations?${query}`;
 
 describe("as-of and all-vintages answers on the credentialed observations route", () => {
-  const archive = tempDir("as-of-archive");
-  const dataDir = tempDir("as-of-data");
-  const registry = readRegistrySources(new Date("2026-11-21T00:00:00Z"));
   let service: RunningService;
   let get: ReturnType<typeof credentialedClient>;
 
   beforeAll(async () => {
-    mkdirSync(join(archive, "eu-stats-release-calendar"), { recursive: true });
-    mkdirSync(join(archive, "eurostat-sdmx"), { recursive: true });
-    copyFileSync(join(SAMPLES_DIR, "eu-stats-release-calendar", "eurostat-release-calendar-2023-07-19.json"), join(archive, "eu-stats-release-calendar", "eurostat-release-calendar-2023-07-19.json"));
-    for (const [i, document] of DOCUMENTS.entries()) {
-      writeFileSync(join(archive, "eurostat-sdmx", document.name), document.body);
-      const summary = await runIngestion({
-        dataDir, registry, mode: { kind: "archive", dir: archive }, only: ["eu-stats-release-calendar", "eurostat-sdmx"],
-        now: () => Date.parse(`2026-11-2${i + 1}T06:00:00.000Z`), progress: () => {},
-      });
-      expect(summary.outcome).toBe("succeeded");
-    }
-    service = await startService({ seedDataDir: dataDir });
+    service = await startService({ seedDataDir: await ingestEachInItsOwnRun(DOCUMENTS) });
     get = credentialedClient(service);
   });
   afterAll(async () => {
@@ -121,7 +94,7 @@ describe("as-of and all-vintages answers on the credentialed observations route"
     }
     const current = await get(path(""));
     expect(current.body.data.observations[0]).toMatchObject({ value: "5.5", revisionCount: 2 });
-    const publicAnswer = await service.request(`/api/public/v1/economics/observations?series=${SERIES}&asOf=2022-09-01`);
+    const publicAnswer = await service.request(`/api/public/v1/economics/observations?series=${HICP_SERIES}&asOf=2022-09-01`);
     expect(publicAnswer.body.data.observations[0]).toMatchObject({ value: "5.5" });
   });
 });

@@ -4,6 +4,7 @@ import { ApiError } from "../../server/http/api-error.ts";
 import { startPipeline, testSpec } from "../support/pipeline-harness.ts";
 
 const bigItems = Array.from({ length: 3000 }, (_, index) => ({ index, padding: "x".repeat(500) }));
+const hugeFirstItems = [{ index: 0, padding: "x".repeat(RESPONSE_CEILING_BYTES) }, { index: 1, padding: "x" }];
 
 describe("shared pipeline rules", () => {
   let service: Awaited<ReturnType<typeof startPipeline>>;
@@ -21,6 +22,13 @@ describe("shared pipeline rules", () => {
           data: { items: bigItems },
           cut: { count: bigItems.length, keep: (n) => ({ data: { items: bigItems.slice(0, n) } }) },
         }),
+      },
+      {
+        spec: testSpec({ name: "t.hugeFirst", path: "/huge-first" }),
+        handler: () => {
+          const keep = (n: number) => ({ data: { items: hugeFirstItems.slice(0, n) }, meta: { nextCursor: n < hugeFirstItems.length ? `after-${n}` : null } });
+          return { ...keep(hugeFirstItems.length), cut: { count: hugeFirstItems.length, keep } };
+        },
       },
     ], { storageBound: false });
   });
@@ -87,5 +95,12 @@ describe("shared pipeline rules", () => {
     expect(body.meta.truncated).toBe(true);
     expect(body.data.items.length).toBeGreaterThan(1000);
     expect(body.data.items.length).toBeLessThan(bigItems.length);
+  });
+
+  it("serves a first entry that alone is over 1 MB, cut after it, rather than an empty page whose cursor never moves", async () => {
+    const body = await (await get("/huge-first")).json();
+    expect(body.data.items.map((item: { index: number }) => item.index)).toEqual([0]);
+    expect(body.meta.truncated).toBe(true);
+    expect(body.meta.nextCursor).toBe("after-1");
   });
 });
