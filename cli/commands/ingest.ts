@@ -56,11 +56,12 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
       const { acquireIngestionLock } = await import("../ingest/run-lock.ts");
       const { runIngestion } = await import("../ingest/run-ingestion.ts");
       const registry = readRegistrySources(new Date(), registryDirFrom(env, options.registryDir));
-      publishRegistry(registry, config.dataDir);
       const release = acquireIngestionLock(config.dataDir);
       if (!release) throw new Error("another ingestion run is in progress for this data directory");
-      const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
       try {
+        // Under the lock: a run refused because another holds it must not rewrite the registry that run publishes.
+        publishRegistry(registry, config.dataDir);
+        const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
         const summary = await runIngestion({
           dataDir: config.dataDir,
           registry,

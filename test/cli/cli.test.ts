@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,6 +67,8 @@ describe("service CLI", () => {
       const ingest = runCli(["ingest", "--from-archive", "data/samples"], { SERVICE_DATA_DIR: dir });
       expect(ingest.status).toBe(1);
       expect(ingest.stderr).toBe("error: another ingestion run is in progress for this data directory\n");
+      // The refused run wrote nothing: the registry is published under the lock, by the run that holds it.
+      expect(existsSync(join(dir, "registry.json"))).toBe(false);
     } finally {
       release!();
     }

@@ -19,11 +19,11 @@ import { indexLosses, indexView, storeLosses, storeView } from "./ledger-losses.
  * the index open and pass `PRAGMA integrity_check`, nothing the last completed run left is lost, and a lock on disk
  * names the killed process. Then a following run takes the lock over, succeeds, and serves exactly the values of
  * its generation: the killed run's half-done work neither blocks nor distorts it. Every sixth following run is the
- * executable; the others are in-process, as the executable runs them (registry, lock, runIngestion), which saves a
+ * executable; the others are in-process, as the executable runs them (lock, registry, runIngestion), which saves a
  * process start per trial on a machine that may have two cores.
  *
  * A kill moment is a seeded fraction of a calibrated run's duration, counted from the start of the process (start-up,
- * registry, lock) or, for most trials, from its first request to the stand-in (the store is open by then). A run
+ * lock, registry) or, for most trials, from its first request to the stand-in (the store is open by then). A run
  * that finishes before its kill is tried again with half the delay, so that every trial is a kill.
  */
 
@@ -47,18 +47,18 @@ const nameOf = (trial: Trial) =>
 const envOf = (standin: PublisherStandin) => ({ ...standin.env, SERVICE_INGEST_TIMEOUT_MS: "5000", SERVICE_INGEST_RETRIES: "0" });
 const registry = readRegistrySources();
 
-/** The run after a kill, as the executable makes it (registry, lock, run) or the executable itself; "<outcome>, <published>". */
+/** The run after a kill, as the executable makes it (lock, registry, run) or the executable itself; "<outcome>, <published>". */
 async function followingRun(dataDir: string, standin: PublisherStandin, viaCli: boolean): Promise<{ result: string; log: string }> {
   if (viaCli) {
     const exit = await runCliAsync(["ingest", "--data-dir", dataDir], envOf(standin));
     const summary = /: (\w+, (?:index published|nothing published))$/m.exec(exit.stdout)?.[1];
     return { result: `exit ${exit.status}: ${summary}`, log: exit.stderr };
   }
-  publishRegistry(registry, dataDir);
   const release = acquireIngestionLock(dataDir);
   if (!release) return { result: "the lock was not taken over", log: "" };
   const lines: string[] = [];
   try {
+    publishRegistry(registry, dataDir);
     const summary = await runIngestion({
       dataDir, registry, only: null, now: () => Date.now(), progress: (line) => lines.push(line),
       mode: { kind: "fetch", hosts: standin.hosts, blsApiKey: null, http: { userAgent: "kill-trials (test@example.org)", timeoutMs: 5000, maxBytes: 20_000_000, retries: 0 } },
