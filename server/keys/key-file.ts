@@ -3,14 +3,47 @@ import { dirname } from "node:path";
 import { lock } from "proper-lockfile";
 import { writeFileAtomically } from "../files/atomic-write.ts";
 import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "../files/reloading-file.ts";
+import { SCOPES } from "../../schemas/vocabularies.ts";
 import type { KeyFile, StoredKey } from "./api-keys.ts";
 
+/**
+ * The key file, every entry checked: a damaged entry (edited by hand, cut short) would otherwise be listed as a
+ * TypeError, kept by `keys create` when it rewrites the file, and read by the server as a key with missing fields.
+ * The error names the file and the entry; the server answers it as for a file it cannot read (CONFIGURATION_ERROR).
+ */
 export function readKeyFile(path: string): KeyFile {
   if (!existsSync(path)) return { keys: [] };
-  const parsed = JSON.parse(readFileSync(path, "utf8")) as KeyFile;
-  if (!parsed || !Array.isArray(parsed.keys)) throw new Error(`key file ${path} is not a key list`);
-  return parsed;
+  const parsed = JSON.parse(readFileSync(path, "utf8")) as { keys?: unknown } | null;
+  if (!parsed || typeof parsed !== "object" || !Array.isArray(parsed.keys)) throw new Error(`key file ${path} is not a key list`);
+  parsed.keys.forEach((entry, position) => {
+    const problem = entryProblem(entry);
+    if (problem) throw new Error(`key file ${path}: entry ${position + 1}${idOf(entry)} ${problem}`);
+  });
+  return parsed as KeyFile;
 }
+
+const isText = (value: unknown): value is string => typeof value === "string" && value !== "";
+
+/** What is wrong with one entry of the key file, or null when it is a whole key record. */
+function entryProblem(entry: unknown): string | null {
+  if (!entry || typeof entry !== "object" || Array.isArray(entry)) return "is not a key record";
+  const key = entry as Record<keyof StoredKey, unknown>;
+  if (!isText(key.id)) return "has no id";
+  for (const field of ["name", "environment", "createdAt"] as const) {
+    if (typeof key[field] !== "string") return `has no ${field}`;
+  }
+  if (!(typeof key.secretHash === "string" && /^[0-9a-f]{64}$/.test(key.secretHash))) return "has no secretHash (64 hexadecimal digits)";
+  if (!Array.isArray(key.scopes) || !key.scopes.every((scope) => (SCOPES as readonly unknown[]).includes(scope))) {
+    return `has scopes that are not a list of ${SCOPES.join(", ")}`;
+  }
+  if (key.revokedAt !== undefined && key.revokedAt !== null && !isText(key.revokedAt)) return "has a revokedAt that is not a time";
+  return null;
+}
+
+const idOf = (entry: unknown) => {
+  const id = (entry as { id?: unknown } | null)?.id;
+  return isText(id) ? ` (id ${id})` : "";
+};
 
 /** Readable by its owner only: it holds hashes, not secrets, but nobody else needs it. */
 export function writeKeyFile(path: string, file: KeyFile): void {

@@ -116,6 +116,20 @@ describe("service CLI", () => {
     expect(runCli(["keys", "list"], env).stdout).toMatch(/revoked/);
   });
 
+  it("refuses a key file with a damaged entry, naming the file and the entry, and leaves the file as it was", () => {
+    const dir = dataDir();
+    const path = join(dir, "keys.json");
+    const damaged = '{"keys":[{"id":1}]}';
+    writeFileSync(path, damaged);
+    for (const args of [["keys", "list"], ["keys", "create", "--scopes", "operator"], ["keys", "revoke", "0123456789abcdef"]]) {
+      const result = runCli(args, { SERVICE_DATA_DIR: dir });
+      expect(result.status, args.join(" ")).toBe(1);
+      expect(result.stderr, args.join(" ")).toBe(`error: key file ${path}: entry 1 has no id\n`);
+      expect(result.stdout, args.join(" ")).toBe("");
+      expect(readFileSync(path, "utf8")).toBe(damaged);
+    }
+  });
+
   it("refuses unknown scopes with exit code 2 and answers an unknown key id as not found, exit code 1", () => {
     const env = { SERVICE_DATA_DIR: dataDir() };
     expect(runCli(["keys", "create", "--scopes", "everything"], env).status).toBe(2);

@@ -51,4 +51,12 @@ describe("the server's key lookup", () => {
     writeKeyFile(path, { keys: [record] });
     expect(lookup(record.id)).toEqual(record);
   });
+
+  it("fails, as for a file it cannot read, when an entry is damaged, naming the file and the entry", () => {
+    const path = keysFile();
+    const record = key();
+    writeFileSync(path, JSON.stringify({ keys: [record, { ...record, id: "fedcba9876543210", scopes: undefined }] }));
+    const lookup = createKeyLookup(path);
+    expect(() => lookup(record.id)).toThrow(`key file ${path}: entry 2 (id fedcba9876543210) has scopes that are not a list of weather:read, economics:read, operator`);
+  });
 });
