@@ -19,8 +19,11 @@ export const cursorParameter: ParameterSpec = {
   schema: str(),
 };
 
+/** What every `tz` accepts (server/http/params.ts parseZone). */
+const TZ_NAME_RULE = "A name of the IANA time zone database (a zone or a link), in any ASCII case and answered as the database spells it (a link stays a link); names only ICU knows, such as PST or SystemV/EST5, give VALIDATION_FAILED.";
+
 export function tzParameter(description: string): ParameterSpec {
-  return { name: "tz", in: "query", required: false, description, schema: str({ default: "UTC", examples: ["Europe/Oslo"] }) };
+  return { name: "tz", in: "query", required: false, description: `${description} ${TZ_NAME_RULE}`, schema: str({ default: "UTC", examples: ["Europe/Oslo"] }) };
 }
 
 /**
@@ -30,7 +33,7 @@ export function tzParameter(description: string): ParameterSpec {
 export function forecastTzParameter(description: string, timeZoneField: string): ParameterSpec {
   return {
     name: "tz", in: "query", required: false,
-    description: `${description} \`auto\` (any case) assembles the days in the IANA zone of the served point, found offline from time zone boundaries (at sea the nautical Etc/GMT±N zone of its longitude); every other value must be an IANA zone, else VALIDATION_FAILED. ${timeZoneField} states the zone used.`,
+    description: `${description} \`auto\` (any case) assembles the days in the IANA zone of the served point, found offline from time zone boundaries (at sea the nautical Etc/GMT±N zone of its longitude); every other value must be an IANA zone, else VALIDATION_FAILED. ${TZ_NAME_RULE} ${timeZoneField} states the zone used.`,
     schema: str({ default: "UTC", examples: ["Europe/Oslo", "auto"] }),
   };
 }

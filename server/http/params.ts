@@ -1,5 +1,6 @@
 import type { PageLimit } from "../../schemas/limits.ts";
 import { isKnownZone } from "../time/zone-clock.ts";
+import { tzDatabaseName } from "../time/zone-names.ts";
 import { ApiError } from "./api-error.ts";
 
 /** Parameter rules shared by many routes (spec "Endpoints" and "Limits"), each defined once. */
@@ -42,11 +43,16 @@ function canonicalEnum<T extends string>(value: string, vocabulary: readonly T[]
   return found;
 }
 
-/** An IANA zone name; UTC when absent. */
+/**
+ * A name of the tz database (a zone or a link), in any ASCII case, answered in the database's spelling, so that every
+ * spelling of a zone gives the same answer and ETag; UTC when absent or blank.
+ */
 export function parseZone(raw: string | null): string {
-  if (raw === null || raw === "") return "UTC";
-  if (!isKnownZone(raw)) throw invalid("tz is not a known IANA time zone.");
-  return raw;
+  const text = raw?.trim() ?? "";
+  if (text === "") return "UTC";
+  const name = tzDatabaseName(text);
+  if (name === undefined || !isKnownZone(name)) throw invalid("tz is not a name of the IANA time zone database.");
+  return name;
 }
 
 const CURSOR_PREFIX = "o:";

@@ -11,28 +11,29 @@ const SLICE_MS = 15 * 60_000;
 /** Bounds of the caches below, in entries (a few MB at most). */
 const CACHE_ENTRIES = 50_000;
 
-// Bounded too: zone names are matched case-insensitively, so there are many spellings of each zone.
-const zones = new LRUCache<string, IANAZone>({ max: 1_000 });
+// Only tz database names (parseZone) and the zones stored with the data reach these, so this stays a few hundred entries.
+const zones = new Map<string, IANAZone | null>();
 const sliceOffsets = new LRUCache<string, number>({ max: CACHE_ENTRIES });
 const dayStarts = new LRUCache<string, { start: number; end: number }>({ max: CACHE_ENTRIES });
 
-/** Whether luxon (the platform's IANA database) knows the zone. */
+/** Whether luxon (the platform's ICU) can compute the zone. */
 export function isKnownZone(name: string): boolean {
-  try {
-    zoneNamed(name);
-    return true;
-  } catch {
-    return false;
+  return computableZone(name) !== null;
+}
+
+/** The zone, created once, or null when it cannot be computed (recorded too, so it is not tried again). */
+function computableZone(name: string): IANAZone | null {
+  let zone = zones.get(name);
+  if (zone === undefined) {
+    zone = IANAZone.isValidZone(name) ? IANAZone.create(name) : null;
+    zones.set(name, zone);
   }
+  return zone;
 }
 
 function zoneNamed(name: string): IANAZone {
-  let zone = zones.get(name);
-  if (!zone) {
-    zone = IANAZone.create(name);
-    if (!IANAZone.isValidZone(name)) throw new RangeError(`Unknown IANA time zone: ${name}`);
-    zones.set(name, zone);
-  }
+  const zone = computableZone(name);
+  if (zone === null) throw new RangeError(`Unknown IANA time zone: ${name}`);
   return zone;
 }
 

@@ -168,6 +168,23 @@ describe("weather routes against a MET stand-in", () => {
     expect(defaults.data.daily[0].partial).toBe(true);
   });
 
+  it("reads tz in any ASCII case as the tz database spells it: the same body and ETag for every spelling", async () => {
+    const forecast = (tz: string) => service.request(`/api/public/v1/weather/forecast?lat=52.52&lon=13.4&tz=${tz}`);
+    const berlin = await forecast("Europe/Berlin");
+    expect(berlin.body.data.forecast.timeZone).toBe("Europe/Berlin");
+    for (const spelling of ["EUROPE/BERLIN", "europe/berlin", "%20Europe/Berlin%20"]) {
+      const other = await forecast(spelling);
+      expect(other.status, spelling).toBe(200);
+      expect(other.headers.get("etag"), spelling).toBe(berlin.headers.get("etag"));
+      expect(other.body.data, spelling).toEqual(berlin.body.data);
+    }
+    expect((await forecast("us/eastern")).body.data.forecast.timeZone).toBe("US/Eastern");
+    for (const refused of ["SystemV/EST5", "PST", "JST", "Europe/%E2%84%AAiev"]) {
+      const { status, body } = await forecast(refused);
+      expect([status, body.error.code], refused).toEqual([400, "VALIDATION_FAILED"]);
+    }
+  });
+
   it("serves the public routes at 2 decimals with fetchedAt, precision text and cache headers", async () => {
     const current = await service.request("/api/public/v1/weather/current?lat=51.5049&lon=-0.1051");
     expect(current.status).toBe(200);

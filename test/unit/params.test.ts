@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../../server/http/params.ts";
 import { REGIONS } from "../../schemas/vocabularies.ts";
+import { TZ_DATABASE_NAMES } from "../../schemas/tz-database-names.ts";
+import { localDateAndTime } from "../../server/time/zone-clock.ts";
 
 const code = (run: () => unknown) => {
   try {
@@ -45,8 +47,35 @@ describe("lists and enums", () => {
 describe("time zones", () => {
   it("accepts IANA names, defaults to UTC and refuses the rest", () => {
     expect(parseZone(null)).toBe("UTC");
+    expect(parseZone("")).toBe("UTC");
     expect(parseZone("Pacific/Kiritimati")).toBe("Pacific/Kiritimati");
     for (const raw of ["Mars/Base", "EST5EDTX", "+02:00x"]) expect(code(() => parseZone(raw)), raw).toBe("VALIDATION_FAILED");
+  });
+
+  it("answers a name of the tz database in its own spelling, whatever the ASCII case and surrounding blanks", () => {
+    for (const zone of Intl.supportedValuesOf("timeZone")) expect(parseZone(zone.toUpperCase()), zone).toBe(zone);
+    expect(parseZone(" europe/berlin ")).toBe("Europe/Berlin");
+    expect(parseZone("asia/kolkata")).toBe("Asia/Kolkata");
+    // Links stay links: the name asked for is the name answered.
+    expect(parseZone("us/eastern")).toBe("US/Eastern");
+    expect(parseZone("ASIA/CALCUTTA")).toBe("Asia/Calcutta");
+    expect(parseZone("etc/gmt+5")).toBe("Etc/GMT+5");
+  });
+
+  it("accepts every name the list holds, each computable by the platform", () => {
+    expect(TZ_DATABASE_NAMES.length).toBeGreaterThan(590);
+    for (const name of TZ_DATABASE_NAMES) {
+      expect(parseZone(name), name).toBe(name);
+      expect(localDateAndTime(Date.parse("2026-06-01T12:00:00Z"), name).date, name).toMatch(/^2026-06-0[12]$/);
+    }
+  });
+
+  it("refuses names only ICU knows, and any name that is not ASCII", () => {
+    for (const raw of ["SystemV/EST5", "PST", "IST", "JST", "Factory", "posixrules"]) expect(code(() => parseZone(raw)), raw).toBe("VALIDATION_FAILED");
+    // The Kelvin sign lower-cases into "k", and the dotted capital I into "i" and a combining dot.
+    for (const raw of ["Europe/\u212Aiev", "Europe/\u212Ayiv", "Asia/\u0130stanbul", "Europe/Ber\u00adlin"]) {
+      expect(code(() => parseZone(raw)), raw).toBe("VALIDATION_FAILED");
+    }
   });
 });
 
