@@ -9,10 +9,13 @@ import { registerPlacesCommand } from "./commands/places.ts";
 import { registerQueryCommand } from "./commands/query.ts";
 import { registerRegistryCommand } from "./commands/registry.ts";
 import { registerServeCommand } from "./commands/serve.ts";
+import { handleOutputErrors } from "./output-errors.ts";
 import { packagePath } from "./package-paths.ts";
 import { EXIT_CODES, USAGE_HINT } from "./usage.ts";
 
 const { version } = JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { version: string };
+
+handleOutputErrors();
 
 const program = new Command("service")
   .description("Weather and economics data service: serve the API, ingest publisher data, manage keys.")
