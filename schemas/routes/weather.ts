@@ -86,7 +86,7 @@ export const weatherRoutes: RouteSpec[] = [
     name: "public.weather.places",
     path: "/api/public/v1/weather/places",
     summary: "Place search by name (GeoNames gazetteer), ranked by population",
-    description: "Each place carries the IANA zone of its point. The service builds the place index when it starts without one; with no place index on the deployment (its build failed) the answer is 200 with an empty list.",
+    description: "Each place carries the IANA zone of its point. The service builds the place index when it starts without one; with no place index on the deployment (its build failed) the answer is 200 with an empty list. GeoNames is credited (data.attribution, meta.attributionRecords) when places are served; an empty list carries no attribution.",
     errorCodes: [...COMMON_ERROR_CODES, "VALIDATION_FAILED"],
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.places,
     ignoredParameters: [],

@@ -22,8 +22,7 @@ export interface PlaceRecord {
 }
 
 export interface PlaceSearch {
-  /** Whether a gazetteer is published; without one every search answers [] and no attribution is owed. */
-  available(): boolean;
+  /** Without a published gazetteer, every search answers []. */
   search(query: string, limit: number): PlaceRecord[];
 }
 
@@ -83,7 +82,6 @@ export function createPlaceSearch(dataDir: string): PlaceSearch {
     };
   });
   return {
-    available: () => current() !== null,
     search(query, limit) {
       const gazetteer = current();
       const expression = placesMatchExpression(query);

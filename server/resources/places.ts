@@ -4,17 +4,21 @@ import { parseLimit } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { GEONAMES_ATTRIBUTION, GEONAMES_ATTRIBUTION_RECORD, type PlaceSearch } from "../places/search-places.ts";
 
-/** With no gazetteer on the deployment the answer is 200 with an empty list (spec), and no attribution is owed. */
+/**
+ * GeoNames is credited when its places are served: an empty list (no match, or no gazetteer on the deployment, which
+ * the spec answers 200 with an empty list) carries no attribution.
+ */
 export function placesHandlers(places: PlaceSearch): Record<string, RouteHandler> {
   return {
     "public.weather.places": ({ query }) => {
       const q = (query.get("q") ?? "").trim();
       if ([...q].length < PLACES_MIN_QUERY_LENGTH) throw new ApiError("VALIDATION_FAILED", `q must have at least ${PLACES_MIN_QUERY_LENGTH} characters.`);
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.places);
-      const available = places.available();
+      const found = places.search(q, limit);
+      const credited = found.length > 0;
       return {
-        data: { places: places.search(q, limit), attribution: available ? GEONAMES_ATTRIBUTION : null },
-        meta: { attributionRecords: available ? [GEONAMES_ATTRIBUTION_RECORD] : [] },
+        data: { places: found, attribution: credited ? GEONAMES_ATTRIBUTION : null },
+        meta: { attributionRecords: credited ? [GEONAMES_ATTRIBUTION_RECORD] : [] },
       };
     },
   };

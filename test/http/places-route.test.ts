@@ -39,5 +39,13 @@ describe("place search route", () => {
     const { status, body } = await without.request("/api/public/v1/weather/places?q=oslo");
     expect(status).toBe(200);
     expect(body.data).toEqual({ places: [], attribution: null });
+    expect(body.meta.attributionRecords).toEqual([]);
+  });
+
+  it("credits GeoNames only when it serves places: a search that finds nothing carries no attribution", async () => {
+    const { status, body } = await withGazetteer.request("/api/public/v1/weather/places?q=qxqxqx");
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ places: [], attribution: null });
+    expect(body.meta.attributionRecords).toEqual([]);
   });
 });
