@@ -89,7 +89,8 @@ export function answerSuccess(incoming: Incoming, request: RequestState, spec: R
     headers["cache-control"] = "no-store";
   }
   // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
-  const body = responseBody(answer, request.id, isoInstant(request.now), incoming.req.headers, context.compressor, headers);
+  // generatedAt is now, when the response is built: an answer that waited on a provider is younger than its request.
+  const body = responseBody(answer, request.id, isoInstant(context.clock.now()), incoming.req.headers, context.compressor, headers);
   return new HttpAnswer(answer.status, headers, body);
 }
 
