@@ -44,8 +44,18 @@ export interface ServeOptions {
   host: string;
 }
 
+/**
+ * A flag given an empty value (`--data-dir "$UNSET"`) is a usage error: taken as the default, or resolved to the
+ * current directory, it would quietly serve or write somewhere the operator did not name.
+ */
+export function nonEmptyFlag(flag: string | undefined, name: string): string | undefined {
+  if (flag !== undefined && flag.trim() === "") throw new ConfigError(`${name} must not be empty`);
+  return flag;
+}
+
+/** An empty SERVICE_DATA_DIR counts as unset, as every other empty variable does. */
 export function dataDirFrom(env: Env, flag?: string): string {
-  return resolve(flag ?? env.SERVICE_DATA_DIR ?? "./var");
+  return resolve(nonEmptyFlag(flag, "--data-dir") ?? (env.SERVICE_DATA_DIR || "./var"));
 }
 
 /** The curated registry sources shipped with the service. */
@@ -56,7 +66,7 @@ export const DEFAULT_REGISTRY_DIR = packagePath("data/registry");
  * shipped one unless the operator names another, e.g. the synthetic registry that goes with a benchmark archive.
  */
 export function registryDirFrom(env: Env, flag?: string): string {
-  const dir = resolve(flag ?? (env.SERVICE_REGISTRY_DIR || DEFAULT_REGISTRY_DIR));
+  const dir = resolve(nonEmptyFlag(flag, "--registry-dir") ?? (env.SERVICE_REGISTRY_DIR || DEFAULT_REGISTRY_DIR));
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new ConfigError(`${flag !== undefined ? "--registry-dir" : "SERVICE_REGISTRY_DIR"} ${dir} is not a folder`);
   }
@@ -116,7 +126,7 @@ function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
 }
 
 export function serveOptionsFrom(env: Env, flags: { port?: string; host?: string }): ServeOptions {
-  const port = integerVariable(flags.port ?? env.SERVICE_PORT, flags.port ? "--port" : "SERVICE_PORT", 3000, 0, 65535);
+  const port = integerVariable(nonEmptyFlag(flags.port, "--port") ?? env.SERVICE_PORT, flags.port !== undefined ? "--port" : "SERVICE_PORT", 3000, 0, 65535);
   const host = flags.host ?? env.SERVICE_HOST ?? "127.0.0.1";
   if (host.trim() === "") throw new ConfigError(`${flags.host !== undefined ? "--host" : "SERVICE_HOST"} must not be empty`);
   return { port, host };

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -87,6 +87,31 @@ describe("service CLI", () => {
     const noStore = runCli(["ingest"], { SERVICE_DATA_DIR: dataDir(), SERVICE_STORAGE: "false" });
     expect(noStore.status).toBe(2);
     expect(noStore.stderr).toMatch(/durable store/);
+  });
+
+  it("refuses an empty --data-dir, --registry-dir or --port as a usage error, writing nothing in the current directory", () => {
+    const cwd = dataDir();
+    const empty: [string[], string][] = [
+      ...[["serve"], ["keys", "create", "--scopes", "operator"], ["keys", "list"], ["openapi"], ["registry"], ["places"], ["ingest"], ["query", "events"]]
+        .map((command): [string[], string] => [[...command, "--data-dir", ""], "--data-dir"]),
+      [["registry", "--registry-dir", ""], "--registry-dir"],
+      [["serve", "--port", ""], "--port"],
+      [["demo-met", "--port", ""], "--port"],
+    ];
+    for (const [args, flag] of empty) {
+      const result = runCli(args, { SERVICE_DATA_DIR: dataDir() }, { cwd });
+      expect(result.status, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toBe(`configuration error: ${flag} must not be empty\n(run with --help for usage)\n`);
+      expect(readdirSync(cwd), args.join(" ")).toEqual([]);
+    }
+  });
+
+  it("takes an empty SERVICE_DATA_DIR as unset: the default ./var", () => {
+    const cwd = dataDir();
+    const result = runCli(["registry"], { SERVICE_DATA_DIR: "" }, { cwd });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`registry published to ${join(cwd, "var", "registry.json")}\n`);
+    expect(readdirSync(cwd)).toEqual(["var"]);
   });
 
   it("names the variable of a configuration problem", () => {
