@@ -47,6 +47,9 @@ CREATE TABLE observations (
   document_sha256 TEXT,
   document_fetched_at TEXT,
   note TEXT,
+  -- When the latest document carrying the period was fetched (…T…:SS.sssZ), changed or not: from then on an as-of
+  -- answer gives the served source_updated_at, which that document may have moved without a new vintage.
+  last_sighted_at TEXT,
   PRIMARY KEY (series_slug, reference_period)
 ) STRICT;
 
@@ -113,7 +116,7 @@ export const PUBLICATION_KEYS = ["publishedAt", "lastIngestedAt", "lastSuccessfu
 export type PublicationFacts = Record<(typeof PUBLICATION_KEYS)[number], string | null>;
 
 /** A row of the index's `vintages`: one vintage of a served period, with when it was recorded and by which run. */
-export interface IndexVintageRow extends Omit<IndexObservationRow, "revision_count" | "previous_value" | "published_at"> {
+export interface IndexVintageRow extends Omit<IndexObservationRow, "revision_count" | "previous_value" | "published_at" | "last_sighted_at"> {
   sequence: number;
   recorded_at: string;
   run_id: string;
@@ -141,4 +144,6 @@ export interface IndexObservationRow {
   document_fetched_at: string | null;
   /** The publisher's own note on the value (a footnote, a status label), or why a derived value has none. */
   note: string | null;
+  /** When the latest document carrying the period was fetched; null for a value no document carries (derived). */
+  last_sighted_at: string | null;
 }

@@ -12,7 +12,8 @@ import type { StoredEvent, StoredVintage } from "./store.ts";
  * order, so the vintages never pass through JavaScript however many there are. Only registered series are served, each
  * with the vintages of its own kind: a derived series its computed vintages, any other its publisher's (a ledger key of
  * a derivation's input is no slug, and is never served). `sourceUpdatedAt` is the newer of the vintage's and the one
- * stated by the latest document that carried the period. `published_at` is stamped later, from the events.
+ * stated by the latest document that carried the period, and `last_sighted_at` when that document was fetched (as-of
+ * answers give the served `sourceUpdatedAt` from then on). `published_at` is stamped later, from the events.
  * `vintages` gets every vintage of the same series, its `recorded_at` in one format (`…T…:SS.sssZ`) so that as-of
  * questions compare instants as strings.
  */
@@ -20,23 +21,26 @@ export function writeServedObservations(index: Database.Database, registry: Regi
   index.exec("CREATE TEMP TABLE served_series (slug TEXT PRIMARY KEY, derivation TEXT NOT NULL) WITHOUT ROWID");
   const serve = index.prepare("INSERT INTO temp.served_series VALUES (?, ?)");
   for (const series of registry.series) serve.run(series.slug, series.derived ? "SERVICE_DERIVED" : "PUBLISHER_VALUE");
+  // Each period's latest sighting is joined once, to its current vintage only (a correlated read per vintage cost
+  // publishing seconds on a million vintages).
   index.exec(`
     INSERT INTO observations (series_slug, reference_period, value, publication_status, revision_count, previous_value,
       source_updated_at, ingested_at, published_at, derived_inputs, source, adapter, transformation, derivation, document_sha256,
-      document_fetched_at, note)
-    SELECT series_slug, reference_period, value, publication_status, sequence - 1, previous_value,
-      CASE WHEN v_updated IS NULL OR seen_updated > v_updated THEN seen_updated ELSE v_updated END,
-      ingested_at, NULL, derived_inputs, source, adapter, transformation, derivation, document_sha256, document_fetched_at, note
+      document_fetched_at, note, last_sighted_at)
+    SELECT c.series_slug, c.reference_period, c.value, c.publication_status, c.sequence - 1, c.previous_value,
+      CASE WHEN c.v_updated IS NULL OR s.source_updated_at > c.v_updated THEN s.source_updated_at ELSE c.v_updated END,
+      c.ingested_at, NULL, c.derived_inputs, c.source, c.adapter, c.transformation, c.derivation, c.document_sha256, c.document_fetched_at, c.note,
+      strftime('%Y-%m-%dT%H:%M:%fZ', s.seen_at)
     FROM (
       SELECT v.series_slug, v.reference_period, v.value, v.publication_status, v.sequence, v.source_updated_at AS v_updated,
-        (SELECT s.source_updated_at FROM ledger.value_sightings s WHERE s.series_slug = v.series_slug AND s.reference_period = v.reference_period) AS seen_updated,
         v.ingested_at, v.derived_inputs, v.source, v.adapter, v.transformation, served.derivation, v.document_sha256, v.document_fetched_at, v.note,
         lag(v.value) OVER period AS previous_value, lead(v.sequence) OVER period AS later_sequence
       FROM ledger.vintages v JOIN temp.served_series served ON served.slug = v.series_slug
         AND served.derivation = coalesce(v.derivation, 'PUBLISHER_VALUE')
       WINDOW period AS (PARTITION BY v.series_slug, v.reference_period ORDER BY v.sequence)
-    )
-    WHERE later_sequence IS NULL`);
+    ) c
+    LEFT JOIN ledger.value_sightings s ON s.series_slug = c.series_slug AND s.reference_period = c.reference_period
+    WHERE c.later_sequence IS NULL`);
   index.exec(`
     INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, recorded_at, run_id, source_updated_at,
       ingested_at, derived_inputs, source, adapter, transformation, derivation, document_sha256, document_fetched_at, note)

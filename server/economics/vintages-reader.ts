@@ -17,17 +17,21 @@ const LAST_PERIOD = "\uffff";
 /**
  * One page of periods as they stood at `asOf`: each period's newest vintage recorded by then, with its revision
  * facts as they were then (how many vintages preceded it, and the value it replaced). Periods first recorded later
- * are absent.
+ * are absent. `sourceUpdatedAt` is the vintage's own statement until the latest document carrying the period was
+ * fetched, and the served one (which that document may have moved without a new vintage) from then on: the ledger
+ * keeps only the latest sighting. An index published before `last_sighted_at` existed fails this read, which answers
+ * STORAGE_UNAVAILABLE (503, Retry-After) until the next ingestion publishes a new index.
  */
 export function readAsOfPage(db: Database.Database, series: Series, range: PeriodRange, asOf: string, offset: number, limit: number) {
   const rows = prepared(db, `SELECT v.*, (SELECT p.value FROM vintages p WHERE p.series_slug = v.series_slug
-      AND p.reference_period = v.reference_period AND p.sequence = v.sequence - 1) AS previous_value
-    FROM vintages v
+      AND p.reference_period = v.reference_period AND p.sequence = v.sequence - 1) AS previous_value,
+      CASE WHEN o.last_sighted_at <= ? AND o.revision_count = v.sequence - 1 THEN o.source_updated_at ELSE v.source_updated_at END AS stated_updated_at
+    FROM vintages v JOIN observations o ON o.series_slug = v.series_slug AND o.reference_period = v.reference_period
     WHERE v.series_slug = ? AND v.reference_period >= ? AND v.reference_period <= ? AND v.recorded_at <= ?
       AND NOT EXISTS (SELECT 1 FROM vintages later WHERE later.series_slug = v.series_slug
         AND later.reference_period = v.reference_period AND later.sequence > v.sequence AND later.recorded_at <= ?)
     ORDER BY v.reference_period LIMIT ? OFFSET ?`)
-    .all(series.slug, range.from ?? "", range.to ?? LAST_PERIOD, asOf, asOf, limit + 1, offset) as (IndexVintageRow & { previous_value: string | null })[];
+    .all(asOf, series.slug, range.from ?? "", range.to ?? LAST_PERIOD, asOf, asOf, limit + 1, offset) as (IndexVintageRow & { previous_value: string | null; stated_updated_at: string | null })[];
   const page = splitPage(rows, limit);
   return {
     observations: page.rows.map((row) => ({
@@ -38,7 +42,7 @@ export function readAsOfPage(db: Database.Database, series: Series, range: Perio
       revisionCount: row.sequence - 1,
       isRevision: row.sequence > 1,
       previousValue: row.previous_value,
-      sourceUpdatedAt: row.source_updated_at,
+      sourceUpdatedAt: row.stated_updated_at,
       ingestedAt: row.ingested_at,
       vintage: row.sequence,
       recordedAt: row.recorded_at,

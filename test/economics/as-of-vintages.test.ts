@@ -1,5 +1,8 @@
+import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATA_FILES } from "../../schemas/data-files.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
 import { HICP_SERIES, ingestEachInItsOwnRun, modifiedHicpDocument } from "../support/document-replay.ts";
 import { startService, type RunningService } from "../support/service.ts";
@@ -16,6 +19,8 @@ const DOCUMENTS = [
   { name: "2022-09-16-hicp-full.sdmx.csv", body: modifiedHicpDocument("16/09/22 11:00:00", [["2022-08", "5.4", ""]]) },
   { name: "2022-10-31-hicp-revised.sdmx.csv", body: modifiedHicpDocument("31/10/22 11:00:00", [["2022-08", "5.5", ""], ["2022-09", "6.0", "p"]]) },
 ];
+// The figures of the third document restated under a later LAST UPDATE: no vintage, only a later sighting.
+const RESTATEMENT = { name: "2022-11-15-hicp-restated.sdmx.csv", body: modifiedHicpDocument("15/11/22 11:00:00", [["2022-08", "5.5", ""], ["2022-09", "6.0", "p"]]) };
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const path = (query: string) => `/api/v1/economics/series/${HICP_SERIES}/observations?${query}`;
 
@@ -96,5 +101,64 @@ describe("as-of and all-vintages answers on the credentialed observations route"
     expect(current.body.data.observations[0]).toMatchObject({ value: "5.5", revisionCount: 2 });
     const publicAnswer = await service.request(`/api/public/v1/economics/observations?series=${HICP_SERIES}&asOf=2022-09-01`);
     expect(publicAnswer.body.data.observations[0]).toMatchObject({ value: "5.5" });
+  });
+});
+
+describe("as-of sourceUpdatedAt after a restatement of the same figures", () => {
+  let service: RunningService;
+  let get: ReturnType<typeof credentialedClient>;
+
+  beforeAll(async () => {
+    service = await startService({ seedDataDir: await ingestEachInItsOwnRun([...DOCUMENTS, RESTATEMENT]) });
+    get = credentialedClient(service);
+  });
+  afterAll(async () => {
+    await service?.close();
+    removeTempDirs();
+  });
+
+  it("answers as the current route from the restatement's fetch on, and with the vintage's own statement before it", async () => {
+    const current = (await get(path(""))).body.data.observations as { referencePeriod: string; sourceUpdatedAt: string }[];
+    const after = (await get(path("asOf=2022-11-15"))).body.data.observations;
+    expect(after).toHaveLength(current.length);
+    for (const [i, observation] of current.entries()) expect(after[i], observation.referencePeriod).toMatchObject(observation);
+
+    const vintages = (await get(path("vintages=all"))).body.data.periods as { vintages: { sequence: number; sourceUpdatedAt: string }[] }[];
+    const thirdStatement = vintages[0]!.vintages.find((vintage) => vintage.sequence === 3)!.sourceUpdatedAt;
+    expect(thirdStatement).not.toBe(current[0]!.sourceUpdatedAt);
+    const dayBefore = (await get(path("asOf=2022-11-14"))).body.data.observations;
+    expect(dayBefore[0]).toMatchObject({ referencePeriod: "2022-08", vintage: 3, value: "5.5", sourceUpdatedAt: thirdStatement });
+  });
+});
+
+describe("an index built before the sightings were indexed", () => {
+  let service: RunningService;
+  let get: ReturnType<typeof credentialedClient>;
+
+  beforeAll(async () => {
+    const dataDir = await ingestEachInItsOwnRun(DOCUMENTS);
+    const index = new Database(join(dataDir, DATA_FILES.index));
+    index.exec("ALTER TABLE observations DROP COLUMN last_sighted_at");
+    index.close();
+    service = await startService({ seedDataDir: dataDir });
+    get = credentialedClient(service);
+  });
+  afterAll(async () => {
+    await service?.close();
+    removeTempDirs();
+  });
+
+  it("answers as-of questions 503 STORAGE_UNAVAILABLE with Retry-After until the next ingest, and everything else as before", async () => {
+    const refused = await get(path("asOf=2022-11-01"));
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe("STORAGE_UNAVAILABLE");
+    expect(refused.headers.get("retry-after")).toMatch(/^[1-9][0-9]*$/);
+    expect((await get(path("asOf=2022-11-01&vintages=all"))).status).toBe(200);
+    expect((await get(path("vintages=all"))).status).toBe(200);
+    expect((await get(path(""))).body.data.observations[0]).toMatchObject({ value: "5.5", revisionCount: 2 });
+    expect((await service.request(`/api/public/v1/economics/observations?series=${HICP_SERIES}`)).status).toBe(200);
+
+    await ingestEachInItsOwnRun([RESTATEMENT], { dataDir: service.dataDir, runsBefore: DOCUMENTS.length });
+    await expect.poll(async () => (await get(path("asOf=2022-11-01"))).status, { timeout: 5_000 }).toBe(200);
   });
 });

@@ -34,11 +34,12 @@ export function modifiedHicpDocument(lastUpdate: string, rows: [period: string, 
 
 /**
  * Ingests each document in a run of its own, in order (run i at 06:00 UTC on 2026-11-21 plus i days), into a fresh
- * data directory it returns; the Eurostat release calendar sample is in the archive too, as in a real fetch.
+ * data directory it returns, or into `dataDir` after its `runsBefore` runs; the Eurostat release calendar sample is in
+ * the archive too, as in a real fetch.
  */
-export async function ingestEachInItsOwnRun(documents: readonly ReplayedDocument[]): Promise<string> {
+export async function ingestEachInItsOwnRun(documents: readonly ReplayedDocument[], into: { dataDir: string; runsBefore: number } | null = null): Promise<string> {
   const archive = tempDir("replay-archive");
-  const dataDir = tempDir("replay-data");
+  const dataDir = into?.dataDir ?? tempDir("replay-data");
   const registry = readRegistrySources(new Date("2026-11-21T00:00:00Z"));
   const calendar = "eurostat-release-calendar-2023-07-19.json";
   mkdirSync(join(archive, "eu-stats-release-calendar"), { recursive: true });
@@ -46,9 +47,10 @@ export async function ingestEachInItsOwnRun(documents: readonly ReplayedDocument
   copyFileSync(join(SAMPLES_DIR, "eu-stats-release-calendar", calendar), join(archive, "eu-stats-release-calendar", calendar));
   for (const [i, document] of documents.entries()) {
     writeFileSync(join(archive, "eurostat-sdmx", document.name), document.body);
+    const run = (into?.runsBefore ?? 0) + i;
     const summary = await runIngestion({
       dataDir, registry, mode: { kind: "archive", dir: archive }, only: ["eu-stats-release-calendar", "eurostat-sdmx"],
-      now: () => Date.parse("2026-11-21T06:00:00.000Z") + i * 86_400_000, progress: () => {},
+      now: () => Date.parse("2026-11-21T06:00:00.000Z") + run * 86_400_000, progress: () => {},
     });
     expect(summary.outcome, document.name).toBe("succeeded");
   }
