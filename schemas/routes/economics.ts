@@ -26,7 +26,7 @@ const observationsLimitParameter: ParameterSpec = {
 };
 
 export const eventParameters: ParameterSpec[] = [
-  tzParameter("IANA zone of bare dates in from/to and of the local projection. Unknown gives VALIDATION_FAILED."),
+  tzParameter("IANA zone of bare dates in from/to and of the local projection. Absent, bare dates are UTC and there is no local projection. Unknown gives VALIDATION_FAILED."),
   rangeParameter("from", "A bare date is midnight in tz."),
   rangeParameter("to", "A bare date expands to the start of the following day in tz."),
   listParameter("country", LIST_SIZES.country, "ISO 3166-1 alpha-2 codes, case-insensitive; an event filed under a region never matches."),
@@ -81,7 +81,7 @@ export const economicsRoutes: RouteSpec[] = [
       { name: "from", in: "query", required: false, description: "First reference-period code (YYYY-MM, YYYY-Q<n>, …), compared as a string.", schema: str() },
       { name: "to", in: "query", required: false, description: "Last reference-period code, compared as a string.", schema: str() },
       { name: "asOf", in: "query", required: false, description: "An instant with Z or an offset, or YYYY-MM-DD (the end of that day in UTC): answer as the service held the series then. Malformed gives VALIDATION_FAILED.", schema: str() },
-      { name: "vintages", in: "query", required: false, description: "`all`: every vintage of each period instead of one. Any other value gives VALIDATION_FAILED.", schema: str({ enum: ["all"] }) },
+      { name: "vintages", in: "query", required: false, description: "`all` (case-insensitive): every vintage of each period instead of one. Empty, the current vintage; any other value gives VALIDATION_FAILED.", schema: str({ enum: ["all"] }) },
       observationsLimitParameter,
       cursorParameter,
     ],

@@ -5,10 +5,11 @@ import type { ParameterSpec } from "./route-spec.ts";
 
 /** Parameter descriptions shared by many routes, phrased once. */
 
-export function limitParameter(limit: PageLimit, what = "page size"): ParameterSpec {
+/** A count read by parseLimit (server/http/params.ts): `limit`, or another count such as `hours`. */
+export function limitParameter(limit: PageLimit, what = "page size", name = "limit"): ParameterSpec {
   return {
-    name: "limit", in: "query", required: false,
-    description: `${what}: default ${limit.default}, clamped to ${limit.max}. Read as a base-ten integer prefix (3.7 reads as 3); below 1 or not starting with an integer gives VALIDATION_FAILED.`,
+    name, in: "query", required: false,
+    description: `${what}: default ${limit.default}, clamped to ${limit.max}; empty is the default. Read as a base-ten integer prefix (3.7 reads as 3); below 1 or not starting with an integer gives VALIDATION_FAILED.`,
     schema: int({ minimum: 1, default: limit.default }),
   };
 }
@@ -22,8 +23,9 @@ export const cursorParameter: ParameterSpec = {
 /** What every `tz` accepts (server/http/params.ts parseZone). */
 const TZ_NAME_RULE = "A name of the IANA time zone database (a zone or a link), in any ASCII case and answered as the database spells it (a link stays a link); names only ICU knows, such as PST or SystemV/EST5, give VALIDATION_FAILED.";
 
+/** `tz` where its absence means no local projection, so it has no default (bare dates are then read in UTC). */
 export function tzParameter(description: string): ParameterSpec {
-  return { name: "tz", in: "query", required: false, description: `${description} ${TZ_NAME_RULE}`, schema: str({ default: "UTC", examples: ["Europe/Oslo"] }) };
+  return { name: "tz", in: "query", required: false, description: `${description} ${TZ_NAME_RULE}`, schema: str({ examples: ["Europe/Oslo"] }) };
 }
 
 /**

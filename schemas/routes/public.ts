@@ -1,6 +1,6 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
 import { CALENDAR_FEED_MAX_EVENTS, LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
-import { int, str } from "../json-schema.ts";
+import { str } from "../json-schema.ts";
 import { observationsSchema, publicCalendarSchema, releasesSchema } from "../responses/economics.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES, newsEventsSchema, statusSchema } from "../responses/news-status.ts";
 import { EVENT_STATUSES, REGIONS } from "../vocabularies.ts";
@@ -37,7 +37,7 @@ export const publicRoutes: RouteSpec[] = [
     summary: "Scheduled releases grouped by day",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.calendar,
     parameters: [
-      ...calendarFilters("IANA zone; adds local.date, local.time (null for date-only releases) and local.timeZone. UTC values stay."),
+      ...calendarFilters("IANA zone; adds local.date, local.time (null for date-only releases) and local.timeZone. UTC values stay. Absent, there is no local projection and bare dates are UTC."),
       limitParameter(PAGE_LIMITS.publicCalendar),
       cursorParameter,
     ],
@@ -55,7 +55,7 @@ export const publicRoutes: RouteSpec[] = [
       "a timed event is a UTC instant, a date-only event a DATE (no time invented); STATUS:CANCELLED when the source removed the event; URL is the publisher's page; " +
       "each description carries the publisher's credit and terms. Errors are the JSON error body.",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.calendar,
-    parameters: calendarFilters("IANA zone in which bare from/to dates are read; the feed's times are UTC instants or dates."),
+    parameters: calendarFilters("IANA zone in which bare from/to dates are read (absent, UTC); the feed's times are UTC instants or dates."),
     dataSchema: str({ description: "text/calendar (RFC 5545)" }),
     metaFields: [],
     bare: true,
@@ -72,7 +72,7 @@ export const publicRoutes: RouteSpec[] = [
       listParameter("series", LIST_SIZES.publicSeries, "Series slugs."),
       { name: "country", in: "query", required: false, description: "Country code filter.", schema: str() },
       { name: "region", in: "query", required: false, description: "Region code filter (closed vocabulary).", schema: str() },
-      { name: "perSeries", in: "query", required: false, description: `Newest reference periods per series, each with its current vintage: default ${PAGE_LIMITS.perSeries.default}, clamped to ${PAGE_LIMITS.perSeries.max}.`, schema: int({ minimum: 1 }) },
+      limitParameter(PAGE_LIMITS.perSeries, "Newest reference periods per series, each with its current vintage", "perSeries"),
       limitParameter(PAGE_LIMITS.publicReleases),
       cursorParameter,
     ],
@@ -105,7 +105,7 @@ export const publicRoutes: RouteSpec[] = [
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.news,
     parameters: [
       ...window(`Default the last ${WINDOWS.publicNewsDaysBack} days.`),
-      tzParameter("IANA zone in which bare dates in from/to are read. Unknown gives VALIDATION_FAILED."),
+      tzParameter("IANA zone in which bare dates in from/to are read; absent, UTC. Unknown gives VALIDATION_FAILED."),
       filter("source", "Feed ids."), filter("releaseFamily", "Release slugs."), filter("series", "Series slugs."), filter("country", "Country codes."), filter("topic", "Topics."),
       enumListParameter("state", NEWS_STATES, LIST_SIZES.publicFilter, "closed"),
       enumListParameter("linkStatus", LINK_STATUSES, LIST_SIZES.publicFilter, "closed"),

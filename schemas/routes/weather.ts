@@ -1,6 +1,6 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
 import { COORDINATES, PAGE_LIMITS, PLACES_MIN_QUERY_LENGTH, PUBLIC_CACHE_SECONDS } from "../limits.ts";
-import { int, str } from "../json-schema.ts";
+import { str } from "../json-schema.ts";
 import {
   credentialedCurrentSchema, credentialedForecastSchema, placesSchema, publicCurrentSchema, publicForecastSchema,
 } from "../responses/weather.ts";
@@ -73,8 +73,8 @@ export const weatherRoutes: RouteSpec[] = [
     ignoredParameters: [],
     parameters: [
       ...coordinateParameters(COORDINATES.publicDecimals, "VALIDATION_FAILED"),
-      { name: "hours", in: "query", required: false, description: `Hourly entries: default ${PAGE_LIMITS.publicForecastHours.default}, clamped to ${PAGE_LIMITS.publicForecastHours.max}.`, schema: int({ minimum: 1 }) },
-      { name: "days", in: "query", required: false, description: `Daily records: default ${PAGE_LIMITS.publicForecastDays.default}, clamped to ${PAGE_LIMITS.publicForecastDays.max}. The provider decides the real horizon.`, schema: int({ minimum: 1 }) },
+      limitParameter(PAGE_LIMITS.publicForecastHours, "Hourly entries", "hours"),
+      limitParameter(PAGE_LIMITS.publicForecastDays, "Daily records (the provider decides the real horizon)", "days"),
       forecastTzParameter("IANA zone in which daily records are assembled, default UTC. First and last days can be partial.", "data.forecast.timeZone"),
       unitsParameter,
     ],
@@ -91,7 +91,7 @@ export const weatherRoutes: RouteSpec[] = [
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.places,
     ignoredParameters: [],
     parameters: [
-      { name: "q", in: "query", required: true, description: `Name or name prefix, at least ${PLACES_MIN_QUERY_LENGTH} characters; accent- and case-insensitive.`, schema: str({ minLength: PLACES_MIN_QUERY_LENGTH }) },
+      { name: "q", in: "query", required: true, description: `Words of the name, each matched as a word prefix and in any order (sao pau finds São Paulo), at least ${PLACES_MIN_QUERY_LENGTH} characters; accent- and case-insensitive.`, schema: str({ minLength: PLACES_MIN_QUERY_LENGTH }) },
       limitParameter(PAGE_LIMITS.places),
     ],
     dataSchema: placesSchema,

@@ -99,6 +99,25 @@ describe("OpenAPI description", () => {
     expect(codes("/api/v1/economics/indicators/{slug}").sort()).toEqual([...firstSeven, "NOT_FOUND"].sort());
   });
 
+  it("states what the service does with counts, tz and vintages", () => {
+    const parameters = Object.values(document.paths as Record<string, Record<string, { parameters?: any[] }>>)
+      .flatMap((item) => Object.values(item)).flatMap((operation) => operation.parameters ?? []);
+    const named = (name: string) => parameters.filter((parameter) => parameter.name === name);
+    // Every count is read by one rule (parseLimit): empty is its default, below 1 is refused.
+    for (const count of [...named("limit"), ...named("hours"), ...named("perSeries"), ...named("days").filter((days) => days.schema.type === "integer")]) {
+      expect(count.schema, count.name).toMatchObject({ type: "integer", minimum: 1, default: expect.any(Number) });
+      expect(count.description, count.name).toMatch(/empty is the default.*below 1 .*gives VALIDATION_FAILED/);
+    }
+    expect(named("hours")).toHaveLength(2);
+    expect(named("perSeries")).toHaveLength(2);
+    // Absent, tz projects nothing: only the forecasts, whose days are UTC without it, state a default.
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { parameters?: any[] }>>)) {
+      const tz = item.get?.parameters?.find((parameter) => parameter.name === "tz");
+      if (tz) expect(tz.schema.default, path).toBe(path.endsWith("/weather/forecast") ? "UTC" : undefined);
+    }
+    for (const vintages of named("vintages")) expect(vintages.description).toMatch(/case-insensitive/);
+  });
+
   it("reflects this deployment's durable storage at the root", async () => {
     expect(document["x-service-durable-storage"]).toBe(true);
     const bare = await startService({ storageEnabled: false });
