@@ -1,5 +1,6 @@
 import type { DemoMetFlags } from "../commands/demo-met.ts";
 import { ConfigError, integerVariable, nonEmptyFlag } from "../config.ts";
+import { listenFailure } from "../listen-failure.ts";
 import { MET_STANDIN_NOTICE, startMetStandin } from "./met-standin.ts";
 
 /** Away from the service's own default (3000), so both run side by side without flags. */
@@ -12,12 +13,9 @@ const DEFAULT_HOST = "127.0.0.1";
  */
 export async function runDemoMet(flags: DemoMetFlags): Promise<void> {
   const { port, host } = demoAddressFrom(flags);
-  const standin = await startMetStandin({ host, port }).catch((error: NodeJS.ErrnoException) => {
-    // A port already taken is the likely failure (a second demo, or another program on 8099): say what to do. The
-    // flags were well-formed, so this is a run failure (exit 1), not a usage error.
-    if (error.code === "EADDRINUSE") throw new Error(`port ${port} is already in use on ${host}: pick another with --port`);
-    if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") throw new Error(`cannot listen on ${host}: not an address of this machine`);
-    throw error;
+  // A port already taken is the likely failure (a second demo, or another program on 8099): say what to do.
+  const standin = await startMetStandin({ host, port }).catch((error: unknown) => {
+    throw listenFailure(error, { port, host, portSetting: "--port", hostSetting: "--host" });
   });
   const reachable = reachableUrl(standin.url);
   process.stdout.write(

@@ -12,6 +12,7 @@ import type { ServeFlags } from "../commands/serve.ts";
 import { ConfigError, indexFollowingFrom, registryDirFrom, serveOptionsFrom, serviceConfigFrom } from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { acquireIngestionLock } from "../ingest/run-lock.ts";
+import { listenFailure } from "../listen-failure.ts";
 import { packagePath } from "../package-paths.ts";
 import { buildPlacesInChildProcess, ensurePlacesIndex } from "../places/ensure-places-index.ts";
 import { publishRegistry, readRegistrySources } from "../registry/build-registry.ts";
@@ -39,7 +40,10 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
   const logger = createLogger(config.logLevel ?? "info");
   const metrics = createMetrics();
   // Before the API listens: a metrics port that cannot be had stops the start, rather than leave the service unobserved.
-  const metricsListener = config.metricsListener ? await startMetricsServer(metrics, { port: config.metricsListener.port, hostname: config.metricsListener.host }) : null;
+  const metricsAddress = config.metricsListener;
+  const metricsListener = metricsAddress ? await startMetricsServer(metrics, { port: metricsAddress.port, hostname: metricsAddress.host }).catch((error: unknown) => {
+    throw listenFailure(error, { ...metricsAddress, portSetting: "SERVICE_METRICS_PORT", hostSetting: "SERVICE_METRICS_HOST" });
+  }) : null;
   const app = createApp({ config, logger, metrics, launchIngestion: config.storageEnabled && !following ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined });
   let follower: IndexFollower | null = null;
   const shutdown = {
@@ -53,7 +57,7 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
   };
   const server = await startServer(app, { port, hostname: host, shutdown }).catch(async (error: unknown) => {
     await metricsListener?.close();
-    throw error;
+    throw listenFailure(error, { port, host, portSetting: "--port", hostSetting: "--host" });
   });
   process.stdout.write(`service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`);
   if (metricsListener) process.stdout.write(`metrics on ${metricsListener.url} (no key needed: keep this address private)\n`);
