@@ -42,7 +42,7 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
       .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
       .addOption(new Option("--json", "print the whole { data, meta } answer as JSON").conflicts("csv"))
       .option("--csv", "print the rows as CSV")
-      .addHelpText("after", "\nOn a terminal the rows are a table cut to its width, with a last line saying how to get more rows when there are;\nwhen stdout is not a terminal, tab-separated values (a header row, values whole) and that line on stderr.")
+      .addHelpText("after", "\nOn a terminal the rows are a table cut to its width, with a last line saying how to get more rows when there are;\nwhen stdout is not a terminal, tab-separated values (a header row, values whole) and that line on stderr.\nWith --csv, CSV rows, and that line on stderr.")
       .action(async (options: Record<string, string | boolean | undefined>) => {
         const config = serviceConfigFrom(env, { dataDir: options.dataDir as string | undefined });
         const parameters = new URLSearchParams();
@@ -58,12 +58,12 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
           const meta = result.meta ?? {};
           const view = QUERY_VIEWS[name]!;
           if (options.json) return void process.stdout.write(`${JSON.stringify(await wholeAnswer(result, route, clock.now()), null, 2)}\n`);
-          if (options.csv) return void process.stdout.write(renderCsv(view, data));
           const note = pageNote(view.rows(data).length, meta, takes);
-          if (process.stdout.isTTY) {
+          if (process.stdout.isTTY && !options.csv) {
             process.stdout.write(renderTable(view, data, process.stdout.columns) + (note ? `${note}\n` : ""));
           } else {
-            process.stdout.write(renderTsv(view, data));
+            // Rows meant for another program: the note goes beside them on stderr, never among them.
+            process.stdout.write(options.csv ? renderCsv(view, data) : renderTsv(view, data));
             if (note) process.stderr.write(`${note}\n`);
           }
         } catch (error) {

@@ -81,6 +81,13 @@ describe("service query over the sample archive", () => {
     const lines = result.stdout.trimEnd().split("\r\n");
     expect(lines[0]).toBe("slug,family,where,frequency,unit,upstream");
     expect(lines.slice(1).every((line) => line.split(",")[2] === "US")).toBe(true);
+    expect(result.stderr).toBe("");
+
+    // As with tab-separated rows: the CSV on stdout, the line saying how to get more rows on stderr.
+    const first = query("series", "--limit", "3", "--csv");
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout.trimEnd().split("\r\n")).toHaveLength(4);
+    expect(first.stderr).toMatch(/^showing 3 of \d+; --limit N for more\n$/);
   });
 
   it("answers bad values with the API's error code on one line, the usage hint and exit code 2", () => {
