@@ -43,6 +43,11 @@ function canonicalEnum<T extends string>(value: string, vocabulary: readonly T[]
   return found;
 }
 
+/** Whether a `tz` was given, which asks for a local projection: present and not blank (parseZone reads blank as absent). */
+export function tzGiven(raw: string | null): boolean {
+  return raw !== null && raw.trim() !== "";
+}
+
 /**
  * A name of the tz database (a zone or a link), in any ASCII case, answered in the database's spelling, so that every
  * spelling of a zone gives the same answer and ETag; UTC when absent or blank.

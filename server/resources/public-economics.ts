@@ -15,7 +15,7 @@ import { matchingSeries } from "../registry/registry-queries.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
-import { cursorAfter, decodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import { cursorAfter, decodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone, tzGiven } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
@@ -88,7 +88,6 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
 
 /** The public calendar's window and filters (spec public calendar), for its JSON and iCalendar forms. */
 function publicCalendarQuery(query: URLSearchParams, now: number) {
-  const zoneGiven = (query.get("tz") ?? "") !== "";
   const zone = parseZone(query.get("tz"));
   const range = parseDateRange(query.get("from"), query.get("to"), now, {
     zone, maxDays: WINDOWS.publicCalendarMaxDays, defaultDaysBack: WINDOWS.publicCalendarDaysBack,
@@ -107,5 +106,5 @@ function publicCalendarQuery(query: URLSearchParams, now: number) {
     releases: parseList(query.get("release"), LIST_SIZES.publicFilter, "release"),
     sources: parseList(query.get("source"), LIST_SIZES.publicFilter, "source"),
   };
-  return { zone, zoneGiven, range, filter };
+  return { zone, zoneGiven: tzGiven(query.get("tz")), range, filter };
 }

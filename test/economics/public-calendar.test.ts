@@ -55,14 +55,17 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
   });
 
   it("groups events by scheduledDate without tz, ascending, and carries no local projection", async () => {
-    const { body } = await calendar(MARCH);
-    const days: Day[] = body.data.days;
-    expect(days.map((day) => day.date)).toEqual(["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12", "2026-03-18", "2026-03-19"]);
-    for (const day of days) for (const event of day.events) {
-      expect(event.scheduledDate).toBe(day.date);
-      expect(event).not.toHaveProperty("local");
+    // A blank tz is trimmed like every other parameter, to no tz.
+    for (const query of [MARCH, `${MARCH}&tz=`, `${MARCH}&tz=%20`]) {
+      const { body } = await calendar(query);
+      const days: Day[] = body.data.days;
+      expect(days.map((day) => day.date), query).toEqual(["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12", "2026-03-18", "2026-03-19"]);
+      for (const day of days) for (const event of day.events) {
+        expect(event.scheduledDate).toBe(day.date);
+        expect(event, query).not.toHaveProperty("local");
+      }
+      expect(idsOf(body)).toHaveLength(11);
     }
-    expect(idsOf(body)).toHaveLength(11);
   });
 
   it("adds local.date, local.time (null for date-only) and local.timeZone with tz, keeping the UTC values", async () => {
