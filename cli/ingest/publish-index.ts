@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { replaceAtomically } from "../../server/files/atomic-write.ts";
+import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
@@ -20,7 +21,9 @@ import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
 export function publishIndex(store: Store, registry: Registry, dataDir: string, facts: PublicationFacts): string {
   const live = join(dataDir, DATA_FILES.index);
   const building = `${live}.${process.pid}.building`;
-  removeAbandonedBuilds(dataDir);
+  // Half-built indexes of killed runs: the server never reads them, so they are only disk to reclaim. A run publishes
+  // under the ingestion lock, so no other build can be under way.
+  removeAbandonedFiles(live, "building", "none");
   const index = new Database(building);
   try {
     buildIndex(index, store, registry, facts);
@@ -63,13 +66,6 @@ export function publishedFact(dataDir: string, key: keyof PublicationFacts): str
     }
   } catch {
     return null;
-  }
-}
-
-/** Half-built indexes of killed runs: the server never reads them, so they are only disk to reclaim. */
-function removeAbandonedBuilds(dataDir: string): void {
-  for (const name of readdirSync(dataDir)) {
-    if (name.startsWith(`${DATA_FILES.index}.`) && name.endsWith(".building")) rmSync(join(dataDir, name), { force: true });
   }
 }
 

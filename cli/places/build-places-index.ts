@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync, rmSync } from "node:fs";
 import { replaceAtomically } from "../../server/files/atomic-write.ts";
+import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
@@ -39,7 +40,8 @@ export function buildPlacesIndex(dataDir: string, options: { cities?: City[] } =
   const live = join(dataDir, DATA_FILES.places);
   const building = `${live}.${process.pid}.building`;
   mkdirSync(dataDir, { recursive: true });
-  rmSync(building, { force: true });
+  // A build ended by Ctrl-C or a kill leaves its file (about 15 MB); builds run without a lock, so a running one is spared.
+  removeAbandonedFiles(live, "building", "live-writers");
   try {
     writeGazetteer(building, cities);
     replaceAtomically(building, live);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { writeFileAtomically } from "../../server/files/atomic-write.ts";
+import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry, DerivedSeriesRule, Registry } from "../../schemas/registry.ts";
@@ -40,6 +41,8 @@ export function rebuildRegistry(dataDir: string, now: Date = new Date(), sourceD
 export function publishRegistry(registry: BuiltRegistry, dataDir: string): string {
   const path = join(dataDir, DATA_FILES.registry);
   writeFileAtomically(path, JSON.stringify(registry));
+  // `service registry` and `serve` publish without the ingestion lock, so only files of writers no longer running go.
+  removeAbandonedFiles(path, "tmp", "live-writers");
   return path;
 }
 

@@ -1,0 +1,26 @@
+import { readdirSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { processAlive } from "./process-alive.ts";
+
+/** SQLite's own files beside a database being written: a killed build leaves them too. */
+const SQLITE_COMPANIONS = ["", "-journal", "-wal", "-shm"];
+
+/**
+ * Removes what killed writers of `live` left beside it: files named `<live>.<pid>.<suffix>` (with their SQLite
+ * journals). A signal (Ctrl-C) or a kill runs no `finally`, and the next writer has another pid, so nothing else
+ * would ever remove them. `spare: "live-writers"` keeps the files of a process still running (another build of the
+ * same file may be under way); `"none"` is for a writer under the ingestion lock, where no other one can be.
+ * A file naming this very process is always removed: it was left by an earlier process whose pid was reused.
+ */
+export function removeAbandonedFiles(live: string, suffix: string, spare: "live-writers" | "none"): void {
+  const folder = dirname(live);
+  const prefix = `${basename(live)}.`;
+  for (const name of readdirSync(folder)) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(\d+)\.(.+)$/.exec(name.slice(prefix.length));
+    if (!match || !SQLITE_COMPANIONS.some((companion) => match[2] === `${suffix}${companion}`)) continue;
+    const pid = Number(match[1]);
+    if (spare === "live-writers" && pid !== process.pid && processAlive(pid)) continue;
+    rmSync(join(folder, name), { force: true });
+  }
+}

@@ -1,0 +1,46 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../support/run-cli.ts";
+
+const SAMPLES_DIR = fileURLToPath(new URL("../../data/samples/", import.meta.url));
+
+/** The pid of a process that has ended, as a build killed by Ctrl-C has. */
+const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid;
+
+/**
+ * Ctrl-C or a kill ends a build without its `finally`: its temporary file stays, named by the pid of a process the
+ * next build (another pid) would never be. The next build removes it, but spares the file of a build still running.
+ */
+describe("files left by a build ended by a signal", () => {
+  it("are removed by the next `service places`, which publishes; a running build's file is kept", () => {
+    const dir = mkdtempSync(join(tmpdir(), "abandoned-places-"));
+    const dead = deadPid();
+    const abandoned = [`places.sqlite.${dead}.building`, `places.sqlite.${dead}.building-journal`];
+    const running = `places.sqlite.${process.pid}.building`;
+    for (const name of [...abandoned, running]) writeFileSync(join(dir, name), "half a gazetteer");
+
+    const result = runCli(["places", "--data-dir", dir]);
+
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^places published to /);
+    expect(readdirSync(dir).sort()).toEqual(["places.sqlite", running]);
+  }, 60_000);
+
+  it("are removed by the next `service ingest`: under its lock, every index build's, and the registry's of writers gone", () => {
+    const dir = mkdtempSync(join(tmpdir(), "abandoned-index-"));
+    const dead = deadPid();
+    const leftovers = [`index.sqlite.${dead}.building`, `index.sqlite.${dead}.building-journal`, `index.sqlite.${process.pid}.building`, `registry.json.${dead}.tmp`];
+    for (const name of leftovers) writeFileSync(join(dir, name), "half a file");
+
+    const result = runCli(["ingest", "--from-archive", SAMPLES_DIR, "--source", "central-bank-meetings-calendar", "--data-dir", dir]);
+
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/: succeeded, index published$/m);
+    expect(existsSync(join(dir, "index.sqlite"))).toBe(true);
+    expect(readdirSync(dir).filter((name) => /\.(building|tmp)/.test(name))).toEqual([]);
+  }, 60_000);
+});
