@@ -53,7 +53,10 @@ export function nonEmptyFlag(flag: string | undefined, name: string): string | u
   return flag;
 }
 
-/** An empty SERVICE_DATA_DIR counts as unset, as every other empty variable does. */
+/**
+ * An empty variable (`SERVICE_KEYS_FILE=`, often a template or shell variable left blank) counts as unset, for every
+ * SERVICE_* variable: resolved as a path, it would be the current directory; as a value, a refusal of a default.
+ */
 export function dataDirFrom(env: Env, flag?: string): string {
   return resolve(nonEmptyFlag(flag, "--data-dir") ?? (env.SERVICE_DATA_DIR || "./var"));
 }
@@ -74,13 +77,13 @@ export function registryDirFrom(env: Env, flag?: string): string {
 }
 
 export function keysFileFrom(env: Env, dataDir: string): string {
-  return resolve(env.SERVICE_KEYS_FILE ?? join(dataDir, DATA_FILES.keys));
+  return resolve(env.SERVICE_KEYS_FILE || join(dataDir, DATA_FILES.keys));
 }
 
 export function environmentFrom(env: Env, flag?: string): string {
-  const value = flag ?? env.SERVICE_ENV ?? "development";
+  const value = nonEmptyFlag(flag, "--env") ?? (env.SERVICE_ENV || "development");
   if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(value)) {
-    throw new ConfigError(`${flag ? "--env" : "SERVICE_ENV"} must be lower-case letters, digits and hyphens (e.g. production)`);
+    throw new ConfigError(`${flag !== undefined ? "--env" : "SERVICE_ENV"} must be lower-case letters, digits and hyphens (e.g. production)`);
   }
   return value;
 }
@@ -127,8 +130,8 @@ function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
 
 export function serveOptionsFrom(env: Env, flags: { port?: string; host?: string }): ServeOptions {
   const port = integerVariable(nonEmptyFlag(flags.port, "--port") ?? env.SERVICE_PORT, flags.port !== undefined ? "--port" : "SERVICE_PORT", 3000, 0, 65535);
-  const host = flags.host ?? env.SERVICE_HOST ?? "127.0.0.1";
-  if (host.trim() === "") throw new ConfigError(`${flags.host !== undefined ? "--host" : "SERVICE_HOST"} must not be empty`);
+  const host = nonEmptyFlag(flags.host, "--host") ?? (env.SERVICE_HOST || "127.0.0.1");
+  if (host.trim() === "") throw new ConfigError("SERVICE_HOST must not be empty");
   return { port, host };
 }
 
@@ -159,9 +162,9 @@ function objectStoreLocationFrom(env: Env, raw: string, name: string): ObjectSto
 
 /** The separate metrics listener, only when SERVICE_METRICS_PORT names a port (0 picks a free one). */
 function metricsListenerFrom(env: Env): Pick<ServiceConfig, "metricsListener"> {
-  if (env.SERVICE_METRICS_PORT === undefined || env.SERVICE_METRICS_PORT === "") return {};
+  if (!env.SERVICE_METRICS_PORT) return {};
   const port = integerVariable(env.SERVICE_METRICS_PORT, "SERVICE_METRICS_PORT", 0, 0, 65535);
-  const host = env.SERVICE_METRICS_HOST ?? "127.0.0.1";
+  const host = env.SERVICE_METRICS_HOST || "127.0.0.1";
   if (host.trim() === "") throw new ConfigError("SERVICE_METRICS_HOST must not be empty");
   return { metricsListener: { port, host } };
 }

@@ -94,7 +94,7 @@ async function jsonLogger(level: LogLevel) {
 }
 
 function ingestLogFormatFrom(env: NodeJS.ProcessEnv, flag: IngestLogFormat | undefined): IngestLogFormat {
-  const chosen = flag ?? env.SERVICE_LOG_FORMAT ?? "text";
+  const chosen = flag ?? (env.SERVICE_LOG_FORMAT || "text");
   if (!(INGEST_LOG_FORMATS as readonly string[]).includes(chosen)) throw new InvalidArgumentError(`SERVICE_LOG_FORMAT must be one of ${INGEST_LOG_FORMATS.join(", ")}`);
   return chosen as IngestLogFormat;
 }
