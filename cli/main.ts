@@ -9,6 +9,7 @@ import { registerPlacesCommand } from "./commands/places.ts";
 import { registerQueryCommand } from "./commands/query.ts";
 import { registerRegistryCommand } from "./commands/registry.ts";
 import { registerServeCommand } from "./commands/serve.ts";
+import { replaceHelpCommands } from "./help-command.ts";
 import { handleOutputErrors } from "./output-errors.ts";
 import { packagePath } from "./package-paths.ts";
 import { EXIT_CODES, USAGE_HINT } from "./usage.ts";
@@ -32,6 +33,7 @@ registerPlacesCommand(program, env);
 registerIngestCommand(program, env);
 registerQueryCommand(program, env);
 registerDemoMetCommand(program);
+replaceHelpCommands(program);
 
 try {
   await program.parseAsync(process.argv);
