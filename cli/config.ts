@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
 import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
@@ -58,7 +58,15 @@ export function nonEmptyFlag(flag: string | undefined, name: string): string | u
  * SERVICE_* variable: resolved as a path, it would be the current directory; as a value, a refusal of a default.
  */
 export function dataDirFrom(env: Env, flag?: string): string {
-  return resolve(nonEmptyFlag(flag, "--data-dir") ?? (env.SERVICE_DATA_DIR || "./var"));
+  const dir = resolve(nonEmptyFlag(flag, "--data-dir") ?? (env.SERVICE_DATA_DIR || "./var"));
+  // A missing folder is created where it is first written; a file in its place (or on its path) can never be.
+  let existing = dir;
+  while (!existsSync(existing)) existing = dirname(existing);
+  if (!statSync(existing).isDirectory()) {
+    const name = flag !== undefined ? "--data-dir" : env.SERVICE_DATA_DIR ? "SERVICE_DATA_DIR" : "the default data directory";
+    throw new ConfigError(`${name} ${dir} ${existing === dir ? "is" : `cannot be created: ${existing} is`} a file, not a folder`);
+  }
+  return dir;
 }
 
 /** The curated registry sources shipped with the service. */
