@@ -8,6 +8,7 @@ import { serviceConfigFrom } from "../config.ts";
 import { QUERY_VIEWS } from "../query/columns.ts";
 import { pageNote } from "../query/page-note.ts";
 import { renderCsv, renderTable, renderTsv } from "../query/render.ts";
+import { unreadableDataFiles } from "../query/unreadable-files.ts";
 import { EXIT_CODES, USAGE_HINT } from "../usage.ts";
 
 /** Each subcommand runs the handler of one API route, so parameters, rules and error codes are the API's own. */
@@ -25,6 +26,9 @@ const SUBCOMMANDS: Record<string, string> = {
  * (NOT_FOUND: the command was right, the thing is not there) and data that cannot be read.
  */
 const USAGE_CODES = new Set(["VALIDATION_FAILED", "ECONOMICS_RANGE_INVALID"]);
+
+/** The answers of a data directory whose files are missing or damaged: a damaged one is named (unreadable-files.ts). */
+const UNAVAILABLE_CODES = new Set(["SERVICE_UNAVAILABLE", "STORAGE_UNAVAILABLE", "CONFIGURATION_ERROR"]);
 
 export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): void {
   const query = program
@@ -68,6 +72,12 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
           }
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
+          const unreadable = UNAVAILABLE_CODES.has(error.code) ? unreadableDataFiles(config.dataDir, config.storageEnabled) : [];
+          if (unreadable.length > 0) {
+            process.stderr.write(unreadable.map((line) => `error: ${line}\n`).join(""));
+            process.exitCode = EXIT_CODES.failure;
+            return;
+          }
           const usage = USAGE_CODES.has(error.code);
           process.stderr.write(`${error.code}: ${error.message}\n${usage ? `${USAGE_HINT}\n` : ""}`);
           process.exitCode = usage ? EXIT_CODES.usage : EXIT_CODES.failure;

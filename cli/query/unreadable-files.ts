@@ -1,0 +1,38 @@
+import Database from "better-sqlite3";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+
+/**
+ * The data files `service query` reads that are there but cannot be read, each said in a line naming the file, why,
+ * and the command that writes it again. The API's readers take a damaged file for a missing one (a generic
+ * "not available" answer, right for a client); an operator at the terminal needs to know which file to look at.
+ */
+export function unreadableDataFiles(dataDir: string, storageEnabled: boolean): string[] {
+  const registry = join(dataDir, DATA_FILES.registry);
+  const index = join(dataDir, DATA_FILES.index);
+  return [
+    unreadable("registry", registry, () => JSON.parse(readFileSync(registry, "utf8")), "service registry"),
+    ...(storageEnabled ? [unreadable("index", index, () => readPublicationFacts(index), "service ingest")] : []),
+  ].filter((line): line is string => line !== null);
+}
+
+function unreadable(what: string, path: string, read: () => unknown, remedy: string): string | null {
+  if (!existsSync(path)) return null;
+  try {
+    read();
+    return null;
+  } catch (error) {
+    return `${what} ${path} could not be read (${error instanceof Error ? error.message : String(error)}): publish it again with \`${remedy}\``;
+  }
+}
+
+/** What the server reads first from an index (server/storage/index-storage.ts): a file that fails here counts as none. */
+function readPublicationFacts(path: string): void {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.prepare("SELECT key, value FROM publication").all();
+  } finally {
+    db.close();
+  }
+}
