@@ -6,8 +6,13 @@ const LOCK_FILE = "ingest.lock";
 
 /** Whether another live process holds the ingestion lock of this data directory. */
 export function ingestionRunning(dataDir: string): boolean {
+  return ingestionLockHolder(dataDir) !== null;
+}
+
+/** The pid of the live process holding the ingestion lock of this data directory (the lock records it), or null. */
+export function ingestionLockHolder(dataDir: string): number | null {
   const holder = lockHolder(join(dataDir, LOCK_FILE));
-  return holder !== null && processAlive(holder);
+  return holder !== null && processAlive(holder) ? holder : null;
 }
 
 /**

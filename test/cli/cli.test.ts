@@ -66,7 +66,8 @@ describe("service CLI", () => {
     try {
       const ingest = runCli(["ingest", "--from-archive", "data/samples"], { SERVICE_DATA_DIR: dir });
       expect(ingest.status).toBe(1);
-      expect(ingest.stderr).toBe("error: another ingestion run is in progress for this data directory\n");
+      // The lock records its holder (here this test's process), and the refusal names it.
+      expect(ingest.stderr).toBe(`error: another ingestion run (pid ${process.pid}) is in progress for this data directory\n`);
       // The refused run wrote nothing: the registry is published under the lock, by the run that holds it.
       expect(existsSync(join(dir, "registry.json"))).toBe(false);
     } finally {
