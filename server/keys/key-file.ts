@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { DateTime } from "luxon";
 import { lock } from "proper-lockfile";
 import { writeFileAtomically } from "../files/atomic-write.ts";
 import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "../files/reloading-file.ts";
@@ -15,28 +16,37 @@ export function readKeyFile(path: string): KeyFile {
   if (!existsSync(path)) return { keys: [] };
   const parsed = JSON.parse(readFileSync(path, "utf8")) as { keys?: unknown } | null;
   if (!parsed || typeof parsed !== "object" || !Array.isArray(parsed.keys)) throw new Error(`key file ${path} is not a key list`);
+  // A repeated id would be revoked in one entry and still served from the other: the server keeps the last.
+  const positionOfId = new Map<string, number>();
   parsed.keys.forEach((entry, position) => {
     const problem = entryProblem(entry);
     if (problem) throw new Error(`key file ${path}: entry ${position + 1}${idOf(entry)} ${problem}`);
+    const { id } = entry as StoredKey;
+    const earlier = positionOfId.get(id);
+    if (earlier !== undefined) throw new Error(`key file ${path}: entries ${earlier + 1} and ${position + 1} have the same id ${id}`);
+    positionOfId.set(id, position);
   });
   return parsed as KeyFile;
 }
 
 const isText = (value: unknown): value is string => typeof value === "string" && value !== "";
+const isInstant = (value: unknown): value is string => isText(value) && DateTime.fromISO(value, { setZone: true }).isValid;
 
 /** What is wrong with one entry of the key file, or null when it is a whole key record. */
 function entryProblem(entry: unknown): string | null {
   if (!entry || typeof entry !== "object" || Array.isArray(entry)) return "is not a key record";
   const key = entry as Record<keyof StoredKey, unknown>;
   if (!isText(key.id)) return "has no id";
-  for (const field of ["name", "environment", "createdAt"] as const) {
+  for (const field of ["name", "environment"] as const) {
     if (typeof key[field] !== "string") return `has no ${field}`;
   }
+  if (!isInstant(key.createdAt)) return "has a createdAt that is not an ISO 8601 time";
   if (!(typeof key.secretHash === "string" && /^[0-9a-f]{64}$/.test(key.secretHash))) return "has no secretHash (64 hexadecimal digits)";
   if (!Array.isArray(key.scopes) || !key.scopes.every((scope) => (SCOPES as readonly unknown[]).includes(scope))) {
     return `has scopes that are not a list of ${SCOPES.join(", ")}`;
   }
-  if (key.revokedAt !== undefined && key.revokedAt !== null && !isText(key.revokedAt)) return "has a revokedAt that is not a time";
+  // null is active; the server takes anything else, even a missing field, as revoked, so only a time may stand here.
+  if (key.revokedAt !== null && !isInstant(key.revokedAt)) return "has a revokedAt that is neither null nor an ISO 8601 time";
   return null;
 }
 

@@ -59,4 +59,26 @@ describe("the server's key lookup", () => {
     const lookup = createKeyLookup(path);
     expect(() => lookup(record.id)).toThrow(`key file ${path}: entry 2 (id fedcba9876543210) has scopes that are not a list of weather:read, economics:read, operator`);
   });
+
+  it("fails when two entries share an id: a revocation written to one would leave the other working", () => {
+    const path = keysFile();
+    const record = key();
+    writeFileSync(path, JSON.stringify({ keys: [{ ...record, revokedAt: "2026-11-23T00:00:01.000Z" }, key(), record] }));
+    expect(() => createKeyLookup(path)(record.id)).toThrow(`key file ${path}: entries 1 and 3 have the same id ${record.id}`);
+  });
+
+  it("fails when a time is not a time, or revokedAt is missing (the server would take it as revoked, listings as active)", () => {
+    const path = keysFile();
+    const record = key();
+    const { revokedAt: _, ...withoutRevokedAt } = record;
+    const cases: [object, string][] = [
+      [withoutRevokedAt, "has a revokedAt that is neither null nor an ISO 8601 time"],
+      [{ ...record, revokedAt: "yesterday" }, "has a revokedAt that is neither null nor an ISO 8601 time"],
+      [{ ...record, createdAt: "x" }, "has a createdAt that is not an ISO 8601 time"],
+    ];
+    for (const [entry, problem] of cases) {
+      writeFileSync(path, JSON.stringify({ keys: [entry] }));
+      expect(() => createKeyLookup(path)(record.id)).toThrow(`key file ${path}: entry 1 (id ${record.id}) ${problem}`);
+    }
+  });
 });
