@@ -69,7 +69,7 @@ export function writeNodeAnswerOrFailure(res: ServerResponse, answer: HttpAnswer
 }
 
 /**
- * Writes the answer. Its headers name its length when it has a body (responseBody); an error body's length is
+ * Writes the answer. The pipeline's answers name their length (responseBody, answerError); any other answer's is
  * computed here, since writeHead fixes the head before Node could add it. Node drops the body of a HEAD answer. The
  * status line has no reason phrase, as srvx writes it for the same URL's answers through h3.
  */

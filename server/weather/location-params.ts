@@ -42,6 +42,6 @@ export const AUTO_ZONE = "auto";
  * zone is VALIDATION_FAILED).
  */
 export function parseForecastZone(raw: string | null, point: WeatherPoint): string {
-  if (raw !== null && raw.toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);
+  if (raw !== null && raw.trim().toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);
   return parseZone(raw);
 }

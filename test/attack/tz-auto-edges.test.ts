@@ -41,6 +41,13 @@ describe("tz=auto at the edges of the map", () => {
     expect(() => new Intl.DateTimeFormat("en", { timeZone: credentialed.body.data.timeZone })).not.toThrow();
   });
 
+  it("reads tz=auto trimmed, as every other tz value", async () => {
+    const plain = await service.request("/api/public/v1/weather/forecast?lat=10&lon=10&tz=auto");
+    const padded = await service.request("/api/public/v1/weather/forecast?lat=10&lon=10&tz=%20AUTO%09");
+    expect(padded.status, padded.text.slice(0, 200)).toBe(200);
+    expect(padded.body.data.forecast.timeZone).toBe(plain.body.data.forecast.timeZone);
+  });
+
   it("refuses tz=auto look-alikes as unknown zones, never a 500", async () => {
     for (const tz of ["autos", "auto%00", "Auto/Auto", "AUTO,UTC", "%E2%80%8Bauto"]) {
       const answer = await service.request(`/api/public/v1/weather/forecast?lat=10&lon=10&tz=${tz}`);
