@@ -8,12 +8,15 @@ export function requireIndex(storage: IndexStorage): OpenIndex {
   return index;
 }
 
-/** A read that fails on a present index (a damaged file) is STORAGE_UNAVAILABLE, not INTERNAL. */
+/**
+ * A read that fails on a present index (a damaged file, an index an older version published) is STORAGE_UNAVAILABLE,
+ * not INTERNAL; what failed goes with it as its cause, for the operator's log.
+ */
 export function readIndex<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError("STORAGE_UNAVAILABLE");
+    throw new ApiError("STORAGE_UNAVAILABLE", undefined, { cause: error });
   }
 }

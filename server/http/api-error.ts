@@ -10,13 +10,17 @@ export class ApiError extends Error {
   readonly retryAfterSeconds: number | null;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, options: { retryAfterSeconds?: number; headers?: Record<string, string> } = {}) {
+  /**
+   * `cause`, when given, is what went wrong inside (a damaged index file, a column an older index lacks): logged for
+   * operators by the pipeline, never answered.
+   */
+  constructor(code: ErrorCode, message?: string, options: { retryAfterSeconds?: number; headers?: Record<string, string>; cause?: unknown } = {}) {
     // An expected answer needs no stack, and capturing one is most of the cost of a 401, 404 or 429: refused
     // requests must stay cheap, or they are the cheapest way to load the service.
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
-      super(message ?? ERROR_TABLE[code].message);
+      super(message ?? ERROR_TABLE[code].message, options.cause === undefined ? undefined : { cause: options.cause });
     } finally {
       Error.stackTraceLimit = stackTraceLimit;
     }

@@ -125,7 +125,22 @@ export function errorHeaders(request: RequestState, error: ApiError): Record<str
 
 /** Anything that is not an ApiError is a bug: log it for operators, answer INTERNAL with nothing internal. */
 export function toApiError(error: unknown, context: PipelineContext): ApiError {
-  if (error instanceof ApiError) return error;
+  if (error instanceof ApiError) {
+    if (error.cause !== undefined) logCauseOnce(error, context);
+    return error;
+  }
   context.logger.error({ err: error }, "internal error");
   return new ApiError("INTERNAL");
+}
+
+/** Causes already logged, by message: a damaged or outdated index fails every request that reads it, not once. */
+const loggedCauses = new Set<string>();
+const LOGGED_CAUSES_MAX = 100;
+
+/** Tells the operator why an answer failed (say, a column an older index lacks), the first time each cause occurs. */
+function logCauseOnce(error: ApiError, context: PipelineContext): void {
+  const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+  if (loggedCauses.has(cause) || loggedCauses.size >= LOGGED_CAUSES_MAX) return;
+  loggedCauses.add(cause);
+  context.logger.warn({ err: error.cause, code: error.code }, `answered ${error.code}: ${cause} (logged once per cause)`);
 }

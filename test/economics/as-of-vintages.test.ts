@@ -153,6 +153,11 @@ describe("an index built before the sightings were indexed", () => {
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe("STORAGE_UNAVAILABLE");
     expect(refused.headers.get("retry-after")).toMatch(/^[1-9][0-9]*$/);
+    expect(JSON.stringify(refused.body)).not.toContain("last_sighted_at");
+    // The operator is told why, once: the answer says nothing internal, every such request fails alike.
+    expect((await get(path("asOf=2022-10-01"))).status).toBe(503);
+    const causes = service.logs.filter((line) => line.includes("no such column") && line.includes("last_sighted_at"));
+    expect(causes).toHaveLength(1);
     expect((await get(path("asOf=2022-11-01&vintages=all"))).status).toBe(200);
     expect((await get(path("vintages=all"))).status).toBe(200);
     expect((await get(path(""))).body.data.observations[0]).toMatchObject({ value: "5.5", revisionCount: 2 });
