@@ -145,14 +145,14 @@ export function serveOptionsFrom(env: Env, flags: { port?: string; host?: string
 
 /** Where `service ingest` publishes each generation for other machines (`--publish-to`, SERVICE_PUBLISH_URL); null for none. */
 export function publishTargetFrom(env: Env, flag?: string): ObjectStoreLocation | null {
-  if (flag !== undefined) return objectStoreLocationFrom(env, flag, "--publish-to");
+  if (nonEmptyFlag(flag, "--publish-to") !== undefined) return objectStoreLocationFrom(env, flag!, "--publish-to");
   return env.SERVICE_PUBLISH_URL ? objectStoreLocationFrom(env, env.SERVICE_PUBLISH_URL, "SERVICE_PUBLISH_URL") : null;
 }
 
 /** Where `service serve` takes its index from instead of a local ingestion (`--index-from`, SERVICE_INDEX_FROM_URL); null for none. */
 export function indexFollowingFrom(env: Env, flag?: string): IndexFollowingConfig | null {
-  const source = flag !== undefined
-    ? objectStoreLocationFrom(env, flag, "--index-from")
+  const source = nonEmptyFlag(flag, "--index-from") !== undefined
+    ? objectStoreLocationFrom(env, flag!, "--index-from")
     : env.SERVICE_INDEX_FROM_URL ? objectStoreLocationFrom(env, env.SERVICE_INDEX_FROM_URL, "SERVICE_INDEX_FROM_URL") : null;
   if (!source) return null;
   return { source, pollIntervalMs: integerVariable(env.SERVICE_INDEX_POLL_SECONDS, "SERVICE_INDEX_POLL_SECONDS", 30, 1, 3600) * 1000 };

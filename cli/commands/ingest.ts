@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { UpstreamConfig } from "../../server/config.ts";
-import { ingestHttpFrom, publishTargetFrom, registryDirFrom, serviceConfigFrom } from "../config.ts";
+import { ingestHttpFrom, nonEmptyFlag, publishTargetFrom, registryDirFrom, serviceConfigFrom } from "../config.ts";
 import { RUN_ID_PATTERN } from "../../schemas/ingestion-runs.ts";
 import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
 import type { IngestSummary } from "../ingest/run-ingestion.ts";
@@ -47,8 +47,10 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
       const logFormat = ingestLogFormatFrom(env, options.logFormat);
       const publishTo = publishTargetFrom(env, options.publishTo);
       if (!config.storageEnabled) throw new InvalidArgumentError("ingestion needs a durable store: SERVICE_STORAGE is false");
-      if (options.fromArchive && !(existsSync(options.fromArchive) && statSync(options.fromArchive).isDirectory())) {
-        throw new InvalidArgumentError(`--from-archive ${options.fromArchive} is not a folder`);
+      // An empty value (`--from-archive "$UNSET"`) must not fall through to a live fetch from the publishers.
+      const fromArchive = nonEmptyFlag(options.fromArchive, "--from-archive");
+      if (fromArchive !== undefined && !(existsSync(fromArchive) && statSync(fromArchive).isDirectory())) {
+        throw new InvalidArgumentError(`--from-archive ${fromArchive} is not a folder`);
       }
       const http = ingestHttpFrom(env);
       // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
@@ -69,8 +71,8 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         const summary = await runIngestion({
           dataDir: config.dataDir,
           registry,
-          mode: options.fromArchive
-            ? { kind: "archive", dir: resolve(options.fromArchive) }
+          mode: fromArchive !== undefined
+            ? { kind: "archive", dir: resolve(fromArchive) }
             : { kind: "fetch", hosts: hostsFrom(config.upstreams), blsApiKey: env.SERVICE_BLS_API_KEY || null, http },
           only: options.source ?? null,
           now: () => Date.now(),

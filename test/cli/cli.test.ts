@@ -90,7 +90,7 @@ describe("service CLI", () => {
     expect(noStore.stderr).toMatch(/durable store/);
   });
 
-  it("refuses an empty --data-dir, --registry-dir or --port as a usage error, writing nothing in the current directory", () => {
+  it("refuses an empty --data-dir, --registry-dir, --port, --from-archive or object-store URL as a usage error, writing nothing in the current directory", () => {
     const cwd = dataDir();
     const empty: [string[], string][] = [
       ...[["serve"], ["keys", "create", "--scopes", "operator"], ["keys", "list"], ["openapi"], ["registry"], ["places"], ["ingest"], ["query", "events"]]
@@ -98,6 +98,10 @@ describe("service CLI", () => {
       [["registry", "--registry-dir", ""], "--registry-dir"],
       [["serve", "--port", ""], "--port"],
       [["demo-met", "--port", ""], "--port"],
+      // Not a live fetch from the publishers: the operator named an archive, only its value went missing.
+      [["ingest", "--from-archive", ""], "--from-archive"],
+      [["ingest", "--publish-to", ""], "--publish-to"],
+      [["serve", "--index-from", ""], "--index-from"],
     ];
     for (const [args, flag] of empty) {
       const result = runCli(args, { SERVICE_DATA_DIR: dataDir() }, { cwd });
