@@ -26,7 +26,7 @@ const observationsLimitParameter: ParameterSpec = {
 };
 
 export const eventParameters: ParameterSpec[] = [
-  tzParameter("IANA zone of bare dates in from/to and of the local projection. Absent, bare dates are UTC and there is no local projection. Unknown gives VALIDATION_FAILED."),
+  tzParameter("IANA zone of bare dates in from/to and of the local projection. Absent, bare dates are UTC; the events then carry no local projection unless timezone is given (then it is in UTC), and the calendar, always localised, projects in UTC. Unknown gives VALIDATION_FAILED."),
   rangeParameter("from", "A bare date is midnight in tz."),
   rangeParameter("to", "A bare date expands to the start of the following day in tz."),
   listParameter("country", LIST_SIZES.country, "ISO 3166-1 alpha-2 codes, case-insensitive; an event filed under a region never matches."),
