@@ -1,5 +1,5 @@
 import type { DemoMetFlags } from "../commands/demo-met.ts";
-import { ConfigError, integerVariable, nonEmptyFlag } from "../config.ts";
+import { integerVariable, nonEmptyFlag } from "../config.ts";
 import { listenFailure } from "../listen-failure.ts";
 import { MET_STANDIN_NOTICE, startMetStandin } from "./met-standin.ts";
 
@@ -36,8 +36,7 @@ export async function runDemoMet(flags: DemoMetFlags): Promise<void> {
 /** Flags only: SERVICE_PORT and SERVICE_HOST belong to the service, which must not land on the stand-in's port. */
 function demoAddressFrom(flags: DemoMetFlags): { port: number; host: string } {
   const port = integerVariable(nonEmptyFlag(flags.port, "--port"), "--port", DEFAULT_PORT, 0, 65535);
-  const host = flags.host ?? DEFAULT_HOST;
-  if (host.trim() === "") throw new ConfigError("--host must not be empty");
+  const host = nonEmptyFlag(flags.host, "--host") ?? DEFAULT_HOST;
   return { port, host };
 }
 

@@ -98,6 +98,7 @@ describe("service CLI", () => {
       [["registry", "--registry-dir", ""], "--registry-dir"],
       [["serve", "--port", ""], "--port"],
       [["demo-met", "--port", ""], "--port"],
+      [["demo-met", "--host", ""], "--host"],
       // Not a live fetch from the publishers: the operator named an archive, only its value went missing.
       [["ingest", "--from-archive", ""], "--from-archive"],
       [["ingest", "--publish-to", ""], "--publish-to"],
