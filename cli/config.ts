@@ -9,6 +9,7 @@ import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
 import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
 import { DEFAULT_KEPT_ANSWER_BYTES } from "../server/http/kept-answers.ts";
 import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-settings.ts";
+import type { NamedListener } from "./listen-failure.ts";
 import { packagePath } from "./package-paths.ts";
 
 /** A configuration problem, named: which variable or flag, and what is wrong with it. */
@@ -39,10 +40,6 @@ export function ingestHttpFrom(env: Env): PoliteOptions {
   };
 }
 
-export interface ServeOptions {
-  port: number;
-  host: string;
-}
 
 /**
  * A flag given an empty value (`--data-dir "$UNSET"`) is a usage error: taken as the default, or resolved to the
@@ -136,11 +133,17 @@ function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
   };
 }
 
-export function serveOptionsFrom(env: Env, flags: { port?: string; host?: string }): ServeOptions {
-  const port = integerVariable(nonEmptyFlag(flags.port, "--port") ?? env.SERVICE_PORT, flags.port !== undefined ? "--port" : "SERVICE_PORT", 3000, 0, 65535);
+/**
+ * The API's address, with the setting each part came from: a listener that cannot start names the one the operator
+ * used (SERVICE_PORT in a unit file is not fixed with --port); a default is changed with the flag.
+ */
+export function serveOptionsFrom(env: Env, flags: { port?: string; host?: string }): NamedListener {
+  const portSetting = flags.port === undefined && env.SERVICE_PORT ? "SERVICE_PORT" : "--port";
+  const hostSetting = flags.host === undefined && env.SERVICE_HOST ? "SERVICE_HOST" : "--host";
+  const port = integerVariable(nonEmptyFlag(flags.port, "--port") ?? env.SERVICE_PORT, portSetting, 3000, 0, 65535);
   const host = nonEmptyFlag(flags.host, "--host") ?? (env.SERVICE_HOST || "127.0.0.1");
   if (host.trim() === "") throw new ConfigError("SERVICE_HOST must not be empty");
-  return { port, host };
+  return { port, host, portSetting, hostSetting };
 }
 
 /** Where `service ingest` publishes each generation for other machines (`--publish-to`, SERVICE_PUBLISH_URL); null for none. */

@@ -24,7 +24,7 @@ export const SAMPLE_ARCHIVE_DIR = packagePath("data/samples");
 export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): Promise<void> {
   tuneHeapForServing();
   const config = serviceConfigFrom(env, flags);
-  const { port, host } = serveOptionsFrom(env, flags);
+  const listener = serveOptionsFrom(env, flags);
   const following = indexFollowingFrom(env, flags.indexFrom);
   if (following && (flags.seedSamples || !config.storageEnabled)) {
     throw new ConfigError("--index-from takes the index from object storage: it goes with neither --seed-samples nor --no-storage (SERVICE_STORAGE=false)");
@@ -55,9 +55,9 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
       await new Promise<void>((resolve) => flushLog(logger, () => resolve()));
     },
   };
-  const server = await startServer(app, { port, hostname: host, shutdown }).catch(async (error: unknown) => {
+  const server = await startServer(app, { port: listener.port, hostname: listener.host, shutdown }).catch(async (error: unknown) => {
     await metricsListener?.close();
-    throw listenFailure(error, { port, host, portSetting: "--port", hostSetting: "--host" });
+    throw listenFailure(error, listener);
   });
   process.stdout.write(`service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`);
   if (metricsListener) process.stdout.write(`metrics on ${metricsListener.url} (no key needed: keep this address private)\n`);

@@ -26,7 +26,7 @@ describe("an empty SERVICE_* variable", () => {
     expect(config.keysFile).toBe(join(data, "keys.json"));
     expect(config.environment).toBe("development");
     expect(config.metricsListener).toEqual({ port: 0, host: "127.0.0.1" });
-    expect(serveOptionsFrom({ SERVICE_HOST: "", SERVICE_PORT: "" }, {})).toEqual({ port: 3000, host: "127.0.0.1" });
+    expect(serveOptionsFrom({ SERVICE_HOST: "", SERVICE_PORT: "" }, {})).toEqual({ port: 3000, host: "127.0.0.1", portSetting: "--port", hostSetting: "--host" });
   });
 
   it("SERVICE_LOG_FORMAT: ingest reports in text", () => {

@@ -35,6 +35,15 @@ describe("a listener that cannot start", () => {
     });
   }, 60_000);
 
+  it("serve: a port or address set by SERVICE_PORT or SERVICE_HOST names that variable, not the flag", () => {
+    expect(failureOf(runCli(["serve"], { SERVICE_DATA_DIR: dataDir, SERVICE_PORT: String(port) }))).toEqual({
+      status: 1, line: `error: port ${port} is already in use on 127.0.0.1: pick another with SERVICE_PORT`, stack: [],
+    });
+    expect(failureOf(runCli(["serve", "--port", "0"], { SERVICE_DATA_DIR: dataDir, SERVICE_HOST: "192.0.2.1" }))).toEqual({
+      status: 1, line: "error: cannot listen on 192.0.2.1: not an address of this machine: pick another with SERVICE_HOST", stack: [],
+    });
+  }, 60_000);
+
   it("serve: the metrics port in use names SERVICE_METRICS_PORT", () => {
     expect(failureOf(runCli(["serve", "--port", "0"], { SERVICE_DATA_DIR: dataDir, SERVICE_METRICS_PORT: String(port) }))).toEqual({
       status: 1, line: `error: port ${port} is already in use on 127.0.0.1: pick another with SERVICE_METRICS_PORT`, stack: [],
