@@ -5,6 +5,11 @@ import { EXIT_CODES } from "./usage.ts";
  * has read what it wanted: the command ends at once and quietly, as Unix tools do, with exit code 0 (or the code the
  * command had already set). Any other failure to write (a full disk under `> file`) is said in one line, exit code 1.
  * Without this, Node reports both as an unhandled 'error' event with its stack.
+ *
+ * stderr carries progress and diagnostics, not the command's work: when it cannot be written (`service ingest 2>&1 |
+ * head` once head has quit) the command goes on to its end and its own exit code, writing no more there. There is
+ * nowhere left to say that failure; the stream, destroyed by it, drops later writes without another error. (The JSON
+ * log of `ingest --log-format json` writes fd 2 through pino, which stops logging on EPIPE by itself.)
  */
 export function handleOutputErrors(): void {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -12,4 +17,5 @@ export function handleOutputErrors(): void {
     process.stderr.write(`error: the output could not be written: ${error.message}\n`);
     process.exit(EXIT_CODES.failure);
   });
+  process.stderr.on("error", () => {});
 }

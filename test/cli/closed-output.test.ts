@@ -5,9 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { DATA_FILES } from "../../schemas/data-files.ts";
 import { startCli } from "../support/long-running-cli.ts";
 
 const BIN = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
+const SAMPLES_DIR = fileURLToPath(new URL("../../data/samples/", import.meta.url));
 const env = () => ({ PATH: process.env.PATH ?? "", SERVICE_DATA_DIR: mkdtempSync(join(tmpdir(), "cli-output-")) });
 
 describe("output that cannot be written", () => {
@@ -18,6 +20,18 @@ describe("output that cannot be written", () => {
     const [code, signal] = await once(running.child, "close");
     expect({ code, signal, stderr: running.stderr() }).toEqual({ code: 0, signal: null, stderr: "" });
   });
+
+  it("a stderr nobody reads (`service ingest 2>&1 | head`) neither crashes the run nor ends it early: it publishes and exits 0", async () => {
+    for (const logFormat of ["text", "json"]) {
+      const runEnv = env();
+      const running = startCli(["ingest", "--from-archive", SAMPLES_DIR, "--source", "central-bank-meetings-calendar", "--log-format", logFormat], runEnv);
+      // Gone before the first progress line: every write to stderr meets EPIPE.
+      running.child.stderr!.destroy();
+      const [code, signal] = await once(running.child, "close");
+      expect({ logFormat, code, signal, published: /index published/.test(running.stdout()) }).toEqual({ logFormat, code: 0, signal: null, published: true });
+      expect(existsSync(join(runEnv.SERVICE_DATA_DIR, DATA_FILES.index))).toBe(true);
+    }
+  }, 60_000);
 
   it.skipIf(!existsSync("/dev/full"))("says so in one line with exit code 1 for any other failure (a full disk)", () => {
     const full = openSync("/dev/full", "w");
