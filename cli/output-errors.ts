@@ -13,9 +13,22 @@ import { EXIT_CODES } from "./usage.ts";
  */
 export function handleOutputErrors(): void {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (ownWriteFailures) return;
     if (error.code === "EPIPE") process.exit();
     process.stderr.write(`error: the output could not be written: ${error.message}\n`);
     process.exit(EXIT_CODES.failure);
   });
   process.stderr.on("error", () => {});
+}
+
+let ownWriteFailures = false;
+
+/**
+ * Writes a command's result to stdout and tells whether it got there. For a command whose output cannot be printed
+ * again (the secret of `keys create`): from its first call the command answers for a failed write itself, so this
+ * process is not ended at the write, before the command can undo what the lost output was for.
+ */
+export function writeResult(text: string): Promise<Error | null> {
+  ownWriteFailures = true;
+  return new Promise((resolve) => process.stdout.write(text, (error) => resolve(error ?? null)));
 }

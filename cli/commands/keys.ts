@@ -1,7 +1,8 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
-import { newKey } from "../../server/keys/api-keys.ts";
+import { newKey, type KeyFile } from "../../server/keys/api-keys.ts";
 import { dataDirFrom, environmentFrom, keysFileFrom } from "../config.ts";
+import { writeResult } from "../output-errors.ts";
 import { EXIT_CODES } from "../usage.ts";
 
 function parseScopes(raw: string): Scope[] {
@@ -30,6 +31,14 @@ async function onKeyFile<T>(path: string, work: () => T | Promise<T>): Promise<T
   }
 }
 
+/** Revokes the key of this id in the file, from now (a key already revoked keeps its time); false when there is none. */
+function revoke(file: KeyFile, id: string): boolean {
+  const key = file.keys.find((candidate) => candidate.id === id);
+  if (!key) return false;
+  if (!key.revokedAt) key.revokedAt = new Date().toISOString();
+  return true;
+}
+
 export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): void {
   const keys = program
     .command("keys")
@@ -53,9 +62,17 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
       const path = keysFile();
       const { updateKeyFile } = await keyFile();
       await onKeyFile(path, () => updateKeyFile(path, (file) => ({ file: { keys: [...file.keys, record] }, result: undefined })));
-      process.stdout.write(`created key ${record.id} (${record.name}) for environment ${record.environment} with scopes ${record.scopes.join(",")}\n`);
-      process.stdout.write("store this secret now; it is not shown again:\n");
-      process.stdout.write(`${secret}\n`);
+      const failure = await writeResult(
+        `created key ${record.id} (${record.name}) for environment ${record.environment} with scopes ${record.scopes.join(",")}\n` +
+          "store this secret now; it is not shown again:\n" +
+          `${secret}\n`,
+      );
+      if (failure) {
+        // Nobody has the secret, and it is shown nowhere else: the key is revoked (kept, so `keys list` shows what happened).
+        await onKeyFile(path, () => updateKeyFile(path, (file) => ({ file, result: revoke(file, record.id) })));
+        process.stderr.write(`error: the secret of key ${record.id} could not be written (${failure.message}), so the key is revoked: create another\n`);
+        process.exitCode = EXIT_CODES.failure;
+      }
     });
 
   keys
@@ -79,12 +96,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .action(async (id: string) => {
       const path = keysFile();
       const { updateKeyFile } = await keyFile();
-      const found = await onKeyFile(path, () => updateKeyFile(path, (file) => {
-        const key = file.keys.find((candidate) => candidate.id === id);
-        if (!key) return { file: null, result: false };
-        if (!key.revokedAt) key.revokedAt = new Date().toISOString();
-        return { file, result: true };
-      }));
+      const found = await onKeyFile(path, () => updateKeyFile(path, (file) => (revoke(file, id) ? { file, result: true } : { file: null, result: false })));
       // Not a usage error: the command was right, the key is not there (exit 1, as for any failure).
       if (!found) {
         process.stderr.write(`error: no key has id ${id}\n`);

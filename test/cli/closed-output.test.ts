@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { startCli } from "../support/long-running-cli.ts";
+import { runCli } from "../support/run-cli.ts";
 
 const BIN = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
 const SAMPLES_DIR = fileURLToPath(new URL("../../data/samples/", import.meta.url));
@@ -20,6 +21,21 @@ describe("output that cannot be written", () => {
     const [code, signal] = await once(running.child, "close");
     expect({ code, signal, stderr: running.stderr() }).toEqual({ code: 0, signal: null, stderr: "" });
   });
+
+  it("keys create: a secret that could not be written is exit code 1, said on stderr, and its key is revoked; keys list still ends with 0", async () => {
+    const runEnv = env();
+    const running = startCli(["keys", "create", "--scopes", "operator", "--name", "lost"], runEnv);
+    running.child.stdout!.destroy();
+    const [code] = await once(running.child, "close");
+    expect(code).toBe(1);
+    expect(running.stderr()).toMatch(/^error: the secret of key [0-9a-f]+ could not be written \(.*\), so the key is revoked: create another\n$/);
+    const listed = runCli(["keys", "list"], runEnv);
+    expect(listed.stdout).toMatch(/ lost  created \S+  revoked \S+\n$/);
+
+    const listing = startCli(["keys", "list"], runEnv);
+    listing.child.stdout!.destroy();
+    expect(await once(listing.child, "close")).toEqual([0, null]);
+  }, 30_000);
 
   it("a stderr nobody reads (`service ingest 2>&1 | head`) neither crashes the run nor ends it early: it publishes and exits 0", async () => {
     for (const logFormat of ["text", "json"]) {
