@@ -11,7 +11,7 @@ import type { IndexFollower } from "../../server/storage/index-follower.ts";
 import type { ServeFlags } from "../commands/serve.ts";
 import { ConfigError, indexFollowingFrom, registryDirFrom, serveOptionsFrom, serviceConfigFrom } from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
-import { acquireIngestionLock } from "../ingest/run-lock.ts";
+import { acquireIngestionLock, ingestionLockHolder } from "../ingest/run-lock.ts";
 import { listenFailure } from "../listen-failure.ts";
 import { packagePath } from "../package-paths.ts";
 import { buildPlacesInChildProcess, ensurePlacesIndex } from "../places/ensure-places-index.ts";
@@ -32,7 +32,7 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
   const registryDir = registryDirFrom(env, flags.registryDir);
   const registry = readRegistrySources(new Date(), registryDir);
   // A follower's registry comes with each generation; its own build only stands in until the first one arrives.
-  if (!following || !existsSync(join(config.dataDir, DATA_FILES.registry))) publishRegistry(registry, config.dataDir);
+  if (!following || !existsSync(join(config.dataDir, DATA_FILES.registry))) publishRegistryUnlessIngesting(registry, config.dataDir);
   if (flags.seedSamples && config.storageEnabled && !existsSync(join(config.dataDir, DATA_FILES.index))) {
     await seedFromSamples(config.dataDir, registry);
   }
@@ -63,6 +63,24 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
   if (metricsListener) process.stdout.write(`metrics on ${metricsListener.url} (no key needed: keep this address private)\n`);
   // One writer: an instance following object storage never ingests; it downloads what the writer publishes.
   if (following) follower = (await import("../../server/storage/index-follower.ts")).startIndexFollower(following, config.dataDir, logger, metrics.registry);
+}
+
+/**
+ * Publishes the registry under the ingestion lock, as ingest does: a run holding it publishes the registry itself, and
+ * a serve started meanwhile must not overwrite it with its own build. It serves what is there until that run ends.
+ */
+function publishRegistryUnlessIngesting(registry: BuiltRegistry, dataDir: string): void {
+  const release = acquireIngestionLock(dataDir);
+  if (!release) {
+    const holder = ingestionLockHolder(dataDir);
+    process.stderr.write(`an ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress: it publishes the registry; serving the one in ${dataDir} until then\n`);
+    return;
+  }
+  try {
+    publishRegistry(registry, dataDir);
+  } finally {
+    release();
+  }
 }
 
 async function seedFromSamples(dataDir: string, registry: BuiltRegistry): Promise<void> {

@@ -1,0 +1,28 @@
+import { readFileSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { acquireIngestionLock } from "../../cli/ingest/run-lock.ts";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+import { startCli } from "../support/long-running-cli.ts";
+import { runCli } from "../support/run-cli.ts";
+
+describe("serve started while an ingestion runs", () => {
+  it("leaves the registry to the run holding the lock (it publishes it) and says so in one line", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "serve-registry-lock-"));
+    expect(runCli(["registry"], { SERVICE_DATA_DIR: dataDir }).status).toBe(0);
+    const path = join(dataDir, DATA_FILES.registry);
+    const before = { text: readFileSync(path, "utf8"), mtimeMs: statSync(path).mtimeMs };
+    // The lock records this test's process as the run: alive, so it is held, not stale.
+    const release = acquireIngestionLock(dataDir)!;
+    const service = startCli(["serve", "--port", "0"], { SERVICE_DATA_DIR: dataDir });
+    try {
+      await service.waitForStdout(/listening on/, 30_000);
+      expect({ text: readFileSync(path, "utf8"), mtimeMs: statSync(path).mtimeMs }).toEqual(before);
+      expect(service.stderr()).toContain(`an ingestion run (pid ${process.pid}) is in progress: it publishes the registry; serving the one in ${dataDir} until then\n`);
+    } finally {
+      await service.stop("SIGTERM");
+      release();
+    }
+  }, 60_000);
+});
