@@ -2,19 +2,19 @@ import { EXIT_CODES } from "./usage.ts";
 
 /**
  * What a command does when its output cannot be written. A reader that closed the pipe (`service openapi | head`)
- * has read what it wanted: the command ends at once and quietly, as Unix tools do, with exit code 0 (or the code the
- * command had already set). Any other failure to write (a full disk under `> file`) is said in one line, exit code 1.
- * Without this, Node reports both as an unhandled 'error' event with its stack.
+ * has read what it wanted: the command writes no more there and goes on quietly to its end and its own exit code.
+ * It is not ended at the write: `ingest --publish-to … | head` still has its index to upload after the summary it
+ * prints. The stream, destroyed by the failure, drops later writes without another error. Any other failure to write
+ * (a full disk under `> file`) is said in one line, exit code 1. Without this, Node reports both as an unhandled
+ * 'error' event with its stack.
  *
- * stderr carries progress and diagnostics, not the command's work: when it cannot be written (`service ingest 2>&1 |
- * head` once head has quit) the command goes on to its end and its own exit code, writing no more there. There is
- * nowhere left to say that failure; the stream, destroyed by it, drops later writes without another error. (The JSON
- * log of `ingest --log-format json` writes fd 2 through pino, which stops logging on EPIPE by itself.)
+ * stderr carries progress and diagnostics: when it cannot be written (`service ingest 2>&1 | head` once head has
+ * quit) the command likewise goes on, writing no more there; there is nowhere left to say that failure. (The JSON log
+ * of `ingest --log-format json` writes fd 2 through pino, which stops logging on EPIPE by itself.)
  */
 export function handleOutputErrors(): void {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (ownWriteFailures) return;
-    if (error.code === "EPIPE") process.exit();
+    if (ownWriteFailures || error.code === "EPIPE") return;
     process.stderr.write(`error: the output could not be written: ${error.message}\n`);
     process.exit(EXIT_CODES.failure);
   });
