@@ -5,8 +5,9 @@ import { parseForecastZone } from "../../server/weather/location-params.ts";
 const kolkata = { lat: 22.57, lon: 88.36 };
 
 describe("parseForecastZone", () => {
-  it("reads auto, in any case, as the zone of the point", () => {
+  it("reads auto, in any case and trimmed as every tz value, as the zone of the point", () => {
     expect(parseForecastZone("auto", kolkata)).toBe("Asia/Kolkata");
+    expect(parseForecastZone(" auto\t", kolkata)).toBe("Asia/Kolkata");
     expect(parseForecastZone("AUTO", { lat: -34.93, lon: 138.6 })).toBe("Australia/Adelaide");
     expect(parseForecastZone("Auto", { lat: 30, lon: -40, altitude: 0 })).toBe("Etc/GMT+3");
   });
@@ -18,7 +19,7 @@ describe("parseForecastZone", () => {
   });
 
   it("refuses an unknown zone, near-misses of auto included, with VALIDATION_FAILED", () => {
-    for (const raw of ["Mars/Olympus", "auto ", " auto", "automatic", "autos", "local"]) {
+    for (const raw of ["Mars/Olympus", "au to", "auto\u200b", "automatic", "autos", "local"]) {
       let thrown: unknown;
       try {
         parseForecastZone(raw, kolkata);
