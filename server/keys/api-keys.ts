@@ -29,8 +29,12 @@ export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
+/** A key's id: 16 lower-case hexadecimal digits, as newKey makes it and as a secret carries it. */
+export const KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
+const SECRET_PATTERN = new RegExp(`^${SECRET_PREFIX}_(${KEY_ID_PATTERN.source.slice(1, -1)})_[A-Za-z0-9_-]{43}$`);
+
 export function keyIdOf(secret: string): string | null {
-  const match = /^svc_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/.exec(secret);
+  const match = SECRET_PATTERN.exec(secret);
   return match ? match[1]! : null;
 }
 

@@ -5,7 +5,7 @@ import { lock } from "proper-lockfile";
 import { writeFileAtomically } from "../files/atomic-write.ts";
 import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "../files/reloading-file.ts";
 import { SCOPES } from "../../schemas/vocabularies.ts";
-import type { KeyFile, StoredKey } from "./api-keys.ts";
+import { KEY_ID_PATTERN, type KeyFile, type StoredKey } from "./api-keys.ts";
 
 /**
  * The key file, every entry checked: a damaged entry (edited by hand, cut short) would otherwise be listed as a
@@ -37,13 +37,15 @@ function entryProblem(entry: unknown): string | null {
   if (!entry || typeof entry !== "object" || Array.isArray(entry)) return "is not a key record";
   const key = entry as Record<keyof StoredKey, unknown>;
   if (!isText(key.id)) return "has no id";
+  // No secret could name any other id (keyIdOf), so such a key could never be used.
+  if (!KEY_ID_PATTERN.test(key.id)) return "has an id that is not 16 hexadecimal digits";
   for (const field of ["name", "environment"] as const) {
     if (typeof key[field] !== "string") return `has no ${field}`;
   }
   if (!isInstant(key.createdAt)) return "has a createdAt that is not an ISO 8601 time";
   if (!(typeof key.secretHash === "string" && /^[0-9a-f]{64}$/.test(key.secretHash))) return "has no secretHash (64 hexadecimal digits)";
-  if (!Array.isArray(key.scopes) || !key.scopes.every((scope) => (SCOPES as readonly unknown[]).includes(scope))) {
-    return `has scopes that are not a list of ${SCOPES.join(", ")}`;
+  if (!Array.isArray(key.scopes) || key.scopes.length === 0 || !key.scopes.every((scope) => (SCOPES as readonly unknown[]).includes(scope))) {
+    return `has scopes that are not a non-empty list of ${SCOPES.join(", ")}`;
   }
   // null is active; the server takes anything else, even a missing field, as revoked, so only a time may stand here.
   if (key.revokedAt !== null && !isInstant(key.revokedAt)) return "has a revokedAt that is neither null nor an ISO 8601 time";

@@ -57,7 +57,15 @@ describe("the server's key lookup", () => {
     const record = key();
     writeFileSync(path, JSON.stringify({ keys: [record, { ...record, id: "fedcba9876543210", scopes: undefined }] }));
     const lookup = createKeyLookup(path);
-    expect(() => lookup(record.id)).toThrow(`key file ${path}: entry 2 (id fedcba9876543210) has scopes that are not a list of weather:read, economics:read, operator`);
+    expect(() => lookup(record.id)).toThrow(`key file ${path}: entry 2 (id fedcba9876543210) has scopes that are not a non-empty list of weather:read, economics:read, operator`);
+  });
+
+  it("fails when an id is not one a secret can carry (16 lower-case hexadecimal digits)", () => {
+    const path = keysFile();
+    for (const id of ["a b", "AAAAAAAAAAAAAAAA", "0123456789abcdef0"]) {
+      writeFileSync(path, JSON.stringify({ keys: [{ ...key(), id }] }));
+      expect(() => createKeyLookup(path)(id)).toThrow(`key file ${path}: entry 1 (id ${id}) has an id that is not 16 hexadecimal digits`);
+    }
   });
 
   it("fails when two entries share an id: a revocation written to one would leave the other working", () => {
@@ -75,6 +83,7 @@ describe("the server's key lookup", () => {
       [withoutRevokedAt, "has a revokedAt that is neither null nor an ISO 8601 time"],
       [{ ...record, revokedAt: "yesterday" }, "has a revokedAt that is neither null nor an ISO 8601 time"],
       [{ ...record, createdAt: "x" }, "has a createdAt that is not an ISO 8601 time"],
+      [{ ...record, scopes: [] }, "has scopes that are not a non-empty list of weather:read, economics:read, operator"],
     ];
     for (const [entry, problem] of cases) {
       writeFileSync(path, JSON.stringify({ keys: [entry] }));
