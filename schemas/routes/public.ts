@@ -51,7 +51,7 @@ export const publicRoutes: RouteSpec[] = [
     tag: "economics",
     summary: "The public calendar as a subscribable iCalendar feed (RFC 5545)",
     description: `Every event of the window (not paged: a window holding more than ${CALENDAR_FEED_MAX_EVENTS} events is VALIDATION_FAILED), with the public calendar's filters and window rules. ` +
-      "UID is stable across runs (the event's id); DTSTAMP is when ingestion last recorded a change to the event; SEQUENCE counts the times its source changed its schedule or status; " +
+      "UID is stable across runs (the event's id followed by @weather-economics-service); DTSTAMP is when ingestion last recorded a change to the event; SEQUENCE counts the times its source changed its schedule or status; " +
       "a timed event is a UTC instant, a date-only event a DATE (no time invented); STATUS:CANCELLED when the source removed the event; URL is the publisher's page; " +
       "each description carries the publisher's credit and terms. Errors are the JSON error body.",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.calendar,
