@@ -1,4 +1,6 @@
 import { arrayOf, bool, enumOf, int, nullable, obj, str, type JsonSchema } from "./json-schema.ts";
+import type { BuiltRegistry } from "./registry.ts";
+import { compileAssertion } from "./validator.ts";
 import {
   CALENDAR_SOURCES, CATEGORIES, FREQUENCIES, IMPORTANCE_LEVELS, OBSERVATION_APIS, PUBLISHERS, REGIONS,
   SEASONAL_ADJUSTMENTS, SERIES_TRANSFORMATIONS, SLUG_PATTERN,
@@ -51,3 +53,10 @@ export const builtRegistrySchema = strict(obj({
   series: arrayOf(seriesSourceSchema),
   releases: arrayOf(releaseSourceSchema),
 }));
+
+/**
+ * The registry JSON checked against `builtRegistrySchema`, throwing with what is wrong: by the CLI before it publishes
+ * one, and by every reader of a published one (the server, `service query`, an object-storage follower), since valid
+ * JSON of another shape would otherwise fail each request that reads it.
+ */
+export const assertBuiltRegistry = compileAssertion<BuiltRegistry>(builtRegistrySchema, "registry");

@@ -56,7 +56,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
   const weather = dependencies.weather !== undefined
     ? dependencies.weather
     : config.weather.enabled ? createWeatherService(config.weather, () => clock.now(), { logger: dependencies.logger, metrics: dependencies.metrics }) : null;
-  const registry = createRegistrySource(config.dataDir);
+  const registry = createRegistrySource(config.dataDir, dependencies.logger);
   const handlers: Record<string, RouteHandler> = {
     ...registryHandlers(registry),
     ...serviceHandlers(config, storage, registry),

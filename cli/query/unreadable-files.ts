@@ -1,18 +1,20 @@
 import Database from "better-sqlite3";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import { readRegistryFile } from "../../server/registry/registry-file.ts";
 
 /**
- * The data files `service query` reads that are there but cannot be read, each said in a line naming the file, why,
- * and the command that writes it again. The API's readers take a damaged file for a missing one (a generic
+ * The data files `service query` reads that are there but cannot be read (a registry that is not JSON or not of the
+ * registry's shape, an index that is not a database), each said in a line naming the file, why, and the command that
+ * writes it again. The API's readers take a damaged file for a missing one (a generic
  * "not available" answer, right for a client); an operator at the terminal needs to know which file to look at.
  */
 export function unreadableDataFiles(dataDir: string, storageEnabled: boolean): string[] {
   const registry = join(dataDir, DATA_FILES.registry);
   const index = join(dataDir, DATA_FILES.index);
   return [
-    unreadable("registry", registry, () => JSON.parse(readFileSync(registry, "utf8")), "service registry"),
+    unreadable("registry", registry, () => readRegistryFile(registry), "service registry"),
     ...(storageEnabled ? [unreadable("index", index, () => readPublicationFacts(index), "service ingest")] : []),
   ].filter((line): line is string => line !== null);
 }

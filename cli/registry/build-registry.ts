@@ -4,11 +4,8 @@ import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry, DerivedSeriesRule, Registry } from "../../schemas/registry.ts";
-import { builtRegistrySchema } from "../../schemas/registry-schema.ts";
-import { compileAssertion } from "../../schemas/validator.ts";
+import { assertBuiltRegistry } from "../../schemas/registry-schema.ts";
 import { DEFAULT_REGISTRY_DIR } from "../config.ts";
-
-const assertBuiltRegistry = compileAssertion<BuiltRegistry>(builtRegistrySchema, "registry");
 
 /** Reads the curated sources in `sourceDir`, checks them against the schema and each other, and returns the built registry. */
 export function buildRegistry(sourceDir: string, builtAt: string): BuiltRegistry {

@@ -1,11 +1,6 @@
 import Database from "better-sqlite3";
-import { readFileSync } from "node:fs";
 import type { GenerationFile } from "../../schemas/index-manifest.ts";
-import { builtRegistrySchema } from "../../schemas/registry-schema.ts";
-import type { BuiltRegistry } from "../../schemas/registry.ts";
-import { compileAssertion } from "../../schemas/validator.ts";
-
-const assertBuiltRegistry = compileAssertion<BuiltRegistry>(builtRegistrySchema, "registry");
+import { readRegistryFile } from "../registry/registry-file.ts";
 
 /**
  * A downloaded file is swapped in only when the server can read it: a registry that is the registry's JSON, an
@@ -14,7 +9,7 @@ const assertBuiltRegistry = compileAssertion<BuiltRegistry>(builtRegistrySchema,
  */
 export function assertServable(file: GenerationFile, path: string): void {
   if (file === "registry") {
-    assertBuiltRegistry(JSON.parse(readFileSync(path, "utf8")));
+    readRegistryFile(path);
     return;
   }
   const db = new Database(path, { readonly: true, fileMustExist: true });

@@ -17,6 +17,15 @@ describe("service query on a data directory whose files cannot be read", () => {
     expect(result.stderr).toMatch(new RegExp(`^error: registry ${join(dir, "registry.json")} could not be read \\(.+\\): publish it again with \`service registry\`\\n$`));
   });
 
+  it.each(['{"families":[]}', "[]", "null"])("names a registry of the wrong shape (%s) and what is wrong with it", (text) => {
+    const dir = dataDir();
+    writeFileSync(join(dir, "registry.json"), text);
+    const result = runCli(["query", "series", "--data-dir", dir]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(new RegExp(`^error: registry ${join(dir, "registry.json")} could not be read \\(registry is invalid: / must .+\\): publish it again with \`service registry\`\\n$`));
+  });
+
   it("names an index that is not a database", () => {
     const dir = dataDir();
     expect(runCli(["registry", "--data-dir", dir]).status).toBe(0);
