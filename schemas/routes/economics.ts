@@ -37,7 +37,7 @@ export const eventParameters: ParameterSpec[] = [
   { ...enumListParameter("source", CALENDAR_SOURCES, LIST_SIZES.source, "exact and case-sensitive"), description: `Source slugs (${CALENDAR_SOURCES.join(", ")}), exact and case-sensitive, at most ${LIST_SIZES.source}. An event matches any of its sources.` },
   limitParameter(PAGE_LIMITS.credentialedEvents),
   cursorParameter,
-  { name: "timezone", in: "query", required: false, description: "A switch only: any non-empty value turns on the local projection; its value is never read (the zone comes from tz).", schema: str() },
+  { name: "timezone", in: "query", required: false, description: "A switch only: any value not blank after trimming turns on the local projection (a blank one counts as absent, as for every parameter); its value is never read (the zone comes from tz).", schema: str() },
 ];
 
 const credentialedEconomics = {

@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import type { ErrorCode } from "../../schemas/errors.ts";
 import { ApiError } from "../http/api-error.ts";
+import { givenValue } from "../http/params.ts";
 
 export interface DateRange {
   from: DateTime;
@@ -35,25 +36,30 @@ const LEAP_SECOND = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}):60(\.\d{1,9})?/;
  * Defaults: the start of today in the zone, minus `defaultDaysBack`, through plus `defaultDaysAhead`.
  */
 export function parseDateRange(rawFrom: string | null, rawTo: string | null, now: number, rules: RangeRules): DateRange {
+  const fromText = givenValue(rawFrom);
+  const toText = givenValue(rawTo);
   const today = DateTime.fromMillis(now, { zone: rules.zone }).startOf("day");
-  const from = rawFrom ? parseBound(rawFrom, rules, false) : rawTo ? null : today.minus({ days: rules.defaultDaysBack });
-  const to = rawTo ? parseBound(rawTo, rules, true) : null;
-  const toIsInstant = rawTo !== null && rawTo !== "" && !BARE_DATE.test(rawTo.trim());
+  const from = fromText !== null ? parseBound(fromText, rules, false) : toText !== null ? null : today.minus({ days: rules.defaultDaysBack });
+  const to = toText !== null ? parseBound(toText, rules, true) : null;
+  const toIsInstant = toText !== null && !BARE_DATE.test(toText);
   const start = from ?? to!.minus({ days: rules.defaultDaysBack + rules.defaultDaysAhead });
-  const end = to ?? (rawFrom ? start.plus({ days: rules.defaultDaysBack + rules.defaultDaysAhead }) : today.plus({ days: rules.defaultDaysAhead + 1 }));
+  const end = to ?? (fromText !== null ? start.plus({ days: rules.defaultDaysBack + rules.defaultDaysAhead }) : today.plus({ days: rules.defaultDaysAhead + 1 }));
   if (start >= end) throw new ApiError(rules.errorCode, "from must be before to.");
   if (end.diff(start, "days").days > rules.maxDays) throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
   const toInclusive = toIsInstant ? end : end.minus({ milliseconds: 1 });
-  const movesAt = rawFrom || rawTo ? Number.POSITIVE_INFINITY : today.plus({ days: 1 }).toMillis();
+  const movesAt = fromText !== null || toText !== null ? Number.POSITIVE_INFINITY : today.plus({ days: 1 }).toMillis();
   return { from: start, to: end, toInclusive, fromDate: start.toUTC().toISODate()!, toDate: end.toUTC().toISODate()!, movesAt };
 }
 
 /**
  * `asOf` of the vintage questions: an instant with its zone, or a bare date meaning the end of that day in UTC (what
- * was known when the day closed). Returned as UTC text in the index's form (`…T…:SS.sssZ`), compared as a string.
+ * was known when the day closed); null when not given. Returned as UTC text in the index's form (`…T…:SS.sssZ`),
+ * compared as a string.
  */
-export function parseAsOf(raw: string): string {
-  const text = raw.trim().replace(LEAP_SECOND, "$1:59.999");
+export function parseAsOf(raw: string | null): string | null {
+  const given = givenValue(raw);
+  if (given === null) return null;
+  const text = given.replace(LEAP_SECOND, "$1:59.999");
   let parsed: DateTime;
   if (BARE_DATE.test(text)) parsed = DateTime.fromISO(text, { zone: "utc" }).endOf("day");
   else if (ZONED_INSTANT.test(text)) parsed = DateTime.fromISO(text, { setZone: true });
@@ -65,8 +71,8 @@ export function parseAsOf(raw: string): string {
   return utc;
 }
 
-function parseBound(raw: string, rules: RangeRules, isEnd: boolean): DateTime {
-  const text = raw.trim();
+/** One bound, already trimmed. */
+function parseBound(text: string, rules: RangeRules, isEnd: boolean): DateTime {
   let parsed: DateTime;
   if (BARE_DATE.test(text)) {
     parsed = DateTime.fromISO(text, { zone: rules.zone });

@@ -1,7 +1,7 @@
 import type { PageLimit } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { ApiError } from "../http/api-error.ts";
-import { cursorAfter, decodeCursor, parseEnum, parseLimit } from "../http/params.ts";
+import { cursorAfter, decodeCursor, givenValue, parseEnum, parseLimit } from "../http/params.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
@@ -26,8 +26,7 @@ export function seriesObservationsAnswer(
 ) {
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
-  const rawAsOf = pastPageLimit ? query.get("asOf") : null;
-  const asOf = rawAsOf ? parseAsOf(rawAsOf) : null;
+  const asOf = pastPageLimit ? parseAsOf(query.get("asOf")) : null;
   const allVintages = pastPageLimit !== null && parseEnum(query.get("vintages"), VINTAGE_VIEWS, "vintages") === "all";
   const limit = parseLimit(query.get("limit"), pastPageLimit && (asOf !== null || allVintages) ? pastPageLimit : pageLimit);
   const offset = decodeCursor(query.get("cursor"));
@@ -35,7 +34,7 @@ export function seriesObservationsAnswer(
   if (!readIndex(() => hasObservations(index.db, series.slug))) {
     throw new ApiError("SERVICE_UNAVAILABLE", "Nothing has been ingested for this series yet.");
   }
-  const range = { from: query.get("from") || null, to: query.get("to") || null };
+  const range = { from: givenValue(query.get("from")), to: givenValue(query.get("to")) };
   const answer = (data: Record<string, unknown>, served: number, more: boolean) => ({
     data: { series: seriesView(series), ...data },
     meta: {

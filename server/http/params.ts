@@ -9,10 +9,21 @@ function invalid(message: string): ApiError {
   return new ApiError("VALIDATION_FAILED", message);
 }
 
+/**
+ * A parameter's value, trimmed; null when absent or blank. The one rule by which every parameter read here treats a
+ * value of only spaces as not given (its default), as it does an empty one, so `from=%20` is `from=`.
+ */
+export function givenValue(raw: string | null): string | null {
+  if (raw === null) return null;
+  const text = raw.trim();
+  return text === "" ? null : text;
+}
+
 /** Base-ten integer prefix ("3.7" reads as 3); below 1 or not starting with an integer is refused; above the maximum is clamped. */
 export function parseLimit(raw: string | null, limit: PageLimit, name = "limit"): number {
-  if (raw === null || raw === "") return limit.default;
-  const value = Number.parseInt(raw, 10);
+  const text = givenValue(raw);
+  if (text === null) return limit.default;
+  const value = Number.parseInt(text, 10);
   if (!Number.isFinite(value) || value < 1) throw invalid(`${name} must be an integer of at least 1.`);
   return Math.min(value, limit.max);
 }
@@ -33,8 +44,8 @@ export function parseEnumList<T extends string>(raw: string | null, vocabulary: 
 }
 
 export function parseEnum<T extends string>(raw: string | null, vocabulary: readonly T[], name: string): T | null {
-  if (raw === null || raw.trim() === "") return null;
-  return canonicalEnum(raw.trim(), vocabulary, name);
+  const text = givenValue(raw);
+  return text === null ? null : canonicalEnum(text, vocabulary, name);
 }
 
 function canonicalEnum<T extends string>(value: string, vocabulary: readonly T[], name: string): T {
@@ -43,9 +54,9 @@ function canonicalEnum<T extends string>(value: string, vocabulary: readonly T[]
   return found;
 }
 
-/** Whether a `tz` was given, which asks for a local projection: present and not blank (parseZone reads blank as absent). */
-export function tzGiven(raw: string | null): boolean {
-  return raw !== null && raw.trim() !== "";
+/** Whether a parameter was given (present and not blank): a `tz` or `timezone` that was asks for a local projection. */
+export function isGiven(raw: string | null): boolean {
+  return givenValue(raw) !== null;
 }
 
 /**
@@ -53,14 +64,16 @@ export function tzGiven(raw: string | null): boolean {
  * spelling of a zone gives the same answer and ETag; UTC when absent or blank.
  */
 export function parseZone(raw: string | null): string {
-  const text = raw?.trim() ?? "";
-  if (text === "") return "UTC";
+  const text = givenValue(raw);
+  if (text === null) return "UTC";
   const name = tzDatabaseName(text);
   if (name === undefined || !isKnownZone(name)) throw invalid("tz is not a name of the IANA time zone database.");
   return name;
 }
 
 const CURSOR_PREFIX = "o:";
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const CURSOR_TEXT = /^o:(0|[1-9][0-9]{0,8})$/;
 
 /** Cursors are opaque to clients: an offset into the filtered set, base64url-encoded. */
 export function encodeCursor(offset: number): string {
@@ -68,9 +81,10 @@ export function encodeCursor(offset: number): string {
 }
 
 export function decodeCursor(raw: string | null): number {
-  if (raw === null || raw === "") return 0;
-  const text = /^[A-Za-z0-9_-]+$/.test(raw) ? Buffer.from(raw, "base64url").toString("utf8") : "";
-  const match = /^o:(0|[1-9][0-9]{0,8})$/.exec(text);
+  const token = givenValue(raw);
+  if (token === null) return 0;
+  const text = BASE64URL.test(token) ? Buffer.from(token, "base64url").toString("utf8") : "";
+  const match = CURSOR_TEXT.exec(text);
   if (!match) throw invalid("cursor is not a valid paging token.");
   return Number(match[1]);
 }

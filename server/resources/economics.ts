@@ -9,7 +9,7 @@ import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
-import { cursorAfter, decodeCursor, parseEnumList, parseLimit, parseList, parseZone, tzGiven } from "../http/params.ts";
+import { cursorAfter, decodeCursor, isGiven, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
@@ -30,7 +30,8 @@ export function eventQueryFrom(query: URLSearchParams, now: number) {
     sources: parseList(query.get("source"), LIST_SIZES.source, "source"),
     statuses: null,
   };
-  const localise = tzGiven(query.get("tz")) || (query.get("timezone") ?? "") !== "";
+  // A blank timezone, like a blank tz, is not given (README "Parameters"): only a value turns the projection on.
+  const localise = isGiven(query.get("tz")) || isGiven(query.get("timezone"));
   return {
     zone, localise, filter, movesAt: range.movesAt,
     limit: parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents),

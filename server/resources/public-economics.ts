@@ -15,7 +15,7 @@ import { matchingSeries } from "../registry/registry-queries.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
-import { cursorAfter, decodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone, tzGiven } from "../http/params.ts";
+import { cursorAfter, decodeCursor, givenValue, isGiven, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
@@ -61,7 +61,7 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
 
     "public.economics.releases": ({ query, now }) => {
       const wanted = parseList(query.get("series"), LIST_SIZES.publicSeries, "series");
-      const country = query.get("country")?.trim().toUpperCase() || null;
+      const country = givenValue(query.get("country"))?.toUpperCase() ?? null;
       const region = parseEnum(query.get("region"), REGIONS, "region");
       const perSeries = parseLimit(query.get("perSeries"), PAGE_LIMITS.perSeries, "perSeries");
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicReleases);
@@ -79,8 +79,8 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
     },
 
     "public.economics.observations": ({ query, now }) => {
-      const slug = query.get("series");
-      if (!slug) throw new ApiError("VALIDATION_FAILED", "series is required.");
+      const slug = givenValue(query.get("series"));
+      if (slug === null) throw new ApiError("VALIDATION_FAILED", "series is required.");
       return seriesObservationsAnswer(storage, registry(), slug, query, now, PAGE_LIMITS.publicObservations, freshnessMeta);
     },
   };
@@ -106,5 +106,5 @@ function publicCalendarQuery(query: URLSearchParams, now: number) {
     releases: parseList(query.get("release"), LIST_SIZES.publicFilter, "release"),
     sources: parseList(query.get("source"), LIST_SIZES.publicFilter, "source"),
   };
-  return { zone, zoneGiven: tzGiven(query.get("tz")), range, filter };
+  return { zone, zoneGiven: isGiven(query.get("tz")), range, filter };
 }

@@ -3,7 +3,7 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { CATEGORIES, REGIONS, SLUG_PATTERN } from "../../schemas/vocabularies.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
-import { parseEnum, parseLimit } from "../http/params.ts";
+import { givenValue, parseEnum, parseLimit } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { activeFamilies, familyWithSeries, matchingSeries } from "../registry/registry-queries.ts";
@@ -35,8 +35,8 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
     "v1.economics.series": ({ query }) => {
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.seriesListing);
       const matches = matchingSeries(registry(), {
-        indicator: query.get("indicator") || null,
-        country: query.get("country")?.trim().toUpperCase() || null,
+        indicator: givenValue(query.get("indicator")),
+        country: givenValue(query.get("country"))?.toUpperCase() ?? null,
         region: parseEnum(query.get("region"), REGIONS, "region"),
       });
       const shape = (n: number) => ({
