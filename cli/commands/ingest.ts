@@ -55,15 +55,10 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
       const http = ingestHttpFrom(env);
       // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
       const { publishRegistry, readRegistrySources } = await import("../registry/build-registry.ts");
-      const { acquireIngestionLock, ingestionLockHolder } = await import("../ingest/run-lock.ts");
+      const { requireIngestionLock } = await import("../ingest/run-lock.ts");
       const { runIngestion } = await import("../ingest/run-ingestion.ts");
       const registry = readRegistrySources(new Date(), registryDirFrom(env, options.registryDir));
-      const release = acquireIngestionLock(config.dataDir);
-      if (!release) {
-        // Named, so the operator can tell a run that is working from one that hangs (and find it to stop it).
-        const holder = ingestionLockHolder(config.dataDir);
-        throw new Error(`another ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress for this data directory`);
-      }
+      const release = requireIngestionLock(config.dataDir);
       try {
         // Under the lock: a run refused because another holds it must not rewrite the registry that run publishes.
         publishRegistry(registry, config.dataDir);

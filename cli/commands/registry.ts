@@ -10,7 +10,15 @@ export function registerRegistryCommand(program: Command, env: NodeJS.ProcessEnv
     .action(async (options: { dataDir?: string; registryDir?: string }) => {
       // Loaded on use: validating loads ajv, which the other commands and `--help` should not pay for.
       const { rebuildRegistry } = await import("../registry/build-registry.ts");
-      const path = rebuildRegistry(dataDirFrom(env, options.dataDir), new Date(), registryDirFrom(env, options.registryDir));
-      process.stdout.write(`registry published to ${path}\n`);
+      const { requireIngestionLock } = await import("../ingest/run-lock.ts");
+      const dataDir = dataDirFrom(env, options.dataDir);
+      // Under the ingestion lock, as ingest and serve publish it: a run in progress publishes the registry it read.
+      const release = requireIngestionLock(dataDir);
+      try {
+        const path = rebuildRegistry(dataDir, new Date(), registryDirFrom(env, options.registryDir));
+        process.stdout.write(`registry published to ${path}\n`);
+      } finally {
+        release();
+      }
     });
 }

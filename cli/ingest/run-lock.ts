@@ -16,6 +16,17 @@ export function ingestionLockHolder(dataDir: string): number | null {
 }
 
 /**
+ * The data directory's ingestion lock, or the error that refuses a command because another run holds it. The holder
+ * is named, so the operator can tell a run that is working from one that hangs (and find it to stop it).
+ */
+export function requireIngestionLock(dataDir: string): () => void {
+  const release = acquireIngestionLock(dataDir);
+  if (release) return release;
+  const holder = ingestionLockHolder(dataDir);
+  throw new Error(`another ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress for this data directory`);
+}
+
+/**
  * Takes the data directory's ingestion lock, so two runs never write the store at once. A lock left by a
  * killed run (its process is gone) is taken over. Returns the release function, or null when another run holds it.
  */

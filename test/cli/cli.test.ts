@@ -70,6 +70,9 @@ describe("service CLI", () => {
       expect(ingest.stderr).toBe(`error: another ingestion run (pid ${process.pid}) is in progress for this data directory\n`);
       // The refused run wrote nothing: the registry is published under the lock, by the run that holds it.
       expect(existsSync(join(dir, "registry.json"))).toBe(false);
+      const registryWhileLocked = runCli(["registry"], { SERVICE_DATA_DIR: dir });
+      expect([registryWhileLocked.status, registryWhileLocked.stderr]).toEqual([1, ingest.stderr]);
+      expect(existsSync(join(dir, "registry.json"))).toBe(false);
     } finally {
       release!();
     }
@@ -167,6 +170,18 @@ describe("service CLI", () => {
     const revoke = runCli(["keys", "revoke", "0123456789abcdef"], env);
     expect(revoke.status).toBe(1);
     expect(revoke.stderr.split("\n")[0]).toBe("error: no key has id 0123456789abcdef");
+  });
+
+  it("refuses an empty key name and an id no key can have as usage errors, exit code 2", () => {
+    const env = { SERVICE_DATA_DIR: dataDir() };
+    for (const [args, message] of [
+      [["keys", "create", "--scopes", "operator", "--name", " "], 'error: option \'--name <label>\' argument \' \' is invalid. the name must not be empty (leave --name out for "unnamed")'],
+      [["keys", "revoke", ""], "error: command-argument value '' is invalid for argument 'id'. a key id is 16 hexadecimal digits, as keys list shows it"],
+    ] as const) {
+      const result = runCli([...args], env);
+      expect([result.status, result.stderr.split("\n")[0]], args.join(" ")).toEqual([2, message]);
+    }
+    expect(existsSync(join(env.SERVICE_DATA_DIR, "keys.json"))).toBe(false);
   });
 
   it("writes keys to SERVICE_KEYS_FILE when set", () => {
