@@ -17,6 +17,14 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The environment as the commands read it: a `SERVICE_*` variable that is blank (empty or only spaces, often a
+ * template or shell variable left unset) counts as unset, so its default applies rather than a folder named " ".
+ */
+export function serviceEnvironment(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([name, value]) => !(name.startsWith("SERVICE_") && (value ?? "").trim() === "")));
+}
+
 /** Publishers' real hosts; each can be replaced (scheme and host only) by one variable, so a stand-in can answer. */
 export const UPSTREAM_VARIABLES = [
   { id: "met-norway-locationforecast", domain: "weather", variable: "SERVICE_WEATHER_BASE_URL", publisher: "https://api.met.no" },

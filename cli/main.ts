@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { readFileSync } from "node:fs";
-import { ConfigError } from "./config.ts";
+import { ConfigError, serviceEnvironment } from "./config.ts";
 import { registerDemoMetCommand } from "./commands/demo-met.ts";
 import { registerIngestCommand } from "./commands/ingest.ts";
 import { registerKeysCommand } from "./commands/keys.ts";
@@ -24,7 +24,7 @@ const program = new Command("service")
   .showHelpAfterError(USAGE_HINT)
   .exitOverride();
 
-const env = process.env;
+const env = serviceEnvironment(process.env);
 registerServeCommand(program, env);
 registerKeysCommand(program, env);
 registerOpenApiCommand(program, env);

@@ -36,6 +36,14 @@ describe("an empty SERVICE_* variable", () => {
     expect(result.stderr).not.toContain('"level"');
   }, 60_000);
 
+  it("holding only spaces counts as unset too: SERVICE_DATA_DIR=' ' is ./var, not a folder named ' '", () => {
+    const cwd = tempDir();
+    const result = runCli(["registry"], { SERVICE_DATA_DIR: " ", SERVICE_KEYS_FILE: "\t" }, { cwd });
+    expect(result.status, result.stderr).toBe(0);
+    expect(readdirSync(cwd)).toEqual(["var"]);
+    expect(readdirSync(join(cwd, "var"))).toContain("registry.json");
+  });
+
   it("an empty --env flag is named as the flag, like every other empty flag", () => {
     const result = runCli(["keys", "create", "--scopes", "operator", "--env", ""], { SERVICE_DATA_DIR: tempDir() });
     expect(result.status).toBe(2);
