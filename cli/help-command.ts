@@ -13,12 +13,15 @@ export function replaceHelpCommands(command: Command): void {
   command.helpCommand(false);
   command
     .command("help")
-    .argument("[command]")
+    .argument("[command...]", "a command, and its subcommand where it has them (service help query events)")
     .description("display help for command")
-    .action((name: string | undefined) => {
-      if (name === undefined) command.help();
-      const named = command.commands.find((child) => child.name() === name || child.aliases().includes(name));
-      if (!named) command.error(`error: unknown command '${name}'`, { code: "commander.unknownCommand" });
-      named.help();
+    .action((names: string[]) => {
+      let helped = command;
+      for (const name of names) {
+        const named = helped.commands.find((child) => child.name() === name || child.aliases().includes(name));
+        if (!named) command.error(`error: unknown command '${names.join(" ")}'`, { code: "commander.unknownCommand" });
+        helped = named;
+      }
+      helped.help();
     });
 }

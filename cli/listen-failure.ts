@@ -20,8 +20,10 @@ export function listenFailure(error: unknown, listener: NamedListener): unknown 
     case "EADDRINUSE":
       return new Error(`port ${port} is already in use on ${host}: pick another with ${portSetting}`);
     case "EADDRNOTAVAIL":
-    case "ENOTFOUND":
       return new Error(`cannot listen on ${host}: not an address of this machine: pick another with ${hostSetting}`);
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new Error(`cannot listen on ${host}: no address is known by that name: pick another with ${hostSetting}`);
     case "EACCES":
       return new Error(`port ${port} on ${host} needs privileges this process lacks (ports below 1024 usually do): pick another with ${portSetting}`);
     default:

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
-import { newKey, type KeyFile } from "../../server/keys/api-keys.ts";
+import { KEY_ID_PATTERN, newKey, type KeyFile } from "../../server/keys/api-keys.ts";
 import { dataDirFrom, environmentFrom, keysFileFrom } from "../config.ts";
 import { writeResult } from "../output-errors.ts";
 import { EXIT_CODES } from "../usage.ts";
@@ -12,6 +12,18 @@ function parseScopes(raw: string): Scope[] {
     throw new InvalidArgumentError(`scopes must be a comma list of ${SCOPES.join(", ")}`);
   }
   return [...new Set(scopes)] as Scope[];
+}
+
+function parseName(raw: string): string {
+  const name = raw.trim();
+  if (name === "") throw new InvalidArgumentError("the name must not be empty (leave --name out for \"unnamed\")");
+  return name;
+}
+
+/** An id no key can have is a mistyped argument (usage), not a key that is missing. */
+function parseKeyId(raw: string): string {
+  if (!KEY_ID_PATTERN.test(raw)) throw new InvalidArgumentError("a key id is 16 hexadecimal digits, as keys list shows it");
+  return raw;
 }
 
 /**
@@ -51,7 +63,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .description("Create a key; its secret is printed once, as the last line of stdout")
     .requiredOption("--scopes <list>", `comma list of ${SCOPES.join(", ")}`, parseScopes)
     .option("--env <name>", "environment the key is valid in (env SERVICE_ENV, default development)")
-    .option("--name <label>", "a label to recognise the key by", "unnamed")
+    .option("--name <label>", "a label to recognise the key by", parseName, "unnamed")
     .action(async (options: { scopes: Scope[]; env?: string; name: string }) => {
       const { record, secret } = newKey({
         name: options.name,
@@ -92,7 +104,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
   keys
     .command("revoke")
     .description("Revoke a key by id; it stops working at once")
-    .argument("<id>", "key id as shown by keys list")
+    .argument("<id>", "key id as shown by keys list", parseKeyId)
     .action(async (id: string) => {
       const path = keysFile();
       const { updateKeyFile } = await keyFile();

@@ -64,10 +64,12 @@ describe("a listener that cannot start", () => {
   });
 
   // A privileged port cannot be refused to a test that runs as root (CI containers do): the wording is checked here.
-  it("a privileged port names the port and the setting; an error of another kind is passed on as it came", () => {
+  it("a privileged port names the port and the setting, a host name that does not resolve is said so; an error of another kind is passed on as it came", () => {
     const failed = (code: string) => Object.assign(new Error(`listen ${code}`), { code });
     const listener = { port: 80, host: "0.0.0.0", portSetting: "--port", hostSetting: "--host" };
     expect((listenFailure(failed("EACCES"), listener) as Error).message).toBe("port 80 on 0.0.0.0 needs privileges this process lacks (ports below 1024 usually do): pick another with --port");
+    const unresolved = { ...listener, host: "not..a..host" };
+    expect((listenFailure(failed("ENOTFOUND"), unresolved) as Error).message).toBe("cannot listen on not..a..host: no address is known by that name: pick another with --host");
     const other = failed("EMFILE");
     expect(listenFailure(other, listener)).toBe(other);
   });
