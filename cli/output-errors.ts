@@ -19,7 +19,7 @@ export function handleOutputErrors(): void {
     // and its lock to release after the summary it could not write. The exit code says the output was lost.
     outputFailed = true;
     process.stderr.write(`error: the output could not be written: ${error.message}\n`);
-    process.exitCode = EXIT_CODES.failure;
+    // Set as the process exits, so a code the command sets after this failure does not hide it.
     process.once("exit", () => {
       process.exitCode = EXIT_CODES.failure;
     });

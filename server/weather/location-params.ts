@@ -1,7 +1,7 @@
 import { COORDINATES } from "../../schemas/limits.ts";
 import type { ErrorCode } from "../../schemas/errors.ts";
 import { ApiError } from "../http/api-error.ts";
-import { parseZone } from "../http/params.ts";
+import { givenValue, parseZone } from "../http/params.ts";
 import { zoneOfPoint } from "../places/point-zone.ts";
 import { roundCoordinate, type WeatherPoint } from "./point.ts";
 
@@ -42,6 +42,6 @@ export const AUTO_ZONE = "auto";
  * zone is VALIDATION_FAILED).
  */
 export function parseForecastZone(raw: string | null, point: WeatherPoint): string {
-  if (raw !== null && raw.trim().toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);
+  if (givenValue(raw)?.toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);
   return parseZone(raw);
 }
