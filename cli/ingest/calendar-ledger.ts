@@ -26,17 +26,3 @@ export function calendarLedger(db: Database.Database) {
     moveToRelease: (eventId: string, releaseSlug: string, at: string) => statements.moveToRelease.run(releaseSlug, at, eventId),
   };
 }
-
-/**
- * Events to serve: all but those whose every source record was, when last seen, skipped as not being an event (a
- * second record under one id does not count: its id's first record is the event). SQL on the ledger.
- */
-export const SERVED_EVENTS_SQL = `
-  SELECT * FROM events e
-  WHERE NOT EXISTS (SELECT 1 FROM event_sources s WHERE s.event_id = e.id)
-    OR EXISTS (
-      SELECT 1 FROM event_sources s
-      WHERE s.event_id = e.id AND NOT EXISTS (
-        SELECT 1 FROM skipped_calendar_records k
-        WHERE k.source = s.source AND k.record = s.source_event_id AND k.reason != 'SECOND_RECORD_WITH_ONE_ID' AND k.last_seen_at >= s.last_seen_at))
-  ORDER BY e.id`;

@@ -4,43 +4,24 @@ import { provenanceOf } from "../../schemas/value-provenance.ts";
 import type { EventValueRecord } from "../../schemas/event-record.ts";
 import type { ValueLookup } from "./event-record.ts";
 import { releaseStartsAt, releaseVintage, vintageRecordedAt } from "./release-vintage.ts";
-import type { StoredEvent, StoredVintage } from "./store.ts";
+import type { IndexVintageRow } from "../../schemas/index-ddl.ts";
+import type { StoredEvent } from "./store.ts";
 
 /**
- * Fills the index's `observations` (the current vintage of every period with its revision facts and provenance)
- * straight from the ledger, attached to the index connection as `ledger`: one INSERT…SELECT streamed in primary-key
- * order, so the vintages never pass through JavaScript however many there are. Only registered series are served, each
- * with the vintages of its own kind: a derived series its computed vintages, any other its publisher's (a ledger key of
- * a derivation's input is no slug, and is never served). `sourceUpdatedAt` is the newer of the vintage's and the one
- * stated by the latest document that carried the period, and `last_sighted_at` when that document was fetched (as-of
- * answers give the served `sourceUpdatedAt` from then on). `published_at` is stamped later, from the events.
- * `vintages` gets every vintage of the same series, its `recorded_at` in one format (`…T…:SS.sssZ`) so that as-of
- * questions compare instants as strings.
+ * Fills the index's `vintages` and `observations` straight from the ledger, attached to the index connection as
+ * `ledger`, in INSERT…SELECTs streamed in primary-key order, so the vintages never pass through JavaScript however
+ * many there are. Only registered series are served, each with the vintages of its own kind: a derived series its
+ * computed vintages, any other its publisher's (a ledger key of a derivation's input is no slug, and is never served).
+ * `vintages` gets every served vintage, its `recorded_at` in one format (`…T…:SS.sssZ`) so that as-of questions compare
+ * instants as strings. `observations` is then read from those: the current vintage of every period with its revision
+ * facts and provenance. `sourceUpdatedAt` is the newer of the vintage's and the one stated by the latest document that
+ * carried the period, and `last_sighted_at` when that document was fetched (as-of answers give the served
+ * `sourceUpdatedAt` from then on). `published_at` is stamped later, from the events.
  */
 export function writeServedObservations(index: Database.Database, registry: Registry): void {
   index.exec("CREATE TEMP TABLE served_series (slug TEXT PRIMARY KEY, derivation TEXT NOT NULL) WITHOUT ROWID");
   const serve = index.prepare("INSERT INTO temp.served_series VALUES (?, ?)");
   for (const series of registry.series) serve.run(series.slug, series.derived ? "SERVICE_DERIVED" : "PUBLISHER_VALUE");
-  // Each period's latest sighting is joined once, to its current vintage only (a correlated read per vintage cost
-  // publishing seconds on a million vintages).
-  index.exec(`
-    INSERT INTO observations (series_slug, reference_period, value, publication_status, revision_count, previous_value,
-      source_updated_at, ingested_at, published_at, derived_inputs, source, adapter, transformation, derivation, document_sha256,
-      document_fetched_at, note, last_sighted_at)
-    SELECT c.series_slug, c.reference_period, c.value, c.publication_status, c.sequence - 1, c.previous_value,
-      CASE WHEN c.v_updated IS NULL OR s.source_updated_at > c.v_updated THEN s.source_updated_at ELSE c.v_updated END,
-      c.ingested_at, NULL, c.derived_inputs, c.source, c.adapter, c.transformation, c.derivation, c.document_sha256, c.document_fetched_at, c.note,
-      strftime('%Y-%m-%dT%H:%M:%fZ', s.seen_at)
-    FROM (
-      SELECT v.series_slug, v.reference_period, v.value, v.publication_status, v.sequence, v.source_updated_at AS v_updated,
-        v.ingested_at, v.derived_inputs, v.source, v.adapter, v.transformation, served.derivation, v.document_sha256, v.document_fetched_at, v.note,
-        lag(v.value) OVER period AS previous_value, lead(v.sequence) OVER period AS later_sequence
-      FROM ledger.vintages v JOIN temp.served_series served ON served.slug = v.series_slug
-        AND served.derivation = coalesce(v.derivation, 'PUBLISHER_VALUE')
-      WINDOW period AS (PARTITION BY v.series_slug, v.reference_period ORDER BY v.sequence)
-    ) c
-    LEFT JOIN ledger.value_sightings s ON s.series_slug = c.series_slug AND s.reference_period = c.reference_period
-    WHERE c.later_sequence IS NULL`);
   index.exec(`
     INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, recorded_at, run_id, source_updated_at,
       ingested_at, derived_inputs, source, adapter, transformation, derivation, document_sha256, document_fetched_at, note)
@@ -52,26 +33,38 @@ export function writeServedObservations(index: Database.Database, registry: Regi
       AND served.derivation = coalesce(v.derivation, 'PUBLISHER_VALUE')
     ORDER BY v.series_slug, v.reference_period, v.sequence`);
   index.exec("DROP TABLE temp.served_series");
+  // The latest sequence of each period is read from the primary key alone, then its row and the one before it are
+  // sought: a window over the vintages' whole rows cost publishing seconds on a million vintages.
+  index.exec(`
+    INSERT INTO observations (series_slug, reference_period, value, publication_status, revision_count, previous_value,
+      source_updated_at, ingested_at, published_at, derived_inputs, source, adapter, transformation, derivation, document_sha256,
+      document_fetched_at, note, last_sighted_at)
+    SELECT v.series_slug, v.reference_period, v.value, v.publication_status, v.sequence - 1,
+      (SELECT p.value FROM vintages p WHERE p.series_slug = v.series_slug AND p.reference_period = v.reference_period AND p.sequence < v.sequence
+        ORDER BY p.sequence DESC LIMIT 1),
+      CASE WHEN v.source_updated_at IS NULL OR s.source_updated_at > v.source_updated_at THEN s.source_updated_at ELSE v.source_updated_at END,
+      v.ingested_at, NULL, v.derived_inputs, v.source, v.adapter, v.transformation, v.derivation, v.document_sha256, v.document_fetched_at, v.note,
+      strftime('%Y-%m-%dT%H:%M:%fZ', s.seen_at)
+    FROM (SELECT series_slug, reference_period, max(sequence) AS sequence FROM vintages GROUP BY series_slug, reference_period) latest
+    JOIN vintages v ON v.series_slug = latest.series_slug AND v.reference_period = latest.reference_period AND v.sequence = latest.sequence
+    LEFT JOIN ledger.value_sightings s ON s.series_slug = v.series_slug AND s.reference_period = v.reference_period`);
   index.exec(`INSERT INTO series_facts SELECT series_slug, max(ingested_at), count(*) FROM observations GROUP BY series_slug`);
 }
 
 /**
- * An event's values, read from the ledger: `current` is the vintage the event's release produced (release-vintage.ts)
- * with the later vintages as its revisions, `before` the previous period as that release left it. Registered series
- * only, with the vintages of their own kind (as `writeServedObservations` serves them). Primary-key seeks.
+ * An event's values, read from the index's own `vintages` (written first by `writeServedObservations`, so registered
+ * series only, each with the vintages of its own kind): `current` is the vintage the event's release produced
+ * (release-vintage.ts) with the later vintages as its revisions, `before` the previous period as that release left it.
+ * Primary-key seeks on pages the build has just written.
  */
-export function releaseValueLookup(index: Database.Database, registry: Registry): (event: StoredEvent) => ValueLookup {
-  const derivationOf = new Map(registry.series.map((series) => [series.slug, series.derived ? "SERVICE_DERIVED" : "PUBLISHER_VALUE"]));
-  const vintagesOf = index.prepare(`SELECT * FROM ledger.vintages WHERE series_slug = ? AND reference_period = ?
-    AND coalesce(derivation, 'PUBLISHER_VALUE') = ? ORDER BY sequence`);
-  const periodBefore = index.prepare(`SELECT reference_period FROM ledger.vintages WHERE series_slug = ? AND reference_period < ?
-    AND length(reference_period) = length(?) AND coalesce(derivation, 'PUBLISHER_VALUE') = ? ORDER BY reference_period DESC LIMIT 1`).pluck();
+export function releaseValueLookup(index: Database.Database): (event: StoredEvent) => ValueLookup {
+  const vintagesOf = index.prepare("SELECT * FROM main.vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence");
+  const periodBefore = index.prepare(`SELECT reference_period FROM main.vintages WHERE series_slug = ? AND reference_period < ?
+    AND length(reference_period) = length(?) ORDER BY reference_period DESC LIMIT 1`).pluck();
   const seenAt = index.prepare("SELECT seen_at FROM ledger.value_sightings WHERE series_slug = ? AND reference_period = ?").pluck();
 
   const valueAt = (slug: string, period: string, releaseAt: string, fallBackToEarlier: boolean): EventValueRecord | null => {
-    const derivation = derivationOf.get(slug);
-    if (!derivation) return null;
-    const vintages = vintagesOf.all(slug, period, derivation) as StoredVintage[];
+    const vintages = vintagesOf.all(slug, period) as IndexVintageRow[];
     const seen = (seenAt.get(slug, period) as string | undefined) ?? null;
     const chosen = releaseVintage(vintages, releaseAt, seen)
       ?? (fallBackToEarlier ? vintages.filter((vintage) => vintageRecordedAt(vintage) < releaseAt).at(-1) ?? null : null);
@@ -84,7 +77,7 @@ export function releaseValueLookup(index: Database.Database, registry: Registry)
       publisherNote: chosen.note,
       vintage: chosen.sequence,
       recordedAt: vintageRecordedAt(chosen),
-      provenance: provenanceOf({ ...chosen, derivation }),
+      provenance: provenanceOf(chosen),
       revisions: vintages.filter((vintage) => vintage.sequence > chosen.sequence).map((vintage) => ({
         vintage: vintage.sequence, value: vintage.value, publicationStatus: vintage.publication_status, recordedAt: vintageRecordedAt(vintage),
       })),
@@ -96,8 +89,7 @@ export function releaseValueLookup(index: Database.Database, registry: Registry)
     return {
       current: (slug, period) => valueAt(slug, period, releaseAt, false),
       before: (slug, period) => {
-        const derivation = derivationOf.get(slug);
-        const earlier = derivation ? (periodBefore.get(slug, period, period, derivation) as string | undefined) : undefined;
+        const earlier = periodBefore.get(slug, period, period) as string | undefined;
         return earlier ? valueAt(slug, earlier, releaseAt, true) : null;
       },
     };

@@ -6,13 +6,13 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
 import type { Registry } from "../../schemas/registry.ts";
-import { calendarLedger, SERVED_EVENTS_SQL } from "./calendar-ledger.ts";
+import { calendarLedger } from "./calendar-ledger.ts";
 import { writeNews } from "./publish-news.ts";
 import { uncuratedReleaseRecord } from "./uncurated-releases.ts";
-import { eventRecord, type StoredEvidence } from "./event-record.ts";
-import type { StoredEventChange } from "./event-changes.ts";
+import { eventRecord } from "./event-record.ts";
 import { releaseValueLookup, stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
-import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
+import { servedEvents } from "./served-events.ts";
+import type { Store } from "./store.ts";
 
 /**
  * Builds `index.sqlite` beside the live file, complete and closed, then renames it over the live one,
@@ -74,21 +74,16 @@ export function publishedFact(dataDir: string, key: keyof PublicationFacts): str
  * the earliest release time of a confirmed event publishing it, for the observations' `published_at`.
  */
 function writeEvents(index: Database.Database, store: Store, registry: Registry): Map<string, string> {
-  const valuesFor = releaseValueLookup(index, registry);
+  const valuesFor = releaseValueLookup(index);
   // Uncurated releases first, so that a slug the registry has since taken up serves the registry's release.
   const releases = new Map([...calendarLedger(store.db).uncurated().map(uncuratedReleaseRecord), ...registry.releases].map((release) => [release.slug, release]));
-  const sourcesOf = store.db.prepare("SELECT * FROM event_sources WHERE event_id = ? ORDER BY first_seen_at, source");
-  const evidenceOf = store.db.prepare("SELECT kind, observed_at, released_at, detail, url FROM evidence WHERE event_id = ? ORDER BY observed_at, kind");
-  const changesOf = store.db.prepare(`SELECT field, old_value, new_value, changed_at, document_sha256, document_fetched_at FROM event_changes
-    WHERE event_id = ? ORDER BY rowid`);
   const insertEvent = index.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertSource = index.prepare("INSERT OR IGNORE INTO event_sources VALUES (?, ?)");
   const releasedAt = new Map<string, string>();
-  for (const event of store.db.prepare(SERVED_EVENTS_SQL).all() as StoredEvent[]) {
+  for (const { event, sources, evidence, changes } of servedEvents(store.db)) {
     const release = releases.get(event.release_slug);
     if (!release) continue;
-    const sources = sourcesOf.all(event.id) as StoredEventSource[];
-    const record = eventRecord(event, release, sources, evidenceOf.all(event.id) as StoredEvidence[], valuesFor(event), changesOf.all(event.id) as StoredEventChange[]);
+    const record = eventRecord(event, release, sources, evidence, valuesFor(event), changes);
     insertEvent.run(record.id, record.scheduledDate, record.scheduledAt, record.release.slug, record.country, record.region, record.currency,
       record.importance, record.status, record.publication.confirmed ? 1 : 0, JSON.stringify(record));
     for (const source of sources) insertSource.run(record.id, source.source);

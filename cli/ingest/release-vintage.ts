@@ -21,8 +21,26 @@ export function vintageRecordedAt(vintage: VintageTimes): string {
 /** When a release happens: its scheduled instant, else the start of its scheduled date in its zone (UTC instant). */
 export function releaseStartsAt(event: { scheduled_at: string | null; scheduled_date: string; source_timezone: string }): string {
   if (event.scheduled_at !== null) return event.scheduled_at;
-  const start = DateTime.fromISO(event.scheduled_date, { zone: event.source_timezone });
-  return (start.isValid ? start : DateTime.fromISO(event.scheduled_date, { zone: "utc" })).toUTC().toISO()!;
+  const key = `${event.source_timezone} ${event.scheduled_date}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    if (dayStarts.size >= DAY_STARTS_KEPT) dayStarts.clear();
+    start = startOfDate(event.scheduled_date, event.source_timezone);
+    dayStarts.set(key, start);
+  }
+  return start;
+}
+
+/**
+ * Starts of dates by zone, kept because luxon's zone arithmetic costs tens of microseconds and a calendar of 100,000
+ * events has only a few thousand distinct release dates per zone. Cleared whole when full, to stay bounded.
+ */
+const dayStarts = new Map<string, string>();
+const DAY_STARTS_KEPT = 50_000;
+
+function startOfDate(date: string, zone: string): string {
+  const start = DateTime.fromISO(date, { zone });
+  return (start.isValid ? start : DateTime.fromISO(date, { zone: "utc" })).toUTC().toISO()!;
 }
 
 /**
