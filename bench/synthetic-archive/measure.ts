@@ -47,13 +47,13 @@ export function measureIngestion(options: { archiveDir: string; registryDir: str
  * Times the index build alone (cli/ingest/publish-index.ts) from the store an ingestion left in `dataDir`, in this
  * process: the step a run ends with, measured apart from parsing and applying documents.
  */
-export function measureIndexPublication(options: { registryDir: string; dataDir: string }): { seconds: number; heapUsedMb: number } {
+export async function measureIndexPublication(options: { registryDir: string; dataDir: string }): Promise<{ seconds: number; heapUsedMb: number }> {
   const registry = readRegistrySources(new Date(), options.registryDir);
   const store = openStore(join(options.dataDir, DATA_FILES.store));
   try {
     const at = new Date().toISOString();
     const started = process.hrtime.bigint();
-    publishIndex(store, registry, options.dataDir, { publishedAt: at, lastIngestedAt: at, lastSuccessfulIngestionAt: at });
+    await publishIndex(store, registry, options.dataDir, { publishedAt: at, lastIngestedAt: at, lastSuccessfulIngestionAt: at });
     return { seconds: Number(process.hrtime.bigint() - started) / 1e9, heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6) };
   } finally {
     store.close();

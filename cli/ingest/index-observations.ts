@@ -1,11 +1,5 @@
 import type Database from "better-sqlite3";
 import type { Registry } from "../../schemas/registry.ts";
-import { provenanceOf } from "../../schemas/value-provenance.ts";
-import type { EventValueRecord } from "../../schemas/event-record.ts";
-import type { ValueLookup } from "./event-record.ts";
-import { releaseStartsAt, releaseVintage, vintageRecordedAt } from "./release-vintage.ts";
-import type { IndexVintageRow } from "../../schemas/index-ddl.ts";
-import type { StoredEvent } from "./store.ts";
 
 /**
  * Fills the index's `vintages` and `observations` straight from the ledger, attached to the index connection as
@@ -49,51 +43,6 @@ export function writeServedObservations(index: Database.Database, registry: Regi
     JOIN vintages v ON v.series_slug = latest.series_slug AND v.reference_period = latest.reference_period AND v.sequence = latest.sequence
     LEFT JOIN ledger.value_sightings s ON s.series_slug = v.series_slug AND s.reference_period = v.reference_period`);
   index.exec(`INSERT INTO series_facts SELECT series_slug, max(ingested_at), count(*) FROM observations GROUP BY series_slug`);
-}
-
-/**
- * An event's values, read from the index's own `vintages` (written first by `writeServedObservations`, so registered
- * series only, each with the vintages of its own kind): `current` is the vintage the event's release produced
- * (release-vintage.ts) with the later vintages as its revisions, `before` the previous period as that release left it.
- * Primary-key seeks on pages the build has just written.
- */
-export function releaseValueLookup(index: Database.Database): (event: StoredEvent) => ValueLookup {
-  const vintagesOf = index.prepare("SELECT * FROM main.vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence");
-  const periodBefore = index.prepare(`SELECT reference_period FROM main.vintages WHERE series_slug = ? AND reference_period < ?
-    AND length(reference_period) = length(?) ORDER BY reference_period DESC LIMIT 1`).pluck();
-  const seenAt = index.prepare("SELECT seen_at FROM ledger.value_sightings WHERE series_slug = ? AND reference_period = ?").pluck();
-
-  const valueAt = (slug: string, period: string, releaseAt: string, fallBackToEarlier: boolean): EventValueRecord | null => {
-    const vintages = vintagesOf.all(slug, period) as IndexVintageRow[];
-    const seen = (seenAt.get(slug, period) as string | undefined) ?? null;
-    const chosen = releaseVintage(vintages, releaseAt, seen)
-      ?? (fallBackToEarlier ? vintages.filter((vintage) => vintageRecordedAt(vintage) < releaseAt).at(-1) ?? null : null);
-    if (!chosen) return null;
-    return {
-      seriesSlug: slug,
-      referencePeriod: period,
-      value: chosen.value,
-      publicationStatus: chosen.publication_status,
-      publisherNote: chosen.note,
-      vintage: chosen.sequence,
-      recordedAt: vintageRecordedAt(chosen),
-      provenance: provenanceOf(chosen),
-      revisions: vintages.filter((vintage) => vintage.sequence > chosen.sequence).map((vintage) => ({
-        vintage: vintage.sequence, value: vintage.value, publicationStatus: vintage.publication_status, recordedAt: vintageRecordedAt(vintage),
-      })),
-    };
-  };
-
-  return (event) => {
-    const releaseAt = releaseStartsAt(event);
-    return {
-      current: (slug, period) => valueAt(slug, period, releaseAt, false),
-      before: (slug, period) => {
-        const earlier = periodBefore.get(slug, period, period) as string | undefined;
-        return earlier ? valueAt(slug, earlier, releaseAt, true) : null;
-      },
-    };
-  };
 }
 
 /** A value's `publishedAt`: the earliest release time of a confirmed event of a release publishing it, for that period. */

@@ -6,27 +6,28 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
 import type { Registry } from "../../schemas/registry.ts";
-import { calendarLedger } from "./calendar-ledger.ts";
+import { startWorker } from "../../server/threads/start-worker.ts";
+import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
+import type { EventsFileRequest } from "./publish-events.ts";
 import { writeNews } from "./publish-news.ts";
-import { uncuratedReleaseRecord } from "./uncurated-releases.ts";
-import { eventRecord } from "./event-record.ts";
-import { releaseValueLookup, stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
-import { servedEvents } from "./served-events.ts";
 import type { Store } from "./store.ts";
 
 /**
  * Builds `index.sqlite` beside the live file, complete and closed, then renames it over the live one,
  * so the server never reads a half-written index. Returns the path of the published file.
  */
-export function publishIndex(store: Store, registry: Registry, dataDir: string, facts: PublicationFacts): string {
+export async function publishIndex(store: Store, registry: Registry, dataDir: string, facts: PublicationFacts): Promise<string> {
   const live = join(dataDir, DATA_FILES.index);
   const building = `${live}.${process.pid}.building`;
+  const eventsFile = `${live}.${process.pid}.events`;
   // Half-built indexes of killed runs: the server never reads them, so they are only disk to reclaim. A run publishes
   // under the ingestion lock, so no other build can be under way.
   removeAbandonedFiles(live, "building", "none");
+  removeAbandonedFiles(live, "events", "none");
+  const events = writeEventsOnThread({ storePath: store.db.name, path: eventsFile, registry });
   const index = new Database(building);
   try {
-    buildIndex(index, store, registry, facts);
+    await buildIndex(index, store, registry, facts, events.written, eventsFile);
     index.close();
     replaceAtomically(building, live);
   } catch (error) {
@@ -34,23 +35,52 @@ export function publishIndex(store: Store, registry: Registry, dataDir: string, 
     if (index.open) index.close();
     rmSync(building, { force: true });
     throw error;
+  } finally {
+    await events.stop();
+    rmSync(eventsFile, { force: true });
   }
   return live;
 }
 
-function buildIndex(index: Database.Database, store: Store, registry: Registry, facts: PublicationFacts): void {
+/**
+ * The observations are written here while a worker thread writes the events into a file of their own
+ * (publish-events.ts), which is then copied in. The build is thrown away on any failure and synced whole before its
+ * rename (replaceAtomically), so it is written without a journal or syncs of its own.
+ */
+async function buildIndex(index: Database.Database, store: Store, registry: Registry, facts: PublicationFacts,
+  eventsWritten: Promise<Map<string, string>>, eventsFile: string): Promise<void> {
+  index.pragma("journal_mode = OFF");
+  index.pragma("synchronous = OFF");
   index.exec(INDEX_DDL);
   index.prepare("ATTACH DATABASE ? AS ledger").run(store.db.name);
+  index.transaction(() => writeServedObservations(index, registry))();
+  const releasedAt = await eventsWritten;
+  index.prepare("ATTACH DATABASE ? AS written").run(eventsFile);
   index.transaction(() => {
-    writeServedObservations(index, registry);
-    stampPublicationTimes(index, writeEvents(index, store, registry));
+    index.exec("INSERT INTO events SELECT * FROM written.events ORDER BY rowid");
+    index.exec("INSERT INTO event_sources SELECT * FROM written.event_sources");
+    stampPublicationTimes(index, releasedAt);
     writeSourceChecks(index, store);
     writeNews(index, store, registry);
     const insertFact = index.prepare("INSERT INTO publication (key, value) VALUES (?, ?)");
     for (const [key, value] of Object.entries(facts)) insertFact.run(key, value);
   })();
+  index.exec("DETACH DATABASE written");
   index.exec("DETACH DATABASE ledger");
   index.pragma("journal_mode = DELETE");
+}
+
+/** The events thread (events-worker.ts): `written` settles with its answer or its failure, `stop` ends it early. */
+function writeEventsOnThread(request: EventsFileRequest): { written: Promise<Map<string, string>>; stop: () => Promise<void> } {
+  const thread = startWorker(import.meta.url, "events-worker", { workerData: request });
+  const written = new Promise<Map<string, string>>((resolve, reject) => {
+    thread.once("message", resolve);
+    thread.once("error", reject);
+    thread.once("exit", (code) => reject(new Error(`the thread writing the events stopped (exit code ${code}) before it answered`)));
+  });
+  // A build that fails before it waits for the events still stops the thread; its own failure is the one reported.
+  written.catch(() => {});
+  return { written, stop: async () => void (await thread.terminate()) };
 }
 
 /** A fact the live index states, or null when there is no readable index or it states none. */
@@ -67,34 +97,6 @@ export function publishedFact(dataDir: string, key: keyof PublicationFacts): str
   } catch {
     return null;
   }
-}
-
-/**
- * Every event with its record, written as it is built (never all held at once). Returns, per series and period,
- * the earliest release time of a confirmed event publishing it, for the observations' `published_at`.
- */
-function writeEvents(index: Database.Database, store: Store, registry: Registry): Map<string, string> {
-  const valuesFor = releaseValueLookup(index);
-  // Uncurated releases first, so that a slug the registry has since taken up serves the registry's release.
-  const releases = new Map([...calendarLedger(store.db).uncurated().map(uncuratedReleaseRecord), ...registry.releases].map((release) => [release.slug, release]));
-  const insertEvent = index.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  const insertSource = index.prepare("INSERT OR IGNORE INTO event_sources VALUES (?, ?)");
-  const releasedAt = new Map<string, string>();
-  for (const { event, sources, evidence, changes } of servedEvents(store.db)) {
-    const release = releases.get(event.release_slug);
-    if (!release) continue;
-    const record = eventRecord(event, release, sources, evidence, valuesFor(event), changes);
-    insertEvent.run(record.id, record.scheduledDate, record.scheduledAt, record.release.slug, record.country, record.region, record.currency,
-      record.importance, record.status, record.publication.confirmed ? 1 : 0, JSON.stringify(record));
-    for (const source of sources) insertSource.run(record.id, source.source);
-    if (!record.referencePeriod || !record.publication.releasedAt) continue;
-    for (const seriesSlug of release.seriesSlugs) {
-      const key = `${seriesSlug}\n${record.referencePeriod.code}`;
-      const known = releasedAt.get(key);
-      if (!known || record.publication.releasedAt < known) releasedAt.set(key, record.publication.releasedAt);
-    }
-  }
-  return releasedAt;
 }
 
 /** Per source: its latest check, the last time it succeeded and the last time a document arrived (spec `meta.sourceChecks`, status route). */

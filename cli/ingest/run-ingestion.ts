@@ -110,7 +110,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     if (published) {
       options.progress("publishing the index…");
       const publishing = performance.now();
-      publishIndex(store, options.registry, options.dataDir, {
+      await publishIndex(store, options.registry, options.dataDir, {
         publishedAt: finished, lastIngestedAt: finished,
         // Never older than what the live index already states: a run killed after publishing, before it was recorded
         // finished, published a success that the ledger's runs no longer show.

@@ -1,4 +1,5 @@
-import { Worker, type ResourceLimits } from "node:worker_threads";
+import type { ResourceLimits, Worker } from "node:worker_threads";
+import { startWorker } from "../threads/start-worker.ts";
 import type { UpstreamCallRecorder } from "../upstream/fetch-limited.ts";
 import type { LocationRequest, LocationResult, MetClient } from "./met-client.ts";
 import { identifyingUserAgent } from "./met-identity.ts";
@@ -82,7 +83,7 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
 
   function running(): Worker {
     if (worker) return worker;
-    const thread = startWorker(limits);
+    const thread = startWorker(import.meta.url, "document-worker", { resourceLimits: limits });
     let reason = "it exited";
     thread.on("message", answered);
     thread.on("messageerror", (error) => {
@@ -153,15 +154,4 @@ export function createDocumentWorkerClient(options: DocumentWorkerClientOptions)
   identifyingUserAgent(options.client.userAgent);
   const worker = options.worker ?? processDocumentWorker(options.client.maxBytes);
   return { fetchLocation: (request) => worker.read(options.client, request, options.recordCall) };
-}
-
-function startWorker(resourceLimits: ResourceLimits): Worker {
-  const compiled = import.meta.url.endsWith(".js");
-  const entry = new URL(compiled ? "./document-worker.js" : "./document-worker.ts", import.meta.url);
-  if (compiled) return new Worker(entry, { resourceLimits });
-  // Run from the TypeScript sources (tests, `npm run dev`): Node 20 does not pass tsx's loader on to worker threads,
-  // so the thread registers it before it imports its entry.
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(bootstrap, { eval: true, resourceLimits });
 }

@@ -30,10 +30,11 @@ describe("files left by a build ended by a signal", () => {
     expect(readdirSync(dir).sort()).toEqual(["places.sqlite", running]);
   }, 60_000);
 
-  it("are removed by the next `service ingest`: under its lock, every index build's, and the registry's of writers gone", () => {
+  it("are removed by the next `service ingest`: under its lock, every index build's and events file's, and the registry's of writers gone", () => {
     const dir = mkdtempSync(join(tmpdir(), "abandoned-index-"));
     const dead = deadPid();
-    const leftovers = [`index.sqlite.${dead}.building`, `index.sqlite.${dead}.building-journal`, `index.sqlite.${process.pid}.building`, `registry.json.${dead}.tmp`];
+    const leftovers = [`index.sqlite.${dead}.building`, `index.sqlite.${dead}.building-journal`, `index.sqlite.${process.pid}.building`,
+      `index.sqlite.${dead}.events`, `index.sqlite.${process.pid}.events`, `registry.json.${dead}.tmp`];
     for (const name of leftovers) writeFileSync(join(dir, name), "half a file");
 
     const result = runCli(["ingest", "--from-archive", SAMPLES_DIR, "--source", "central-bank-meetings-calendar", "--data-dir", dir]);
@@ -41,6 +42,6 @@ describe("files left by a build ended by a signal", () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/: succeeded, index published$/m);
     expect(existsSync(join(dir, "index.sqlite"))).toBe(true);
-    expect(readdirSync(dir).filter((name) => /\.(building|tmp)/.test(name))).toEqual([]);
+    expect(readdirSync(dir).filter((name) => /\.(building|events|tmp)/.test(name))).toEqual([]);
   }, 60_000);
 });

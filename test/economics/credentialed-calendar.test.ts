@@ -32,7 +32,7 @@ describe("GET /api/v1/economics/calendar over a synthetic index", () => {
   const events = (query: string) => get(`/api/v1/economics/events?${query}`);
 
   beforeAll(async () => {
-    service = await startService({ seedDataDir: edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
+    service = await startService({ seedDataDir: await edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
     get = credentialedClient(service);
   });
   afterAll(() => service.close());
@@ -210,7 +210,7 @@ describe("GET /api/v1/economics/calendar at the response ceiling", () => {
   let get: ReturnType<typeof credentialedClient>;
 
   beforeAll(async () => {
-    service = await startService({ seedDataDir: longTitleDataDir() });
+    service = await startService({ seedDataDir: await longTitleDataDir() });
     get = credentialedClient(service);
   });
   afterAll(() => service.close());

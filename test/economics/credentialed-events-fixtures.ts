@@ -20,7 +20,7 @@ export const sorted = (ids: string[]) => [...ids].sort();
 export function edgeCaseEventsService() {
   const edge = {} as { service: RunningService; get: ReturnType<typeof credentialedClient> };
   beforeAll(async () => {
-    edge.service = await startService({ seedDataDir: edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
+    edge.service = await startService({ seedDataDir: await edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
     edge.get = credentialedClient(edge.service);
   });
   afterAll(() => edge.service.close());

@@ -95,7 +95,7 @@ describe("GET /api/v1/economics/events at the response ceiling", () => {
   const RANGE = `from=${LONG_TITLES.from}&to=${LONG_TITLES.to}`;
 
   beforeAll(async () => {
-    service = await startService({ seedDataDir: longTitleDataDir() });
+    service = await startService({ seedDataDir: await longTitleDataDir() });
     get = credentialedClient(service);
   });
   afterAll(() => service.close());

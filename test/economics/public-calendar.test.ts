@@ -34,7 +34,7 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
   };
 
   beforeAll(async () => {
-    service = await startService({ seedDataDir: edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
+    service = await startService({ seedDataDir: await edgeCaseDataDir(), clock: fakeClock("2026-03-14T12:00:00Z") });
   });
   afterAll(() => service.close());
 
@@ -199,7 +199,7 @@ describe("GET /api/public/v1/economics/calendar meta on other indexes", () => {
   afterAll(async () => { for (const service of services) await service.close(); });
 
   it("reports not_recorded for calendar sources never checked, and an empty 200 when nothing matches", async () => {
-    const service = await startService({ seedDataDir: syntheticDataDir({ runs: [{ at: "2026-03-05T06:00:00.000Z" }] }), clock: fakeClock("2026-03-05T12:00:00Z") });
+    const service = await startService({ seedDataDir: await syntheticDataDir({ runs: [{ at: "2026-03-05T06:00:00.000Z" }] }), clock: fakeClock("2026-03-05T12:00:00Z") });
     services.push(service);
     const { status, body } = await service.request(CALENDAR);
     expect(status).toBe(200);
@@ -209,7 +209,7 @@ describe("GET /api/public/v1/economics/calendar meta on other indexes", () => {
   });
 
   it("reports dataStatus unavailable when no run ever fully succeeded", async () => {
-    const dir = syntheticDataDir({
+    const dir = await syntheticDataDir({
       runs: [{ at: "2026-03-05T06:00:00.000Z", calendars: { "labour-stats-release-schedule": [EDGE_EVENTS.ppi0310] }, incomplete: ["eu-stats-release-calendar"] }],
     });
     const service = await startService({ seedDataDir: dir, clock: fakeClock("2026-03-05T12:00:00Z") });
@@ -223,7 +223,7 @@ describe("GET /api/public/v1/economics/calendar meta on other indexes", () => {
   });
 
   it("cuts a page over 1 MB, marks it truncated and resumes after the last event served", async () => {
-    const service = await startService({ seedDataDir: longTitleDataDir() });
+    const service = await startService({ seedDataDir: await longTitleDataDir() });
     services.push(service);
     const query = `${CALENDAR}?from=${LONG_TITLES.from}&to=${LONG_TITLES.to}&limit=200`;
     const ids: string[] = [];

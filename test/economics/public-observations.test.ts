@@ -75,7 +75,7 @@ describe("GET /api/public/v1/economics/observations over a synthetic index", () 
   const observations = (query: string) => service.request(`${OBSERVATIONS}?${query}`);
 
   beforeAll(async () => {
-    service = await startService({ seedDataDir: edgeCaseDataDir() });
+    service = await startService({ seedDataDir: await edgeCaseDataDir() });
   });
   afterAll(() => service.close());
 

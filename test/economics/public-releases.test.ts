@@ -218,7 +218,7 @@ describe("GET /api/public/v1/economics/releases over a synthetic index with late
   let body: any;
 
   beforeAll(async () => {
-    service = await startService({ seedDataDir: edgeCaseDataDir() });
+    service = await startService({ seedDataDir: await edgeCaseDataDir() });
     body = (await service.request(`${RELEASES}?limit=100`)).body;
   });
   afterAll(() => service.close());

@@ -19,7 +19,7 @@ describe("GET /api/v1/economics/series/{slug}/observations over a synthetic inde
   let get: ReturnType<typeof credentialedClient>;
 
   beforeAll(async () => {
-    service = await startService({ seedDataDir: edgeCaseDataDir() });
+    service = await startService({ seedDataDir: await edgeCaseDataDir() });
     get = credentialedClient(service);
   });
   afterAll(() => service.close());

@@ -50,7 +50,7 @@ describe("storage rules of the economics routes", () => {
   });
 
   it("answers 503 when an index exists but no ingestion ever completed", async () => {
-    const { service, get } = await start({ seedDataDir: noIngestionDataDir() });
+    const { service, get } = await start({ seedDataDir: await noIngestionDataDir() });
     await expectAllUnavailable(service, get);
   });
 
@@ -63,7 +63,7 @@ describe("storage rules of the economics routes", () => {
   });
 
   it("answers 200 with empty lists for an index that matches nothing", async () => {
-    const { service, get } = await start({ seedDataDir: edgeCaseDataDir() });
+    const { service, get } = await start({ seedDataDir: await edgeCaseDataDir() });
     const events = await get("/api/v1/economics/events?from=2026-03-01&to=2026-03-31&country=JP");
     expect(events.status).toBe(200);
     expect(events.body.data.entries).toEqual([]);
@@ -79,7 +79,7 @@ describe("storage rules of the economics routes", () => {
   });
 
   it("answers 200 with empty lists on a completed ingestion that found nothing, and 503 for a series with nothing ingested", async () => {
-    const { service, get } = await start({ seedDataDir: emptyIndexDataDir() });
+    const { service, get } = await start({ seedDataDir: await emptyIndexDataDir() });
     const events = await get("/api/v1/economics/events");
     expect(events.status).toBe(200);
     expect(events.body.data.entries).toEqual([]);
@@ -111,11 +111,11 @@ describe("storage rules of the economics routes", () => {
       renameSync(staging, join(service.dataDir, DATA_FILES.index));
       await published();
     };
-    await publish(edgeCaseDataDir());
+    await publish(await edgeCaseDataDir());
     const served = await get(path);
     expect(served.status).toBe(200);
     expect(served.body.data.entries.length).toBeGreaterThan(0);
-    await publish(noIngestionDataDir());
+    await publish(await noIngestionDataDir());
     expect((await get(path)).status).toBe(503);
     rmSync(join(service.dataDir, DATA_FILES.index));
     await published();

@@ -20,7 +20,7 @@ describe("liveness and readiness", () => {
   });
 
   it("is not ready while a bound store has no index from a completed ingestion, and ready with storage off", async () => {
-    service = await startService({ seedDataDir: noIngestionDataDir() });
+    service = await startService({ seedDataDir: await noIngestionDataDir() });
     const notReady = await service.request("/api/public/v1/health/ready");
     expect(notReady.status).toBe(503);
     expect(notReady.body.error.code).toBe("SERVICE_UNAVAILABLE");

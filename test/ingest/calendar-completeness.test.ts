@@ -163,7 +163,7 @@ describe("an event the registry starts curating, and an event whose record turns
     }
   });
 
-  it("withholds the event a store kept for October 2028's unlabelled day 1, without cancelling anything", () => {
+  it("withholds the event a store kept for October 2028's unlabelled day 1, without cancelling anything", async () => {
     const dataDir = tempDir("withheld");
     const store = openStore(join(dataDir, "store.sqlite"));
     try {
@@ -175,19 +175,19 @@ describe("an event the registry starts curating, and an event whose record turns
       const resolve = createReleaseResolver(registry);
       applyCalendarSnapshot(store, resolve, MEETINGS, [...snapshot.events, asEvent], { runId: "run_old", at: "2026-05-01T06:00:00.000Z" });
       const facts = { publishedAt: "2026-05-02T06:00:00.000Z", lastIngestedAt: "2026-05-02T06:00:00.000Z", lastSuccessfulIngestionAt: "2026-05-02T06:00:00.000Z" };
-      const decisionsIn = () => {
-        const index = new Database(publishIndex(store, registry, dataDir, facts), { readonly: true });
+      const decisionsIn = async () => {
+        const index = new Database(await publishIndex(store, registry, dataDir, facts), { readonly: true });
         try {
           return (index.prepare("SELECT scheduled_date FROM events WHERE release_slug = 'ecb-monetary-policy-decision' AND scheduled_date LIKE '2028-10-%' ORDER BY 1").pluck().all());
         } finally {
           index.close();
         }
       };
-      expect(decisionsIn()).toEqual(["2028-10-11", "2028-10-12"]);
+      expect(await decisionsIn()).toEqual(["2028-10-11", "2028-10-12"]);
 
       const counts = applyCalendarSnapshot(store, resolve, MEETINGS, snapshot.events, { runId: "run_new", at: "2026-05-02T06:00:00.000Z" }, snapshot.skipped);
       expect(counts).toMatchObject({ cancelled: 0, skipped: snapshot.skipped.length });
-      expect(decisionsIn()).toEqual(["2028-10-12"]);
+      expect(await decisionsIn()).toEqual(["2028-10-12"]);
       expect(store.event(stableEventId(MEETINGS, day1.record))!.status).toBe("SCHEDULED");
     } finally {
       store.close();

@@ -135,7 +135,7 @@ describe("applyCalendarSnapshot", () => {
     expect(eventOf(store, EUROSTAT, "rec-1")).toMatchObject({ status: "RESCHEDULED", scheduled_at: "2026-02-03T10:00:00.000Z", time_precision: "EXACT_TIME" });
   });
 
-  it("keeps SCHEDULED when the clock moves far past the date and nothing else changed, in the store and in the index", () => {
+  it("keeps SCHEDULED when the clock moves far past the date and nothing else changed, in the store and in the index", async () => {
     const store = freshStore();
     applyCalendarSnapshot(store, match, BLS, SNAPSHOT, run("2026-01-01T06:00:00.000Z"));
     const later = applyCalendarSnapshot(store, match, BLS, SNAPSHOT, run("2031-07-01T06:00:00.000Z"));
@@ -144,7 +144,7 @@ describe("applyCalendarSnapshot", () => {
     expect(allChanges(store)).toBe(0);
 
     const dataDir = tempDir("calendar-index");
-    const path = publishIndex(store, REGISTRY, dataDir, { publishedAt: "2031-07-01T06:00:00.000Z", lastIngestedAt: "2031-07-01T06:00:00.000Z", lastSuccessfulIngestionAt: "2031-07-01T06:00:00.000Z" });
+    const path = await publishIndex(store, REGISTRY, dataDir, { publishedAt: "2031-07-01T06:00:00.000Z", lastIngestedAt: "2031-07-01T06:00:00.000Z", lastSuccessfulIngestionAt: "2031-07-01T06:00:00.000Z" });
     const index = new Database(path, { readonly: true });
     try {
       const rows = index.prepare("SELECT status, confirmed, record FROM events").all() as { status: string; confirmed: number; record: string }[];

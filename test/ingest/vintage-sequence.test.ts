@@ -144,7 +144,7 @@ describe("observation vintages through a sequence of fetches", () => {
 describe("a verified value as evidence of publication", () => {
   afterAll(removeTempDirs);
 
-  it("confirms the event of its release and period once the event's date has come, without touching its status", () => {
+  it("confirms the event of its release and period once the event's date has come, without touching its status", async () => {
     const registry = readRegistrySources();
     const release = registry.releases.find((candidate) => candidate.slug === "eurostat-unemployment")!;
     const series = registry.series.find((candidate) => candidate.slug === release.seriesSlugs[0])!;
@@ -172,7 +172,7 @@ describe("a verified value as evidence of publication", () => {
       const evidence = store.db.prepare("SELECT kind, observed_at, released_at FROM evidence").all();
       expect(evidence).toEqual([{ kind: "VERIFIED_VALUE", observed_at: onTheDay.at, released_at: null }]);
 
-      const published = new Database(publishIndex(store, registry, dataDir, { publishedAt: onTheDay.at, lastIngestedAt: onTheDay.at, lastSuccessfulIngestionAt: onTheDay.at }), { readonly: true });
+      const published = new Database(await publishIndex(store, registry, dataDir, { publishedAt: onTheDay.at, lastIngestedAt: onTheDay.at, lastSuccessfulIngestionAt: onTheDay.at }), { readonly: true });
       try {
         const row = published.prepare("SELECT status, confirmed, record FROM events").get() as { status: string; confirmed: number; record: string };
         expect(row.status).toBe("SCHEDULED");

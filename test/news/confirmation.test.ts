@@ -136,7 +136,7 @@ describe("notices that are not LINKED confirm nothing", () => {
     source: "bls-news-feed", sourceItemId: `https://www.bls.gov/news.release/archives/n${n}.htm`, title, url: `https://www.bls.gov/news.release/archives/n${n}.htm`, publishedAt, updatedAt: null,
   });
 
-  it("AMBIGUOUS between two events, UNLINKED outside the window or against the event's period: no evidence, confirmed false", () => {
+  it("AMBIGUOUS between two events, UNLINKED outside the window or against the event's period: no evidence, confirmed false", async () => {
     const dir = tempDir("direct");
     const store = openStore(join(dir, "store.sqlite"));
     try {
@@ -150,7 +150,7 @@ describe("notices that are not LINKED confirm nothing", () => {
       ], skipped: [] }, { runId: "run_direct", at: RUN_AT });
       expect(counts).toMatchObject({ received: 3, linked: 0, ambiguous: 1, unlinked: 2, confirmed: 0 });
       expect(store.db.prepare("SELECT count(*) FROM evidence").pluck().get()).toBe(0);
-      publishIndex(store, registry, dir, { publishedAt: RUN_AT, lastIngestedAt: RUN_AT, lastSuccessfulIngestionAt: RUN_AT });
+      await publishIndex(store, registry, dir, { publishedAt: RUN_AT, lastIngestedAt: RUN_AT, lastSuccessfulIngestionAt: RUN_AT });
     } finally {
       store.close();
     }

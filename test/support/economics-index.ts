@@ -80,7 +80,7 @@ export function sampleDataDir(): Promise<string> {
  * apply functions, records run outcomes and source checks, and publishes the index with the real
  * registry (data/registry). Returns the data directory.
  */
-export function syntheticDataDir(spec: SyntheticSpec): string {
+export async function syntheticDataDir(spec: SyntheticSpec): Promise<string> {
   const dir = tempDir("economics-synthetic-");
   const lastRun = spec.runs.at(-1);
   const registry = readRegistrySources(lastRun ? new Date(lastRun.at) : new Date(0));
@@ -114,7 +114,7 @@ export function syntheticDataDir(spec: SyntheticSpec): string {
       if (outcome === "succeeded") lastSuccess = run.at;
     }
     const at = lastRun?.at ?? null;
-    publishIndex(store, registry, dir, { publishedAt: at, lastIngestedAt: at, lastSuccessfulIngestionAt: lastSuccess, ...spec.facts });
+    await publishIndex(store, registry, dir, { publishedAt: at, lastIngestedAt: at, lastSuccessfulIngestionAt: lastSuccess, ...spec.facts });
   } finally {
     store.close();
   }
@@ -122,7 +122,7 @@ export function syntheticDataDir(spec: SyntheticSpec): string {
 }
 
 /** An index exists but was published by no completed ingestion (`lastIngestedAt` null). */
-export function noIngestionDataDir(): string {
+export function noIngestionDataDir(): Promise<string> {
   return syntheticDataDir({
     runs: [{ at: "2026-03-05T06:00:00.000Z", calendars: { "labour-stats-release-schedule": [EDGE_EVENTS.ppi0310] } }],
     facts: { lastIngestedAt: null, lastSuccessfulIngestionAt: null },
@@ -130,7 +130,7 @@ export function noIngestionDataDir(): string {
 }
 
 /** A completed ingestion that found nothing: an index with no events and no observations. */
-export function emptyIndexDataDir(): string {
+export function emptyIndexDataDir(): Promise<string> {
   return syntheticDataDir({ runs: [{ at: "2026-03-05T06:00:00.000Z" }] });
 }
 
@@ -138,18 +138,18 @@ export function emptyIndexDataDir(): string {
 // (c) The synthetic corpora (synthetic-economics-corpora.ts), each built once per test process
 // ---------------------------------------------------------------------------------------------
 
-let edgeDir: string | null = null;
+let edgeDir: Promise<string> | null = null;
 
 /** The edge-case corpus (built once per test process). */
-export function edgeCaseDataDir(): string {
+export function edgeCaseDataDir(): Promise<string> {
   edgeDir ??= syntheticDataDir(EDGE_SPEC);
   return edgeDir;
 }
 
-let longTitleDir: string | null = null;
+let longTitleDir: Promise<string> | null = null;
 
 /** The long-title corpus, whose pages cross the 1 MB response ceiling. */
-export function longTitleDataDir(): string {
+export function longTitleDataDir(): Promise<string> {
   longTitleDir ??= syntheticDataDir(longTitleSpec());
   return longTitleDir;
 }

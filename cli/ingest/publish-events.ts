@@ -1,0 +1,63 @@
+import Database from "better-sqlite3";
+import { INDEX_DDL } from "../../schemas/index-ddl.ts";
+import type { Registry } from "../../schemas/registry.ts";
+import { calendarLedger } from "./calendar-ledger.ts";
+import { eventRecord } from "./event-record.ts";
+import { releaseValueLookup } from "./event-values.ts";
+import { servedEvents } from "./served-events.ts";
+import { uncuratedReleaseRecord } from "./uncurated-releases.ts";
+
+/** What the events thread is given (events-worker.ts): plain data, cloned across threads. */
+export interface EventsFileRequest {
+  storePath: string;
+  path: string;
+  registry: Registry;
+}
+
+/**
+ * Writes the index's `events` and `event_sources` into a file of their own, with the index's own tables so that its
+ * rows copy column for column, from the ledger at `storePath` read in one snapshot. publish-index.ts runs this on a
+ * worker thread while it writes the observations: the two halves of publishing take about as long each. The file is
+ * a step of a build that is thrown away on any failure, so it is written without a journal or syncs. Returns, per
+ * series and period, the earliest release time of a confirmed event publishing it, for the observations' `published_at`.
+ */
+export function writeEventsFile({ storePath, path, registry }: EventsFileRequest): Map<string, string> {
+  const ledger = new Database(storePath, { readonly: true, fileMustExist: true });
+  const file = new Database(path);
+  try {
+    file.pragma("journal_mode = OFF");
+    file.pragma("synchronous = OFF");
+    file.exec(INDEX_DDL);
+    // One read transaction: one snapshot, and no lock taken and released around each of the many statements.
+    ledger.exec("BEGIN");
+    return file.transaction(() => writeEvents(file, ledger, registry))();
+  } finally {
+    ledger.close();
+    file.close();
+  }
+}
+
+/** Every event with its record, written as it is built (never all held at once). */
+function writeEvents(file: Database.Database, ledger: Database.Database, registry: Registry): Map<string, string> {
+  const valuesFor = releaseValueLookup(ledger, registry);
+  // Uncurated releases first, so that a slug the registry has since taken up serves the registry's release.
+  const releases = new Map([...calendarLedger(ledger).uncurated().map(uncuratedReleaseRecord), ...registry.releases].map((release) => [release.slug, release]));
+  const insertEvent = file.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const insertSource = file.prepare("INSERT OR IGNORE INTO event_sources VALUES (?, ?)");
+  const releasedAt = new Map<string, string>();
+  for (const { event, sources, evidence, changes } of servedEvents(ledger)) {
+    const release = releases.get(event.release_slug);
+    if (!release) continue;
+    const record = eventRecord(event, release, sources, evidence, valuesFor(event), changes);
+    insertEvent.run(record.id, record.scheduledDate, record.scheduledAt, record.release.slug, record.country, record.region, record.currency,
+      record.importance, record.status, record.publication.confirmed ? 1 : 0, JSON.stringify(record));
+    for (const source of sources) insertSource.run(record.id, source.source);
+    if (!record.referencePeriod || !record.publication.releasedAt) continue;
+    for (const seriesSlug of release.seriesSlugs) {
+      const key = `${seriesSlug}\n${record.referencePeriod.code}`;
+      const known = releasedAt.get(key);
+      if (!known || record.publication.releasedAt < known) releasedAt.set(key, record.publication.releasedAt);
+    }
+  }
+  return releasedAt;
+}
