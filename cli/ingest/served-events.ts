@@ -13,31 +13,37 @@ export interface ServedEvent {
 
 /**
  * Events to serve: all but those whose every source record was, when last seen, skipped as not being an event (a
- * second record under one id does not count: its id's first record is the event). SQL on the ledger, in id order.
+ * second record under one id does not count: its id's first record is the event). SQL on the ledger: a slice of them,
+ * in id order, after a given id.
  */
-const SERVED_EVENTS_SQL = `
+const SERVED_EVENTS_AFTER_SQL = `
   SELECT * FROM events e
-  WHERE NOT EXISTS (SELECT 1 FROM event_sources s WHERE s.event_id = e.id)
+  WHERE e.id > ? AND (NOT EXISTS (SELECT 1 FROM event_sources s WHERE s.event_id = e.id)
     OR EXISTS (
       SELECT 1 FROM event_sources s
       WHERE s.event_id = e.id AND NOT EXISTS (
         SELECT 1 FROM skipped_calendar_records k
-        WHERE k.source = s.source AND k.record = s.source_event_id AND k.reason != 'SECOND_RECORD_WITH_ONE_ID' AND k.last_seen_at >= s.last_seen_at))
-  ORDER BY e.id`;
+        WHERE k.source = s.source AND k.record = s.source_event_id AND k.reason != 'SECOND_RECORD_WITH_ONE_ID' AND k.last_seen_at >= s.last_seen_at)))
+  ORDER BY e.id LIMIT ?`;
 
-/** Events whose parts are read together: one range query per table per slice, where a query per event cost seconds. */
+/**
+ * Events read at once with their parts: one range query per table per slice, where a query per event per table cost
+ * seconds; and never the whole calendar in memory.
+ */
 const EVENTS_PER_SLICE = 2_000;
 
 /** The served events in id order, each with its parts, read from the ledger a slice of events at a time. */
 export function* servedEvents(db: Database.Database): Generator<ServedEvent> {
-  const events = db.prepare(SERVED_EVENTS_SQL).all() as StoredEvent[];
+  const eventsAfter = db.prepare(SERVED_EVENTS_AFTER_SQL);
   const sourcesIn = db.prepare("SELECT * FROM event_sources WHERE event_id BETWEEN ? AND ? ORDER BY event_id, first_seen_at, source");
   const evidenceIn = db.prepare(`SELECT event_id, kind, observed_at, released_at, detail, url FROM evidence
     WHERE event_id BETWEEN ? AND ? ORDER BY event_id, observed_at, kind`);
   const changesIn = db.prepare(`SELECT event_id, field, old_value, new_value, changed_at, document_sha256, document_fetched_at FROM event_changes
     WHERE event_id BETWEEN ? AND ? ORDER BY event_id, rowid`);
-  for (let start = 0; start < events.length; start += EVENTS_PER_SLICE) {
-    const slice = events.slice(start, start + EVENTS_PER_SLICE);
+  let after = "";
+  for (;;) {
+    const slice = eventsAfter.all(after, EVENTS_PER_SLICE) as StoredEvent[];
+    if (slice.length === 0) return;
     const range = [slice[0]!.id, slice.at(-1)!.id];
     const sources = byEvent(sourcesIn.all(...range) as StoredEventSource[]);
     const evidence = byEvent(evidenceIn.all(...range) as (StoredEvidence & { event_id: string })[]);
@@ -45,6 +51,7 @@ export function* servedEvents(db: Database.Database): Generator<ServedEvent> {
     for (const event of slice) {
       yield { event, sources: sources.get(event.id) ?? [], evidence: evidence.get(event.id) ?? [], changes: changes.get(event.id) ?? [] };
     }
+    after = range[1]!;
   }
 }
 
