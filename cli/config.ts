@@ -48,7 +48,6 @@ export function ingestHttpFrom(env: Env): PoliteOptions {
   };
 }
 
-
 /**
  * A flag given an empty value (`--data-dir "$UNSET"`) is a usage error: taken as the default, or resolved to the
  * current directory, it would quietly serve or write somewhere the operator did not name.
@@ -59,8 +58,9 @@ export function nonEmptyFlag(flag: string | undefined, name: string): string | u
 }
 
 /**
- * An empty variable (`SERVICE_KEYS_FILE=`, often a template or shell variable left blank) counts as unset, for every
- * SERVICE_* variable: resolved as a path, it would be the current directory; as a value, a refusal of a default.
+ * The data directory, resolved: `--data-dir`, else SERVICE_DATA_DIR (an empty one counts as unset, as every blank
+ * SERVICE_* variable does: resolved as a path it would be the current directory), else `./var`. A file where the
+ * folder is, or on its path, is a configuration error naming the setting it came from.
  */
 export function dataDirFrom(env: Env, flag?: string): string {
   const dir = resolve(nonEmptyFlag(flag, "--data-dir") ?? (env.SERVICE_DATA_DIR || "./var"));
