@@ -64,14 +64,22 @@ export function nonEmptyFlag(flag: string | undefined, name: string): string | u
  */
 export function dataDirFrom(env: Env, flag?: string): string {
   const dir = resolve(nonEmptyFlag(flag, "--data-dir") ?? (env.SERVICE_DATA_DIR || "./var"));
-  // A missing folder is created where it is first written; a file in its place (or on its path) can never be.
-  let existing = dir;
-  while (!existsSync(existing)) existing = dirname(existing);
-  if (!statSync(existing).isDirectory()) {
+  const blocking = fileInPlaceOfFolder(dir);
+  if (blocking !== null) {
     const name = flag !== undefined ? "--data-dir" : env.SERVICE_DATA_DIR ? "SERVICE_DATA_DIR" : "the default data directory";
-    throw new ConfigError(`${name} ${dir} ${existing === dir ? "is" : `cannot be created: ${existing} is`} a file, not a folder`);
+    throw new ConfigError(`${name} ${dir} ${blocking === dir ? "is" : `cannot be created: ${blocking} is`} a file, not a folder`);
   }
   return dir;
+}
+
+/**
+ * The file standing where the folder `dir` or one of its parents would be, or null. A missing folder is created where
+ * it is first written; a file in its place (or on its path) can never be.
+ */
+function fileInPlaceOfFolder(dir: string): string | null {
+  let existing = dir;
+  while (!existsSync(existing)) existing = dirname(existing);
+  return statSync(existing).isDirectory() ? null : existing;
 }
 
 /** The curated registry sources shipped with the service. */
@@ -89,8 +97,14 @@ export function registryDirFrom(env: Env, flag?: string): string {
   return dir;
 }
 
+/** The key file: SERVICE_KEYS_FILE, else `keys.json` in the data directory; a path no file can be written at is a configuration error. */
 export function keysFileFrom(env: Env, dataDir: string): string {
-  return resolve(env.SERVICE_KEYS_FILE || join(dataDir, DATA_FILES.keys));
+  const path = resolve(env.SERVICE_KEYS_FILE || join(dataDir, DATA_FILES.keys));
+  const name = env.SERVICE_KEYS_FILE ? "SERVICE_KEYS_FILE" : "the key file";
+  const blocking = fileInPlaceOfFolder(dirname(path));
+  if (blocking !== null) throw new ConfigError(`${name} ${path} cannot be created: ${blocking} is a file, not a folder`);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new ConfigError(`${name} ${path} is a folder, not a file`);
+  return path;
 }
 
 export function environmentFrom(env: Env, flag?: string): string {

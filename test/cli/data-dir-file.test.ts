@@ -29,3 +29,26 @@ describe("a data directory that is a file", () => {
     expect(below.stderr).toBe(`configuration error: --data-dir ${join(file, "var")} cannot be created: ${file} is a file, not a folder\n${USAGE_HINT}\n`);
   });
 });
+
+/** The key file's path likewise: a file on the way to it, or a folder in its place, is named before anything runs. */
+describe("a key file that cannot be written", () => {
+  const root = mkdtempSync(join(tmpdir(), "keys-file-path-"));
+  const file = join(root, "not-a-folder");
+  writeFileSync(file, "");
+  const dataDir = join(root, "var");
+
+  it("is a configuration error naming SERVICE_KEYS_FILE and the file on its way, for the key commands and serve", () => {
+    const keysFile = join(file, "keys.json");
+    for (const command of [["keys", "create", "--scopes", "operator"], ["keys", "list"], ["keys", "revoke", "0123456789abcdef"], ["serve", "--port", "0"]]) {
+      const result = runCli([...command, "--data-dir", dataDir], { SERVICE_KEYS_FILE: keysFile });
+      expect(result.status, command.join(" ")).toBe(2);
+      expect(result.stderr, command.join(" ")).toBe(`configuration error: SERVICE_KEYS_FILE ${keysFile} cannot be created: ${file} is a file, not a folder\n${USAGE_HINT}\n`);
+    }
+  });
+
+  it("is a configuration error when SERVICE_KEYS_FILE names a folder", () => {
+    const result = runCli(["keys", "list", "--data-dir", dataDir], { SERVICE_KEYS_FILE: root });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`configuration error: SERVICE_KEYS_FILE ${root} is a folder, not a file\n${USAGE_HINT}\n`);
+  });
+});
