@@ -11,6 +11,8 @@ export function createReloadingFile<T>(
   let version: string | null = null;
   let value: T;
   let checkedInPeriod = Number.NaN;
+  // Why the file could not be read when it was last looked at; null once it was read.
+  let failure: { error: unknown } | null = null;
   // `lookNow`: the caller has reason to think the file changed within the period (a key it does not know yet).
   return (lookNow = false) => {
     // A stat is a system call: files the CLI publishes (index, registry, keys) are looked at again once per period of a
@@ -18,18 +20,24 @@ export function createReloadingFile<T>(
     // published together (an index and its registry) are looked at again at the same moments.
     if (recheckAfterMs > 0 && !lookNow) {
       const period = Math.floor(performance.now() / recheckAfterMs);
-      if (period === checkedInPeriod) return value;
+      if (period === checkedInPeriod) {
+        if (failure) throw failure.error;
+        return value;
+      }
       checkedInPeriod = period;
     }
     const current = fileVersion(path);
-    if (current !== version) {
+    // A file that could not be read is read again at the next look, even unchanged: its failure may have been passing
+    // (too many open files, a permission since mended, which leaves the file's version as it was).
+    if (current !== version || failure) {
       try {
         value = current === "absent" ? whenAbsent() : read(path);
       } catch (error) {
-        // A file that cannot be read is tried again at the next call, not served from before for the rest of the period.
-        checkedInPeriod = Number.NaN;
+        // Not served from before, and not read again within the period: a damaged file is not parsed for every request.
+        failure = { error };
         throw error;
       }
+      failure = null;
       version = current;
     }
     return value;

@@ -41,7 +41,7 @@ describe("the server's key lookup", () => {
     expect(lookup(record.id)?.revokedAt).toBe("2026-11-23T00:00:01.000Z");
   });
 
-  it("fails at every call while the file cannot be read, and recovers once it can", () => {
+  it("fails at every call while the file cannot be read, and recovers within its recheck period once it can", async () => {
     const path = keysFile();
     const record = key();
     writeFileSync(path, "{ not json");
@@ -49,6 +49,7 @@ describe("the server's key lookup", () => {
     expect(() => lookup(record.id)).toThrow();
     expect(() => lookup(record.id)).toThrow();
     writeKeyFile(path, { keys: [record] });
+    await pause(KEY_FILE_RECHECK_MS * 2 + 10);
     expect(lookup(record.id)).toEqual(record);
   });
 
