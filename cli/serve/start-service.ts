@@ -73,7 +73,10 @@ function publishRegistryUnlessIngesting(registry: BuiltRegistry, dataDir: string
   const release = acquireIngestionLock(dataDir);
   if (!release) {
     const holder = ingestionLockHolder(dataDir);
-    process.stderr.write(`an ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress: it publishes the registry; serving the one in ${dataDir} until then\n`);
+    const meanwhile = existsSync(join(dataDir, DATA_FILES.registry))
+      ? `serving the one in ${dataDir} until then`
+      : `none is published in ${dataDir} yet, so registry routes answer CONFIGURATION_ERROR until it is`;
+    process.stderr.write(`an ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress: it publishes the registry; ${meanwhile}\n`);
     return;
   }
   try {

@@ -1,4 +1,4 @@
-import { readFileSync, mkdtempSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,6 +20,22 @@ describe("serve started while an ingestion runs", () => {
       await service.waitForStdout(/listening on/, 30_000);
       expect({ text: readFileSync(path, "utf8"), mtimeMs: statSync(path).mtimeMs }).toEqual(before);
       expect(service.stderr()).toContain(`an ingestion run (pid ${process.pid}) is in progress: it publishes the registry; serving the one in ${dataDir} until then\n`);
+    } finally {
+      await service.stop("SIGTERM");
+      release();
+    }
+  }, 60_000);
+
+  it("says so when no registry is published yet, rather than that one is served", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "serve-registry-lock-"));
+    const release = acquireIngestionLock(dataDir)!;
+    const service = startCli(["serve", "--port", "0"], { SERVICE_DATA_DIR: dataDir });
+    try {
+      await service.waitForStdout(/listening on/, 30_000);
+      expect(existsSync(join(dataDir, DATA_FILES.registry))).toBe(false);
+      expect(service.stderr()).toContain(
+        `an ingestion run (pid ${process.pid}) is in progress: it publishes the registry; none is published in ${dataDir} yet, so registry routes answer CONFIGURATION_ERROR until it is\n`,
+      );
     } finally {
       await service.stop("SIGTERM");
       release();
