@@ -268,7 +268,6 @@ function pollCounter(registry: Registry | undefined): (outcome: PollOutcome) => 
   return (outcome) => series.get(outcome)!.inc();
 }
 
-
 /** Partial downloads of a process that was killed: never read, only disk to reclaim. */
 function removeAbandonedDownloads(dataDir: string): void {
   const liveNames: string[] = GENERATION_FILES.map((file) => DATA_FILES[file]);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,12 +30,17 @@ describe("files left by a build ended by a signal", () => {
     expect(readdirSync(dir).sort()).toEqual(["places.sqlite", running]);
   }, 60_000);
 
-  it("are removed by the next `service ingest`: under its lock, every index build's and events file's, and the registry's of writers gone", () => {
+  it("are removed by the next `service ingest`: under its lock, every index build's and events file's, the registry's of writers gone and half-archived documents", () => {
     const dir = mkdtempSync(join(tmpdir(), "abandoned-index-"));
     const dead = deadPid();
     const leftovers = [`index.sqlite.${dead}.building`, `index.sqlite.${dead}.building-journal`, `index.sqlite.${process.pid}.building`,
       `index.sqlite.${dead}.events`, `index.sqlite.${process.pid}.events`, `registry.json.${dead}.tmp`];
     for (const name of leftovers) writeFileSync(join(dir, name), "half a file");
+    // A document a killed run was archiving, in a source folder this run does not write to.
+    const archived = join(dir, "archive", "eurostat-release-calendar");
+    mkdirSync(archived, { recursive: true });
+    const kept = "20261101T000000Z-0f.json";
+    for (const name of [kept, `${kept}.${dead}.tmp`]) writeFileSync(join(archived, name), "a document");
 
     const result = runCli(["ingest", "--from-archive", SAMPLES_DIR, "--source", "central-bank-meetings-calendar", "--data-dir", dir]);
 
@@ -43,5 +48,6 @@ describe("files left by a build ended by a signal", () => {
     expect(result.stdout).toMatch(/: succeeded, index published$/m);
     expect(existsSync(join(dir, "index.sqlite"))).toBe(true);
     expect(readdirSync(dir).filter((name) => /\.(building|events|tmp)/.test(name))).toEqual([]);
+    expect(readdirSync(archived)).toEqual([kept]);
   }, 60_000);
 });
