@@ -8,7 +8,8 @@ import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
 import type { Registry } from "../../schemas/registry.ts";
 import { startWorker } from "../../server/threads/start-worker.ts";
 import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
-import type { EventsFileRequest } from "./publish-events.ts";
+import { shareEvents, type EventShares } from "./event-shares.ts";
+import { earliestReleases, writeClaimedEvents, type EventsFileRequest } from "./publish-events.ts";
 import { writeNews } from "./publish-news.ts";
 import type { Store } from "./store.ts";
 
@@ -24,10 +25,11 @@ export async function publishIndex(store: Store, registry: Registry, dataDir: st
   // under the ingestion lock, so no other build can be under way.
   removeAbandonedFiles(live, "building", "none");
   removeAbandonedFiles(live, "events", "none");
-  const events = writeEventsOnThread({ storePath: store.db.name, path: eventsFile, registry });
+  const shares = shareEvents(store.db);
+  const events = writeEventsOnThread({ storePath: store.db.name, path: eventsFile, registry, shares });
   const index = new Database(building);
   try {
-    await buildIndex(index, store, registry, facts, events.written, eventsFile);
+    await buildIndex(index, store, registry, facts, { written: events.written, file: eventsFile, shares });
     index.close();
     replaceAtomically(building, live);
   } catch (error) {
@@ -42,20 +44,28 @@ export async function publishIndex(store: Store, registry: Registry, dataDir: st
   return live;
 }
 
+/** The events thread's work: its answer, the file it writes, and the shares of events it claims (event-shares.ts). */
+interface EventsOnThread {
+  written: Promise<Map<string, string>>;
+  file: string;
+  shares: EventShares;
+}
+
 /**
  * The observations are written here while a worker thread writes the events into a file of their own
- * (publish-events.ts), which is then copied in. The build is thrown away on any failure and synced whole before its
+ * (publish-events.ts); then this thread writes the shares of events the worker has not claimed yet, straight into the
+ * build, and the worker's file is copied in. The build is thrown away on any failure and synced whole before its
  * rename (replaceAtomically), so it is written without a journal or syncs of its own.
  */
-async function buildIndex(index: Database.Database, store: Store, registry: Registry, facts: PublicationFacts,
-  eventsWritten: Promise<Map<string, string>>, eventsFile: string): Promise<void> {
+async function buildIndex(index: Database.Database, store: Store, registry: Registry, facts: PublicationFacts, events: EventsOnThread): Promise<void> {
   index.pragma("journal_mode = OFF");
   index.pragma("synchronous = OFF");
   index.exec(INDEX_DDL);
   index.prepare("ATTACH DATABASE ? AS ledger").run(store.db.name);
   index.transaction(() => writeServedObservations(index, registry))();
-  const releasedAt = await eventsWritten;
-  index.prepare("ATTACH DATABASE ? AS written").run(eventsFile);
+  const ownReleases = writeClaimedEvents(index, store.db.name, registry, events.shares);
+  const releasedAt = earliestReleases(await events.written, ownReleases);
+  index.prepare("ATTACH DATABASE ? AS written").run(events.file);
   index.transaction(() => {
     index.exec("INSERT INTO events SELECT * FROM written.events ORDER BY rowid");
     index.exec("INSERT INTO event_sources SELECT * FROM written.event_sources");

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { StoredEventChange } from "./event-changes.ts";
+import type { IdRange } from "./event-shares.ts";
 import type { StoredEvidence } from "./event-record.ts";
 import type { StoredEvent, StoredEventSource } from "./store.ts";
 
@@ -14,11 +15,11 @@ export interface ServedEvent {
 /**
  * Events to serve: all but those whose every source record was, when last seen, skipped as not being an event (a
  * second record under one id does not count: its id's first record is the event). SQL on the ledger: a slice of them,
- * in id order, after a given id.
+ * in id order, after a given id and up to another.
  */
 const SERVED_EVENTS_AFTER_SQL = `
   SELECT * FROM events e
-  WHERE e.id > ? AND (NOT EXISTS (SELECT 1 FROM event_sources s WHERE s.event_id = e.id)
+  WHERE e.id > ? AND e.id <= ? AND (NOT EXISTS (SELECT 1 FROM event_sources s WHERE s.event_id = e.id)
     OR EXISTS (
       SELECT 1 FROM event_sources s
       WHERE s.event_id = e.id AND NOT EXISTS (
@@ -32,17 +33,17 @@ const SERVED_EVENTS_AFTER_SQL = `
  */
 const EVENTS_PER_SLICE = 2_000;
 
-/** The served events in id order, each with its parts, read from the ledger a slice of events at a time. */
-export function* servedEvents(db: Database.Database): Generator<ServedEvent> {
+/** The served events of an id range in id order, each with its parts, read from the ledger a slice of events at a time. */
+export function* servedEvents(db: Database.Database, { after: rangeAfter, through }: IdRange): Generator<ServedEvent> {
   const eventsAfter = db.prepare(SERVED_EVENTS_AFTER_SQL);
   const sourcesIn = db.prepare("SELECT * FROM event_sources WHERE event_id BETWEEN ? AND ? ORDER BY event_id, first_seen_at, source");
   const evidenceIn = db.prepare(`SELECT event_id, kind, observed_at, released_at, detail, url FROM evidence
     WHERE event_id BETWEEN ? AND ? ORDER BY event_id, observed_at, kind`);
   const changesIn = db.prepare(`SELECT event_id, field, old_value, new_value, changed_at, document_sha256, document_fetched_at FROM event_changes
     WHERE event_id BETWEEN ? AND ? ORDER BY event_id, rowid`);
-  let after = "";
+  let after = rangeAfter;
   for (;;) {
-    const slice = eventsAfter.all(after, EVENTS_PER_SLICE) as StoredEvent[];
+    const slice = eventsAfter.all(after, through, EVENTS_PER_SLICE) as StoredEvent[];
     if (slice.length === 0) return;
     const range = [slice[0]!.id, slice.at(-1)!.id];
     const sources = byEvent(sourcesIn.all(...range) as StoredEventSource[]);
