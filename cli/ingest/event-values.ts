@@ -6,6 +6,12 @@ import type { ValueLookup } from "./event-record.ts";
 import { releaseStartsAt, releaseVintage, vintageRecordedAt } from "./release-vintage.ts";
 import type { StoredEvent, StoredVintage } from "./store.ts";
 
+/** The columns of a vintage that an event's value record is built from. */
+const RECORD_COLUMNS = [
+  "sequence", "value", "publication_status", "note", "ingested_at", "source", "adapter", "transformation", "document_sha256", "document_fetched_at",
+] as const;
+type RecordVintage = Pick<StoredVintage, (typeof RECORD_COLUMNS)[number]>;
+
 /**
  * An event's values, read from the ledger (`db`): `current` is the vintage the event's release produced
  * (release-vintage.ts) with the later vintages as its revisions, `before` the previous period as that release left it.
@@ -14,7 +20,8 @@ import type { StoredEvent, StoredVintage } from "./store.ts";
  */
 export function releaseValueLookup(db: Database.Database, registry: Registry): (event: StoredEvent) => ValueLookup {
   const derivationOf = new Map(registry.series.map((series) => [series.slug, series.derived ? "SERVICE_DERIVED" : "PUBLISHER_VALUE"]));
-  const vintagesOf = db.prepare(`SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ?
+  // Only the columns a value record is made of: better-sqlite3 builds every row object column by column.
+  const vintagesOf = db.prepare(`SELECT ${RECORD_COLUMNS.join(", ")} FROM vintages WHERE series_slug = ? AND reference_period = ?
     AND coalesce(derivation, 'PUBLISHER_VALUE') = ? ORDER BY sequence`);
   const periodBefore = db.prepare(`SELECT reference_period FROM vintages WHERE series_slug = ? AND reference_period < ?
     AND length(reference_period) = length(?) AND coalesce(derivation, 'PUBLISHER_VALUE') = ? ORDER BY reference_period DESC LIMIT 1`).pluck();
@@ -23,7 +30,7 @@ export function releaseValueLookup(db: Database.Database, registry: Registry): (
   const valueAt = (slug: string, period: string, releaseAt: string, fallBackToEarlier: boolean): EventValueRecord | null => {
     const derivation = derivationOf.get(slug);
     if (!derivation) return null;
-    const vintages = vintagesOf.all(slug, period, derivation) as StoredVintage[];
+    const vintages = vintagesOf.all(slug, period, derivation) as RecordVintage[];
     const seen = (seenAt.get(slug, period) as string | undefined) ?? null;
     const chosen = releaseVintage(vintages, releaseAt, seen)
       ?? (fallBackToEarlier ? vintages.filter((vintage) => vintageRecordedAt(vintage) < releaseAt).at(-1) ?? null : null);
