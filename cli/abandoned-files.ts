@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { processAlive } from "./process-alive.ts";
 
@@ -22,5 +22,21 @@ export function removeAbandonedFiles(live: string, suffix: string, spare: "live-
     const pid = Number(match[1]);
     if (spare === "live-writers" && pid !== process.pid && processAlive(pid)) continue;
     rmSync(join(folder, name), { force: true });
+  }
+}
+
+/** What `writeFileAtomically` writes before its rename: `<file>.<pid>.tmp`. */
+const UNFINISHED_WRITE = /\.\d+\.tmp$/;
+
+/**
+ * Removes the documents killed runs left half-written in the archive's source folders (`<document>.<pid>.tmp`). For a
+ * writer under the ingestion lock, where no other run is writing one; the archive's documents have no fixed names.
+ */
+export function removeUnfinishedDocuments(archiveDir: string): void {
+  if (!existsSync(archiveDir)) return;
+  for (const entry of readdirSync(archiveDir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const folder = join(archiveDir, entry.name);
+    for (const name of readdirSync(folder)) if (UNFINISHED_WRITE.test(name)) rmSync(join(folder, name), { force: true });
   }
 }

@@ -97,9 +97,17 @@ export function registryDirFrom(env: Env, flag?: string): string {
   return dir;
 }
 
-/** The key file: SERVICE_KEYS_FILE, else `keys.json` in the data directory; a path no file can be written at is a configuration error. */
+/** The key file: SERVICE_KEYS_FILE, else `keys.json` in the data directory. */
 export function keysFileFrom(env: Env, dataDir: string): string {
-  const path = resolve(env.SERVICE_KEYS_FILE || join(dataDir, DATA_FILES.keys));
+  return resolve(env.SERVICE_KEYS_FILE || join(dataDir, DATA_FILES.keys));
+}
+
+/**
+ * The key file of a command that reads or writes it (`keys`, `serve`), checked: a path no file can be created at
+ * (a file on the way to it, or a folder in its place) is a configuration error naming it. Commands that never touch
+ * the key file (`ingest`, `query`, `openapi`) do not check it.
+ */
+export function usableKeysFile(env: Env, path: string): string {
   const name = env.SERVICE_KEYS_FILE ? "SERVICE_KEYS_FILE" : "the key file";
   const blocking = fileInPlaceOfFolder(dirname(path));
   if (blocking !== null) throw new ConfigError(`${name} ${path} cannot be created: ${blocking} is a file, not a folder`);

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
 import { KEY_ID_PATTERN, newKey, type KeyFile } from "../../server/keys/api-keys.ts";
-import { dataDirFrom, environmentFrom, keysFileFrom } from "../config.ts";
+import { dataDirFrom, environmentFrom, keysFileFrom, usableKeysFile } from "../config.ts";
 import { writeResult } from "../output-errors.ts";
 import { EXIT_CODES } from "../usage.ts";
 
@@ -56,7 +56,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .command("keys")
     .description("Create, list and revoke API keys (only their hashes are stored)")
     .option("--data-dir <dir>", "data directory holding keys.json (env SERVICE_DATA_DIR, default ./var)");
-  const keysFile = () => keysFileFrom(env, dataDirFrom(env, keys.opts<{ dataDir?: string }>().dataDir));
+  const keysFile = () => usableKeysFile(env, keysFileFrom(env, dataDirFrom(env, keys.opts<{ dataDir?: string }>().dataDir)));
 
   keys
     .command("create")

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { writeFileAtomically } from "../../server/files/atomic-write.ts";
 import { extname, join } from "node:path";
 import { DateTime } from "luxon";
@@ -30,23 +30,6 @@ export function archiveDocument(archiveDir: string, source: string, body: Buffer
   const path = join(archiveDir, source, `${stampOf(fetchedAt)}-${sha256}.${extension}`);
   writeFileAtomically(path, body);
   return { sha256, path, bytes: body.length };
-}
-
-/** What `writeFileAtomically` writes before the rename: `<document>.<pid>.tmp`. */
-const UNFINISHED_DOCUMENT = /\.\d+\.tmp$/;
-
-/**
- * Removes the documents killed runs left half-written in the archive's source folders. A signal or a kill runs no
- * `finally`, and every run has another pid, so nothing else would ever remove them. Called under the ingestion lock,
- * where no other run is writing one.
- */
-export function removeUnfinishedDocuments(archiveDir: string): void {
-  if (!existsSync(archiveDir)) return;
-  for (const entry of readdirSync(archiveDir, { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    const folder = join(archiveDir, entry.name);
-    for (const name of readdirSync(folder)) if (UNFINISHED_DOCUMENT.test(name)) rmSync(join(folder, name), { force: true });
-  }
 }
 
 /** Documents to replay for one source from a folder laid out per source (an archive, or `data/samples`), in name order. */

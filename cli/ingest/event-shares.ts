@@ -33,10 +33,24 @@ export function shareEvents(ledger: Database.Database): EventShares {
 }
 
 /** Claims shares for this thread, one at a time as it asks for the next, until none is left. */
-export function* claimShares({ lastIds, next }: EventShares): Generator<IdRange> {
+export function* claimShares(shares: EventShares): Generator<IdRange> {
   for (;;) {
-    const share = Atomics.add(next, 0, 1);
-    if (share >= lastIds.length) return;
-    yield { after: share === 0 ? "" : lastIds[share - 1]!, through: lastIds[share]! };
+    const share = Atomics.add(shares.next, 0, 1);
+    if (share >= shares.lastIds.length) return;
+    yield rangeOf(shares, share);
   }
+}
+
+/** Leaves no share to claim: a thread that failed ends the other's work on a build that is thrown away. */
+export function endClaims(shares: EventShares): void {
+  Atomics.store(shares.next, 0, shares.lastIds.length);
+}
+
+/** Every share, in id order, claimed or not. */
+export function* everyShare(shares: EventShares): Generator<IdRange> {
+  for (let share = 0; share < shares.lastIds.length; share++) yield rangeOf(shares, share);
+}
+
+function rangeOf({ lastIds }: EventShares, share: number): IdRange {
+  return { after: share === 0 ? "" : lastIds[share - 1]!, through: lastIds[share]! };
 }

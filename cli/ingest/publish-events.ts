@@ -5,10 +5,10 @@ import { calendarLedger } from "./calendar-ledger.ts";
 import { eventRecord } from "./event-record.ts";
 import { releaseValueLookup } from "./event-values.ts";
 import { servedEvents } from "./served-events.ts";
-import { claimShares, type EventShares } from "./event-shares.ts";
+import { claimShares, endClaims, everyShare, type EventShares } from "./event-shares.ts";
 import { uncuratedReleaseRecord } from "./uncurated-releases.ts";
 
-/** What the events thread is given (events-worker.ts): plain data, cloned across threads, and the shares' shared counter. */
+/** What a thread writing events is given (events-worker.ts): plain data, cloned across threads, and the shares' shared counter. */
 export interface EventsFileRequest {
   storePath: string;
   path: string;
@@ -17,41 +17,51 @@ export interface EventsFileRequest {
 }
 
 /**
- * The events thread's part: writes the index's `events` and `event_sources` for the shares of events it claims into a
- * file of their own, with the index's own tables so that its rows copy column for column. publish-index.ts runs this
- * on a worker thread while it writes the observations, then claims the shares still left itself. The file is a step of
- * a build that is thrown away on any failure, so it is written without a journal or syncs.
+ * Writes the index's `events` and `event_sources` for the shares of events this thread claims into a file of their
+ * own, with the index's own tables so that their rows copy column for column (copyEventsInIdOrder). publish-index.ts
+ * runs this on a worker thread while it writes the observations, then on its own thread for the shares still left.
+ * Each thread reads the ledger at `storePath` in a snapshot of its own: the same data, since nothing writes the ledger
+ * while a run under the ingestion lock publishes. The file is a step of a build that is thrown away on any failure,
+ * so it is written without a journal or syncs; a failure also ends the other thread's claims, so it does not go on
+ * writing events for a build that is lost. Returns, per series and period, the earliest release time of a confirmed
+ * event publishing it, for the observations' `published_at` (mergeEarliestReleases).
  */
 export function writeEventsFile({ storePath, path, registry, shares }: EventsFileRequest): Map<string, string> {
-  const file = new Database(path);
-  try {
-    file.pragma("journal_mode = OFF");
-    file.pragma("synchronous = OFF");
-    file.exec(INDEX_DDL);
-    return writeClaimedEvents(file, storePath, registry, shares);
-  } finally {
-    file.close();
-  }
-}
-
-/**
- * Writes every event of the shares this thread claims, with its record, into `file`'s events tables, as each is built
- * (never all held at once), from the ledger at `storePath` read in one snapshot. Returns, per series and period, the
- * earliest release time of a confirmed event publishing it, for the observations' `published_at` (earliestReleases).
- */
-export function writeClaimedEvents(file: Database.Database, storePath: string, registry: Registry, shares: EventShares): Map<string, string> {
   const ledger = new Database(storePath, { readonly: true, fileMustExist: true });
   try {
-    // One read transaction: one snapshot, and no lock taken and released around each of the many statements.
-    ledger.exec("BEGIN");
-    return file.transaction(() => writeEvents(file, ledger, registry, shares))();
+    const file = new Database(path);
+    try {
+      file.pragma("journal_mode = OFF");
+      file.pragma("synchronous = OFF");
+      file.exec(INDEX_DDL);
+      // One read transaction: one snapshot, and no lock taken and released around each of the many statements.
+      ledger.exec("BEGIN");
+      return file.transaction(() => writeEvents(file, ledger, registry, shares))();
+    } finally {
+      file.close();
+    }
+  } catch (error) {
+    endClaims(shares);
+    throw error;
   } finally {
     ledger.close();
   }
 }
 
-/** The earliest release time per series and period of both maps (writeClaimedEvents), gathered in `into`. */
-export function earliestReleases(into: Map<string, string>, from: Map<string, string>): Map<string, string> {
+/**
+ * Copies the events files' rows (attached to `index` under `schemas`) into the index share by share, so that its
+ * rows stand in id order whichever thread wrote each share: the same ledger publishes the same file, byte for byte.
+ */
+export function copyEventsInIdOrder(index: Database.Database, shares: EventShares, schemas: readonly string[]): void {
+  const copies = schemas.flatMap((schema) => [
+    index.prepare(`INSERT INTO events SELECT * FROM ${schema}.events WHERE id > ? AND id <= ? ORDER BY id`),
+    index.prepare(`INSERT INTO event_sources SELECT * FROM ${schema}.event_sources WHERE event_id > ? AND event_id <= ? ORDER BY rowid`),
+  ]);
+  for (const { after, through } of everyShare(shares)) for (const copy of copies) copy.run(after, through);
+}
+
+/** The earliest release time per series and period of both maps (writeEventsFile), gathered in `into`. */
+export function mergeEarliestReleases(into: Map<string, string>, from: Map<string, string>): Map<string, string> {
   for (const [key, releasedAt] of from) keepEarliest(into, key, releasedAt);
   return into;
 }
@@ -61,6 +71,7 @@ function keepEarliest(times: Map<string, string>, key: string, time: string): vo
   if (!known || time < known) times.set(key, time);
 }
 
+/** Every event of the shares this thread claims with its record, written as it is built (never all held at once). */
 function writeEvents(file: Database.Database, ledger: Database.Database, registry: Registry, shares: EventShares): Map<string, string> {
   const valuesFor = releaseValueLookup(ledger, registry);
   // Uncurated releases first, so that a slug the registry has since taken up serves the registry's release.

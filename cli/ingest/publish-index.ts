@@ -9,7 +9,7 @@ import type { Registry } from "../../schemas/registry.ts";
 import { startWorker } from "../../server/threads/start-worker.ts";
 import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
 import { shareEvents, type EventShares } from "./event-shares.ts";
-import { earliestReleases, writeClaimedEvents, type EventsFileRequest } from "./publish-events.ts";
+import { copyEventsInIdOrder, mergeEarliestReleases, writeEventsFile, type EventsFileRequest } from "./publish-events.ts";
 import { writeNews } from "./publish-news.ts";
 import type { Store } from "./store.ts";
 
@@ -20,16 +20,15 @@ import type { Store } from "./store.ts";
 export async function publishIndex(store: Store, registry: Registry, dataDir: string, facts: PublicationFacts): Promise<string> {
   const live = join(dataDir, DATA_FILES.index);
   const building = `${live}.${process.pid}.building`;
-  const eventsFile = `${live}.${process.pid}.events`;
+  const eventFiles = { thread: `${live}.${process.pid}.events`, main: `${live}.${process.pid}.main-events` };
   // Half-built indexes of killed runs: the server never reads them, so they are only disk to reclaim. A run publishes
   // under the ingestion lock, so no other build can be under way.
-  removeAbandonedFiles(live, "building", "none");
-  removeAbandonedFiles(live, "events", "none");
+  for (const suffix of ["building", "events", "main-events"]) removeAbandonedFiles(live, suffix, "none");
   const shares = shareEvents(store.db);
-  const events = writeEventsOnThread({ storePath: store.db.name, path: eventsFile, registry, shares });
+  const events = writeEventsOnThread({ storePath: store.db.name, path: eventFiles.thread, registry, shares });
   const index = new Database(building);
   try {
-    await buildIndex(index, store, registry, facts, { written: events.written, file: eventsFile, shares });
+    await buildIndex(index, store, registry, facts, { written: events.written, files: eventFiles, shares });
     index.close();
     replaceAtomically(building, live);
   } catch (error) {
@@ -39,44 +38,43 @@ export async function publishIndex(store: Store, registry: Registry, dataDir: st
     throw error;
   } finally {
     await events.stop();
-    rmSync(eventsFile, { force: true });
+    for (const file of Object.values(eventFiles)) rmSync(file, { force: true });
   }
   return live;
 }
 
-/** The events thread's work: its answer, the file it writes, and the shares of events it claims (event-shares.ts). */
-interface EventsOnThread {
+/** The events: the thread's answer, the files both threads write them to, and the shares they claim (event-shares.ts). */
+interface EventsOfBuild {
   written: Promise<Map<string, string>>;
-  file: string;
+  files: { thread: string; main: string };
   shares: EventShares;
 }
 
 /**
  * The observations are written here while a worker thread writes the events into a file of their own
- * (publish-events.ts); then this thread writes the shares of events the worker has not claimed yet, straight into the
- * build, and the worker's file is copied in. The build is thrown away on any failure and synced whole before its
- * rename (replaceAtomically), so it is written without a journal or syncs of its own.
+ * (publish-events.ts); then this thread writes the shares of events the worker has not claimed yet into another, and
+ * both are copied in, in id order. The build is thrown away on any failure and synced whole before its rename
+ * (replaceAtomically), so it is written without a journal or syncs of its own.
  */
-async function buildIndex(index: Database.Database, store: Store, registry: Registry, facts: PublicationFacts, events: EventsOnThread): Promise<void> {
+async function buildIndex(index: Database.Database, store: Store, registry: Registry, facts: PublicationFacts, events: EventsOfBuild): Promise<void> {
   index.pragma("journal_mode = OFF");
   index.pragma("synchronous = OFF");
   index.exec(INDEX_DDL);
   index.prepare("ATTACH DATABASE ? AS ledger").run(store.db.name);
   index.transaction(() => writeServedObservations(index, registry))();
-  const ownReleases = writeClaimedEvents(index, store.db.name, registry, events.shares);
-  const releasedAt = earliestReleases(await events.written, ownReleases);
-  index.prepare("ATTACH DATABASE ? AS written").run(events.file);
+  const ownReleases = writeEventsFile({ storePath: store.db.name, path: events.files.main, registry, shares: events.shares });
+  const releasedAt = mergeEarliestReleases(await events.written, ownReleases);
+  index.prepare("ATTACH DATABASE ? AS thread_events").run(events.files.thread);
+  index.prepare("ATTACH DATABASE ? AS main_events").run(events.files.main);
   index.transaction(() => {
-    index.exec("INSERT INTO events SELECT * FROM written.events ORDER BY rowid");
-    index.exec("INSERT INTO event_sources SELECT * FROM written.event_sources");
+    copyEventsInIdOrder(index, events.shares, ["thread_events", "main_events"]);
     stampPublicationTimes(index, releasedAt);
     writeSourceChecks(index, store);
     writeNews(index, store, registry);
     const insertFact = index.prepare("INSERT INTO publication (key, value) VALUES (?, ?)");
     for (const [key, value] of Object.entries(facts)) insertFact.run(key, value);
   })();
-  index.exec("DETACH DATABASE written");
-  index.exec("DETACH DATABASE ledger");
+  for (const schema of ["thread_events", "main_events", "ledger"]) index.exec(`DETACH DATABASE ${schema}`);
   index.pragma("journal_mode = DELETE");
 }
 

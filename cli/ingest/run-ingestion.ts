@@ -9,7 +9,8 @@ import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
 import { appliedFetches } from "./applied-fetches.ts";
-import { archiveDocument, fetchOrderRecorder, removeUnfinishedDocuments, replayPlan, retrievedAtOf } from "./archive.ts";
+import { archiveDocument, fetchOrderRecorder, replayPlan, retrievedAtOf } from "./archive.ts";
+import { removeUnfinishedDocuments } from "../abandoned-files.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { DocumentRefusedError, fetchDocument, type PoliteOptions } from "./fetch-document.ts";
@@ -81,9 +82,9 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
   const runId = options.runId ?? newRunId(started);
   const iso = (ms: number) => new Date(ms).toISOString();
   store.closeInterruptedRuns(iso(started));
-  removeUnfinishedDocuments(join(options.dataDir, DATA_FILES.archive));
   store.startRun(runId, iso(started), options.mode.kind);
   try {
+    removeUnfinishedDocuments(join(options.dataDir, DATA_FILES.archive));
     const sources = SOURCES.filter((source) => options.only === null || options.only.includes(source.slug));
     const lookups = registryLookups(options.registry);
     const results: SourceResult[] = [];

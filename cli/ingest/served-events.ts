@@ -17,7 +17,7 @@ export interface ServedEvent {
  * second record under one id does not count: its id's first record is the event). SQL on the ledger: a slice of them,
  * in id order, after a given id and up to another.
  */
-const SERVED_EVENTS_AFTER_SQL = `
+const SERVED_EVENTS_IN_RANGE_SQL = `
   SELECT * FROM events e
   WHERE e.id > ? AND e.id <= ? AND (NOT EXISTS (SELECT 1 FROM event_sources s WHERE s.event_id = e.id)
     OR EXISTS (
@@ -35,7 +35,7 @@ const EVENTS_PER_SLICE = 2_000;
 
 /** The served events of an id range in id order, each with its parts, read from the ledger a slice of events at a time. */
 export function* servedEvents(db: Database.Database, { after: rangeAfter, through }: IdRange): Generator<ServedEvent> {
-  const eventsAfter = db.prepare(SERVED_EVENTS_AFTER_SQL);
+  const eventsInRange = db.prepare(SERVED_EVENTS_IN_RANGE_SQL);
   const sourcesIn = db.prepare("SELECT * FROM event_sources WHERE event_id BETWEEN ? AND ? ORDER BY event_id, first_seen_at, source");
   const evidenceIn = db.prepare(`SELECT event_id, kind, observed_at, released_at, detail, url FROM evidence
     WHERE event_id BETWEEN ? AND ? ORDER BY event_id, observed_at, kind`);
@@ -43,7 +43,7 @@ export function* servedEvents(db: Database.Database, { after: rangeAfter, throug
     WHERE event_id BETWEEN ? AND ? ORDER BY event_id, rowid`);
   let after = rangeAfter;
   for (;;) {
-    const slice = eventsAfter.all(after, through, EVENTS_PER_SLICE) as StoredEvent[];
+    const slice = eventsInRange.all(after, through, EVENTS_PER_SLICE) as StoredEvent[];
     if (slice.length === 0) return;
     const range = [slice[0]!.id, slice.at(-1)!.id];
     const sources = byEvent(sourcesIn.all(...range) as StoredEventSource[]);

@@ -9,7 +9,7 @@ import { createLogger, flushLog } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
 import type { ServeFlags } from "../commands/serve.ts";
-import { ConfigError, indexFollowingFrom, registryDirFrom, serveOptionsFrom, serviceConfigFrom } from "../config.ts";
+import { ConfigError, indexFollowingFrom, registryDirFrom, serveOptionsFrom, serviceConfigFrom, usableKeysFile } from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { acquireIngestionLock, ingestionLockHolder } from "../ingest/run-lock.ts";
 import { listenFailure } from "../listen-failure.ts";
@@ -24,6 +24,7 @@ export const SAMPLE_ARCHIVE_DIR = packagePath("data/samples");
 export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): Promise<void> {
   tuneHeapForServing();
   const config = serviceConfigFrom(env, flags);
+  usableKeysFile(env, config.keysFile);
   const listener = serveOptionsFrom(env, flags);
   const following = indexFollowingFrom(env, flags.indexFrom);
   if (following && (flags.seedSamples || !config.storageEnabled)) {

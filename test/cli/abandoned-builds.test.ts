@@ -30,11 +30,11 @@ describe("files left by a build ended by a signal", () => {
     expect(readdirSync(dir).sort()).toEqual(["places.sqlite", running]);
   }, 60_000);
 
-  it("are removed by the next `service ingest`: under its lock, every index build's and events file's, the registry's of writers gone and half-archived documents", () => {
+  it("are removed by the next `service ingest`: under its lock, every index build's and events files', the registry's of writers gone and half-archived documents", () => {
     const dir = mkdtempSync(join(tmpdir(), "abandoned-index-"));
     const dead = deadPid();
     const leftovers = [`index.sqlite.${dead}.building`, `index.sqlite.${dead}.building-journal`, `index.sqlite.${process.pid}.building`,
-      `index.sqlite.${dead}.events`, `index.sqlite.${process.pid}.events`, `registry.json.${dead}.tmp`];
+      `index.sqlite.${dead}.events`, `index.sqlite.${process.pid}.events`, `index.sqlite.${dead}.main-events`, `registry.json.${dead}.tmp`];
     for (const name of leftovers) writeFileSync(join(dir, name), "half a file");
     // A document a killed run was archiving, in a source folder this run does not write to.
     const archived = join(dir, "archive", "eurostat-release-calendar");
@@ -47,7 +47,7 @@ describe("files left by a build ended by a signal", () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/: succeeded, index published$/m);
     expect(existsSync(join(dir, "index.sqlite"))).toBe(true);
-    expect(readdirSync(dir).filter((name) => /\.(building|events|tmp)/.test(name))).toEqual([]);
+    expect(readdirSync(dir).filter((name) => /\.(building|events|main-events|tmp)/.test(name))).toEqual([]);
     expect(readdirSync(archived)).toEqual([kept]);
   }, 60_000);
 });

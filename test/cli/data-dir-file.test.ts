@@ -46,6 +46,11 @@ describe("a key file that cannot be written", () => {
     }
   });
 
+  it("does not stop the commands that never use the key file", () => {
+    const result = runCli(["openapi", "--no-storage", "--data-dir", dataDir], { SERVICE_KEYS_FILE: join(file, "keys.json") });
+    expect(result.status, result.stderr).toBe(0);
+  });
+
   it("is a configuration error when SERVICE_KEYS_FILE names a folder", () => {
     const result = runCli(["keys", "list", "--data-dir", dataDir], { SERVICE_KEYS_FILE: root });
     expect(result.status).toBe(2);
