@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { claimShares, shareEvents, type IdRange } from "../../cli/ingest/event-shares.ts";
+import { claimShares, endClaims, everyShare, shareEvents, type IdRange } from "../../cli/ingest/event-shares.ts";
 
 /** A ledger holding only the column the shares are cut on. */
 function ledgerWithIds(ids: readonly string[]): Database.Database {
@@ -46,5 +46,19 @@ describe("the shares of events the publishing threads claim", () => {
     expect(sizes).toHaveLength(64);
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
     expect([...claimShares(shareEvents(ledgerWithIds([])))]).toEqual([]);
+  });
+
+  it("are all listed in id order for the copy, claimed or not, and none is left to claim once a thread ended the claims", () => {
+    const ids = Array.from({ length: 1_000 }, (_, n) => `evt_${n.toString(16).padStart(4, "0")}`);
+    const shares = shareEvents(ledgerWithIds(ids));
+    const claimant = claimShares(shares);
+    claimant.next();
+    endClaims(shares);
+    expect(claimant.next().done).toBe(true);
+    expect([...claimShares(shares)]).toEqual([]);
+    const listed = [...everyShare(shares)];
+    expect(listed).toHaveLength(64);
+    expect(listed.map((range) => range.after)).toEqual(["", ...listed.slice(0, -1).map((range) => range.through)]);
+    expect(listed.at(-1)!.through).toBe(ids.at(-1));
   });
 });
