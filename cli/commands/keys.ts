@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
 import { KEY_ID_PATTERN, newKey, type KeyFile } from "../../server/keys/api-keys.ts";
+import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { dataDirFrom, environmentFrom, keysFileFrom, usableKeysFile } from "../config.ts";
 import { writeResult } from "../output-errors.ts";
 import { EXIT_CODES } from "../usage.ts";
@@ -43,6 +44,19 @@ async function onKeyFile<T>(path: string, work: () => T | Promise<T>): Promise<T
   }
 }
 
+type KeyFileChange<T> = (file: KeyFile) => { file: KeyFile; result: T } | { file: null; result: T };
+
+/**
+ * Changes the key file under its lock (updateKeyFile), then removes what `keys` commands killed mid-write left beside
+ * it (`keys.json.<pid>.tmp`): nothing else would, since every command has another pid. A running command's file is kept.
+ */
+async function changeKeyFile<T>(path: string, change: KeyFileChange<T>): Promise<T> {
+  const { updateKeyFile } = await keyFile();
+  const result = await onKeyFile(path, () => updateKeyFile(path, change));
+  removeAbandonedFiles(path, "tmp", "live-writers");
+  return result;
+}
+
 /** Revokes the key of this id in the file, from now (a key already revoked keeps its time); false when there is none. */
 function revoke(file: KeyFile, id: string): boolean {
   const key = file.keys.find((candidate) => candidate.id === id);
@@ -72,8 +86,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
         createdAt: new Date().toISOString(),
       });
       const path = keysFile();
-      const { updateKeyFile } = await keyFile();
-      await onKeyFile(path, () => updateKeyFile(path, (file) => ({ file: { keys: [...file.keys, record] }, result: undefined })));
+      await changeKeyFile(path, (file) => ({ file: { keys: [...file.keys, record] }, result: undefined }));
       const failure = await writeResult(
         `created key ${record.id} (${record.name}) for environment ${record.environment} with scopes ${record.scopes.join(",")}\n` +
           "store this secret now; it is not shown again:\n" +
@@ -81,7 +94,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
       );
       if (failure) {
         // Nobody has the secret, and it is shown nowhere else: the key is revoked (kept, so `keys list` shows what happened).
-        await onKeyFile(path, () => updateKeyFile(path, (file) => ({ file, result: revoke(file, record.id) })));
+        await changeKeyFile(path, (file) => ({ file, result: revoke(file, record.id) }));
         process.stderr.write(`error: the secret of key ${record.id} could not be written (${failure.message}), so the key is revoked: create another\n`);
         process.exitCode = EXIT_CODES.failure;
       }
@@ -107,8 +120,7 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .argument("<id>", "key id as shown by keys list", parseKeyId)
     .action(async (id: string) => {
       const path = keysFile();
-      const { updateKeyFile } = await keyFile();
-      const found = await onKeyFile(path, () => updateKeyFile(path, (file) => (revoke(file, id) ? { file, result: true } : { file: null, result: false })));
+      const found = await changeKeyFile(path, (file) => (revoke(file, id) ? { file, result: true } : { file: null, result: false }));
       // Not a usage error: the command was right, the key is not there (exit 1, as for any failure).
       if (!found) {
         process.stderr.write(`error: no key has id ${id}\n`);

@@ -50,4 +50,16 @@ describe("files left by a build ended by a signal", () => {
     expect(readdirSync(dir).filter((name) => /\.(building|events|main-events|tmp)/.test(name))).toEqual([]);
     expect(readdirSync(archived)).toEqual([kept]);
   }, 60_000);
+
+  it("are removed by the next `service keys` that changes the key file, but a running command's is kept", () => {
+    const dir = mkdtempSync(join(tmpdir(), "abandoned-keys-"));
+    const dead = deadPid();
+    const running = `keys.json.${process.pid}.tmp`;
+    for (const name of [`keys.json.${dead}.tmp`, running]) writeFileSync(join(dir, name), "half a key list");
+
+    const result = runCli(["keys", "create", "--scopes", "operator", "--data-dir", dir]);
+
+    expect(result.status, result.stderr).toBe(0);
+    expect(readdirSync(dir).filter((name) => name.startsWith("keys.json")).sort()).toEqual(["keys.json", running]);
+  }, 60_000);
 });
