@@ -27,24 +27,26 @@ export interface EventsFileRequest {
  * event publishing it, for the observations' `published_at` (mergeEarliestReleases).
  */
 export function writeEventsFile({ storePath, path, registry, shares }: EventsFileRequest): Map<string, string> {
-  const ledger = new Database(storePath, { readonly: true, fileMustExist: true });
   try {
-    const file = new Database(path);
+    const ledger = new Database(storePath, { readonly: true, fileMustExist: true });
     try {
-      file.pragma("journal_mode = OFF");
-      file.pragma("synchronous = OFF");
-      file.exec(INDEX_DDL);
-      // One read transaction: one snapshot, and no lock taken and released around each of the many statements.
-      ledger.exec("BEGIN");
-      return file.transaction(() => writeEvents(file, ledger, registry, shares))();
+      const file = new Database(path);
+      try {
+        file.pragma("journal_mode = OFF");
+        file.pragma("synchronous = OFF");
+        file.exec(INDEX_DDL);
+        // One read transaction: one snapshot, and no lock taken and released around each of the many statements.
+        ledger.exec("BEGIN");
+        return file.transaction(() => writeEvents(file, ledger, registry, shares))();
+      } finally {
+        file.close();
+      }
     } finally {
-      file.close();
+      ledger.close();
     }
   } catch (error) {
     endClaims(shares);
     throw error;
-  } finally {
-    ledger.close();
   }
 }
 
