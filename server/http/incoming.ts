@@ -25,6 +25,11 @@ export interface Incoming {
   readonly search: string;
   readonly params: Readonly<Record<string, string>>;
   readonly event?: H3Event;
+  /**
+   * The key its answer is kept under (keptAnswerKey), when the edge has it from the URL's entry: text made once, whose
+   * hash is computed once, not for every request as for text joined anew.
+   */
+  readonly keptAnswerKey?: string;
 }
 
 export function incomingOfEvent(event: H3Event): Incoming {

@@ -115,7 +115,7 @@ export function answerPath(incoming: Incoming, routes: BoundRoute[], context: Pi
 function answerFor(incoming: Incoming, routes: BoundRoute[], route: BoundRoute, principal: Principal | null, request: RequestState, context: PipelineContext): PreparedAnswer | Promise<PreparedAnswer> {
   const { spec, handler } = route;
   const generation = route.generation?.() ?? NO_GENERATION;
-  const key = `${spec.name}\n${incoming.pathname}\n${incoming.search}`;
+  const key = incoming.keptAnswerKey ?? keptAnswerKey(spec.name, incoming.pathname, incoming.search);
   const kept = context.keptAnswers.find(key, generation, request.now);
   if (kept) {
     request.cache = "kept";
@@ -147,6 +147,11 @@ function answerFor(incoming: Incoming, routes: BoundRoute[], route: BoundRoute, 
     return answer;
   };
   return result instanceof Promise ? result.then(prepare) : prepare(result);
+}
+
+/** What a route's answer to a path and query is kept under (kept-answers.ts). */
+export function keptAnswerKey(routeName: string, pathname: string, search: string): string {
+  return `${routeName}\n${pathname}\n${search}`;
 }
 
 /** Unregistered paths: 404 with the same headers as any other answer. */

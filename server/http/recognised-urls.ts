@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { Incoming } from "./incoming.ts";
 import { incomingRequestOf } from "./node-exchange.ts";
 import type { HttpAnswer } from "./request-answer.ts";
-import { answerPath, answerUnexpectedFailure, type BoundRoute, type PipelineContext } from "./pipeline.ts";
+import { answerPath, answerUnexpectedFailure, keptAnswerKey, type BoundRoute, type PipelineContext } from "./pipeline.ts";
 
 /**
  * URLs h3 has routed to a kept or repeated answer (kept-answers.ts), remembered with their route and parameters, so
@@ -23,6 +23,8 @@ interface RecognisedUrl {
   pathname: string;
   search: string;
   params: Readonly<Record<string, string>>;
+  /** The key the GET route's answer is kept under: the edge answers GET and HEAD only, both with that route. */
+  keptAnswerKey: string | undefined;
 }
 
 /** 4 MB of URLs by default: some tens of thousands. */
@@ -41,14 +43,16 @@ const DOT_OR_EMPTY_SEGMENT = /\/\.{0,2}(\/|$)/;
 export function createRecognisedUrls(maxBytes: number = DEFAULT_RECOGNISED_URL_BYTES): RecognisedUrls {
   const cache = new SegmentedLru<string, RecognisedUrl>({
     maxSize: maxBytes,
-    sizeCalculation: (_match, url) => url.length * 2 + ENTRY_OVERHEAD_BYTES,
+    sizeCalculation: (entry, url) => (url.length + (entry.keptAnswerKey?.length ?? 0)) * 2 + ENTRY_OVERHEAD_BYTES,
   });
   return {
     remember(incoming, routes) {
       if (!incoming.event || routes.some((route) => route.spec.access === "OPERATOR")) return;
       const url = incoming.pathname + incoming.search;
       if (cache.has(url) || !VERBATIM_URL.test(url) || DOT_OR_EMPTY_SEGMENT.test(incoming.pathname)) return;
-      cache.set(url, { routes, pathname: incoming.pathname, search: incoming.search, params: { ...incoming.params } });
+      const get = routes.find((route) => route.spec.method === "GET");
+      const answerKey = get && keptAnswerKey(get.spec.name, incoming.pathname, incoming.search);
+      cache.set(url, { routes, pathname: incoming.pathname, search: incoming.search, params: { ...incoming.params }, keptAnswerKey: answerKey });
     },
     find: (url) => cache.get(url),
   };
@@ -64,7 +68,7 @@ export function answerRecognised(req: IncomingMessage, context: PipelineContext)
   if (!known) return undefined;
   try {
     // Without an h3 event the pipeline answers with an HttpAnswer (never h3's preflight value, which needs an Origin).
-    const answer = answerPath({ req: incomingRequestOf(req), pathname: known.pathname, search: known.search, params: known.params }, known.routes, context) as HttpAnswer | Promise<HttpAnswer>;
+    const answer = answerPath({ req: incomingRequestOf(req), pathname: known.pathname, search: known.search, params: known.params, keptAnswerKey: known.keptAnswerKey }, known.routes, context) as HttpAnswer | Promise<HttpAnswer>;
     return answer instanceof Promise ? answer.catch((error: unknown) => answerUnexpectedFailure(error, context)) : answer;
   } catch (error) {
     return answerUnexpectedFailure(error, context);

@@ -47,4 +47,14 @@ describe("request log lines", () => {
     expect(writes).toHaveLength(1);
     expect(writes[0]!.split("\n").filter(Boolean)).toHaveLength(3);
   });
+
+  it("keep every line whole and in order across batches, a line longer than a whole batch too", () => {
+    const { logger, lines } = capture({ requestBatchChars: 300 });
+    const route = `public.${"x".repeat(3000)}`;
+    for (let i = 0; i < 5; i++) logRequest(logger, { requestId: `r${i}`, route: i === 2 ? route : "public.health.live", status: 200, durationMs: i / 7 });
+    flushLog(logger);
+    expect(lines().map((line) => [line.requestId, line.route, line.durationMs])).toEqual(
+      [0, 1, 2, 3, 4].map((i) => [`r${i}`, i === 2 ? route : "public.health.live", i / 7]),
+    );
+  });
 });
