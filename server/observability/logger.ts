@@ -25,6 +25,8 @@ const LINE_PARTS = [`{"level":"info","time":"`, `","requestId":"`, `","route":"`
   .map((text) => Buffer.from(text, "latin1"));
 const [OPEN_TIME, OPEN_ID, OPEN_ROUTE, OPEN_STATUS, OPEN_DURATION, OPEN_CACHE, CLOSE_CACHE, CLOSE_LINE] = LINE_PARTS as [Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer];
 const FIXED_LINE_BYTES = LINE_PARTS.reduce((sum, part) => sum + part.length, 0);
+/** Room past a full batch for the line that fills it: a request line of ours is some 200 bytes (a longer one grows the buffer). */
+const LINE_ROOM_BYTES = 1024;
 
 /**
  * Request lines waiting for the destination, kept as the bytes they are written as: each line is copied into one
@@ -41,7 +43,7 @@ class PendingRequestLines {
   constructor(destination: DestinationStream, batchBytes: number) {
     this.destination = destination;
     this.batchBytes = batchBytes;
-    this.bytes = Buffer.allocUnsafe(batchBytes + 1024);
+    this.bytes = Buffer.allocUnsafe(batchBytes + LINE_ROOM_BYTES);
   }
 
   add(line: RequestLine, time: string): void {
