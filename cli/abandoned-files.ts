@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { UNFINISHED_WRITE_SUFFIX } from "../server/files/atomic-write.ts";
 import { processAlive } from "./process-alive.ts";
 
 /** SQLite's own files beside a database being written: a killed build leaves them too. */
@@ -25,8 +26,8 @@ export function removeAbandonedFiles(live: string, suffix: string, spare: "live-
   }
 }
 
-/** What `writeFileAtomically` writes before its rename: `<file>.<pid>.tmp`. */
-const UNFINISHED_WRITE = /\.\d+\.tmp$/;
+/** A file `writeFileAtomically` had not finished: `<file>.<pid>.tmp`. */
+const UNFINISHED_WRITE = new RegExp(`\\.\\d+\\.${UNFINISHED_WRITE_SUFFIX}$`);
 
 /**
  * Removes the documents killed runs left half-written in the archive's source folders (`<document>.<pid>.tmp`). For a

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
 import { KEY_ID_PATTERN, newKey, type KeyFile } from "../../server/keys/api-keys.ts";
+import { UNFINISHED_WRITE_SUFFIX } from "../../server/files/atomic-write.ts";
 import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { dataDirFrom, environmentFrom, keysFileFrom, usableKeysFile } from "../config.ts";
 import { writeResult } from "../output-errors.ts";
@@ -53,7 +54,7 @@ type KeyFileChange<T> = (file: KeyFile) => { file: KeyFile; result: T } | { file
 async function changeKeyFile<T>(path: string, change: KeyFileChange<T>): Promise<T> {
   const { updateKeyFile } = await keyFile();
   const result = await onKeyFile(path, () => updateKeyFile(path, change));
-  removeAbandonedFiles(path, "tmp", "live-writers");
+  removeAbandonedFiles(path, UNFINISHED_WRITE_SUFFIX, "live-writers");
   return result;
 }
 

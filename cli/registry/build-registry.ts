@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { writeFileAtomically } from "../../server/files/atomic-write.ts";
+import { UNFINISHED_WRITE_SUFFIX, writeFileAtomically } from "../../server/files/atomic-write.ts";
 import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
@@ -39,7 +39,7 @@ export function publishRegistry(registry: BuiltRegistry, dataDir: string): strin
   const path = join(dataDir, DATA_FILES.registry);
   writeFileAtomically(path, JSON.stringify(registry));
   // `service registry` and `serve` publish without the ingestion lock, so only files of writers no longer running go.
-  removeAbandonedFiles(path, "tmp", "live-writers");
+  removeAbandonedFiles(path, UNFINISHED_WRITE_SUFFIX, "live-writers");
   return path;
 }
 

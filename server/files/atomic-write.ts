@@ -15,10 +15,16 @@ export function replaceAtomically(finished: string, live: string): void {
   renameSync(finished, live);
 }
 
+/**
+ * What ends the name of a file `writeFileAtomically` is still writing, `<destination>.<pid>.tmp`: the name a killed
+ * writer leaves behind (cli/abandoned-files.ts removes them).
+ */
+export const UNFINISHED_WRITE_SUFFIX = "tmp";
+
 /** Writes a whole file beside its destination, then replaces the destination with it. */
 export function writeFileAtomically(path: string, data: string | Buffer, mode?: number): void {
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
+  const temporary = `${path}.${process.pid}.${UNFINISHED_WRITE_SUFFIX}`;
   writeFileSync(temporary, data, mode === undefined ? undefined : { mode });
   replaceAtomically(temporary, path);
 }
