@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
-import { parsePeriodText, SDMX_PERIOD_FORMATS } from "../../schemas/reference-periods.ts";
+import { SDMX_PERIOD_FORMATS } from "../../schemas/reference-periods.ts";
+import { readPeriodText } from "./adapters/period-text.ts";
 import { upstreamSeriesKey, type Registry, type Release, type Series } from "../../schemas/registry.ts";
 import type { RunContext } from "./apply-calendar.ts";
 import type { SourceObservation } from "./records.ts";
@@ -35,23 +36,20 @@ export function createPeriodLinker(registry: Registry) {
       if (!known || observation.referencePeriod > known.referencePeriod) newest.set(observation.seriesId, observation);
     }
     let linked = 0;
-    const eventsOf = store.db.prepare("SELECT * FROM events WHERE release_slug = ? AND status != 'CANCELLED'");
+    const readByUtc = DateTime.fromISO(readBy, { zone: "utc" });
+    const eventsOf = store.db.prepare(`SELECT * FROM events WHERE release_slug = ? AND status != 'CANCELLED' AND scheduled_date BETWEEN ? AND ?`);
     for (const [seriesId, observation] of newest) {
-      const period = parsePeriodText(observation.referencePeriod, SDMX_PERIOD_FORMATS);
+      const period = readPeriodText(observation.referencePeriod, SDMX_PERIOD_FORMATS);
       if (!period || (period.kind !== "MONTH" && period.kind !== "QUARTER")) continue;
       const { series, releases } = releasesByUpstream.get(seriesId)!;
+      const window = decidingDates(period.endDate, readByUtc);
       for (const release of releases) {
-        const events = (eventsOf.all(release.slug) as StoredEvent[])
-          .map((event) => ({ event, startsAt: releaseStartsAt(event) }))
-          .sort((a, b) => a.startsAt.localeCompare(b.startsAt));
-        const latest = events.filter(({ startsAt }) => startsAt <= readBy).at(-1);
-        const firstAfter = events.find(({ event }) => event.scheduled_date > period.endDate);
-        if (!latest || latest.event.id !== firstAfter?.event.id || latest.event.reference_period !== null) continue;
-        const event = latest.event;
+        const event = publishingEvent(eventsOf.all(release.slug, window.from, window.to) as StoredEvent[], period.endDate, readBy);
+        if (!event || event.reference_period !== null) continue;
         const referencePeriod = JSON.stringify(period);
         store.recordChange(event.id, run, "reference_period", null, referencePeriod);
         store.updateEvent({ ...event, reference_period: referencePeriod, updated_at: run.at });
-        const retrieved = DateTime.fromISO(readBy, { zone: "utc" }).toISO({ suppressMilliseconds: true });
+        const retrieved = readByUtc.toISO({ suppressMilliseconds: true });
         const detail = `${series.slug} ${period.code} = ${observation.value}, the newest period of a document retrieved ${retrieved}: `
           + `this is the latest ${release.name} event by then and the first after ${period.code} ended, so it published ${period.code}`;
         store.addEvidence(event.id, "VERIFIED_VALUE", run.at, event.scheduled_at, detail, null);
@@ -59,5 +57,33 @@ export function createPeriodLinker(registry: Registry) {
       }
     }
     return linked;
+  };
+}
+
+type ScheduledEvent = Parameters<typeof releaseStartsAt>[0];
+
+/**
+ * The event that published the period ending `periodEndDate`, as a value read at `readBy` shows it: the latest event
+ * started by then, when it is also the first dated after the period's end. Null when no event is both.
+ */
+export function publishingEvent<E extends ScheduledEvent>(events: readonly E[], periodEndDate: string, readBy: string): E | null {
+  const ordered = events.map((event) => ({ event, startsAt: releaseStartsAt(event) })).sort((a, b) => a.startsAt.localeCompare(b.startsAt));
+  const latest = ordered.filter(({ startsAt }) => startsAt <= readBy).at(-1);
+  const firstAfter = ordered.find(({ event }) => event.scheduled_date > periodEndDate);
+  return latest !== undefined && latest.event === firstAfter?.event ? latest.event : null;
+}
+
+/**
+ * The scheduled dates of the events that can decide a link: two days either side of the period's end and of the
+ * reading. An event starts within its local date, so at most 14 hours before or 36 hours after that date's UTC midnight;
+ * an event dated later than the reading's date plus one cannot have started by then, and one dated before the
+ * period's end minus one cannot start after an event dated after the period's end, so neither changes which event is
+ * the latest by the reading nor which is the first after the period. Reading the window, not the release's whole
+ * history, keeps a document's linking independent of how many years of calendar the ledger holds.
+ */
+export function decidingDates(periodEndDate: string, readBy: DateTime): { from: string; to: string } {
+  return {
+    from: DateTime.fromISO(periodEndDate, { zone: "utc" }).minus({ days: 2 }).toISODate()!,
+    to: readBy.plus({ days: 2 }).toISODate()!,
   };
 }

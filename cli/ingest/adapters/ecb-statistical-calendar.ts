@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { DateTime } from "luxon";
 import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
-import { parsePeriodText, type PeriodFormat } from "../../../schemas/reference-periods.ts";
+import type { PeriodFormat } from "../../../schemas/reference-periods.ts";
+import { readPeriodText } from "./period-text.ts";
 import { documentText, htmlFragmentText, wholeHtmlPage } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
@@ -64,7 +65,7 @@ function sourceEvent(when: string, definition: string, position: string): Source
     scheduledAt: schedule.at,
     timePrecision: schedule.at === null ? "DATE_ONLY" : "EXACT_TIME",
     sourceTimezone: FRANKFURT,
-    referencePeriod: periodText === null ? null : parsePeriodText(periodText, PERIOD_FORMATS),
+    referencePeriod: periodText === null ? null : readPeriodText(periodText, PERIOD_FORMATS),
     referencePeriodText: periodText,
     // The page lists forthcoming releases only and says nothing about publication.
     sourceStatus: "SCHEDULED",

@@ -1,7 +1,8 @@
 import { DateTime } from "luxon";
 import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
-import { parsePeriodText, type PeriodFormat } from "../../../schemas/reference-periods.ts";
+import type { PeriodFormat } from "../../../schemas/reference-periods.ts";
+import { readPeriodText } from "./period-text.ts";
 import { decodeHtmlEntities, documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
@@ -76,7 +77,7 @@ function sourceEvent(record: unknown, position: string, horizon: DateTime): Sour
     scheduledAt: timed ? start.toUTC().toISO()! : null,
     timePrecision: timed ? "EXACT_TIME" : "DATE_ONLY",
     sourceTimezone: LUXEMBOURG,
-    referencePeriod: periodText === null ? null : parsePeriodText(periodText, PERIOD_FORMATS),
+    referencePeriod: periodText === null ? null : readPeriodText(periodText, PERIOD_FORMATS),
     referencePeriodText: periodText,
     sourceStatus: "SCHEDULED",
     sourceUrl: null,
