@@ -5,6 +5,7 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
 import { startMetricsServer, startServer } from "../../server/listen.ts";
 import { tuneHeapForServing } from "../../server/memory/heap-tuning.ts";
+import { keepTickObjectShape } from "../../server/memory/tick-object-shape.ts";
 import { createLogger, flushLog } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
@@ -23,6 +24,7 @@ export const SAMPLE_ARCHIVE_DIR = packagePath("data/samples");
 /** `service serve`: publishes the registry, seeds a first run where asked, and serves the API. */
 export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): Promise<void> {
   tuneHeapForServing();
+  keepTickObjectShape();
   const config = serviceConfigFrom(env, flags);
   usableKeysFile(env, config.keysFile);
   const listener = serveOptionsFrom(env, flags);
