@@ -3,7 +3,7 @@ import type { SourceObservation } from "./records.ts";
 import type { RunContext } from "./apply-calendar.ts";
 import { DERIVATION_TRANSFORMATIONS, deriveValues, type InputVintage } from "./derive-series.ts";
 import { releaseStartsAt, vintageRecordedAt } from "./release-vintage.ts";
-import type { Store, StoredVintage } from "./store.ts";
+import type { Store, StoredEvent, StoredVintage } from "./store.ts";
 import { isNewVintage } from "./vintages.ts";
 
 export interface ObservationCounts {
@@ -73,6 +73,7 @@ export function applyObservations(store: Store, index: SeriesIndex, observations
   const counts: ObservationCounts = { received: observations.length, unregistered: 0, appended: 0, unchanged: 0, evidence: 0, derived: 0 };
   const recordedAt = document?.fetchedAt ?? run.at;
   const carried = new Set<string>();
+  const releaseEvents = rememberReleaseEvents(store);
   store.transaction(() => {
     for (const observation of observations) {
       const target = index.targetFor(observation.seriesId);
@@ -110,7 +111,7 @@ export function applyObservations(store: Store, index: SeriesIndex, observations
       };
       store.appendVintage(vintage);
       counts.appended++;
-      if (target.series && vintage.value !== null) counts.evidence += recordValueEvidence(store, index, vintage, current ?? null, run);
+      if (target.series && vintage.value !== null) counts.evidence += recordValueEvidence(store, index, releaseEvents, vintage, current ?? null, run);
     }
     for (const key of carried) counts.derived += deriveFrom(store, index, key, run, recordedAt);
   });
@@ -165,17 +166,38 @@ function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunConte
 /** Provenance `adapter` of a value the service computed (cli/ingest/derive-series.ts). */
 export const DERIVATION_ADAPTER = "derive-series";
 
+/** An event of a release with the instant its release happens (release-vintage.ts). */
+interface ReleaseEvent {
+  event: StoredEvent;
+  releaseAt: string;
+}
+
+/**
+ * The events of a release for a period, read once per document: a document carries many series of one release for the
+ * same periods, and applying its values changes no event.
+ */
+function rememberReleaseEvents(store: Store): (releaseSlug: string, period: string) => readonly ReleaseEvent[] {
+  const known = new Map<string, readonly ReleaseEvent[]>();
+  return (releaseSlug, period) => {
+    const key = `${releaseSlug}\u0000${period}`;
+    let events = known.get(key);
+    if (!events) known.set(key, (events = store.eventsForPeriod(releaseSlug, period).map((event) => ({ event, releaseAt: releaseStartsAt(event) }))));
+    return events;
+  };
+}
+
 /**
  * Evidence of publication for each event of a release publishing the series, for that period, whose release produced
  * this vintage: recorded at or after the release's time, while the vintage it replaced was recorded before it (else
  * that earlier vintage is the release's figure and this one a later revision). The detail names the vintage.
  */
-function recordValueEvidence(store: Store, index: SeriesIndex, vintage: StoredVintage, replaced: StoredVintage | null, run: RunContext): number {
+function recordValueEvidence(
+  store: Store, index: SeriesIndex, releaseEvents: ReturnType<typeof rememberReleaseEvents>, vintage: StoredVintage, replaced: StoredVintage | null, run: RunContext,
+): number {
   let recorded = 0;
   const recordedAt = vintageRecordedAt(vintage);
   for (const releaseSlug of index.releasesPublishing(vintage.series_slug)) {
-    for (const event of store.eventsForPeriod(releaseSlug, vintage.reference_period)) {
-      const releaseAt = releaseStartsAt(event);
+    for (const { event, releaseAt } of releaseEvents(releaseSlug, vintage.reference_period)) {
       if (recordedAt < releaseAt || (replaced !== null && vintageRecordedAt(replaced) >= releaseAt)) continue;
       const releasedAt = event.scheduled_at !== null && event.scheduled_at <= run.at ? event.scheduled_at : null;
       const detail = `${vintage.series_slug} ${vintage.reference_period} = ${vintage.value} (vintage ${vintage.sequence})`;

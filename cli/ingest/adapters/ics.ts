@@ -2,6 +2,7 @@ import { DateTime, IANAZone } from "luxon";
 import type { CalendarSource } from "../../../schemas/vocabularies.ts";
 import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
+import { createRememberedReads } from "./remembered-reads.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 interface IcsProperty {
@@ -73,20 +74,36 @@ function sourceEvent(event: IcsEvent, options: IcsCalendarOptions): SourceEvent 
   };
 }
 
-/** The local date in the calendar's zone, and the UTC instant when the value has a time. Otherwise why not. */
-function readStart(start: IcsProperty, options: IcsCalendarOptions): { date: string; at: string | null } | string {
+/** A DTSTART read: the local date in the calendar's zone, and the UTC instant when the value has a time. */
+interface Start {
+  readonly date: string;
+  readonly at: string | null;
+}
+
+/** Distinct DTSTART values of a large run: each calendar snapshot repeats most of the one before it. */
+const MAX_REMEMBERED_STARTS = 20_000;
+const rememberedStarts = createRememberedReads<Start | string>(MAX_REMEMBERED_STARTS);
+
+/** The DTSTART as the calendar's date and instant, otherwise why not. Each value is read once per zone. */
+function readStart(start: IcsProperty, options: IcsCalendarOptions): Start | string {
   const value = start.value.trim();
-  if (start.params.get("VALUE") === "DATE") {
-    const day = DateTime.fromFormat(value, "yyyyMMdd", { zone: options.zone });
-    return day.isValid ? { date: day.toISODate()!, at: null } : `DTSTART ${value} is not a date`;
-  }
+  if (start.params.get("VALUE") === "DATE") return rememberedStarts(`DATE\u0000${options.zone}\u0000${value}`, () => readDate(value, options.zone));
   const tzid = start.params.get("TZID");
   const utc = value.endsWith("Z");
   const zone = utc ? "utc" : tzid === undefined ? options.zone : (options.tzidZones[tzid] ?? (IANAZone.isValidZone(tzid) ? tzid : null));
   if (zone === null) return `DTSTART time zone ${tzid} is not known`;
+  return rememberedStarts(`${zone}\u0000${options.zone}\u0000${value}`, () => readDateTime(value, utc, zone, options.zone));
+}
+
+function readDate(value: string, calendarZone: string): Start | string {
+  const day = DateTime.fromFormat(value, "yyyyMMdd", { zone: calendarZone });
+  return day.isValid ? { date: day.toISODate()!, at: null } : `DTSTART ${value} is not a date`;
+}
+
+function readDateTime(value: string, utc: boolean, zone: string, calendarZone: string): Start | string {
   const instant = DateTime.fromFormat(value, utc ? "yyyyMMdd'T'HHmmss'Z'" : "yyyyMMdd'T'HHmmss", { zone });
   if (!instant.isValid) return `DTSTART ${value} is not a date-time`;
-  return { date: instant.setZone(options.zone).toISODate()!, at: instant.toUTC().toISO()! };
+  return { date: instant.setZone(calendarZone).toISODate()!, at: instant.toUTC().toISO()! };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { parsePeriodText, type PeriodFormat, type ReferencePeriod } from "../../../schemas/reference-periods.ts";
+import { createRememberedReads } from "./remembered-reads.ts";
 
-/** Enough for every distinct period of a large run; past it the memory is simply started afresh. */
+/** Enough for every distinct period of a large run. */
 const MAX_REMEMBERED = 10_000;
-const remembered = new WeakMap<readonly PeriodFormat[], Map<string, ReferencePeriod | null>>();
+const readsByFormats = new WeakMap<readonly PeriodFormat[], ReturnType<typeof createRememberedReads<ReferencePeriod | null>>>();
 
 /**
  * `parsePeriodText`, remembered per format list. Value and calendar documents repeat the same few hundred period
@@ -11,11 +12,7 @@ const remembered = new WeakMap<readonly PeriodFormat[], Map<string, ReferencePer
  * change them.
  */
 export function readPeriodText(text: string, formats: readonly PeriodFormat[]): ReferencePeriod | null {
-  let known = remembered.get(formats);
-  if (!known) remembered.set(formats, (known = new Map()));
-  if (!known.has(text)) {
-    if (known.size >= MAX_REMEMBERED) known.clear();
-    known.set(text, parsePeriodText(text, formats));
-  }
-  return known.get(text)!;
+  let remembered = readsByFormats.get(formats);
+  if (!remembered) readsByFormats.set(formats, (remembered = createRememberedReads(MAX_REMEMBERED)));
+  return remembered(text, (periodText) => parsePeriodText(periodText, formats));
 }
