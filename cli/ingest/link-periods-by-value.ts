@@ -5,7 +5,7 @@ import { upstreamSeriesKey, type Registry, type Release, type Series } from "../
 import type { RunContext } from "./apply-calendar.ts";
 import type { SourceObservation } from "./records.ts";
 import { releaseStartsAt } from "./release-vintage.ts";
-import type { Store, StoredEvent } from "./store.ts";
+import type { Store } from "./store.ts";
 
 /** Monthly and quarterly figures come one period per release; other frequencies have no such rhythm to read. */
 const LINKABLE_FREQUENCIES: readonly Series["frequency"][] = ["MONTHLY", "QUARTERLY"];
@@ -37,14 +37,13 @@ export function createPeriodLinker(registry: Registry) {
     }
     let linked = 0;
     const readByUtc = DateTime.fromISO(readBy, { zone: "utc" });
-    const eventsOf = store.db.prepare(`SELECT * FROM events WHERE release_slug = ? AND status != 'CANCELLED' AND scheduled_date BETWEEN ? AND ?`);
     for (const [seriesId, observation] of newest) {
       const period = readPeriodText(observation.referencePeriod, SDMX_PERIOD_FORMATS);
       if (!period || (period.kind !== "MONTH" && period.kind !== "QUARTER")) continue;
       const { series, releases } = releasesByUpstream.get(seriesId)!;
       const window = decidingDates(period.endDate, readByUtc);
       for (const release of releases) {
-        const event = publishingEvent(eventsOf.all(release.slug, window.from, window.to) as StoredEvent[], period.endDate, readBy);
+        const event = publishingEvent(store.liveEventsScheduledBetween(release.slug, window.from, window.to), period.endDate, readBy);
         if (!event || event.reference_period !== null) continue;
         const referencePeriod = JSON.stringify(period);
         store.recordChange(event.id, run, "reference_period", null, referencePeriod);

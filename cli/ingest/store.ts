@@ -110,6 +110,7 @@ export function openStore(path: string) {
     sourceRefsInRange: db.prepare("SELECT * FROM event_sources WHERE source = ? AND scheduled_date BETWEEN ? AND ? ORDER BY rowid"),
     addEvidence: db.prepare("INSERT OR IGNORE INTO evidence (event_id, kind, observed_at, released_at, detail, url) VALUES (?, ?, ?, ?, ?, ?)"),
     eventsAwaitingPeriod: db.prepare("SELECT * FROM events WHERE release_slug = ? AND json_extract(reference_period, '$.code') = ? ORDER BY rowid"),
+    liveEventsScheduledBetween: db.prepare("SELECT * FROM events WHERE release_slug = ? AND status != 'CANCELLED' AND scheduled_date BETWEEN ? AND ?"),
     currentVintage: db.prepare("SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence DESC LIMIT 1"),
     vintagesOfPeriod: db.prepare("SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence"),
     currentVintagesOf: db.prepare(`SELECT * FROM vintages v WHERE series_slug = ?
@@ -165,6 +166,8 @@ export function openStore(path: string) {
     addEvidence: (eventId: string, kind: string, observedAt: string, releasedAt: string | null, detail: string, url: string | null) =>
       statements.addEvidence.run(eventId, kind, observedAt, releasedAt, detail, url).changes > 0,
     eventsForPeriod: (releaseSlug: string, periodCode: string) => statements.eventsAwaitingPeriod.all(releaseSlug, periodCode) as StoredEvent[],
+    /** A release's events not cancelled, scheduled on dates from `from` to `to` (both included). */
+    liveEventsScheduledBetween: (releaseSlug: string, from: string, to: string) => statements.liveEventsScheduledBetween.all(releaseSlug, from, to) as StoredEvent[],
     currentVintage: (seriesSlug: string, period: string) => statements.currentVintage.get(seriesSlug, period) as StoredVintage | undefined,
     appendVintage: (vintage: StoredVintage) => statements.appendVintage.run(vintage),
     /** Every vintage of one period, oldest first. */
