@@ -1,15 +1,17 @@
 import { SegmentedLru } from "../memory/segmented-lru.ts";
 import { SerialisedData } from "../http/respond.ts";
-import type { WeatherPayload } from "./model.ts";
-import { readPayload, type StoredPayload } from "./stored-payload.ts";
+import type { StoredPayload } from "./stored-payload.ts";
 
 /**
  * The `data` sections the weather routes built from a stored payload, serialised once and kept by payload and by
  * everything of the request that shapes them (route, point, units, zone, counts). A dashboard polling one forecast
  * then costs a lookup, not a daily assembly and a serialisation. Bounded by bytes; a replaced payload's renderings
- * are never asked for again (its serial is gone) and age out.
+ * are never asked for again (its serial is gone) and age out. `read` is what of the payload the rendering needs
+ * (stored-payload.ts: its head, or the whole).
  */
-export type Renderings = (stored: StoredPayload, variant: string, render: (payload: WeatherPayload) => Rendering<unknown>) => Rendering<SerialisedData>;
+export type Renderings = <P>(
+  stored: StoredPayload, variant: string, read: (stored: StoredPayload) => P, render: (payload: P) => Rendering<unknown>,
+) => Rendering<SerialisedData>;
 
 /** A route's `data` section and the `meta` facts that depend on it alone (the credentialed forecast's `dayCount`). */
 export interface Rendering<D> {
@@ -27,11 +29,11 @@ export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES): Re
     maxSize: maxBytes,
     sizeCalculation: (rendering, key) => rendering.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
   });
-  return (stored, variant, render) => {
+  return (stored, variant, read, render) => {
     const key = `${stored.serial}\n${variant}`;
     let rendering = kept.get(key);
     if (!rendering) {
-      const fresh = render(readPayload(stored));
+      const fresh = render(read(stored));
       rendering = { data: new SerialisedData(JSON.stringify(fresh.data)), meta: fresh.meta };
       kept.set(key, rendering);
     }

@@ -1,6 +1,6 @@
 import { deflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { packPayload, readPayload, storePayload } from "../../server/weather/stored-payload.ts";
+import { packPayload, readPayload, readPayloadHead, storePayload } from "../../server/weather/stored-payload.ts";
 import { loadMetFixture, MET_FIXTURES, payloadFrom, syntheticMetDocument } from "./met-fixtures.ts";
 
 /** The cache's packed form of a normalised payload, on MET's recorded documents. */
@@ -10,6 +10,15 @@ describe("stored payloads", () => {
     const stored = storePayload(packPayload(payload));
     expect(JSON.stringify(readPayload(stored))).toBe(JSON.stringify(payload));
     expect(stored.sourceId).toBe(payload.current.source.id);
+  });
+
+  it.each(MET_FIXTURES)("give the current routes their head alone, exactly as packed (%s)", (name) => {
+    const payload = payloadFrom(loadMetFixture(name));
+    const { location, providerModelUpdatedAt, current } = payload;
+    const stored = storePayload(packPayload(payload));
+    expect(JSON.stringify(readPayloadHead(stored))).toBe(JSON.stringify({ location, providerModelUpdatedAt, current }));
+    // The head is a small part of what is kept: reading it does not inflate the forecast's series.
+    expect(stored.headBytes).toBeLessThan(stored.packed.length / 4);
   });
 
   it.each(MET_FIXTURES)("pack each series as columns, a third smaller than its rows deflated (%s)", (name) => {
