@@ -65,7 +65,8 @@ export function dayBounds(date: string, zoneName: string): { start: number; end:
   let bounds = dayStarts.get(key);
   if (!bounds) {
     const day = DateTime.fromISO(date, { zone: zoneNamed(zoneName) });
-    bounds = { start: day.toMillis(), end: day.plus({ days: 1 }).toMillis() };
+    // The next day's own start: where a day begins after midnight (a transition at 00:00), a day later is not midnight.
+    bounds = { start: day.toMillis(), end: day.plus({ days: 1 }).startOf("day").toMillis() };
     dayStarts.set(key, bounds);
   }
   return bounds;

@@ -1,5 +1,6 @@
 import { Decimal } from "decimal.js";
-import { DateTime, IANAZone } from "luxon";
+import { DateTime } from "luxon";
+import { isKnownZone } from "../time/zone-clock.ts";
 import type { Condition, DailyRecord, DailyTransformation, ForecastWindow, WeatherPayload } from "./model.ts";
 
 
@@ -25,7 +26,7 @@ interface Instant {
 
 /** One record per local calendar day in `zone` from the first provider step to the last. */
 export function assembleDailyRecords(payload: WeatherPayload, zone: string): DailyRecord[] {
-  if (!IANAZone.isValidZone(zone)) throw new RangeError(`Unknown IANA time zone: ${zone}`);
+  if (!isKnownZone(zone)) throw new RangeError(`Unknown IANA time zone: ${zone}`);
   const spans = payload.windows.map(toSpan);
   const cover = precipitationCover(spans);
   const instants: Instant[] = payload.instantTemperatures.map(({ at, temperatureC }) => ({ at: epochMillis(at), temperatureC }));
@@ -126,8 +127,12 @@ function toSpan(window: ForecastWindow): Span {
   return { window, start, end: start + window.durationHours * HOUR_MS };
 }
 
-function epochMillis(iso: string): number {
-  return DateTime.fromISO(iso).toMillis();
+/**
+ * The payload's times are the one UTC spelling the service emits (met-instants.ts), which the platform reads exactly:
+ * read by luxon, the ~220 of a payload were most of a forecast's first rendering (3-4 ms a zone).
+ */
+function epochMillis(utcIso: string): number {
+  return Date.parse(utcIso);
 }
 
 function isoDate(day: DateTime): string {

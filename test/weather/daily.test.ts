@@ -104,6 +104,8 @@ describe("daylight-saving days (compact Brisbane shifted so that its hourly rang
     ["Europe/Oslo", "2026-03-28T20:00:00Z", "2026-03-29", 23, "3 to 25", 0.9],
     ["Europe/Oslo", "2026-10-24T20:00:00Z", "2026-10-25", 25, "2 to 26", 1.5],
     ["America/New_York", "2026-10-31T20:00:00Z", "2026-11-01", 25, "8 to 32", 5.3],
+    // The Azores change at midnight: this day begins at 01:00 (01Z) and the next at 00:00 (00Z).
+    ["Atlantic/Azores", "2026-03-28T20:00:00Z", "2026-03-29", 23, "5 to 27", 1.7],
   ])("%s from %s: %s has %i hours", (zone, firstStepAt, date, hours, _steps, precipitationMm) => {
     const records = assembleDailyRecords(payloadFrom(shiftedMetFixture("compact-brisbane-2025-10-29", firstStepAt)), zone);
     expect(day(records, date)).toMatchObject({
