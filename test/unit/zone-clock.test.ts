@@ -14,9 +14,14 @@ describe("dayBounds", () => {
     // The change at midnight: the day begins at 01:00 and lasts 23 hours, up to the next day's own midnight (a day
     // after its 01:00 start is 01:00 again, not the next day's start).
     ["Atlantic/Azores", "2026-03-29", "2026-03-29T01:00:00Z", "2026-03-30T00:00:00Z"],
+    // The change back at midnight: midnight occurs twice, and the first begins the date, which lasts 25 hours.
+    ["Atlantic/Azores", "2026-10-25", "2026-10-25T00:00:00Z", "2026-10-26T01:00:00Z"],
+    ["America/Havana", "2026-11-01", "2026-11-01T04:00:00Z", "2026-11-02T05:00:00Z"],
   ])("%s %s", (zone, date, start, end) => {
     expect(dayBounds(date, zone)).toEqual({ start: at(start), end: at(end) });
     expect(localDateAndTime(at(start), zone).date).toBe(date);
     expect(localDateAndTime(at(end) - 1, zone).date).toBe(date);
+    // Nothing before the start is of the date already.
+    expect(localDateAndTime(at(start) - 1, zone).date < date).toBe(true);
   });
 });
