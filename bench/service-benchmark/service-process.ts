@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { SERVING_NODE_OPTIONS } from "../../server/memory/heap-tuning.ts";
 import { PACKAGE_ROOT } from "./cli-runner.ts";
 import { stopChild } from "./worker-process.ts";
 
@@ -35,6 +36,8 @@ export interface ServiceOptions {
 export async function startService(options: ServiceOptions): Promise<ServiceProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    // Started as deploy/ starts it in production.
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, SERVING_NODE_OPTIONS].filter(Boolean).join(" "),
     SERVICE_ENV: options.environment,
     SERVICE_WEATHER_BASE_URL: options.weatherBaseUrl,
     SERVICE_WEATHER_USER_AGENT: "weather-economics-service-bench/0.1 (local benchmark, 127.0.0.1 only)",

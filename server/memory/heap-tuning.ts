@@ -1,6 +1,15 @@
 import { setFlagsFromString } from "node:v8";
 
 /**
+ * The Node options the serving process is started with (deploy/'s units and image, the benchmark). V8 sizes its
+ * young generation only when the process starts, so `tuneHeapForServing` cannot do this: it has to be on the command
+ * line or in NODE_OPTIONS. Under any steady load V8 grows the young generation to its default 16 MB semi-spaces,
+ * 32 MB committed, while a request server keeps well under 1 MB of it alive across a collection; 4 MB semi-spaces
+ * took 15-19 MB off the resident memory after the 10,000-point warm-up (README, Performance).
+ */
+export const SERVING_NODE_OPTIONS = "--max-semi-space-size=4";
+
+/**
  * V8 settings for the serving process, applied at `service serve` before it serves. Each was measured with
  * `--trace-gc` / `--trace-gc-nvp` against a server that had warmed 3,000-10,000 weather points (README, Performance).
  */

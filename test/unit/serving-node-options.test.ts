@@ -1,0 +1,30 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { SERVING_NODE_OPTIONS } from "../../server/memory/heap-tuning.ts";
+
+const deployFile = (path: string) => readFileSync(new URL(`../../deploy/${path}`, import.meta.url), "utf8");
+
+/** The young generation's committed bytes after a loop that keeps some of what it allocates alive across collections. */
+function newSpaceBytesUnder(nodeOptions: string): number {
+  const program = `
+    let kept = [];
+    for (let i = 0; i < 3e6; i++) { kept.push({ i, text: "x" + i }); if (kept.length > 20000) kept = []; }
+    const space = require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
+    process.stdout.write(String(space.space_size));`;
+  return Number(execFileSync(process.execPath, ["-e", program], { env: { ...process.env, NODE_OPTIONS: nodeOptions }, encoding: "utf8" }));
+}
+
+describe("the Node options the server is started with", () => {
+  it("are the ones the systemd unit and the container image start it with", () => {
+    expect(deployFile("systemd/weather-economics.service")).toMatch(new RegExp(`^Environment=NODE_OPTIONS=${SERVING_NODE_OPTIONS}$`, "m"));
+    expect(deployFile("container/Containerfile")).toMatch(new RegExp(`^\\s+NODE_OPTIONS=${SERVING_NODE_OPTIONS}$`, "m"));
+  });
+
+  it("keep V8's young generation at a quarter of the size it grows to by default", () => {
+    const capped = newSpaceBytesUnder(SERVING_NODE_OPTIONS);
+    const uncapped = newSpaceBytesUnder("");
+    expect(uncapped).toBe(32 * 1024 * 1024);
+    expect(capped).toBeLessThanOrEqual(uncapped / 4);
+  });
+});
