@@ -5,7 +5,7 @@ import { setFlagsFromString } from "node:v8";
  * young generation only when the process starts, so `tuneHeapForServing` cannot do this: it has to be on the command
  * line or in NODE_OPTIONS. Under any steady load V8 grows the young generation to its default 16 MB semi-spaces,
  * 32 MB committed, while a request server keeps well under 1 MB of it alive across a collection; 4 MB semi-spaces
- * took 15-19 MB off the resident memory after the 10,000-point warm-up (README, Performance).
+ * took 12-19 MB off the resident memory after the 10,000-point warm-up (README, Performance).
  */
 export const SERVING_NODE_OPTIONS = "--max-semi-space-size=4";
 
