@@ -39,6 +39,10 @@ export function createApp(dependencies: AppDependencies): H3 {
     logger,
     metrics,
   };
+  metrics.observeCacheBytes("kept_answers", () => context.keptAnswers.bytes);
+  metrics.observeCacheBytes("answers_by_key", () => context.answersByKey.bytes);
+  metrics.observeCacheBytes("recognised_urls", () => context.recognisedUrls.bytes);
+  metrics.observeCacheBytes("compressed_answers", () => context.compressor.bytes);
   const app = new H3({
     silent: true,
     onError: (error, event) => answerFrameworkError(event, error, context),

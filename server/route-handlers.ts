@@ -18,6 +18,7 @@ import type { Logger } from "./observability/logger.ts";
 import type { ServiceMetrics } from "./observability/metrics.ts";
 import type { WeatherCache } from "./weather/cache.ts";
 import type { StoredPayload } from "./weather/stored-payload.ts";
+import { createRenderings } from "./weather/renderings.ts";
 import { createWeatherService } from "./weather/weather-service.ts";
 
 export interface HandlerDependencies {
@@ -56,6 +57,11 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
   const weather = dependencies.weather !== undefined
     ? dependencies.weather
     : config.weather.enabled ? createWeatherService(config.weather, () => clock.now(), { logger: dependencies.logger, metrics: dependencies.metrics }) : null;
+  const renderings = createRenderings();
+  if (weather) {
+    dependencies.metrics?.observeCacheBytes("weather_payloads", () => weather.bytes);
+    dependencies.metrics?.observeCacheBytes("weather_renderings", () => renderings.bytes);
+  }
   const registry = createRegistrySource(config.dataDir, dependencies.logger);
   const handlers: Record<string, RouteHandler> = {
     ...registryHandlers(registry),
@@ -65,7 +71,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     ...publicEconomicsHandlers(storage, registry),
     ...adminHandlers(config, dependencies.launchIngestion ?? null),
     ...(dependencies.metrics ? metricsHandlers(dependencies.metrics) : {}),
-    ...weatherHandlers(weather),
+    ...weatherHandlers(weather, renderings),
     ...placesHandlers(createPlaceSearch(config.dataDir)),
     ...newsHandlers(storage, registry),
     ...statusHandlers(storage, weather),

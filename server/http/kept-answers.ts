@@ -79,6 +79,8 @@ export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES):
 export interface AnswersByKey {
   find(key: string): PreparedAnswer | undefined;
   remember(key: string, answer: PreparedAnswer): void;
+  /** Bytes currently held. */
+  readonly bytes: number;
 }
 
 /** 16 MB: the hot points' answers of the current second. */
@@ -92,6 +94,9 @@ export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYT
   return {
     find: (key) => cache.get(key),
     remember: (key, answer) => void cache.set(key, answer),
+    get bytes() {
+      return cache.calculatedSize;
+    },
   };
 }
 

@@ -16,6 +16,8 @@ export interface RecognisedUrls {
   /** Called by the pipeline for a request h3 routed whose answer was kept, or found again by its identity. */
   remember(incoming: Incoming, routes: BoundRoute[]): void;
   find(url: string): RecognisedUrl | undefined;
+  /** Bytes currently held, as counted against the bound. */
+  readonly bytes: number;
 }
 
 interface RecognisedUrl {
@@ -55,6 +57,9 @@ export function createRecognisedUrls(maxBytes: number = DEFAULT_RECOGNISED_URL_B
       cache.set(url, { routes, pathname: incoming.pathname, search: incoming.search, params: { ...incoming.params }, keptAnswerKey: answerKey });
     },
     find: (url) => cache.get(url),
+    get bytes() {
+      return cache.calculatedSize;
+    },
   };
 }
 

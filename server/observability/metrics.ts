@@ -24,6 +24,11 @@ export interface ServiceMetrics {
    * runs. Called once, by the app that owns these metrics.
    */
   observePublishedData(sources: PublishedDataSources): void;
+  /**
+   * Adds one bounded cache to `service_cache_bytes`: `bytes` is read when scraped, so the request path pays nothing.
+   * `cache` names it in the exposition (snake case, one of CACHE_NAMES).
+   */
+  observeCacheBytes(cache: CacheName, bytes: () => number): void;
   /** The exposition: this app's metrics followed by the process's (CPU, memory, event loop, GC). */
   scrape(): Promise<string>;
 }
@@ -34,6 +39,10 @@ export interface PublishedDataSources {
   /** The app's clock (epoch ms), from which the index's age is measured. */
   now: () => number;
 }
+
+/** The bounded caches whose bytes `service_cache_bytes` reports, each against its own bound (README, Metrics). */
+export const CACHE_NAMES = ["kept_answers", "answers_by_key", "recognised_urls", "compressed_answers", "weather_payloads", "weather_renderings"] as const;
+export type CacheName = (typeof CACHE_NAMES)[number];
 
 /** From a kept answer (well under a millisecond) to a request waiting out MET's time-out. */
 const DURATION_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -65,6 +74,16 @@ export function createMetrics(): ServiceMetrics {
     labelNames: ["upstream", "outcome"], registers: [registry],
   });
 
+  const cacheBytes = new Map<CacheName, () => number>();
+  const cacheGauge: Gauge<"cache"> = new Gauge({
+    name: "service_cache_bytes",
+    help: "Bytes each bounded cache holds now, as it counts them against its bound: whole answers kept, answers by identity, recognised URLs, compressed answers, weather payloads, weather renderings.",
+    labelNames: ["cache"], registers: [registry],
+    collect: () => {
+      for (const [cache, bytes] of cacheBytes) cacheGauge.set({ cache }, bytes());
+    },
+  });
+
   // Children are looked up once per label set and kept, so recording is a map lookup and an increment.
   const upstreamSeries = new Map<string, Map<UpstreamOutcome, { inc(): void }>>();
 
@@ -80,6 +99,7 @@ export function createMetrics(): ServiceMetrics {
       series.inc();
     },
     observePublishedData: (sources) => registerPublishedDataGauges(registry, sources),
+    observeCacheBytes: (cache, bytes) => void cacheBytes.set(cache, bytes),
     scrape: () => Registry.merge([registry, processWide]).metrics(),
   };
 }

@@ -66,7 +66,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       const units = isImperial(query) ? "imperial" : "metric";
       return withPayload(point, "current", (result) => {
         const variant = `v1.current|${units}`;
-        const { data } = renderings(result.value, variant, readPayloadHead, (payload) => {
+        const { data } = renderings.render(result.value, variant, readPayloadHead, (payload) => {
           const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
           return { data: { units, current }, meta: {} };
         });
@@ -81,7 +81,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
         const variant = `v1.forecast|${pointVariant(point)}|${imperial}|${zone}|${limit}`;
-        const { data, meta } = renderings(result.value, variant, readPayload, (payload) => {
+        const { data, meta } = renderings.render(result.value, variant, readPayload, (payload) => {
           const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
           const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
           return { data: { location: requestedLocation(point), timeZone: zone, hourly, daily }, meta: { dayCount: daily.length } };
@@ -98,7 +98,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       return withPayload(point, "current", (result) => {
         const imperial = isImperial(query);
         const variant = `public.current|${pointVariant(point)}|${imperial}`;
-        const { data } = renderings(result.value, variant, readPayloadHead, (payload) => {
+        const { data } = renderings.render(result.value, variant, readPayloadHead, (payload) => {
           const record = { ...payload.current, location: requestedLocation(point) };
           return { data: { current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" } }, meta: {} };
         });
@@ -114,7 +114,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
         const variant = `public.forecast|${pointVariant(point)}|${imperial}|${zone}|${hourCount}|${dayCount}`;
-        const { data } = renderings(result.value, variant, readPayload, (payload) => {
+        const { data } = renderings.render(result.value, variant, readPayload, (payload) => {
           const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
           const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
           return { data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } }, meta: {} };

@@ -95,6 +95,8 @@ export interface WeatherCache<T> {
    */
   keepingTerms(point: WeatherPoint, view: WeatherView, served: CachedWeather<T>): { validUntil: number; stillCurrent: () => boolean } | undefined;
   upstreamHealth(): UpstreamHealthSnapshot;
+  /** Bytes of the payloads held (`sizeOf`), as counted against `maxBytes`; 0 when the cache counts entries only. */
+  readonly bytes: number;
 }
 
 interface Entry<T> {
@@ -283,6 +285,9 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       }
     },
     upstreamHealth: () => health.snapshot(),
+    get bytes() {
+      return entries.calculatedSize;
+    },
   };
 }
 

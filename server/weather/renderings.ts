@@ -9,9 +9,11 @@ import type { StoredPayload } from "./stored-payload.ts";
  * are never asked for again (its serial is gone) and age out. `read` is what of the payload the rendering needs
  * (stored-payload.ts: its head, or the whole).
  */
-export type Renderings = <P>(
-  stored: StoredPayload, variant: string, read: (stored: StoredPayload) => P, render: (payload: P) => Rendering<unknown>,
-) => Rendering<SerialisedData>;
+export interface Renderings {
+  render<P>(stored: StoredPayload, variant: string, read: (stored: StoredPayload) => P, render: (payload: P) => Rendering<unknown>): Rendering<SerialisedData>;
+  /** Bytes currently held, as counted against the bound. */
+  readonly bytes: number;
+}
 
 /** A route's `data` section and the `meta` facts that depend on it alone (the credentialed forecast's `dayCount`). */
 export interface Rendering<D> {
@@ -29,14 +31,19 @@ export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES): Re
     maxSize: maxBytes,
     sizeCalculation: (rendering, key) => rendering.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
   });
-  return (stored, variant, read, render) => {
-    const key = `${stored.serial}\n${variant}`;
-    let rendering = kept.get(key);
-    if (!rendering) {
-      const fresh = render(read(stored));
-      rendering = { data: new SerialisedData(JSON.stringify(fresh.data)), meta: fresh.meta };
-      kept.set(key, rendering);
-    }
-    return rendering;
+  return {
+    render(stored, variant, read, render) {
+      const key = `${stored.serial}\n${variant}`;
+      let rendering = kept.get(key);
+      if (!rendering) {
+        const fresh = render(read(stored));
+        rendering = { data: new SerialisedData(JSON.stringify(fresh.data)), meta: fresh.meta };
+        kept.set(key, rendering);
+      }
+      return rendering;
+    },
+    get bytes() {
+      return kept.calculatedSize;
+    },
   };
 }

@@ -7,6 +7,7 @@ import { startCli } from "../support/long-running-cli.ts";
 import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
 import { runCli } from "../support/run-cli.ts";
 import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { CACHE_NAMES } from "../../server/observability/metrics.ts";
 
 const METRICS = "/api/v1/admin/metrics";
 const PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
@@ -153,6 +154,26 @@ describe("Prometheus metrics for operators", () => {
     clock.advance(90_000);
     const later = (await scrape()).samples;
     expect(valueOf(later, "service_index_age_seconds")).toBe((clock.now() - published) / 1000);
+  });
+
+  it("reports the bytes each bounded cache holds, read when scraped", async () => {
+    const bytesOf = async () => {
+      const { samples } = await scrape();
+      return Object.fromEntries(CACHE_NAMES.map((cache) => [cache, valueOf(samples, "service_cache_bytes", { cache })]));
+    };
+    const point = "/api/public/v1/weather/forecast?lat=61.5&lon=9.25";
+    const calendar = "/api/public/v1/economics/calendar?from=2026-07-01&to=2026-07-31";
+    for (const path of [point, point, calendar, calendar]) {
+      expect((await service.request(path, { headers: { "accept-encoding": "gzip" } })).status).toBe(200);
+    }
+    const before = await bytesOf();
+    // Every cache is reported, and each of these requests left something in it.
+    for (const cache of CACHE_NAMES) expect(before[cache], cache).toBeGreaterThan(0);
+
+    expect((await service.request("/api/public/v1/economics/calendar?from=2026-08-01&to=2026-08-31")).status).toBe(200);
+    const after = await bytesOf();
+    expect(after.kept_answers).toBeGreaterThan(before.kept_answers!);
+    expect(after.weather_payloads).toBe(before.weather_payloads);
   });
 
   it("includes the process's own metrics", async () => {
