@@ -1,3 +1,4 @@
+import { createCacheSweep, IDLE_ENTRY_MS, unusedForAMinute, type Used } from "../memory/cache-sweep.ts";
 import { SegmentedLru } from "../memory/segmented-lru.ts";
 import type { PreparedAnswer } from "./respond.ts";
 
@@ -38,14 +39,18 @@ export const DEFAULT_KEPT_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Per entry beyond its text: the key, the entry objects and the map's own bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
-/** `maxBytes` 0 keeps nothing: every answer is built anew. */
-export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES): KeptAnswers {
+/**
+ * `maxBytes` 0 keeps nothing: every answer is built anew. `now` is the clock validity is judged by (epoch ms): an
+ * answer a minute past its validity is swept away, not left to fill the bound (cache-sweep.ts).
+ */
+export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES, now: () => number = Date.now): KeptAnswers {
   if (maxBytes <= 0) return { find: () => undefined, keep: () => undefined, bytes: 0 };
   const cache = new SegmentedLru<string, Kept>({
     maxSize: maxBytes,
     // The answer counts what it holds (respond.ts); a key is counted as if two bytes a character.
     sizeCalculation: (kept, key) => Math.max(1, kept.answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
   });
+  const sweep = createCacheSweep(cache, (kept, at) => at >= kept.validity.until + IDLE_ENTRY_MS, now);
   return {
     find(key, generation, now) {
       // Looked at before it counts as asked for: only an answer still true is promoted or refreshed.
@@ -64,6 +69,7 @@ export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES):
     },
     keep(key, generation, validity, answer) {
       cache.set(key, { generation, validity, answer });
+      sweep.noteKept();
     },
     get bytes() {
       return cache.calculatedSize;
@@ -86,14 +92,25 @@ export interface AnswersByKey {
 /** 16 MB: the hot points' answers of the current second. */
 const DEFAULT_ANSWERS_BY_KEY_BYTES = 16 * 1024 * 1024;
 
-export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYTES): AnswersByKey {
-  const cache = new SegmentedLru<string, PreparedAnswer>({
+/** `now` is monotonic milliseconds, for how long an answer has gone unused (cache-sweep.ts). */
+export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYTES, now: () => number = () => performance.now()): AnswersByKey {
+  const cache = new SegmentedLru<string, Used<PreparedAnswer>>({
     maxSize: maxBytes,
-    sizeCalculation: (answer, key) => Math.max(1, answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
+    sizeCalculation: ({ value }, key) => Math.max(1, value.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
   });
+  // A weather answer's identity names its cache age in seconds: after that second it is never asked for again.
+  const sweep = createCacheSweep(cache, unusedForAMinute, now);
   return {
-    find: (key) => cache.get(key),
-    remember: (key, answer) => void cache.set(key, answer),
+    find(key) {
+      const used = cache.get(key);
+      if (!used) return undefined;
+      used.usedAt = now();
+      return used.value;
+    },
+    remember(key, answer) {
+      cache.set(key, { value: answer, usedAt: now() });
+      sweep.noteKept();
+    },
     get bytes() {
       return cache.calculatedSize;
     },

@@ -93,6 +93,20 @@ export class SegmentedLru<K extends {}, V extends {}> {
     this.probation.delete(key);
   }
 
+  /**
+   * Deletes every entry `isDead` says will never be asked for again (no ghost is kept for it). It walks every entry,
+   * so it is for sweeps now and then (cache-sweep.ts), never for the request path.
+   */
+  deleteWhere(isDead: (value: V, key: K) => boolean): void {
+    for (const segment of [this.probation, this.protected]) {
+      const dead: K[] = [];
+      segment.forEach((value, key) => {
+        if (isDead(value, key)) dead.push(key);
+      });
+      for (const key of dead) segment.delete(key);
+    }
+  }
+
   get calculatedSize(): number {
     return this.probation.calculatedSize + this.protected.calculatedSize;
   }

@@ -1,3 +1,4 @@
+import { createCacheSweep, unusedForAMinute, type Used } from "../memory/cache-sweep.ts";
 import { SegmentedLru } from "../memory/segmented-lru.ts";
 import { SerialisedData } from "../http/respond.ts";
 import type { StoredPayload } from "./stored-payload.ts";
@@ -5,8 +6,8 @@ import type { StoredPayload } from "./stored-payload.ts";
 /**
  * The `data` sections the weather routes built from a stored payload, serialised once and kept by payload and by
  * everything of the request that shapes them (route, point, units, zone, counts). A dashboard polling one forecast
- * then costs a lookup, not a daily assembly and a serialisation. Bounded by bytes; a replaced payload's renderings
- * are never asked for again (its serial is gone) and age out. `read` is what of the payload the rendering needs
+ * then costs a lookup, not a daily assembly and a serialisation. Bounded by bytes, and a rendering unused for a
+ * minute is dropped. `read` is what of the payload the rendering needs
  * (stored-payload.ts: its head, or the whole).
  */
 export interface Renderings {
@@ -26,20 +27,27 @@ const DEFAULT_RENDERING_BYTES = 24 * 1024 * 1024;
 
 const ENTRY_OVERHEAD_BYTES = 256;
 
-export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES): Renderings {
-  const kept = new SegmentedLru<string, Rendering<SerialisedData>>({
+/** `now` is monotonic milliseconds, for how long a rendering has gone unused (cache-sweep.ts). */
+export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES, now: () => number = () => performance.now()): Renderings {
+  const kept = new SegmentedLru<string, Used<Rendering<SerialisedData>>>({
     maxSize: maxBytes,
-    sizeCalculation: (rendering, key) => rendering.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
+    sizeCalculation: ({ value }, key) => value.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
   });
+  // A replaced payload's renderings are never asked for again (its serial is gone): dropped once idle, not left to
+  // fill the bound.
+  const sweep = createCacheSweep(kept, unusedForAMinute, now);
   return {
     render(stored, variant, read, render) {
       const key = `${stored.serial}\n${variant}`;
-      let rendering = kept.get(key);
-      if (!rendering) {
-        const fresh = render(read(stored));
-        rendering = { data: new SerialisedData(JSON.stringify(fresh.data)), meta: fresh.meta };
-        kept.set(key, rendering);
+      const used = kept.get(key);
+      if (used) {
+        used.usedAt = now();
+        return used.value;
       }
+      const fresh = render(read(stored));
+      const rendering = { data: new SerialisedData(JSON.stringify(fresh.data)), meta: fresh.meta };
+      kept.set(key, { value: rendering, usedAt: now() });
+      sweep.noteKept();
       return rendering;
     },
     get bytes() {
