@@ -61,7 +61,7 @@ export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES, 
         return undefined;
       }
       // An answer whose time has passed is left where it is: the one rebuilt for the same key replaces it in its
-      // segment, so a polled answer stays protected as it is renewed; one not rebuilt ages out.
+      // segment, so a polled answer stays protected as it is renewed; one not rebuilt within a minute is swept away.
       const { validity } = kept;
       if (now < validity.builtAt || now >= validity.until || validity.stillCurrent?.() === false) return undefined;
       cache.get(key);
