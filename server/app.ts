@@ -32,7 +32,7 @@ export function createApp(dependencies: AppDependencies): H3 {
     rateLimiter: createRateLimiter(config.rateLimit),
     storageBound: storage.bound,
     trustedProxies: new Set(config.trustedProxies ?? []),
-    keptAnswers: createKeptAnswers(config.keptAnswerBytes, () => clock.now()),
+    keptAnswers: createKeptAnswers(() => clock.now(), config.keptAnswerBytes),
     answersByKey: createAnswersByKey(),
     recognisedUrls: createRecognisedUrls(),
     compressor: createCompressor(config.compressedAnswerBytes),

@@ -40,10 +40,11 @@ export const DEFAULT_KEPT_ANSWER_BYTES = 64 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 512;
 
 /**
- * `maxBytes` 0 keeps nothing: every answer is built anew. `now` is the clock validity is judged by (epoch ms): an
- * answer a minute past its validity is swept away, not left to fill the bound (cache-sweep.ts).
+ * `now` is the clock validity is judged by, the one `find` is asked with (epoch ms): an answer a minute past its
+ * validity is swept away, not left to fill the bound (cache-sweep.ts). `maxBytes` 0 keeps nothing: every answer is
+ * built anew.
  */
-export function createKeptAnswers(maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES, now: () => number = Date.now): KeptAnswers {
+export function createKeptAnswers(now: () => number, maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES): KeptAnswers {
   if (maxBytes <= 0) return { find: () => undefined, keep: () => undefined, bytes: 0 };
   const cache = new SegmentedLru<string, Kept>({
     maxSize: maxBytes,

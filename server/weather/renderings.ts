@@ -6,9 +6,9 @@ import type { StoredPayload } from "./stored-payload.ts";
 /**
  * The `data` sections the weather routes built from a stored payload, serialised once and kept by payload and by
  * everything of the request that shapes them (route, point, units, zone, counts). A dashboard polling one forecast
- * then costs a lookup, not a daily assembly and a serialisation. Bounded by bytes, and a rendering unused for a
- * minute is dropped. `read` is what of the payload the rendering needs
- * (stored-payload.ts: its head, or the whole).
+ * at least once a minute then costs a lookup, not a daily assembly and a serialisation. Bounded by bytes, and a
+ * rendering unused for a minute is dropped (a slower poller pays the rendering again, about 0.3-2 ms). `read` is what
+ * of the payload the rendering needs (stored-payload.ts: its head, or the whole).
  */
 export interface Renderings {
   render<P>(stored: StoredPayload, variant: string, read: (stored: StoredPayload) => P, render: (payload: P) => Rendering<unknown>): Rendering<SerialisedData>;

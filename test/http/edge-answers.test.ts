@@ -163,11 +163,12 @@ describe("recognised URLs", () => {
   });
 
   it("answer a failure of the pipeline with the contract's INTERNAL error, never a bare 500", async () => {
+    const clock = { now: () => Date.parse("2026-11-23T12:00:00Z") };
     const context: PipelineContext = {
-      environment: "test", corsOrigins: [], clock: { now: () => Date.parse("2026-11-23T12:00:00Z") },
+      environment: "test", corsOrigins: [], clock,
       keyLookup: () => undefined,
       rateLimiter: () => { throw new Error("a defect in the rate limiter"); },
-      storageBound: true, trustedProxies: new Set(), keptAnswers: createKeptAnswers(), answersByKey: createAnswersByKey(),
+      storageBound: true, trustedProxies: new Set(), keptAnswers: createKeptAnswers(clock.now), answersByKey: createAnswersByKey(),
       recognisedUrls: createRecognisedUrls(), compressor: createCompressor(), logger: createLogger("silent"), metrics: createMetrics(),
     };
     context.recognisedUrls.remember(incoming("/x"), publicRoute);

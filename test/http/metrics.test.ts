@@ -156,26 +156,6 @@ describe("Prometheus metrics for operators", () => {
     expect(valueOf(later, "service_index_age_seconds")).toBe((clock.now() - published) / 1000);
   });
 
-  it("reports the bytes each bounded cache holds, read when scraped", async () => {
-    const bytesOf = async () => {
-      const { samples } = await scrape();
-      return Object.fromEntries(CACHE_NAMES.map((cache) => [cache, valueOf(samples, "service_cache_bytes", { cache })]));
-    };
-    const point = "/api/public/v1/weather/forecast?lat=61.5&lon=9.25";
-    const calendar = "/api/public/v1/economics/calendar?from=2026-07-01&to=2026-07-31";
-    for (const path of [point, point, calendar, calendar]) {
-      expect((await service.request(path, { headers: { "accept-encoding": "gzip" } })).status).toBe(200);
-    }
-    const before = await bytesOf();
-    // Every cache is reported, and each of these requests left something in it.
-    for (const cache of CACHE_NAMES) expect(before[cache], cache).toBeGreaterThan(0);
-
-    expect((await service.request("/api/public/v1/economics/calendar?from=2026-08-01&to=2026-08-31")).status).toBe(200);
-    const after = await bytesOf();
-    expect(after.kept_answers).toBeGreaterThan(before.kept_answers!);
-    expect(after.weather_payloads).toBe(before.weather_payloads);
-  });
-
   it("includes the process's own metrics", async () => {
     const { text, samples } = await scrape();
     for (const family of ["process_cpu_user_seconds_total", "process_resident_memory_bytes", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_seconds", "nodejs_gc_duration_seconds"]) {
@@ -273,6 +253,43 @@ describe("service serve with SERVICE_METRICS_PORT", () => {
       expect(refused.stderr).toContain("SERVICE_METRICS_PORT must be an integer from 0 to 65535");
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the bytes each bounded cache holds", () => {
+  it("are reported for every cache, read when scraped", async () => {
+    // A service of its own, with a clock that stays put: nothing it keeps turns dead, so no sweep takes bytes away
+    // between two scrapes.
+    const clock = fakeClock();
+    const met = await startMetStandin({ now: clock.now });
+    const service = await startService({ clock, weatherBaseUrl: met.url, seedDataDir: await sampleDataDir() });
+    try {
+      const operator = service.createKey(["operator"]);
+      const bytesOf = async () => {
+        const response = await fetch(`${service.url}${METRICS}`, { headers: { authorization: `Bearer ${operator}` } });
+        const samples = parseExposition(await response.text());
+        return Object.fromEntries(CACHE_NAMES.map((cache) => [cache, valueOf(samples, "service_cache_bytes", { cache })]));
+      };
+      const empty = await bytesOf();
+      for (const cache of CACHE_NAMES) expect(empty[cache], cache).toBe(0);
+
+      const point = "/api/public/v1/weather/forecast?lat=61.5&lon=9.25";
+      const calendar = "/api/public/v1/economics/calendar?from=2026-07-01&to=2026-07-31";
+      for (const path of [point, point, calendar, calendar]) {
+        expect((await service.request(path, { headers: { "accept-encoding": "gzip" } })).status).toBe(200);
+      }
+      const filled = await bytesOf();
+      for (const cache of CACHE_NAMES) expect(filled[cache], cache).toBeGreaterThan(0);
+
+      expect((await service.request("/api/public/v1/economics/calendar?from=2026-08-01&to=2026-08-31")).status).toBe(200);
+      const after = await bytesOf();
+      expect(after.kept_answers).toBeGreaterThan(filled.kept_answers!);
+      expect(after.weather_payloads).toBe(filled.weather_payloads);
+    } finally {
+      await service.close();
+      await met.close();
+      removeEconomicsDataDirs();
     }
   });
 });

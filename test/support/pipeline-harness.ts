@@ -36,7 +36,7 @@ export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHan
     rateLimiter: createRateLimiter({ windowSeconds: 60, publicPerWindow: options.publicPerWindow ?? 1000, credentialedPerWindow: 1000 }),
     storageBound: options.storageBound ?? true,
     trustedProxies: new Set(),
-    keptAnswers: createKeptAnswers(),
+    keptAnswers: createKeptAnswers(() => now),
     answersByKey: createAnswersByKey(),
     recognisedUrls: createRecognisedUrls(),
     compressor: createCompressor(),

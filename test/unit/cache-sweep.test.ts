@@ -60,7 +60,7 @@ describe("caches whose entries die unseen are swept", () => {
   });
 
   it("kept answers: one a minute past its validity is swept away, one still valid stays", () => {
-    const kept = createKeptAnswers(1_000_000, () => now);
+    const kept = createKeptAnswers(() => now, 1_000_000);
     const answer: PreparedAnswer = prepareAnswer({ data: { a: 1 } }, {});
     kept.keep("expired", [], { builtAt: 0, until: 1_000 }, answer);
     kept.keep("current", [], { builtAt: 0, until: 86_400_000 }, answer);

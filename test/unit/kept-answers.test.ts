@@ -6,7 +6,7 @@ const answer = prepareAnswer({ data: { list: [1, 2, 3] } }, {});
 
 describe("kept answers", () => {
   it("serve an answer only within its data generation and its clock validity, never to a clock stepped back", () => {
-    const kept = createKeptAnswers();
+    const kept = createKeptAnswers(() => 1_000);
     const index = {};
     kept.keep("q", [index], { builtAt: 1_000, until: 5_000 }, answer);
     expect(kept.find("q", [index], 1_000)?.data).toBe(answer.data);
@@ -19,10 +19,10 @@ describe("kept answers", () => {
   });
 
   it("keep nothing at a zero bound, and hold at most their byte bound", () => {
-    const none = createKeptAnswers(0);
+    const none = createKeptAnswers(() => 1, 0);
     none.keep("q", [], { builtAt: 0, until: Infinity }, answer);
     expect(none.find("q", [], 1)).toBeUndefined();
-    const small = createKeptAnswers(64 * 1024);
+    const small = createKeptAnswers(() => 1, 64 * 1024);
     for (let i = 0; i < 1_000; i++) small.keep(`q${i}`, [], { builtAt: 0, until: Infinity }, answer);
     expect(small.bytes).toBeLessThanOrEqual(64 * 1024);
     expect(small.find("q999", [], 1)?.data).toBe(answer.data);
