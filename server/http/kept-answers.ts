@@ -1,4 +1,4 @@
-import { createCacheSweep, IDLE_ENTRY_MS, unusedForAMinute, type Used } from "../memory/cache-sweep.ts";
+import { createCacheSweep, IDLE_ENTRY_MS, IdleDroppingLru } from "../memory/cache-sweep.ts";
 import { SegmentedLru } from "../memory/segmented-lru.ts";
 import type { PreparedAnswer } from "./respond.ts";
 
@@ -93,25 +93,16 @@ export interface AnswersByKey {
 /** 16 MB: the hot points' answers of the current second. */
 const DEFAULT_ANSWERS_BY_KEY_BYTES = 16 * 1024 * 1024;
 
-/** `now` is monotonic milliseconds, for how long an answer has gone unused (cache-sweep.ts). */
-export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYTES, now: () => number = () => performance.now()): AnswersByKey {
-  const cache = new SegmentedLru<string, Used<PreparedAnswer>>({
-    maxSize: maxBytes,
-    sizeCalculation: ({ value }, key) => Math.max(1, value.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
-  });
+/** `now` (monotonic ms, performance.now by default) tells how long an answer has gone unused (cache-sweep.ts). */
+export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYTES, now?: () => number): AnswersByKey {
   // A weather answer's identity names its cache age in seconds: after that second it is never asked for again.
-  const sweep = createCacheSweep(cache, unusedForAMinute, now);
+  const cache = new IdleDroppingLru<string, PreparedAnswer>({
+    maxSize: maxBytes,
+    sizeCalculation: (answer, key) => Math.max(1, answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
+  }, now);
   return {
-    find(key) {
-      const used = cache.get(key);
-      if (!used) return undefined;
-      used.usedAt = now();
-      return used.value;
-    },
-    remember(key, answer) {
-      cache.set(key, { value: answer, usedAt: now() });
-      sweep.noteKept();
-    },
+    find: (key) => cache.get(key),
+    remember: (key, answer) => cache.set(key, answer),
     get bytes() {
       return cache.calculatedSize;
     },

@@ -1,19 +1,10 @@
-import type { SegmentedLru } from "./segmented-lru.ts";
+import { SegmentedLru, type SegmentedLruOptions } from "./segmented-lru.ts";
 
 /** How long an entry may go unused, or stay past its validity, before a sweep drops it. */
 export const IDLE_ENTRY_MS = 60_000;
 
 /** How often a cache holding anything is swept. */
 const SWEEP_EVERY_MS = 15_000;
-
-/** A cached value with the moment it was last used (monotonic ms). */
-export interface Used<V> {
-  value: V;
-  usedAt: number;
-}
-
-/** For caches of `Used` entries: dead once unused for IDLE_ENTRY_MS. */
-export const unusedForAMinute = (entry: Used<unknown>, now: number): boolean => entry.usedAt < now - IDLE_ENTRY_MS;
 
 /**
  * Drops the entries of `cache` that `isDead` says will never be asked for again, every SWEEP_EVERY_MS while it holds
@@ -40,4 +31,41 @@ export function createCacheSweep<K extends {}, V extends {}>(cache: SegmentedLru
       if (!timer) timer = setInterval(sweep, SWEEP_EVERY_MS).unref();
     },
   };
+}
+
+/** A cached value with the moment it was last used (monotonic ms). */
+interface Used<V> {
+  value: V;
+  usedAt: number;
+}
+
+/**
+ * A SegmentedLru whose entries are dropped once unused for IDLE_ENTRY_MS: for caches nothing tells when an entry has
+ * died (weather renderings, answers by key). `now` is monotonic milliseconds.
+ */
+export class IdleDroppingLru<K extends {}, V extends {}> {
+  private readonly entries: SegmentedLru<K, Used<V>>;
+  private readonly sweep: { noteKept(): void };
+  private readonly now: () => number;
+  constructor(options: SegmentedLruOptions<K, V>, now: () => number = () => performance.now()) {
+    this.entries = new SegmentedLru<K, Used<V>>({ ...options, sizeCalculation: (used, key) => options.sizeCalculation(used.value, key) });
+    this.sweep = createCacheSweep(this.entries, (used, at) => used.usedAt < at - IDLE_ENTRY_MS, now);
+    this.now = now;
+  }
+
+  get(key: K): V | undefined {
+    const used = this.entries.get(key);
+    if (!used) return undefined;
+    used.usedAt = this.now();
+    return used.value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.set(key, { value, usedAt: this.now() });
+    this.sweep.noteKept();
+  }
+
+  get calculatedSize(): number {
+    return this.entries.calculatedSize;
+  }
 }

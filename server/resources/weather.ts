@@ -9,7 +9,7 @@ import { assembleDailyRecords } from "../weather/daily.ts";
 import { parseForecastZone, parseLocation } from "../weather/location-params.ts";
 import { WeatherUpstreamError } from "../weather/upstream-error.ts";
 import type { WeatherPoint } from "../weather/point.ts";
-import { createRenderings, type Renderings } from "../weather/renderings.ts";
+import type { Renderings } from "../weather/renderings.ts";
 import { STANDIN_SOURCE } from "../weather/provenance.ts";
 import { readPayload, readPayloadHead, type StoredPayload } from "../weather/stored-payload.ts";
 import { dailyImperialFields, imperialFields, toImperialDay, toImperialReading } from "../weather/unit-variants.ts";
@@ -34,7 +34,7 @@ const publicStaticMeta = (stored: StoredPayload) => (stored.sourceId === STANDIN
 /** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
 
-export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, renderings: Renderings = createRenderings()): Record<string, RouteHandler> {
+export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, renderings: Renderings): Record<string, RouteHandler> {
   /**
    * Runs `build` on the point's payload: at once when the cache holds a fresh copy (the common case, answered without
    * a promise), else once the cache has asked MET or judged its failure.

@@ -1,5 +1,4 @@
-import { createCacheSweep, unusedForAMinute, type Used } from "../memory/cache-sweep.ts";
-import { SegmentedLru } from "../memory/segmented-lru.ts";
+import { IdleDroppingLru } from "../memory/cache-sweep.ts";
 import { SerialisedData } from "../http/respond.ts";
 import type { StoredPayload } from "./stored-payload.ts";
 
@@ -27,27 +26,23 @@ const DEFAULT_RENDERING_BYTES = 24 * 1024 * 1024;
 
 const ENTRY_OVERHEAD_BYTES = 256;
 
-/** `now` is monotonic milliseconds, for how long a rendering has gone unused (cache-sweep.ts). */
-export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES, now: () => number = () => performance.now()): Renderings {
-  const kept = new SegmentedLru<string, Used<Rendering<SerialisedData>>>({
-    maxSize: maxBytes,
-    sizeCalculation: ({ value }, key) => value.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
-  });
+/** `now` (monotonic ms, performance.now by default) tells how long a rendering has gone unused (cache-sweep.ts). */
+export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES, now?: () => number): Renderings {
   // A replaced payload's renderings are never asked for again (its serial is gone): dropped once idle, not left to
   // fill the bound.
-  const sweep = createCacheSweep(kept, unusedForAMinute, now);
+  const kept = new IdleDroppingLru<string, Rendering<SerialisedData>>({
+    maxSize: maxBytes,
+    sizeCalculation: (rendering, key) => rendering.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
+  }, now);
   return {
     render(stored, variant, read, render) {
       const key = `${stored.serial}\n${variant}`;
-      const used = kept.get(key);
-      if (used) {
-        used.usedAt = now();
-        return used.value;
+      let rendering = kept.get(key);
+      if (!rendering) {
+        const fresh = render(read(stored));
+        rendering = { data: new SerialisedData(JSON.stringify(fresh.data)), meta: fresh.meta };
+        kept.set(key, rendering);
       }
-      const fresh = render(read(stored));
-      const rendering = { data: new SerialisedData(JSON.stringify(fresh.data)), meta: fresh.meta };
-      kept.set(key, { value: rendering, usedAt: now() });
-      sweep.noteKept();
       return rendering;
     },
     get bytes() {
