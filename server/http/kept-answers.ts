@@ -25,6 +25,12 @@ export interface KeptValidity {
   builtAt: number;
   until: number;
   stillCurrent?: () => boolean;
+  /**
+   * The route's data generation as it is now (BoundRoute.generation). `find` compares the generation it is asked with;
+   * the sweep asks this, so that the answers of an index or registry since replaced leave within a sweep rather than
+   * only when their URL is asked again or the byte bound pushes them out, however long their validity.
+   */
+  generationNow?: () => readonly unknown[];
 }
 
 interface Kept {
@@ -51,7 +57,17 @@ export function createKeptAnswers(now: () => number, maxBytes: number = DEFAULT_
     // The answer counts what it holds (respond.ts); a key is counted as if two bytes a character.
     sizeCalculation: (kept, key) => Math.max(1, kept.answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
   });
-  const sweep = createCacheSweep(cache, (kept, at) => at >= kept.validity.until + IDLE_ENTRY_MS, now);
+  const sweep = createCacheSweep(cache, (at) => {
+    // A dozen routes share two generation functions: each is asked once a sweep, not once an answer.
+    const generations = new Map<() => readonly unknown[], readonly unknown[]>();
+    const generationNow = (of: () => readonly unknown[]) => {
+      let parts = generations.get(of);
+      if (!parts) generations.set(of, (parts = of()));
+      return parts;
+    };
+    return ({ generation, validity }) =>
+      at >= validity.until + IDLE_ENTRY_MS || (validity.generationNow !== undefined && !sameGeneration(generation, generationNow(validity.generationNow)));
+  }, now);
   return {
     find(key, generation, now) {
       // Looked at before it counts as asked for: only an answer still true is promoted or refreshed.

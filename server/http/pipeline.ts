@@ -141,7 +141,8 @@ function answerFor(incoming: Incoming, routes: BoundRoute[], route: BoundRoute, 
     // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own check.
     const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
     if (checkable && ready.validUntil !== undefined && ready.validUntil > request.now) {
-      context.keptAnswers.keep(key, generation, { builtAt: request.now, until: ready.validUntil, stillCurrent: ready.stillCurrent }, answer);
+      const validity = { builtAt: request.now, until: ready.validUntil, stillCurrent: ready.stillCurrent, generationNow: route.generation };
+      context.keptAnswers.keep(key, generation, validity, answer);
       context.recognisedUrls.remember(incoming, routes);
     }
     return answer;

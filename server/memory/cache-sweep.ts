@@ -9,18 +9,18 @@ const SWEEP_EVERY_MS = 15_000;
 /**
  * Drops the entries of `cache` that `isDead` says will never be asked for again, every SWEEP_EVERY_MS while it holds
  * any. For caches whose entries die unseen: a weather rendering outlives its payload once MET's next document replaces
- * it, an answer by identity (a second of a point's cache age) is never asked for again after that second, and a kept
- * weather answer is valid for a second. Left to the byte bounds, such entries filled those caches to them under any
+ * it, an answer by identity (a second of a point's cache age) is never asked for again after that second, a kept
+ * weather answer is valid for a second, and a kept answer of the index or registry is dead once a new one is published. Left to the byte bounds, such entries filled those caches to them under any
  * traffic of many points and stayed there (README, Soak run).
  *
- * `noteKept` is called after each `set`: it starts the timer, which stops again once the cache is empty. The timer is
- * unref'd, so it never keeps a process alive.
+ * `deadAt(now)` is asked once a sweep, for the test of its entries: what that test reads of the world (a route's data
+ * generation) it can read once for the whole sweep. `noteKept` is called after each `set`: it starts the timer, which
+ * stops again once the cache is empty. The timer is unref'd, so it never keeps a process alive.
  */
-export function createCacheSweep<K extends {}, V extends {}>(cache: SegmentedLru<K, V>, isDead: (value: V, now: number) => boolean, now: () => number): { noteKept(): void } {
+export function createCacheSweep<K extends {}, V extends {}>(cache: SegmentedLru<K, V>, deadAt: (now: number) => (value: V) => boolean, now: () => number): { noteKept(): void } {
   let timer: NodeJS.Timeout | undefined;
   const sweep = () => {
-    const at = now();
-    cache.deleteWhere((value) => isDead(value, at));
+    cache.deleteWhere(deadAt(now()));
     if (cache.calculatedSize === 0 && timer) {
       clearInterval(timer);
       timer = undefined;
@@ -49,7 +49,7 @@ export class IdleDroppingLru<K extends {}, V extends {}> {
   private readonly now: () => number;
   constructor(options: SegmentedLruOptions<K, V>, now: () => number = () => performance.now()) {
     this.entries = new SegmentedLru<K, Used<V>>({ ...options, sizeCalculation: (used, key) => options.sizeCalculation(used.value, key) });
-    this.sweep = createCacheSweep(this.entries, (used, at) => used.usedAt < at - IDLE_ENTRY_MS, now);
+    this.sweep = createCacheSweep(this.entries, (at) => (used) => used.usedAt < at - IDLE_ENTRY_MS, now);
     this.now = now;
   }
 

@@ -73,6 +73,30 @@ describe("caches whose entries die unseen are swept", () => {
     expect(kept.bytes).toBe(both / 2);
     expect(kept.find("current", [], now)).toBe(answer);
   });
+
+  it("kept answers: one of a data generation since replaced is swept away however long its validity, each generation asked once a sweep", () => {
+    const kept = createKeptAnswers(() => now, 1_000_000);
+    const answer: PreparedAnswer = prepareAnswer({ data: { a: 1 } }, {});
+    const first = { index: 1 };
+    let published = first;
+    let asked = 0;
+    const generationNow = () => (asked++, [published]);
+    for (const key of ["page 1", "page 2"]) kept.keep(key, [first], { builtAt: 0, until: Number.POSITIVE_INFINITY, generationNow }, answer);
+    kept.keep("page 3", [], { builtAt: 0, until: Number.POSITIVE_INFINITY }, answer);
+    const each = kept.bytes / 3;
+    vi.advanceTimersByTime(SWEEPS);
+    expect(kept.bytes).toBe(3 * each);
+    const sweeps = asked;
+    expect(sweeps).toBeGreaterThan(0);
+    expect(vi.getTimerCount()).toBe(1);
+
+    published = { index: 2 };
+    vi.advanceTimersByTime(SWEEPS);
+    expect(kept.bytes).toBe(each);
+    expect(kept.find("page 3", [], now)).toBe(answer);
+    // One question per sweep, not one per answer: the generation function may read files.
+    expect(asked - sweeps).toBeLessThanOrEqual(SWEEPS / 15_000);
+  });
 });
 
 describe("segmented LRU: deleting the dead", () => {
