@@ -60,13 +60,13 @@ export function createKeptAnswers(now: () => number, maxBytes: number = DEFAULT_
   const sweep = createCacheSweep(cache, (at) => {
     // A dozen routes share two generation functions: each is asked once a sweep, not once an answer.
     const generations = new Map<() => readonly unknown[], readonly unknown[]>();
-    const generationNow = (of: () => readonly unknown[]) => {
-      let parts = generations.get(of);
-      if (!parts) generations.set(of, (parts = of()));
+    const askOnce = (generationNow: () => readonly unknown[]) => {
+      let parts = generations.get(generationNow);
+      if (!parts) generations.set(generationNow, (parts = generationNow()));
       return parts;
     };
     return ({ generation, validity }) =>
-      at >= validity.until + IDLE_ENTRY_MS || (validity.generationNow !== undefined && !sameGeneration(generation, generationNow(validity.generationNow)));
+      at >= validity.until + IDLE_ENTRY_MS || (validity.generationNow !== undefined && !sameGeneration(generation, askOnce(validity.generationNow)));
   }, now);
   return {
     find(key, generation, now) {

@@ -4,17 +4,17 @@ import { SegmentedLru, type SegmentedLruOptions } from "./segmented-lru.ts";
 export const IDLE_ENTRY_MS = 60_000;
 
 /** How often a cache holding anything is swept. */
-const SWEEP_EVERY_MS = 15_000;
+export const SWEEP_EVERY_MS = 15_000;
 
 /**
- * Drops the entries of `cache` that `isDead` says will never be asked for again, every SWEEP_EVERY_MS while it holds
- * any. For caches whose entries die unseen: a weather rendering outlives its payload once MET's next document replaces
- * it, an answer by identity (a second of a point's cache age) is never asked for again after that second, a kept
- * weather answer is valid for a second, and a kept answer of the index or registry is dead once a new one is published. Left to the byte bounds, such entries filled those caches to them under any
- * traffic of many points and stayed there (README, Soak run).
+ * Drops the entries of `cache` that will never be asked for again, every SWEEP_EVERY_MS while it holds any. For caches
+ * whose entries die unseen: a weather rendering outlives its payload once MET's next document replaces it, an answer by
+ * identity (a second of a point's cache age) is never asked for again after that second, a kept weather answer is valid
+ * for a second, and a kept answer of the index or registry is dead once a new one is published. Left to the byte
+ * bounds, such entries filled those caches to them under any traffic of many points and stayed there (README, Soak run).
  *
- * `deadAt(now)` is asked once a sweep, for the test of its entries: what that test reads of the world (a route's data
- * generation) it can read once for the whole sweep. `noteKept` is called after each `set`: it starts the timer, which
+ * `deadAt(now)` is asked once a sweep for the test of its entries, so that what the test reads of the world (a route's
+ * data generation) is read once for the whole sweep. `noteKept` is called after each `set`: it starts the timer, which
  * stops again once the cache is empty. The timer is unref'd, so it never keeps a process alive.
  */
 export function createCacheSweep<K extends {}, V extends {}>(cache: SegmentedLru<K, V>, deadAt: (now: number) => (value: V) => boolean, now: () => number): { noteKept(): void } {
