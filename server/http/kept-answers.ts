@@ -47,8 +47,8 @@ const ENTRY_OVERHEAD_BYTES = 512;
 
 /**
  * `now` is the clock validity is judged by, the one `find` is asked with (epoch ms): an answer a minute past its
- * validity is swept away, not left to fill the bound (cache-sweep.ts). `maxBytes` 0 keeps nothing: every answer is
- * built anew.
+ * validity, or one of a data generation since replaced, is swept away, not left to fill the bound (cache-sweep.ts).
+ * `maxBytes` 0 keeps nothing: every answer is built anew.
  */
 export function createKeptAnswers(now: () => number, maxBytes: number = DEFAULT_KEPT_ANSWER_BYTES): KeptAnswers {
   if (maxBytes <= 0) return { find: () => undefined, keep: () => undefined, bytes: 0 };

@@ -20,7 +20,12 @@ export const SWEEP_EVERY_MS = 15_000;
 export function createCacheSweep<K extends {}, V extends {}>(cache: SegmentedLru<K, V>, deadAt: (now: number) => (value: V) => boolean, now: () => number): { noteKept(): void } {
   let timer: NodeJS.Timeout | undefined;
   const sweep = () => {
-    cache.deleteWhere(deadAt(now()));
+    try {
+      cache.deleteWhere(deadAt(now()));
+    } catch {
+      // A sweep that cannot tell what is dead (say, a published file it cannot read) drops nothing more: the byte bound
+      // still holds, where an exception thrown from the timer would end the process.
+    }
     if (cache.calculatedSize === 0 && timer) {
       clearInterval(timer);
       timer = undefined;

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import { ApiError } from "../../server/http/api-error.ts";
+import { SWEEP_EVERY_MS } from "../../server/memory/cache-sweep.ts";
 import { startPipeline, testSpec } from "../support/pipeline-harness.ts";
 
 const bigItems = Array.from({ length: 3000 }, (_, index) => ({ index, padding: "x".repeat(500) }));
@@ -102,5 +103,32 @@ describe("shared pipeline rules", () => {
     expect(body.data.items.map((item: { index: number }) => item.index)).toEqual([0]);
     expect(body.meta.truncated).toBe(true);
     expect(body.meta.nextCursor).toBe("after-1");
+  });
+});
+
+describe("kept answers of a data generation since replaced", () => {
+  it("leave at the next sweep, with no request asking for them, however long their validity", async () => {
+    // Only the sweep's timer is faked: the server's sockets keep their real timers.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    let published = { index: 1 };
+    const service = await startPipeline([{
+      spec: testSpec({ name: "t.kept", path: "/kept" }),
+      handler: () => ({ data: { ok: true }, validUntil: Number.POSITIVE_INFINITY }),
+      generation: () => [published],
+    }]);
+    try {
+      expect((await fetch(`${service.url}/kept`)).status).toBe(200);
+      const kept = service.keptAnswerBytes();
+      expect(kept).toBeGreaterThan(0);
+      vi.advanceTimersByTime(SWEEP_EVERY_MS);
+      expect(service.keptAnswerBytes()).toBe(kept);
+
+      published = { index: 2 };
+      vi.advanceTimersByTime(SWEEP_EVERY_MS);
+      expect(service.keptAnswerBytes()).toBe(0);
+    } finally {
+      await service.close();
+      vi.useRealTimers();
+    }
   });
 });

@@ -14,7 +14,6 @@ import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-an
 import { createRateLimiter } from "../../server/http/rate-limit.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
-import type { RouteHandler } from "../../server/http/route-handler.ts";
 
 export function testSpec(overrides: Partial<RouteSpec> & Pick<RouteSpec, "name" | "path">): RouteSpec {
   return {
@@ -25,7 +24,7 @@ export function testSpec(overrides: Partial<RouteSpec> & Pick<RouteSpec, "name" 
 }
 
 /** The generic pipeline on a real port with routes of the test's own making. */
-export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHandler }[], options: { storageBound?: boolean; publicPerWindow?: number } = {}) {
+export async function startPipeline(routes: BoundRoute[], options: { storageBound?: boolean; publicPerWindow?: number } = {}) {
   const keysFile = join(mkdtempSync(join(tmpdir(), "pipeline-")), "keys.json");
   let now = Date.parse("2026-11-21T12:00:00Z");
   const context: PipelineContext = {
@@ -53,6 +52,7 @@ export async function startPipeline(routes: { spec: RouteSpec; handler: RouteHan
   return {
     url: server.url!.replace(/\/$/, ""),
     advance: (ms: number) => { now += ms; },
+    keptAnswerBytes: () => context.keptAnswers.bytes,
     key(scopes: Scope[]) {
       const { record, secret } = newKey({ name: "t", environment: "test", scopes, createdAt: "2026-11-21T00:00:00Z" });
       writeKeyFile(keysFile, { keys: [...readKeyFile(keysFile).keys, record] });

@@ -97,6 +97,23 @@ describe("caches whose entries die unseen are swept", () => {
   });
 });
 
+describe("a sweep that cannot tell what is dead", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("drops nothing and keeps its timer, rather than throw from it", () => {
+    vi.useFakeTimers();
+    const kept = createKeptAnswers(() => 0, 1_000_000);
+    const unreadable = () => {
+      throw new Error("the published file cannot be read");
+    };
+    kept.keep("page", [], { builtAt: 0, until: Number.POSITIVE_INFINITY, generationNow: unreadable }, prepareAnswer({ data: { a: 1 } }, {}));
+    const bytes = kept.bytes;
+    vi.advanceTimersByTime(SWEEP_EVERY_MS);
+    expect(kept.bytes).toBe(bytes);
+    expect(vi.getTimerCount()).toBe(1);
+  });
+});
+
 describe("segmented LRU: deleting the dead", () => {
   const sized = (maxSize: number) => new SegmentedLru<string, string>({ maxSize, sizeCalculation: (value) => value.length });
 
