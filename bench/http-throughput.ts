@@ -20,9 +20,21 @@ const SECONDS = 5;
 const dataDir = mkdtempSync(join(tmpdir(), "bench-"));
 rebuildRegistry(dataDir);
 const config: ServiceConfig = {
-  environment: "bench", dataDir, keysFile: join(dataDir, "keys.json"), storageEnabled: true, corsOrigins: [],
-  rateLimit: { windowSeconds: 60, publicPerWindow: 1e9, credentialedPerWindow: 1e9 }, upstreams: [],
-  weather: { enabled: false, baseUrl: "http://127.0.0.1:9", userAgent: "bench", timeoutMs: 1000, maxBytes: 1000, maxEntries: 1 },
+  environment: "bench",
+  dataDir,
+  keysFile: join(dataDir, "keys.json"),
+  storageEnabled: true,
+  corsOrigins: [],
+  rateLimit: { windowSeconds: 60, publicPerWindow: 1e9, credentialedPerWindow: 1e9 },
+  upstreams: [],
+  weather: {
+    enabled: false,
+    baseUrl: "http://127.0.0.1:9",
+    userAgent: "bench",
+    timeoutMs: 1000,
+    maxBytes: 1000,
+    maxEntries: 1,
+  },
 };
 
 async function load(url: string): Promise<number> {

@@ -42,7 +42,8 @@ const SAMPLE_ARCHIVE = join(PACKAGE_ROOT, "data/samples");
 
 const runStarted = Date.now();
 const machineAtStart = machineFacts();
-const log = (line: string) => process.stderr.write(`[${((Date.now() - runStarted) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
+const log = (line: string) =>
+  process.stderr.write(`[${((Date.now() - runStarted) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
 const mb = (value: number) => `${value.toFixed(0)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const peak = (run: CommandRun) => (run.peakRssMb === null ? "not measured" : mb(run.peakRssMb));
@@ -51,18 +52,31 @@ type Tools = { ceiling: Ceiling; load: LoadGenerator };
 
 const guard = createRunGuard(HARD_LIMIT_MS, log);
 
-async function measureRoutes(routes: readonly BenchRoute[], serviceUrl: string, apiKey: string, tools: Tools, plan: LoadPlan): Promise<RouteResult[]> {
+async function measureRoutes(
+  routes: readonly BenchRoute[],
+  serviceUrl: string,
+  apiKey: string,
+  tools: Tools,
+  plan: LoadPlan,
+): Promise<RouteResult[]> {
   const results: RouteResult[] = [];
   for (const route of routes) {
     const result = await compareRoute(route, { serviceUrl, apiKey, ceiling: tools.ceiling, load: tools.load, plan });
-    log(`${route.name}: ${result.service.requestsPerSecond.toFixed(0)} vs ${result.ceiling.requestsPerSecond.toFixed(0)} req/s, ratio ${result.ratio.toFixed(2)}`);
+    log(
+      `${route.name}: ${result.service.requestsPerSecond.toFixed(0)} vs ${result.ceiling.requestsPerSecond.toFixed(0)} req/s, ratio ${result.ratio.toFixed(2)}`,
+    );
     results.push(result);
   }
   return results;
 }
 
 async function prepareSamples(root: string) {
-  const options = { dataDir: join(root, "samples"), archiveDir: SAMPLE_ARCHIVE, environment: ENVIRONMENT, ingestTimeoutMs: 120_000 };
+  const options = {
+    dataDir: join(root, "samples"),
+    archiveDir: SAMPLE_ARCHIVE,
+    environment: ENVIRONMENT,
+    ingestTimeoutMs: 120_000,
+  };
   const prepared = await prepareDataDir(options);
   log(`sample archive ingested in ${seconds(prepared.ingest.elapsedMs)}`);
   const reingest = await ingestArchive(options);
@@ -81,7 +95,11 @@ async function prepareSynthetic(root: string) {
   const generationMs = performance.now() - generationStarted;
   log(`synthetic archive generated in ${seconds(generationMs)}: ${JSON.stringify(archive.counts)}`);
   const prepared = await prepareDataDir({
-    dataDir: join(root, "synthetic"), archiveDir: archive.archiveDir, registryDir: archive.registryDir, environment: ENVIRONMENT, ingestTimeoutMs: 420_000,
+    dataDir: join(root, "synthetic"),
+    archiveDir: archive.archiveDir,
+    registryDir: archive.registryDir,
+    environment: ENVIRONMENT,
+    ingestTimeoutMs: 420_000,
   });
   log(`synthetic archive ingested in ${seconds(prepared.ingest.elapsedMs)}`);
   return { archive, generationMs, prepared };
@@ -93,23 +111,47 @@ type SyntheticData = NonNullable<Awaited<ReturnType<typeof prepareSynthetic>>>;
 function publishCheck(ingestStderr: string, vintages: number): Check {
   const reported = /index published in ([\d.]+) s/.exec(ingestStderr);
   const ms = reported ? Number(reported[1]) * 1000 : Number.NaN;
-  return { name: `publishing the index from ${vintages} vintages`, value: reported ? seconds(ms) : "not reported", target: `< ${seconds(PUBLISH_TARGET_MS)}`, pass: ms < PUBLISH_TARGET_MS };
+  return {
+    name: `publishing the index from ${vintages} vintages`,
+    value: reported ? seconds(ms) : "not reported",
+    target: `< ${seconds(PUBLISH_TARGET_MS)}`,
+    pass: ms < PUBLISH_TARGET_MS,
+  };
 }
 
 async function measureSynthetic({ archive, generationMs, prepared }: SyntheticData, standin: MetStandin, tools: Tools) {
-  const service = await startService({ dataDir: prepared.dataDir, environment: ENVIRONMENT, weatherBaseUrl: standin.url, registryDir: archive.registryDir });
+  const service = await startService({
+    dataDir: prepared.dataDir,
+    environment: ENVIRONMENT,
+    weatherBaseUrl: standin.url,
+    registryDir: archive.registryDir,
+  });
   guard.onCleanUp(() => service.stop());
   const profile = profileFromRegistry(archive.registryDir, SAMPLE_PROFILE);
   const routes = await measureRoutes(storageRoutes(profile), service.url, prepared.apiKey, tools, DEFAULT_PLAN);
   const residentAfterLoad = service.residentMb();
   await service.stop();
   const checks: Check[] = [
-    { name: "synthetic ingest (beside the weather warm-up)", value: `${seconds(prepared.ingest.elapsedMs)}, peak ${peak(prepared.ingest)}`, target: "-", pass: null },
+    {
+      name: "synthetic ingest (beside the weather warm-up)",
+      value: `${seconds(prepared.ingest.elapsedMs)}, peak ${peak(prepared.ingest)}`,
+      target: "-",
+      pass: null,
+    },
     publishCheck(prepared.ingest.stderr, Number(archive.counts.vintages)),
-    { name: "resident after the route load", value: mb(residentAfterLoad), target: `< ${RESIDENT_TARGET_MB} MB`, pass: residentAfterLoad < RESIDENT_TARGET_MB },
+    {
+      name: "resident after the route load",
+      value: mb(residentAfterLoad),
+      target: `< ${RESIDENT_TARGET_MB} MB`,
+      pass: residentAfterLoad < RESIDENT_TARGET_MB,
+    },
   ];
   return {
-    counts: archive.counts, profile, generationMs, routes, checks,
+    counts: archive.counts,
+    profile,
+    generationMs,
+    routes,
+    checks,
     ingestion: { ms: prepared.ingest.elapsedMs, peakRssMb: prepared.ingest.peakRssMb, besideWeatherWarmUp: true },
     memory: { residentAfterLoadMb: residentAfterLoad },
   };
@@ -130,7 +172,11 @@ try {
   const tools = { ceiling, load };
 
   const samples = await prepareSamples(root);
-  const service = await startService({ dataDir: samples.prepared.dataDir, environment: ENVIRONMENT, weatherBaseUrl: standin.url });
+  const service = await startService({
+    dataDir: samples.prepared.dataDir,
+    environment: ENVIRONMENT,
+    weatherBaseUrl: standin.url,
+  });
   guard.onCleanUp(() => service.stop());
   const residentAtStart = service.residentMb();
   const warmPoints = Number(process.env.BENCH_WEATHER_POINTS ?? DEFAULT_WARM_POINTS);
@@ -140,45 +186,105 @@ try {
   const [warmUp, syntheticData] = await Promise.all([
     warmDistinctPoints(service.url, warmPoints, WARM_CONCURRENCY),
     // Its failure must not cost the sample results.
-    prepareSynthetic(root).catch((error: unknown) => (log(`data set at scale failed: ${String(error)}`), error instanceof Error ? error : new Error(String(error)))),
+    prepareSynthetic(root).catch(
+      (error: unknown) => (
+        log(`data set at scale failed: ${String(error)}`), error instanceof Error ? error : new Error(String(error))
+      ),
+    ),
   ]);
   const residentAfterWarmUp = service.residentMb();
   const stampede = await stampedeColdPoint(service.url, standin.requests, STAMPEDE_REQUESTS);
   log(`stampede: ${stampede.requests} requests, ${stampede.upstreamRequests} reached MET`);
-  const routes = await measureRoutes([...WEATHER_ROUTES, ...storageRoutes(SAMPLE_PROFILE)], service.url, samples.prepared.apiKey, tools, DEFAULT_PLAN);
+  const routes = await measureRoutes(
+    [...WEATHER_ROUTES, ...storageRoutes(SAMPLE_PROFILE)],
+    service.url,
+    samples.prepared.apiKey,
+    tools,
+    DEFAULT_PLAN,
+  );
   const residentAfterLoad = service.residentMb();
   await service.stop();
 
-  const synthetic = syntheticData === null
-    ? { skipped: "bench/synthetic-archive/generate.ts does not exist yet: the data set at scale was skipped" }
-    : syntheticData instanceof Error ? { skipped: `failed: ${syntheticData.message}` }
-    : await measureSynthetic(syntheticData, standin, tools).catch((error: unknown) => ({ skipped: `failed: ${String(error)}` }));
+  const synthetic =
+    syntheticData === null
+      ? { skipped: "bench/synthetic-archive/generate.ts does not exist yet: the data set at scale was skipped" }
+      : syntheticData instanceof Error
+        ? { skipped: `failed: ${syntheticData.message}` }
+        : await measureSynthetic(syntheticData, standin, tools).catch((error: unknown) => ({
+            skipped: `failed: ${String(error)}`,
+          }));
   const elapsedMs = Date.now() - runStarted;
 
   const { prepared, reingest, places } = samples;
   const checks: Check[] = [
-    { name: "sample ingest", value: `${seconds(prepared.ingest.elapsedMs)}, peak ${peak(prepared.ingest)}`, target: "-", pass: null },
-    { name: "no-change second ingest", value: seconds(reingest.elapsedMs), target: `< ${seconds(REINGEST_TARGET_MS)}`, pass: reingest.elapsedMs < REINGEST_TARGET_MS },
+    {
+      name: "sample ingest",
+      value: `${seconds(prepared.ingest.elapsedMs)}, peak ${peak(prepared.ingest)}`,
+      target: "-",
+      pass: null,
+    },
+    {
+      name: "no-change second ingest",
+      value: seconds(reingest.elapsedMs),
+      target: `< ${seconds(REINGEST_TARGET_MS)}`,
+      pass: reingest.elapsedMs < REINGEST_TARGET_MS,
+    },
     { name: "service resident at start", value: mb(residentAtStart), target: "-", pass: null },
-    { name: `resident after ${warmPoints} points (cache bound ${DEFAULT_MAX_ENTRIES})`, value: `${mb(residentAfterWarmUp)} (${seconds(warmUp.elapsedMs)}, failures ${JSON.stringify(warmUp.failures)})`, target: `< ${RESIDENT_TARGET_MB} MB`, pass: residentAfterWarmUp < RESIDENT_TARGET_MB },
-    { name: "resident after the route load", value: mb(residentAfterLoad), target: `< ${RESIDENT_TARGET_MB} MB`, pass: residentAfterLoad < RESIDENT_TARGET_MB },
-    { name: `MET calls for ${STAMPEDE_REQUESTS} concurrent requests at one cold point`, value: `${stampede.upstreamRequests} (${stampede.answered200} answered 200 in ${seconds(stampede.elapsedMs)})`, target: "exactly 1, all 200", pass: stampede.pass },
+    {
+      name: `resident after ${warmPoints} points (cache bound ${DEFAULT_MAX_ENTRIES})`,
+      value: `${mb(residentAfterWarmUp)} (${seconds(warmUp.elapsedMs)}, failures ${JSON.stringify(warmUp.failures)})`,
+      target: `< ${RESIDENT_TARGET_MB} MB`,
+      pass: residentAfterWarmUp < RESIDENT_TARGET_MB,
+    },
+    {
+      name: "resident after the route load",
+      value: mb(residentAfterLoad),
+      target: `< ${RESIDENT_TARGET_MB} MB`,
+      pass: residentAfterLoad < RESIDENT_TARGET_MB,
+    },
+    {
+      name: `MET calls for ${STAMPEDE_REQUESTS} concurrent requests at one cold point`,
+      value: `${stampede.upstreamRequests} (${stampede.answered200} answered 200 in ${seconds(stampede.elapsedMs)})`,
+      target: "exactly 1, all 200",
+      pass: stampede.pass,
+    },
   ];
 
-  printRouteTable(`Sample archive, ${DEFAULT_PLAN.connections} connections, median of ${DEFAULT_PLAN.rounds} x ${DEFAULT_PLAN.roundSeconds} s alternating with the ceiling`, routes);
+  printRouteTable(
+    `Sample archive, ${DEFAULT_PLAN.connections} connections, median of ${DEFAULT_PLAN.rounds} x ${DEFAULT_PLAN.roundSeconds} s alternating with the ceiling`,
+    routes,
+  );
   printChecks("Sample archive: ingestion, memory, upstream economy", checks);
   if ("skipped" in synthetic) console.log(`\nData set at scale: skipped (${synthetic.skipped})`);
   else {
-    printRouteTable(`Synthetic archive, ${DEFAULT_PLAN.connections} connections, median of ${DEFAULT_PLAN.rounds} x ${DEFAULT_PLAN.roundSeconds} s`, synthetic.routes);
+    printRouteTable(
+      `Synthetic archive, ${DEFAULT_PLAN.connections} connections, median of ${DEFAULT_PLAN.rounds} x ${DEFAULT_PLAN.roundSeconds} s`,
+      synthetic.routes,
+    );
     printChecks("Synthetic archive", synthetic.checks);
   }
   const file = writeResults({
-    finishedAt: new Date().toISOString(), elapsedMs, machine: machineAtStart, loadAverage1mAtEnd: machineFacts().loadAverage1m, plan: DEFAULT_PLAN,
+    finishedAt: new Date().toISOString(),
+    elapsedMs,
+    machine: machineAtStart,
+    loadAverage1mAtEnd: machineFacts().loadAverage1m,
+    plan: DEFAULT_PLAN,
     weatherSource: `local MET stand-in (${MET_LATENCY_MS} ms latency), not real weather`,
     samples: {
-      routes, checks,
-      ingestion: { firstMs: prepared.ingest.elapsedMs, firstPeakRssMb: prepared.ingest.peakRssMb, noChangeMs: reingest.elapsedMs, placesMs: places.elapsedMs },
-      memory: { residentAtStartMb: residentAtStart, residentAfterWarmUpMb: residentAfterWarmUp, residentAfterLoadMb: residentAfterLoad, warmUp },
+      routes,
+      checks,
+      ingestion: {
+        firstMs: prepared.ingest.elapsedMs,
+        firstPeakRssMb: prepared.ingest.peakRssMb,
+        noChangeMs: reingest.elapsedMs,
+        placesMs: places.elapsedMs,
+      },
+      memory: {
+        residentAtStartMb: residentAtStart,
+        residentAfterWarmUpMb: residentAfterWarmUp,
+        residentAfterLoadMb: residentAfterLoad,
+        warmUp,
+      },
       stampede,
     },
     synthetic,

@@ -38,7 +38,8 @@ for (let i = 0; i < DEFAULT_MAX_ENTRIES; i++) {
 const after = heapUsed();
 // Also keeps the cache reachable until after the measurement, or the collector would free it early.
 const firstPoint = await cache.get({ lat: 50, lon: 0 }, "forecast");
-if (!firstPoint.cached) throw new Error("the first point was evicted: the cache held fewer than DEFAULT_MAX_ENTRIES points");
+if (!firstPoint.cached)
+  throw new Error("the first point was evicted: the cache held fewer than DEFAULT_MAX_ENTRIES points");
 
 console.log(`entries: ${DEFAULT_MAX_ENTRIES}`);
 console.log(`heap used before: ${mb(before)} MB, after: ${mb(after)} MB, held by the cache: ${mb(after - before)} MB`);

@@ -38,6 +38,7 @@ export function removeUnfinishedDocuments(archiveDir: string): void {
   for (const entry of readdirSync(archiveDir, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const folder = join(archiveDir, entry.name);
-    for (const name of readdirSync(folder)) if (UNFINISHED_WRITE.test(name)) rmSync(join(folder, name), { force: true });
+    for (const name of readdirSync(folder))
+      if (UNFINISHED_WRITE.test(name)) rmSync(join(folder, name), { force: true });
   }
 }

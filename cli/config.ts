@@ -22,21 +22,35 @@ type Env = Record<string, string | undefined>;
  * template or shell variable left unset) counts as unset, so its default applies rather than a folder named " ".
  */
 export function serviceEnvironment(env: Env): Env {
-  return Object.fromEntries(Object.entries(env).filter(([name, value]) => !(name.startsWith("SERVICE_") && (value ?? "").trim() === "")));
+  return Object.fromEntries(
+    Object.entries(env).filter(([name, value]) => !(name.startsWith("SERVICE_") && (value ?? "").trim() === "")),
+  );
 }
 
 /** Publishers' real hosts; each can be replaced (scheme and host only) by one variable, so a stand-in can answer. */
 export const UPSTREAM_VARIABLES = [
-  { id: "met-norway-locationforecast", domain: "weather", variable: "SERVICE_WEATHER_BASE_URL", publisher: "https://api.met.no" },
+  {
+    id: "met-norway-locationforecast",
+    domain: "weather",
+    variable: "SERVICE_WEATHER_BASE_URL",
+    publisher: "https://api.met.no",
+  },
   { id: "bls-www", domain: "economics", variable: "SERVICE_BLS_URL", publisher: "https://www.bls.gov" },
   { id: "bls-api", domain: "economics", variable: "SERVICE_BLS_API_URL", publisher: "https://api.bls.gov" },
   { id: "eurostat", domain: "economics", variable: "SERVICE_EUROSTAT_URL", publisher: "https://ec.europa.eu" },
   { id: "ecb-www", domain: "economics", variable: "SERVICE_ECB_URL", publisher: "https://www.ecb.europa.eu" },
-  { id: "ecb-data", domain: "economics", variable: "SERVICE_ECB_DATA_URL", publisher: "https://data-api.ecb.europa.eu" },
+  {
+    id: "ecb-data",
+    domain: "economics",
+    variable: "SERVICE_ECB_DATA_URL",
+    publisher: "https://data-api.ecb.europa.eu",
+  },
 ] as const;
 
-export const DEFAULT_INGEST_USER_AGENT = "weather-economics-service/0.1 (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)";
-export const DEFAULT_WEATHER_USER_AGENT = "weather-economics-service/0.1 (set SERVICE_WEATHER_USER_AGENT to include your contact)";
+export const DEFAULT_INGEST_USER_AGENT =
+  "weather-economics-service/0.1 (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)";
+export const DEFAULT_WEATHER_USER_AGENT =
+  "weather-economics-service/0.1 (set SERVICE_WEATHER_USER_AGENT to include your contact)";
 
 /** How ingestion talks to publishers: identified, bounded and retried. */
 export function ingestHttpFrom(env: Env): PoliteOptions {
@@ -66,8 +80,11 @@ export function dataDirFrom(env: Env, flag?: string): string {
   const dir = resolve(nonEmptyFlag(flag, "--data-dir") ?? (env.SERVICE_DATA_DIR || "./var"));
   const blocking = fileInPlaceOfFolder(dir);
   if (blocking !== null) {
-    const name = flag !== undefined ? "--data-dir" : env.SERVICE_DATA_DIR ? "SERVICE_DATA_DIR" : "the default data directory";
-    throw new ConfigError(`${name} ${dir} ${blocking === dir ? "is" : `cannot be created: ${blocking} is`} a file, not a folder`);
+    const name =
+      flag !== undefined ? "--data-dir" : env.SERVICE_DATA_DIR ? "SERVICE_DATA_DIR" : "the default data directory";
+    throw new ConfigError(
+      `${name} ${dir} ${blocking === dir ? "is" : `cannot be created: ${blocking} is`} a file, not a folder`,
+    );
   }
   return dir;
 }
@@ -110,20 +127,27 @@ export function keysFileFrom(env: Env, dataDir: string): string {
 export function usableKeysFile(env: Env, path: string): string {
   const name = env.SERVICE_KEYS_FILE ? "SERVICE_KEYS_FILE" : "the key file";
   const blocking = fileInPlaceOfFolder(dirname(path));
-  if (blocking !== null) throw new ConfigError(`${name} ${path} cannot be created: ${blocking} is a file, not a folder`);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new ConfigError(`${name} ${path} is a folder, not a file`);
+  if (blocking !== null)
+    throw new ConfigError(`${name} ${path} cannot be created: ${blocking} is a file, not a folder`);
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new ConfigError(`${name} ${path} is a folder, not a file`);
   return path;
 }
 
 export function environmentFrom(env: Env, flag?: string): string {
   const value = nonEmptyFlag(flag, "--env") ?? (env.SERVICE_ENV || "development");
   if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(value)) {
-    throw new ConfigError(`${flag !== undefined ? "--env" : "SERVICE_ENV"} must be lower-case letters, digits and hyphens (e.g. production)`);
+    throw new ConfigError(
+      `${flag !== undefined ? "--env" : "SERVICE_ENV"} must be lower-case letters, digits and hyphens (e.g. production)`,
+    );
   }
   return value;
 }
 
-export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?: boolean; env?: string }): ServiceConfig {
+export function serviceConfigFrom(
+  env: Env,
+  flags: { dataDir?: string; storage?: boolean; env?: string },
+): ServiceConfig {
   const dataDir = dataDirFrom(env, flags.dataDir);
   const upstreams = upstreamsFrom(env);
   return {
@@ -134,12 +158,31 @@ export function serviceConfigFrom(env: Env, flags: { dataDir?: string; storage?:
     corsOrigins: corsOriginsFrom(env.SERVICE_CORS_ORIGINS),
     trustedProxies: trustedProxiesFrom(env.SERVICE_TRUSTED_PROXIES),
     logLevel: logLevelFrom(env.SERVICE_LOG_LEVEL),
-    ...(env.SERVICE_SHUTDOWN_GRACE_SECONDS ? { shutdownGraceMs: integerVariable(env.SERVICE_SHUTDOWN_GRACE_SECONDS, "SERVICE_SHUTDOWN_GRACE_SECONDS", 15, 1, 3600) * 1000 } : {}),
+    ...(env.SERVICE_SHUTDOWN_GRACE_SECONDS
+      ? {
+          shutdownGraceMs:
+            integerVariable(env.SERVICE_SHUTDOWN_GRACE_SECONDS, "SERVICE_SHUTDOWN_GRACE_SECONDS", 15, 1, 3600) * 1000,
+        }
+      : {}),
     rateLimit: rateLimitFrom(env),
     upstreams,
     weather: weatherFrom(env, upstreams),
-    keptAnswerBytes: integerVariable(env.SERVICE_ANSWER_CACHE_MB, "SERVICE_ANSWER_CACHE_MB", DEFAULT_KEPT_ANSWER_BYTES / MEGABYTE, 0, 65_536) * MEGABYTE,
-    compressedAnswerBytes: integerVariable(env.SERVICE_COMPRESSED_CACHE_MB, "SERVICE_COMPRESSED_CACHE_MB", DEFAULT_COMPRESSED_HEAD_BYTES / MEGABYTE, 0, 65_536) * MEGABYTE,
+    keptAnswerBytes:
+      integerVariable(
+        env.SERVICE_ANSWER_CACHE_MB,
+        "SERVICE_ANSWER_CACHE_MB",
+        DEFAULT_KEPT_ANSWER_BYTES / MEGABYTE,
+        0,
+        65_536,
+      ) * MEGABYTE,
+    compressedAnswerBytes:
+      integerVariable(
+        env.SERVICE_COMPRESSED_CACHE_MB,
+        "SERVICE_COMPRESSED_CACHE_MB",
+        DEFAULT_COMPRESSED_HEAD_BYTES / MEGABYTE,
+        0,
+        65_536,
+      ) * MEGABYTE,
     ...metricsListenerFrom(env),
   };
 }
@@ -153,13 +196,45 @@ function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
     enabled: met.enabled,
     baseUrl: met.baseUrl,
     userAgent: env.SERVICE_WEATHER_USER_AGENT || DEFAULT_WEATHER_USER_AGENT,
-    timeoutMs: integerVariable(env.SERVICE_WEATHER_TIMEOUT_MS, "SERVICE_WEATHER_TIMEOUT_MS", DEFAULT_WEATHER_SETTINGS.timeoutMs, 100, 120_000),
-    maxBytes: integerVariable(env.SERVICE_WEATHER_MAX_BYTES, "SERVICE_WEATHER_MAX_BYTES", DEFAULT_WEATHER_SETTINGS.maxBytes, 1000, 100_000_000),
-    maxEntries: integerVariable(env.SERVICE_WEATHER_CACHE_ENTRIES, "SERVICE_WEATHER_CACHE_ENTRIES", DEFAULT_WEATHER_SETTINGS.maxEntries, 1, 1_000_000),
+    timeoutMs: integerVariable(
+      env.SERVICE_WEATHER_TIMEOUT_MS,
+      "SERVICE_WEATHER_TIMEOUT_MS",
+      DEFAULT_WEATHER_SETTINGS.timeoutMs,
+      100,
+      120_000,
+    ),
+    maxBytes: integerVariable(
+      env.SERVICE_WEATHER_MAX_BYTES,
+      "SERVICE_WEATHER_MAX_BYTES",
+      DEFAULT_WEATHER_SETTINGS.maxBytes,
+      1000,
+      100_000_000,
+    ),
+    maxEntries: integerVariable(
+      env.SERVICE_WEATHER_CACHE_ENTRIES,
+      "SERVICE_WEATHER_CACHE_ENTRIES",
+      DEFAULT_WEATHER_SETTINGS.maxEntries,
+      1,
+      1_000_000,
+    ),
     // MET's terms cap its own host at 20 per second; a local stand-in (tests, demos, the benchmark) may take more.
-    maxRequestsPerSecond: integerVariable(env.SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND, "SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND", DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond, 1,
-      met.baseUrl === met.publisherBaseUrl ? DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond : STANDIN_MAX_REQUESTS_PER_SECOND),
-    maxCacheBytes: integerVariable(env.SERVICE_WEATHER_CACHE_MB, "SERVICE_WEATHER_CACHE_MB", DEFAULT_WEATHER_SETTINGS.maxCacheBytes / MEGABYTE, 1, 65_536) * MEGABYTE,
+    maxRequestsPerSecond: integerVariable(
+      env.SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND,
+      "SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND",
+      DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond,
+      1,
+      met.baseUrl === met.publisherBaseUrl
+        ? DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond
+        : STANDIN_MAX_REQUESTS_PER_SECOND,
+    ),
+    maxCacheBytes:
+      integerVariable(
+        env.SERVICE_WEATHER_CACHE_MB,
+        "SERVICE_WEATHER_CACHE_MB",
+        DEFAULT_WEATHER_SETTINGS.maxCacheBytes / MEGABYTE,
+        1,
+        65_536,
+      ) * MEGABYTE,
   };
 }
 
@@ -184,19 +259,30 @@ export function publishTargetFrom(env: Env, flag?: string): ObjectStoreLocation 
 
 /** Where `service serve` takes its index from instead of a local ingestion (`--index-from`, SERVICE_INDEX_FROM_URL); null for none. */
 export function indexFollowingFrom(env: Env, flag?: string): IndexFollowingConfig | null {
-  const source = nonEmptyFlag(flag, "--index-from") !== undefined
-    ? objectStoreLocationFrom(env, flag!, "--index-from")
-    : env.SERVICE_INDEX_FROM_URL ? objectStoreLocationFrom(env, env.SERVICE_INDEX_FROM_URL, "SERVICE_INDEX_FROM_URL") : null;
+  const source =
+    nonEmptyFlag(flag, "--index-from") !== undefined
+      ? objectStoreLocationFrom(env, flag!, "--index-from")
+      : env.SERVICE_INDEX_FROM_URL
+        ? objectStoreLocationFrom(env, env.SERVICE_INDEX_FROM_URL, "SERVICE_INDEX_FROM_URL")
+        : null;
   if (!source) return null;
-  return { source, pollIntervalMs: integerVariable(env.SERVICE_INDEX_POLL_SECONDS, "SERVICE_INDEX_POLL_SECONDS", 30, 1, 3600) * 1000 };
+  return {
+    source,
+    pollIntervalMs: integerVariable(env.SERVICE_INDEX_POLL_SECONDS, "SERVICE_INDEX_POLL_SECONDS", 30, 1, 3600) * 1000,
+  };
 }
 
 /** `s3://bucket/prefix`: a bucket name as S3 allows it, and a prefix of plain path segments (no trailing slash kept). */
 function objectStoreLocationFrom(env: Env, raw: string, name: string): ObjectStoreLocation {
   const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(raw);
   const prefix = (match?.[2] ?? "").replace(/\/+$/, "");
-  if (!match || (prefix !== "" && prefix.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))) {
-    throw new ConfigError(`${name} must be s3://bucket/prefix (a bucket of 3 to 63 lower-case letters, digits, dots and hyphens; a prefix of path segments)`);
+  if (
+    !match ||
+    (prefix !== "" && prefix.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
+  ) {
+    throw new ConfigError(
+      `${name} must be s3://bucket/prefix (a bucket of 3 to 63 lower-case letters, digits, dots and hyphens; a prefix of path segments)`,
+    );
   }
   return { bucket: match[1]!, prefix, pathStyle: booleanVariable(env, "SERVICE_OBJECT_STORE_PATH_STYLE", false) };
 }
@@ -212,12 +298,16 @@ function metricsListenerFrom(env: Env): Pick<ServiceConfig, "metricsListener"> {
 
 function logLevelFrom(raw: string | undefined): LogLevel {
   if (raw === undefined || raw === "") return "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(raw))
+    throw new ConfigError(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
   return raw as LogLevel;
 }
 
 function trustedProxiesFrom(raw: string | undefined): string[] {
-  const entries = (raw ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = (raw ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const addresses = entries.map((entry) => normalised(entry));
   if (addresses.some((address) => address === undefined)) {
     throw new ConfigError("SERVICE_TRUSTED_PROXIES must be a comma list of IP addresses such as 10.0.0.5,::1");
@@ -226,7 +316,10 @@ function trustedProxiesFrom(raw: string | undefined): string[] {
 }
 
 function corsOriginsFrom(raw: string | undefined): string[] {
-  const origins = (raw ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
+  const origins = (raw ?? "")
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     let parsed: URL | null = null;
     try {
@@ -235,7 +328,9 @@ function corsOriginsFrom(raw: string | undefined): string[] {
       parsed = null;
     }
     if (!parsed || parsed.origin !== origin) {
-      throw new ConfigError("SERVICE_CORS_ORIGINS must be a comma list of origins such as https://app.example.com (scheme, host, optional port; no path, no *)");
+      throw new ConfigError(
+        "SERVICE_CORS_ORIGINS must be a comma list of origins such as https://app.example.com (scheme, host, optional port; no path, no *)",
+      );
     }
   }
   return origins;
@@ -243,9 +338,21 @@ function corsOriginsFrom(raw: string | undefined): string[] {
 
 function rateLimitFrom(env: Env): RateLimitConfig {
   return {
-    windowSeconds: integerVariable(env.SERVICE_RATE_LIMIT_WINDOW_SECONDS, "SERVICE_RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86400),
+    windowSeconds: integerVariable(
+      env.SERVICE_RATE_LIMIT_WINDOW_SECONDS,
+      "SERVICE_RATE_LIMIT_WINDOW_SECONDS",
+      60,
+      1,
+      86400,
+    ),
     publicPerWindow: integerVariable(env.SERVICE_RATE_LIMIT_PUBLIC, "SERVICE_RATE_LIMIT_PUBLIC", 120, 1, 1_000_000),
-    credentialedPerWindow: integerVariable(env.SERVICE_RATE_LIMIT_CREDENTIALED, "SERVICE_RATE_LIMIT_CREDENTIALED", 600, 1, 1_000_000),
+    credentialedPerWindow: integerVariable(
+      env.SERVICE_RATE_LIMIT_CREDENTIALED,
+      "SERVICE_RATE_LIMIT_CREDENTIALED",
+      600,
+      1,
+      1_000_000,
+    ),
   };
 }
 
@@ -264,14 +371,23 @@ function baseUrlVariable(raw: string | undefined, name: string, fallback: string
   if (raw === undefined || raw === "") return fallback;
   try {
     const url = new URL(raw);
-    if ((url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" && !url.search && !url.username) return url.origin;
+    if ((url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" && !url.search && !url.username)
+      return url.origin;
   } catch {
     // reported below
   }
-  throw new ConfigError(`${name} must be an http(s) origin such as http://127.0.0.1:8080 (no path, query or credentials)`);
+  throw new ConfigError(
+    `${name} must be an http(s) origin such as http://127.0.0.1:8080 (no path, query or credentials)`,
+  );
 }
 
-export function integerVariable(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+export function integerVariable(
+  raw: string | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (raw === undefined || raw === "") return fallback;
   if (!/^[0-9]+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);

@@ -25,7 +25,9 @@ export function listenFailure(error: unknown, listener: NamedListener): unknown 
     case "EAI_AGAIN":
       return new Error(`cannot listen on ${host}: no address is known by that name: pick another with ${hostSetting}`);
     case "EACCES":
-      return new Error(`port ${port} on ${host} needs privileges this process lacks (ports below 1024 usually do): pick another with ${portSetting}`);
+      return new Error(
+        `port ${port} on ${host} needs privileges this process lacks (ports below 1024 usually do): pick another with ${portSetting}`,
+      );
     default:
       return error;
   }

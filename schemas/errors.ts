@@ -26,7 +26,13 @@ export const ERROR_CODES = Object.keys(ERROR_TABLE) as ErrorCode[];
 
 /** The seven codes every route can produce (spec "Errors": "the first seven"). */
 export const COMMON_ERROR_CODES: ErrorCode[] = [
-  "BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "METHOD_NOT_ALLOWED", "RATE_LIMITED", "CONFIGURATION_ERROR", "INTERNAL",
+  "BAD_REQUEST",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "METHOD_NOT_ALLOWED",
+  "RATE_LIMITED",
+  "CONFIGURATION_ERROR",
+  "INTERNAL",
 ];
 
 /** Seconds a client should wait after a 503 before retrying. */

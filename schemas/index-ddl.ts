@@ -116,7 +116,8 @@ export const PUBLICATION_KEYS = ["publishedAt", "lastIngestedAt", "lastSuccessfu
 export type PublicationFacts = Record<(typeof PUBLICATION_KEYS)[number], string | null>;
 
 /** A row of the index's `vintages`: one vintage of a served period, with when it was recorded and by which run. */
-export interface IndexVintageRow extends Omit<IndexObservationRow, "revision_count" | "previous_value" | "published_at" | "last_sighted_at"> {
+export interface IndexVintageRow
+  extends Omit<IndexObservationRow, "revision_count" | "previous_value" | "published_at" | "last_sighted_at"> {
   sequence: number;
   recorded_at: string;
   run_id: string;

@@ -48,11 +48,12 @@ export function generationName(files: Record<GenerationFile, { sha256: string }>
 }
 
 const SHA256 = "^[0-9a-f]{64}$";
-const publishedFileSchema = (file: GenerationFile) => obj({
-  key: str({ pattern: `^${file}/[0-9a-f]{64}\\.[a-z]+$` }),
-  sha256: str({ pattern: SHA256 }),
-  bytes: int({ minimum: 1 }),
-});
+const publishedFileSchema = (file: GenerationFile) =>
+  obj({
+    key: str({ pattern: `^${file}/[0-9a-f]{64}\\.[a-z]+$` }),
+    sha256: str({ pattern: SHA256 }),
+    bytes: int({ minimum: 1 }),
+  });
 
 const manifestSchema = obj({
   formatVersion: { const: 1 },
@@ -77,9 +78,11 @@ export function parseIndexManifest(text: string): IndexManifest {
   const manifest = assertManifestShape(value);
   for (const file of GENERATION_FILES) {
     const { key, sha256 } = manifest.files[file];
-    if (key !== publishedFileKey(file, sha256)) throw new Error(`index manifest is invalid: /files/${file}/key is not named by its hash`);
+    if (key !== publishedFileKey(file, sha256))
+      throw new Error(`index manifest is invalid: /files/${file}/key is not named by its hash`);
   }
-  if (manifest.generation !== generationName(manifest.files)) throw new Error("index manifest is invalid: /generation does not match its files");
+  if (manifest.generation !== generationName(manifest.files))
+    throw new Error("index manifest is invalid: /generation does not match its files");
   return manifest;
 }
 

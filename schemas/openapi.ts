@@ -38,7 +38,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     servers: [{ url: "/", description: `This deployment (environment ${options.environment})` }],
     "x-service-durable-storage": options.durableStorage,
     // Only groups with a described operation: the served copy names no "admin" group, as it names no operator route.
-    tags: ["weather", "economics", "registry", "news", "status", "service", "admin"].filter((name) => options.routes.some((route) => route.tag === name && described(route, options))).map((name) => ({ name })),
+    tags: ["weather", "economics", "registry", "news", "status", "service", "admin"]
+      .filter((name) => options.routes.some((route) => route.tag === name && described(route, options)))
+      .map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
@@ -47,7 +49,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
       },
       schemas: { ErrorBody: errorBodySchema },
       headers: {
-        "X-Request-Id": { description: "Per-response identifier, equal to meta.requestId or error.requestId.", schema: { type: "string" } },
+        "X-Request-Id": {
+          description: "Per-response identifier, equal to meta.requestId or error.requestId.",
+          schema: { type: "string" },
+        },
         "RateLimit-Limit": { description: "Requests allowed in the current window.", schema: { type: "integer" } },
         "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
         "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },
@@ -66,8 +71,24 @@ function operation(route: RouteSpec, head = false): Record<string, unknown> {
   const common = commonHeaders(route);
   const success = {
     description: head ? "Same status and headers as GET, no body." : "Success.",
-    headers: { ...common, ...Object.fromEntries(Object.entries(route.successHeaders ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" } }])) },
-    ...(head ? {} : { content: { [route.mediaType ?? "application/json"]: { schema: route.bare ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields) } } }),
+    headers: {
+      ...common,
+      ...Object.fromEntries(
+        Object.entries(route.successHeaders ?? {}).map(([name, description]) => [
+          name,
+          { description, schema: { type: "string" } },
+        ]),
+      ),
+    },
+    ...(head
+      ? {}
+      : {
+          content: {
+            [route.mediaType ?? "application/json"]: {
+              schema: route.bare ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields),
+            },
+          },
+        }),
   };
   return {
     operationId: route.name,
@@ -78,7 +99,9 @@ function operation(route: RouteSpec, head = false): Record<string, unknown> {
     security: route.access === "PUBLIC" ? [] : [{ serviceApiKeyBearer: [] }, { serviceApiKeyHeader: [] }],
     responses: {
       [route.successStatus ?? 200]: success,
-      ...(route.publicCacheSeconds !== null ? { 304: { description: "Not modified (If-None-Match matched the weak ETag).", headers: common } } : {}),
+      ...(route.publicCacheSeconds !== null
+        ? { 304: { description: "Not modified (If-None-Match matched the weak ETag).", headers: common } }
+        : {}),
       ...errorResponses(route.errorCodes, head),
     },
     "x-service-access": route.access === "PUBLIC" ? "PUBLIC" : "ECOSYSTEM_INTERNAL",
@@ -95,10 +118,17 @@ function commonHeaders(route: RouteSpec): Record<string, unknown> {
   const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
   const headers: Record<string, unknown> = { "X-Request-Id": ref("X-Request-Id") };
   if (route.rateLimited !== false) {
-    Object.assign(headers, { "RateLimit-Limit": ref("RateLimit-Limit"), "RateLimit-Remaining": ref("RateLimit-Remaining"), "RateLimit-Reset": ref("RateLimit-Reset") });
+    Object.assign(headers, {
+      "RateLimit-Limit": ref("RateLimit-Limit"),
+      "RateLimit-Remaining": ref("RateLimit-Remaining"),
+      "RateLimit-Reset": ref("RateLimit-Reset"),
+    });
   }
   if (route.publicCacheSeconds !== null) {
-    headers["Cache-Control"] = { description: `public, max-age=${route.publicCacheSeconds}`, schema: { type: "string" } };
+    headers["Cache-Control"] = {
+      description: `public, max-age=${route.publicCacheSeconds}`,
+      schema: { type: "string" },
+    };
     headers.ETag = { description: "Weak validator over the data section.", schema: { type: "string" } };
   }
   return headers;
@@ -106,14 +136,26 @@ function commonHeaders(route: RouteSpec): Record<string, unknown> {
 
 function errorResponses(codes: readonly ErrorCode[], head: boolean): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(ERROR_TABLE[code].status, [...(byStatus.get(ERROR_TABLE[code].status) ?? []), code]);
-  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [String(status), {
-    description: `error.code one of: ${statusCodes.join(", ")}.`,
-    headers: {
-      "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
-      ...(status === 429 || status === 503 ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } } : {}),
-      ...(status === 405 ? { Allow: { description: "Methods this path accepts.", schema: { type: "string" } } } : {}),
-    },
-    ...(head ? {} : { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } }),
-  }]));
+  for (const code of codes)
+    byStatus.set(ERROR_TABLE[code].status, [...(byStatus.get(ERROR_TABLE[code].status) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, statusCodes]) => [
+        String(status),
+        {
+          description: `error.code one of: ${statusCodes.join(", ")}.`,
+          headers: {
+            "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+            ...(status === 429 || status === 503
+              ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } }
+              : {}),
+            ...(status === 405
+              ? { Allow: { description: "Methods this path accepts.", schema: { type: "string" } } }
+              : {}),
+          },
+          ...(head ? {} : { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } }),
+        },
+      ]),
+  );
 }

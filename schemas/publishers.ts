@@ -62,7 +62,8 @@ export const PUBLISHER_TERMS = {
     required: true,
     licenseName: "ESCB statistics reuse policy (free reuse, source acknowledged, statistics unmodified)",
     licenseUrl: null,
-    termsUrl: "https://www.ecb.europa.eu/stats/ecb_statistics/governance_and_quality_framework/html/usage_policy.en.html",
+    termsUrl:
+      "https://www.ecb.europa.eu/stats/ecb_statistics/governance_and_quality_framework/html/usage_policy.en.html",
   },
   MET_NORWAY: {
     sourceId: "met-norway-locationforecast",

@@ -20,8 +20,18 @@ export interface PeriodFormat {
   kind: ReferencePeriodKind;
 }
 
-const UNIT: Record<ReferencePeriodKind, "day" | "month" | "quarter" | "year"> = { DAY: "day", MONTH: "month", QUARTER: "quarter", YEAR: "year" };
-const CODE_FORMAT: Record<ReferencePeriodKind, string> = { DAY: "yyyy-MM-dd", MONTH: "yyyy-MM", QUARTER: "yyyy-'Q'q", YEAR: "yyyy" };
+const UNIT: Record<ReferencePeriodKind, "day" | "month" | "quarter" | "year"> = {
+  DAY: "day",
+  MONTH: "month",
+  QUARTER: "quarter",
+  YEAR: "year",
+};
+const CODE_FORMAT: Record<ReferencePeriodKind, string> = {
+  DAY: "yyyy-MM-dd",
+  MONTH: "yyyy-MM",
+  QUARTER: "yyyy-'Q'q",
+  YEAR: "yyyy",
+};
 
 /** SDMX `TIME_PERIOD` values (Eurostat, ECB) that have a code in our vocabulary; weeks and half-years do not. */
 export const SDMX_PERIOD_FORMATS: PeriodFormat[] = [

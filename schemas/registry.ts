@@ -1,6 +1,13 @@
 import type {
-  Category, CalendarSource, Frequency, Importance, ObservationApi, Publisher, Region,
-  SeasonalAdjustment, SeriesTransformation,
+  Category,
+  CalendarSource,
+  Frequency,
+  Importance,
+  ObservationApi,
+  Publisher,
+  Region,
+  SeasonalAdjustment,
+  SeriesTransformation,
 } from "./vocabularies.ts";
 
 /** A broad concept with no country, frequency, unit or value (spec "Registries"). */

@@ -194,5 +194,12 @@ CREATE INDEX IF NOT EXISTS event_changes_by_event ON event_changes (event_id);
  * PUBLISHER_VALUE.
  */
 export const VINTAGE_PROVENANCE_COLUMNS = [
-  "source", "adapter", "transformation", "derivation", "document_sha256", "document_fetched_at", "note", "derived_inputs",
+  "source",
+  "adapter",
+  "transformation",
+  "derivation",
+  "document_sha256",
+  "document_fetched_at",
+  "note",
+  "derived_inputs",
 ] as const;

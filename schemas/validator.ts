@@ -22,7 +22,10 @@ export function compileAssertion<T>(schema: JsonSchema, what: string): (value: u
   return (value) => {
     const validate = (compiled ??= createValidator().compile(schema));
     if (!validate(value)) {
-      const details = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || "/"} ${error.message}`).join("; ");
+      const details = (validate.errors ?? [])
+        .slice(0, 5)
+        .map((error) => `${error.instancePath || "/"} ${error.message}`)
+        .join("; ");
       throw new Error(`${what} is invalid: ${details}`);
     }
     return value as T;

@@ -36,6 +36,11 @@ export function provenanceOf(row: ProvenanceColumns): ValueProvenance {
 }
 
 /** The archived document a row names (its content hash and when it was fetched), or null where none was recorded. */
-export function archivedDocument(row: { document_sha256: string | null; document_fetched_at: string | null }): { sha256: string; fetchedAt: string } | null {
-  return row.document_sha256 && row.document_fetched_at ? { sha256: row.document_sha256, fetchedAt: row.document_fetched_at } : null;
+export function archivedDocument(row: {
+  document_sha256: string | null;
+  document_fetched_at: string | null;
+}): { sha256: string; fetchedAt: string } | null {
+  return row.document_sha256 && row.document_fetched_at
+    ? { sha256: row.document_sha256, fetchedAt: row.document_fetched_at }
+    : null;
 }

@@ -7,9 +7,22 @@ export const IMPORTANCE_LEVELS = ["HIGH", "MEDIUM", "LOW", "UNCLASSIFIED"] as co
 export type Importance = (typeof IMPORTANCE_LEVELS)[number];
 
 export const CATEGORIES = [
-  "PRICES", "LABOUR", "GROWTH", "PRODUCTION", "CONSUMPTION", "TRADE", "HOUSING",
-  "BUSINESS_ACTIVITY", "MONETARY_POLICY", "MONEY_AND_CREDIT", "PUBLIC_FINANCE",
-  "EXTERNAL_SECTOR", "CONFIDENCE", "WAGES_AND_COSTS", "FINANCIAL_STABILITY", "OTHER",
+  "PRICES",
+  "LABOUR",
+  "GROWTH",
+  "PRODUCTION",
+  "CONSUMPTION",
+  "TRADE",
+  "HOUSING",
+  "BUSINESS_ACTIVITY",
+  "MONETARY_POLICY",
+  "MONEY_AND_CREDIT",
+  "PUBLIC_FINANCE",
+  "EXTERNAL_SECTOR",
+  "CONFIDENCE",
+  "WAGES_AND_COSTS",
+  "FINANCIAL_STABILITY",
+  "OTHER",
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -29,7 +42,12 @@ export type CalendarSource = (typeof CALENDAR_SOURCES)[number];
  * - `UNREADABLE`: no id, title or readable date;
  * - `SECOND_RECORD_WITH_ONE_ID`: the document lists the id twice; the first record stands.
  */
-export const CALENDAR_SKIP_REASONS = ["DATE_THE_SOURCE_GETS_WRONG", "NOT_A_RELEASE", "UNREADABLE", "SECOND_RECORD_WITH_ONE_ID"] as const;
+export const CALENDAR_SKIP_REASONS = [
+  "DATE_THE_SOURCE_GETS_WRONG",
+  "NOT_A_RELEASE",
+  "UNREADABLE",
+  "SECOND_RECORD_WITH_ONE_ID",
+] as const;
 export type CalendarSkipReason = (typeof CALENDAR_SKIP_REASONS)[number];
 
 /** Publishers' own announcement feeds (news events). Eurostat has none: its announcements come from its calendar. */
@@ -54,8 +72,14 @@ export type ValueDerivation = (typeof VALUE_DERIVATIONS)[number];
  *   `VALUE_ON_LAST_TARGET_BUSINESS_DAY`.
  */
 export const VALUE_TRANSFORMATIONS = [
-  "PERIOD_CODE_REWRITTEN", "MISSING_MARKER_AS_NULL", "UPDATE_TIME_TO_UTC", "JSON_NUMBER_TEXT_KEPT",
-  "PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP", "LEVEL_IN_FORCE_AT_PERIOD_END", "VALUE_ON_LAST_TARGET_BUSINESS_DAY",
+  "PERIOD_CODE_REWRITTEN",
+  "MISSING_MARKER_AS_NULL",
+  "UPDATE_TIME_TO_UTC",
+  "JSON_NUMBER_TEXT_KEPT",
+  "PERCENT_CHANGE_YEAR_AGO",
+  "ROUNDED_HALF_UP",
+  "LEVEL_IN_FORCE_AT_PERIOD_END",
+  "VALUE_ON_LAST_TARGET_BUSINESS_DAY",
 ] as const;
 export type ValueTransformation = (typeof VALUE_TRANSFORMATIONS)[number];
 
@@ -113,5 +137,14 @@ export type Scope = (typeof SCOPES)[number];
 export const REFERENCE_PERIOD_PATTERN = "^[0-9]{4}(-(0[1-9]|1[0-2])(-[0-3][0-9])?|-Q[1-4])?$";
 
 /** Fields of an event whose changes by its sources are listed in `changes[]` (cli/ingest/event-changes.ts). */
-export const EVENT_CHANGE_FIELDS = ["title", "scheduledDate", "scheduledAt", "timePrecision", "sourceTimezone", "referencePeriod", "status", "release"] as const;
+export const EVENT_CHANGE_FIELDS = [
+  "title",
+  "scheduledDate",
+  "scheduledAt",
+  "timePrecision",
+  "sourceTimezone",
+  "referencePeriod",
+  "status",
+  "release",
+] as const;
 export type EventChangeField = (typeof EVENT_CHANGE_FIELDS)[number];

@@ -1,7 +1,15 @@
 import { H3 } from "h3";
 import type { IncomingMessage } from "node:http";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
-import { answerFrameworkError, answerRefusedRequest, answerUnexpectedFailure, handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "./http/pipeline.ts";
+import {
+  answerFrameworkError,
+  answerRefusedRequest,
+  answerUnexpectedFailure,
+  handlePath,
+  handleUnmatched,
+  type BoundRoute,
+  type PipelineContext,
+} from "./http/pipeline.ts";
 import { createCompressor } from "./http/compression.ts";
 import { createAnswersByKey, createKeptAnswers } from "./http/kept-answers.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
@@ -59,7 +67,11 @@ export function createApp(dependencies: AppDependencies): H3 {
   return app;
 }
 
-export type RefusedRequestAnswer = (clientAddress: string | undefined) => { status: number; headers: Record<string, string>; body: string };
+export type RefusedRequestAnswer = (clientAddress: string | undefined) => {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+};
 
 /** What the server (listen.ts) answers around h3, with the app's own pipeline. */
 export interface TransportHooks {
@@ -78,11 +90,15 @@ export function transportHooksOf(app: H3): TransportHooks | undefined {
 }
 
 /** Routes whose handler exists on this build, grouped by path so one path answers 405 for its other methods. */
-function routesByPath(handlers: Record<string, RouteHandler>, generations: Record<string, () => readonly unknown[]>): Map<string, BoundRoute[]> {
+function routesByPath(
+  handlers: Record<string, RouteHandler>,
+  generations: Record<string, () => readonly unknown[]>,
+): Map<string, BoundRoute[]> {
   const byPath = new Map<string, BoundRoute[]>();
   for (const spec of ALL_ROUTES) {
     const handler = handlers[spec.name];
-    if (handler) byPath.set(spec.path, [...(byPath.get(spec.path) ?? []), { spec, handler, generation: generations[spec.name] }]);
+    if (handler)
+      byPath.set(spec.path, [...(byPath.get(spec.path) ?? []), { spec, handler, generation: generations[spec.name] }]);
   }
   return byPath;
 }

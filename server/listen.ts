@@ -32,7 +32,13 @@ export interface ListenOptions {
 export async function startServer(app: H3, options: ListenOptions) {
   const hooks = transportHooksOf(app);
   const answer = hooks?.answerRefused ?? answerWithoutCounting;
-  const server = serve({ fetch: answeringRequests(app, answer), port: options.port, hostname: options.hostname, silent: true, gracefulShutdown: false });
+  const server = serve({
+    fetch: answeringRequests(app, answer),
+    port: options.port,
+    hostname: options.hostname,
+    silent: true,
+    gracefulShutdown: false,
+  });
   const nodeServer = server.node?.server;
   if (hooks && nodeServer && server.node) {
     const srvxHandler = server.node.handler;
@@ -45,7 +51,9 @@ export async function startServer(app: H3, options: ListenOptions) {
     writeRefusal(socket, answer(socket.remoteAddress));
   });
   // No route is a proxy: CONNECT gets the contract's error, not a closed connection.
-  nodeServer?.on("connect", (_request: IncomingMessage, socket: Socket) => writeRefusal(socket, answer(socket.remoteAddress)));
+  nodeServer?.on("connect", (_request: IncomingMessage, socket: Socket) =>
+    writeRefusal(socket, answer(socket.remoteAddress)),
+  );
   await server.ready();
   return server;
 }
@@ -92,12 +100,32 @@ function answeringRequests(app: H3, answer: RefusedRequestAnswer) {
 function answerWithoutCounting(): ReturnType<RefusedRequestAnswer> {
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { code: "BAD_REQUEST", message: ERROR_TABLE.BAD_REQUEST.message, requestId } });
-  return { status: 400, headers: { "x-request-id": requestId, vary: "origin", "cache-control": "no-store", "content-type": "application/json; charset=utf-8" }, body };
+  return {
+    status: 400,
+    headers: {
+      "x-request-id": requestId,
+      vary: "origin",
+      "cache-control": "no-store",
+      "content-type": "application/json; charset=utf-8",
+    },
+    body,
+  };
 }
 
 function writeRefusal(socket: Socket, answer: ReturnType<RefusedRequestAnswer>): void {
-  const headers = Object.entries({ ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)), connection: "close" });
-  socket.end([`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}`, ...headers.map(([name, value]) => `${name}: ${value}`), "", answer.body].join("\r\n"));
+  const headers = Object.entries({
+    ...answer.headers,
+    "content-length": String(Buffer.byteLength(answer.body)),
+    connection: "close",
+  });
+  socket.end(
+    [
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}`,
+      ...headers.map(([name, value]) => `${name}: ${value}`),
+      "",
+      answer.body,
+    ].join("\r\n"),
+  );
 }
 
 /**
@@ -111,22 +139,32 @@ export async function startMetricsServer(metrics: ServiceMetrics, options: { por
   const { address, port } = server.address() as AddressInfo;
   return {
     url: `http://${address.includes(":") ? `[${address}]` : address}:${port}/metrics`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
-async function answerMetricsRequest(metrics: ServiceMetrics, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function answerMetricsRequest(
+  metrics: ServiceMetrics,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const plain = (status: number, text: string, headers: Record<string, string> = {}): void => {
-    response.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers }).end(request.method === "HEAD" ? undefined : text);
+    response
+      .writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers })
+      .end(request.method === "HEAD" ? undefined : text);
   };
   if ((request.url ?? "").split("?")[0] !== "/metrics") return plain(404, "Not found: metrics are at /metrics\n");
-  if (request.method !== "GET" && request.method !== "HEAD") return plain(405, "Method not allowed\n", { allow: "GET, HEAD" });
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return plain(405, "Method not allowed\n", { allow: "GET, HEAD" });
   try {
     const text = await metrics.scrape();
-    response.writeHead(200, { "content-type": metrics.registry.contentType, "cache-control": "no-store" }).end(request.method === "HEAD" ? undefined : text);
+    response
+      .writeHead(200, { "content-type": metrics.registry.contentType, "cache-control": "no-store" })
+      .end(request.method === "HEAD" ? undefined : text);
   } catch {
     plain(500, "The metrics could not be collected\n");
   }

@@ -54,9 +54,15 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
   const { config } = dependencies;
   const clock = dependencies.clock ?? systemClock;
   const storage = dependencies.storage ?? createIndexStorage(config.dataDir, config.storageEnabled);
-  const weather = dependencies.weather !== undefined
-    ? dependencies.weather
-    : config.weather.enabled ? createWeatherService(config.weather, () => clock.now(), { logger: dependencies.logger, metrics: dependencies.metrics }) : null;
+  const weather =
+    dependencies.weather !== undefined
+      ? dependencies.weather
+      : config.weather.enabled
+        ? createWeatherService(config.weather, () => clock.now(), {
+            logger: dependencies.logger,
+            metrics: dependencies.metrics,
+          })
+        : null;
   const renderings = createRenderings();
   if (weather) {
     dependencies.metrics?.observeCacheBytes("weather_payloads", () => weather.bytes);

@@ -9,13 +9,21 @@ interface ClosableServer {
  * On SIGTERM or SIGINT: stop accepting, let the requests under way finish for up to `graceMs` (longer than the upstream
  * time-out, so a request waiting on MET gets its answer), then end what remains, say what happened, and exit 0.
  */
-export function drainOnSignals(server: ClosableServer, options: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> }): void {
+export function drainOnSignals(
+  server: ClosableServer,
+  options: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> },
+): void {
   let draining = false;
   const drain = async (signal: string) => {
     if (draining) return;
     draining = true;
-    options.log(`${signal}: accepting no new connections; letting requests under way finish (up to ${options.graceMs / 1000} s)`);
-    const finished = await Promise.race([server.close().then(() => true), sleep(options.graceMs, false, { ref: false })]);
+    options.log(
+      `${signal}: accepting no new connections; letting requests under way finish (up to ${options.graceMs / 1000} s)`,
+    );
+    const finished = await Promise.race([
+      server.close().then(() => true),
+      sleep(options.graceMs, false, { ref: false }),
+    ]);
     if (finished) {
       options.log("every request finished; stopped");
     } else {

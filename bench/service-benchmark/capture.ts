@@ -12,7 +12,11 @@ export interface CapturedAnswer {
  * Uses node:http rather than fetch, which would decompress, merge repeated headers and lose the original order. No agent:
  * a pooled keep-alive socket would outlive the capture and keep the benchmark process from exiting.
  */
-export function captureAnswer(url: string, headers: Record<string, string>, timeoutMs = 30_000): Promise<CapturedAnswer> {
+export function captureAnswer(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<CapturedAnswer> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url, { headers, timeout: timeoutMs, agent: false }, (response) => {
       const chunks: Buffer[] = [];

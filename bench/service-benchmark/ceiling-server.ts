@@ -38,9 +38,14 @@ async function handle(request: CeilingRequest): Promise<unknown> {
     if (FRAMING_HEADERS.has(key)) continue;
     const previous = headers[key];
     // A header sent twice (e.g. Vary) is replayed twice, not merged.
-    headers[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [String(previous)]), value];
+    headers[key] =
+      previous === undefined ? value : [...(Array.isArray(previous) ? previous : [String(previous)]), value];
   }
-  replays.set(request.pathAndQuery, { status: request.status, headers, body: Buffer.from(request.bodyBase64, "base64") });
+  replays.set(request.pathAndQuery, {
+    status: request.status,
+    headers,
+    body: Buffer.from(request.bodyBase64, "base64"),
+  });
   return { registered: request.pathAndQuery };
 }
 

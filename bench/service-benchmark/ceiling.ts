@@ -20,7 +20,11 @@ export async function startCeiling(): Promise<Ceiling> {
     url,
     async replay(pathAndQuery, answer) {
       const request: CeilingRequest = {
-        kind: "register", pathAndQuery, status: answer.status, headers: answer.headers, bodyBase64: answer.body.toString("base64"),
+        kind: "register",
+        pathAndQuery,
+        status: answer.status,
+        headers: answer.headers,
+        bodyBase64: answer.body.toString("base64"),
       };
       await worker.ask(request, 10_000);
     },

@@ -31,7 +31,11 @@ export function runServiceCli(args: string[], options: CommandOptions): Promise<
  * lying around rather than the source being worked on.
  */
 export async function buildService(): Promise<CommandRun> {
-  return runCommand(process.execPath, [fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)), "-p", "tsconfig.build.json"], { timeoutMs: 180_000 });
+  return runCommand(
+    process.execPath,
+    [fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)), "-p", "tsconfig.build.json"],
+    { timeoutMs: 180_000 },
+  );
 }
 
 export function runCommand(command: string, args: string[], options: CommandOptions): Promise<CommandRun> {
@@ -39,7 +43,11 @@ export function runCommand(command: string, args: string[], options: CommandOpti
   const [file, argv] = measured ? [GNU_TIME, ["-v", command, ...args]] : [command, args];
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(file, argv, { cwd: PACKAGE_ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, argv, {
+      cwd: PACKAGE_ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -51,7 +59,9 @@ export function runCommand(command: string, args: string[], options: CommandOpti
       const elapsedMs = performance.now() - started;
       const peak = measured ? /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr) : null;
       if (code !== 0) {
-        const reason = signal ? `was killed (${signal}${signal === "SIGKILL" ? `, over ${options.timeoutMs} ms` : ""})` : `exited ${code}`;
+        const reason = signal
+          ? `was killed (${signal}${signal === "SIGKILL" ? `, over ${options.timeoutMs} ms` : ""})`
+          : `exited ${code}`;
         return reject(new Error(`${[command, ...args].join(" ")} ${reason}\n${stderr.slice(-2000)}`));
       }
       resolve({ stdout, stderr, elapsedMs, peakRssMb: peak ? Number(peak[1]) / 1024 : null });
@@ -62,7 +72,18 @@ export function runCommand(command: string, args: string[], options: CommandOpti
 /** `keys create` prints the secret as the last line of stdout. */
 export async function createApiKey(dataDir: string, environment: string): Promise<string> {
   const run = await runServiceCli(
-    ["keys", "--data-dir", dataDir, "create", "--scopes", "weather:read,economics:read", "--env", environment, "--name", "bench"],
+    [
+      "keys",
+      "--data-dir",
+      dataDir,
+      "create",
+      "--scopes",
+      "weather:read,economics:read",
+      "--env",
+      environment,
+      "--name",
+      "bench",
+    ],
     { timeoutMs: 30_000 },
   );
   const secret = run.stdout.trim().split("\n").at(-1);

@@ -77,9 +77,17 @@ export async function compareRoute(route: BenchRoute, target: RouteTarget): Prom
   if (service.p99Ms >= targets.maxP99Ms) failures.push(`p99 ${service.p99Ms} ms >= ${targets.maxP99Ms} ms`);
   if (service.errors > 0 || service.non2xx > 0) failures.push(`${service.errors} errors, ${service.non2xx} non-2xx`);
   return {
-    route: route.name, kind: route.kind, pathAndQuery: route.pathAndQuery,
-    capturedStatus: captured.status, capturedBodyBytes: captured.body.length,
-    service, ceiling, ratio, targets, pass: failures.length === 0, failures,
+    route: route.name,
+    kind: route.kind,
+    pathAndQuery: route.pathAndQuery,
+    capturedStatus: captured.status,
+    capturedBodyBytes: captured.body.length,
+    service,
+    ceiling,
+    ratio,
+    targets,
+    pass: failures.length === 0,
+    failures,
   };
 }
 

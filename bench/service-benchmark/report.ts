@@ -38,7 +38,19 @@ const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
 export function printRouteTable(title: string, results: readonly RouteResult[]): void {
   console.log(`\n${title}`);
-  const header = ["route", "service req/s", "p50", "p99", "err/non2xx", "ceiling req/s", "p50", "p99", "ratio", "target", "result"];
+  const header = [
+    "route",
+    "service req/s",
+    "p50",
+    "p99",
+    "err/non2xx",
+    "ceiling req/s",
+    "p50",
+    "p99",
+    "ratio",
+    "target",
+    "result",
+  ];
   const rows = results.map((result) => [
     result.route,
     fixed(result.service.requestsPerSecond),
@@ -57,14 +69,24 @@ export function printRouteTable(title: string, results: readonly RouteResult[]):
 
 export function printChecks(title: string, checks: readonly Check[]): void {
   console.log(`\n${title}`);
-  printTable(["check", "value", "target", "result"], checks.map((check) => [
-    check.name, check.value, check.target, check.pass === null ? "-" : check.pass ? "pass" : "FAIL",
-  ]));
+  printTable(
+    ["check", "value", "target", "result"],
+    checks.map((check) => [
+      check.name,
+      check.value,
+      check.target,
+      check.pass === null ? "-" : check.pass ? "pass" : "FAIL",
+    ]),
+  );
 }
 
 export function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd();
   console.log(line(header));
   console.log(line(widths.map((width) => "-".repeat(width))));
   for (const row of rows) console.log(line(row));

@@ -10,7 +10,11 @@ const BIN = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
  * The largest limit the configuration accepts (1,000,000) over the shortest window (1 s): no load this machine can
  * generate meets it, and a met limit would turn the measurement into one of 429s.
  */
-const RATE_LIMIT = { SERVICE_RATE_LIMIT_WINDOW_SECONDS: "1", SERVICE_RATE_LIMIT_PUBLIC: "1000000", SERVICE_RATE_LIMIT_CREDENTIALED: "1000000" };
+const RATE_LIMIT = {
+  SERVICE_RATE_LIMIT_WINDOW_SECONDS: "1",
+  SERVICE_RATE_LIMIT_PUBLIC: "1000000",
+  SERVICE_RATE_LIMIT_CREDENTIALED: "1000000",
+};
 /** The stand-in is no MET: the service may ask it far more often than MET's 20 a second (never MET itself). */
 export const STANDIN_REQUESTS_PER_SECOND = 500;
 
@@ -46,9 +50,15 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     ...(options.registryDir ? { SERVICE_REGISTRY_DIR: options.registryDir } : {}),
     ...options.env,
   };
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", options.dataDir], {
-    cwd: PACKAGE_ROOT, env, stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", options.dataDir],
+    {
+      cwd: PACKAGE_ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   // Request logs go to stderr; only the tail is kept, for the error message if start-up fails.
   let stderrTail = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderrTail = (stderrTail + chunk).slice(-4000)));
@@ -56,19 +66,28 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = "";
-    const timer = setTimeout(() => reject(new Error(`service did not start within ${timeoutMs} ms\n${stderrTail}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`service did not start within ${timeoutMs} ms\n${stderrTail}`)),
+      timeoutMs,
+    );
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
       const listening = /listening on (http:\/\/[^\s/]+)/.exec(stdout);
-      if (listening) (clearTimeout(timer), resolve(listening[1]!));
+      if (listening) clearTimeout(timer), resolve(listening[1]!);
     });
-    child.on("exit", (code) => (clearTimeout(timer), reject(new Error(`service exited ${code} before listening\n${stderrTail}`))));
+    child.on(
+      "exit",
+      (code) => (clearTimeout(timer), reject(new Error(`service exited ${code} before listening\n${stderrTail}`))),
+    );
   });
   await waitUntilAnswering(`${url}/api/public/v1/status`, timeoutMs);
   let stopping = false;
   // A service that dies under load would otherwise show only as refused connections in whatever ran next.
   child.on("exit", (code, signal) => {
-    if (!stopping) process.stderr.write(`service (pid ${child.pid}) exited unexpectedly (${code ?? signal}); its last output:\n${stderrTail}\n`);
+    if (!stopping)
+      process.stderr.write(
+        `service (pid ${child.pid}) exited unexpectedly (${code ?? signal}); its last output:\n${stderrTail}\n`,
+      );
   });
 
   return {
@@ -88,7 +107,8 @@ async function waitUntilAnswering(url: string, timeoutMs: number): Promise<void>
       await (await fetch(url)).arrayBuffer();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`service at ${url} did not answer within ${timeoutMs} ms: ${String(error)}`);
+      if (Date.now() > deadline)
+        throw new Error(`service at ${url} did not answer within ${timeoutMs} ms: ${String(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

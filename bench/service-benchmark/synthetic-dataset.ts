@@ -9,7 +9,10 @@ export interface SyntheticArchive {
   counts: Record<string, unknown>;
 }
 
-type GenerateSyntheticArchive = (outDir: string, options?: Record<string, unknown>) => SyntheticArchive | Promise<SyntheticArchive>;
+type GenerateSyntheticArchive = (
+  outDir: string,
+  options?: Record<string, unknown>,
+) => SyntheticArchive | Promise<SyntheticArchive>;
 
 const GENERATOR = new URL("../synthetic-archive/generate.ts", import.meta.url);
 
@@ -33,7 +36,14 @@ export async function loadSyntheticGenerator(): Promise<GenerateSyntheticArchive
 export function profileFromRegistry(registryDir: string, fallback: DatasetProfile): DatasetProfile {
   const path = join(registryDir, "series.json");
   if (!existsSync(path)) return fallback;
-  const series = JSON.parse(readFileSync(path, "utf8")) as Array<{ slug?: unknown; active?: unknown; derived?: unknown }>;
+  const series = JSON.parse(readFileSync(path, "utf8")) as Array<{
+    slug?: unknown;
+    active?: unknown;
+    derived?: unknown;
+  }>;
   const chosen = series.find((entry) => typeof entry.slug === "string" && entry.active !== false && !entry.derived);
-  return { ...fallback, observationsSeries: typeof chosen?.slug === "string" ? chosen.slug : fallback.observationsSeries };
+  return {
+    ...fallback,
+    observationsSeries: typeof chosen?.slug === "string" ? chosen.slug : fallback.observationsSeries,
+  };
 }

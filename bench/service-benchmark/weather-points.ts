@@ -17,14 +17,22 @@ function distinctPoint(index: number): { lat: string; lon: string } {
 }
 
 /** Asks the public current route for `points` distinct points, at most `concurrency` at a time. */
-export async function warmDistinctPoints(serviceUrl: string, points: number, concurrency: number, perRequestTimeoutMs = 60_000): Promise<WarmUpResult> {
+export async function warmDistinctPoints(
+  serviceUrl: string,
+  points: number,
+  concurrency: number,
+  perRequestTimeoutMs = 60_000,
+): Promise<WarmUpResult> {
   const failures: Record<string, number> = {};
   let next = 0;
   const started = performance.now();
   async function askInTurn(): Promise<void> {
     while (next < points) {
       const { lat, lon } = distinctPoint(next++);
-      const status = await statusOf(`${serviceUrl}/api/public/v1/weather/current?lat=${lat}&lon=${lon}`, perRequestTimeoutMs);
+      const status = await statusOf(
+        `${serviceUrl}/api/public/v1/weather/current?lat=${lat}&lon=${lon}`,
+        perRequestTimeoutMs,
+      );
       if (status !== "200") failures[status] = (failures[status] ?? 0) + 1;
     }
   }
@@ -45,7 +53,11 @@ export interface StampedeResult {
 }
 
 /** Fires `requests` requests at once at a point nobody has asked for, and counts what reached MET. */
-export async function stampedeColdPoint(serviceUrl: string, upstreamRequests: () => number, requests: number): Promise<StampedeResult> {
+export async function stampedeColdPoint(
+  serviceUrl: string,
+  upstreamRequests: () => number,
+  requests: number,
+): Promise<StampedeResult> {
   // Sydney: far from the warm-up block and the measured points, so it is cold however the run went before.
   const point = { lat: "-33.87", lon: "151.21" };
   const url = `${serviceUrl}/api/public/v1/weather/current?lat=${point.lat}&lon=${point.lon}`;
@@ -56,7 +68,15 @@ export async function stampedeColdPoint(serviceUrl: string, upstreamRequests: ()
   const upstream = upstreamRequests() - upstreamBefore;
   const answered200 = answers.filter((answer) => answer.status === 200).length;
   const answeredUncached = answers.filter((answer) => answer.cached === false).length;
-  return { point, requests, upstreamRequests: upstream, answered200, answeredUncached, elapsedMs, pass: upstream === 1 && answered200 === requests };
+  return {
+    point,
+    requests,
+    upstreamRequests: upstream,
+    answered200,
+    answeredUncached,
+    elapsedMs,
+    pass: upstream === 1 && answered200 === requests,
+  };
 }
 
 async function statusOf(url: string, timeoutMs: number): Promise<string> {

@@ -51,7 +51,10 @@ export async function startWorkerProcess(module: URL, readyTimeoutMs = 20_000): 
   // Id 0 is the child's "ready" message, sent once its module has loaded.
   await new Promise<void>((resolve, reject) => {
     pending.set(0, { resolve: () => resolve(), reject });
-    setTimeout(() => reject(new Error(`${module.pathname} did not start within ${readyTimeoutMs} ms`)), readyTimeoutMs).unref();
+    setTimeout(
+      () => reject(new Error(`${module.pathname} did not start within ${readyTimeoutMs} ms`)),
+      readyTimeoutMs,
+    ).unref();
   });
   return { ask, close: () => stopChild(child) };
 }
@@ -61,7 +64,8 @@ export function serveWorkerRequests(handle: (request: never) => Promise<unknown>
   process.on("message", (message: { id: number; request: never }) => {
     handle(message.request).then(
       (reply) => process.send!({ id: message.id, reply }),
-      (error: unknown) => process.send!({ id: message.id, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        process.send!({ id: message.id, error: error instanceof Error ? error.message : String(error) }),
     );
   });
   // The parent closing the channel means the benchmark is over (or crashed): nothing is left to serve.

@@ -74,10 +74,15 @@ export function checkAnswer(answer: ReceivedAnswer, baselineShapes: ReadonlyMap<
   const parsed = parse(answer.bodyText);
   if (parsed.error !== undefined) {
     problems.push({ kind: "contract", detail: `${request.route}: ${status} body is not JSON (${parsed.error})` });
-    if (status >= 500) problems.push({ kind: "unexpected-5xx", detail: `${request.route}: ${status} without a JSON error body` });
+    if (status >= 500)
+      problems.push({ kind: "unexpected-5xx", detail: `${request.route}: ${status} without a JSON error body` });
     return { outcome: `${status} (no JSON body)`, generation: null, problems };
   }
-  const body = parsed.body as { data?: unknown; meta?: Record<string, unknown>; error?: { code?: unknown; requestId?: unknown } };
+  const body = parsed.body as {
+    data?: unknown;
+    meta?: Record<string, unknown>;
+    error?: { code?: unknown; requestId?: unknown };
+  };
   const code = typeof body.error?.code === "string" ? body.error.code : null;
   const outcome = code !== null ? `${status} ${code}` : body.meta?.stale === true ? `${status} stale` : String(status);
 
@@ -85,15 +90,24 @@ export function checkAnswer(answer: ReceivedAnswer, baselineShapes: ReadonlyMap<
   try {
     assertContract("GET", url, status, body);
   } catch (error) {
-    problems.push({ kind: "contract", detail: `${request.route}: ${error instanceof Error ? error.message : String(error)}` });
+    problems.push({
+      kind: "contract",
+      detail: `${request.route}: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
   const bodyRequestId = status >= 400 ? body.error?.requestId : body.meta?.requestId;
   if (answer.requestIdHeader === undefined || bodyRequestId !== answer.requestIdHeader) {
-    problems.push({ kind: "contract", detail: `${request.route}: X-Request-Id ${answer.requestIdHeader} but body says ${String(bodyRequestId)}` });
+    problems.push({
+      kind: "contract",
+      detail: `${request.route}: X-Request-Id ${answer.requestIdHeader} but body says ${String(bodyRequestId)}`,
+    });
   }
 
   if (status >= 500 && !documented5xx(status, code, answer.retryAfter)) {
-    problems.push({ kind: "unexpected-5xx", detail: `${request.route}: ${status} ${code} (Retry-After ${answer.retryAfter ?? "absent"})` });
+    problems.push({
+      kind: "unexpected-5xx",
+      detail: `${request.route}: ${status} ${code} (Retry-After ${answer.retryAfter ?? "absent"})`,
+    });
   } else if (status !== 200 && status < 500) {
     problems.push({ kind: "unexpected-status", detail: `${request.route}: ${status} ${code}` });
   }
@@ -101,17 +115,27 @@ export function checkAnswer(answer: ReceivedAnswer, baselineShapes: ReadonlyMap<
   let generation: string | null = null;
   if (request.fromPublishedFile) {
     if (status !== 200) {
-      problems.push({ kind: "published-file-answer", detail: `${request.route}: ${status} ${code} while the file was published throughout` });
+      problems.push({
+        kind: "published-file-answer",
+        detail: `${request.route}: ${status} ${code} while the file was published throughout`,
+      });
     } else {
       const meta = body.meta ?? {};
       if ("lastIngestedAt" in meta) {
         if (typeof meta.lastIngestedAt === "string") generation = meta.lastIngestedAt;
-        else problems.push({ kind: "published-file-answer", detail: `${request.route}: meta.lastIngestedAt is ${String(meta.lastIngestedAt)}` });
+        else
+          problems.push({
+            kind: "published-file-answer",
+            detail: `${request.route}: meta.lastIngestedAt is ${String(meta.lastIngestedAt)}`,
+          });
       }
       const shape = dataShape(body.data);
       const expected = baselineShapes.get(request.pathAndQuery);
       if (expected !== undefined && shape !== expected) {
-        problems.push({ kind: "published-file-answer", detail: `${request.route}: data ${shape.slice(0, 200)} differs from the baseline ${expected.slice(0, 200)}` });
+        problems.push({
+          kind: "published-file-answer",
+          detail: `${request.route}: data ${shape.slice(0, 200)} differs from the baseline ${expected.slice(0, 200)}`,
+        });
       }
     }
   }

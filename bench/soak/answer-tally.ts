@@ -47,13 +47,29 @@ function percentile(histogram: Uint32Array, total: number, share: number): numbe
 export function createTally() {
   const routes = new Map<string, RouteCounts>();
   const problems = new Map<ProblemKind | "transport-error", { count: number; examples: string[] }>();
-  for (const kind of ["unexpected-5xx", "published-file-answer", "contract", "unexpected-status", "transport-error"] as const) {
+  for (const kind of [
+    "unexpected-5xx",
+    "published-file-answer",
+    "contract",
+    "unexpected-status",
+    "transport-error",
+  ] as const) {
     problems.set(kind, { count: 0, examples: [] });
   }
 
   function countsOf(route: string): RouteCounts {
     let counts = routes.get(route);
-    if (!counts) routes.set(route, (counts = { requests: 0, outcomes: new Map(), latency: new Uint32Array(MAX_LATENCY_MS + 1), totalMs: 0, maxMs: 0 }));
+    if (!counts)
+      routes.set(
+        route,
+        (counts = {
+          requests: 0,
+          outcomes: new Map(),
+          latency: new Uint32Array(MAX_LATENCY_MS + 1),
+          totalMs: 0,
+          maxMs: 0,
+        }),
+      );
     return counts;
   }
 

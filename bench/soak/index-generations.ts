@@ -29,7 +29,8 @@ export function createGenerationTracker(runStartedAt: number) {
       for (const [newer, completed] of firstCompleted) {
         if (newer > generation && completed < startedAt) {
           regressions += 1;
-          if (regressionExamples.length < MAX_EXAMPLES) regressionExamples.push(`${route}: ${generation} after ${newer} had been answered`);
+          if (regressionExamples.length < MAX_EXAMPLES)
+            regressionExamples.push(`${route}: ${generation} after ${newer} had been answered`);
           break;
         }
       }
@@ -39,7 +40,11 @@ export function createGenerationTracker(runStartedAt: number) {
     report(): GenerationReport {
       const seen = [...firstCompleted.entries()]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([lastIngestedAt, completed]) => ({ lastIngestedAt, answers: answers.get(lastIngestedAt) ?? 0, firstSeenAtSeconds: Math.round((completed - runStartedAt) / 100) / 10 }));
+        .map(([lastIngestedAt, completed]) => ({
+          lastIngestedAt,
+          answers: answers.get(lastIngestedAt) ?? 0,
+          firstSeenAtSeconds: Math.round((completed - runStartedAt) / 100) / 10,
+        }));
       return { seen, regressions, regressionExamples };
     },
   };

@@ -52,14 +52,37 @@ export function startIngestSchedule(options: IngestScheduleOptions): { finished:
     const inodeBefore = inode(indexFile);
     const runStarted = performance.now();
     try {
-      const run = await ingestArchive({ dataDir: options.dataDir, archiveDir: options.archiveDir, environment: options.environment, ingestTimeoutMs: INGEST_TIMEOUT_MS });
+      const run = await ingestArchive({
+        dataDir: options.dataDir,
+        archiveDir: options.archiveDir,
+        environment: options.environment,
+        ingestTimeoutMs: INGEST_TIMEOUT_MS,
+      });
       const inodeAfter = inode(indexFile);
       const summary = run.stdout.trim().split("\n").at(-1) ?? "";
-      return { startedAtSeconds, elapsedMs: run.elapsedMs, ok: true, summary, peakRssMb: run.peakRssMb, inodeBefore, inodeAfter, published: inodeAfter !== null && inodeAfter !== inodeBefore };
+      return {
+        startedAtSeconds,
+        elapsedMs: run.elapsedMs,
+        ok: true,
+        summary,
+        peakRssMb: run.peakRssMb,
+        inodeBefore,
+        inodeAfter,
+        published: inodeAfter !== null && inodeAfter !== inodeBefore,
+      };
     } catch (error) {
       const inodeAfter = inode(indexFile);
       const summary = (error instanceof Error ? error.message : String(error)).split("\n").slice(0, 3).join(" | ");
-      return { startedAtSeconds, elapsedMs: performance.now() - runStarted, ok: false, summary, peakRssMb: null, inodeBefore, inodeAfter, published: inodeAfter !== inodeBefore };
+      return {
+        startedAtSeconds,
+        elapsedMs: performance.now() - runStarted,
+        ok: false,
+        summary,
+        peakRssMb: null,
+        inodeBefore,
+        inodeAfter,
+        published: inodeAfter !== inodeBefore,
+      };
     }
   }
 
@@ -69,7 +92,9 @@ export function startIngestSchedule(options: IngestScheduleOptions): { finished:
     for (let next = options.everyMs; next < options.durationMs; next += options.everyMs) {
       await sleep(Math.max(0, next - (performance.now() - started)));
       const run = await runOnce();
-      options.log(`ingestion ${runs.length + 1}: ${run.ok ? "ok" : "FAILED"} in ${(run.elapsedMs / 1000).toFixed(2)} s, ${run.published ? "new index published" : "NO new index"} (${run.summary})`);
+      options.log(
+        `ingestion ${runs.length + 1}: ${run.ok ? "ok" : "FAILED"} in ${(run.elapsedMs / 1000).toFixed(2)} s, ${run.published ? "new index published" : "NO new index"} (${run.summary})`,
+      );
       runs.push(run);
     }
     return runs;

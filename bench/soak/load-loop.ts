@@ -30,7 +30,11 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 
 /** Resolves once every lane has stopped: the deadline has passed and the last answers are in. */
 export async function runLoad(options: LoadOptions): Promise<void> {
-  const pool = new Pool(options.serviceUrl, { connections: options.inFlight, headersTimeout: CLIENT_TIMEOUT_MS, bodyTimeout: CLIENT_TIMEOUT_MS });
+  const pool = new Pool(options.serviceUrl, {
+    connections: options.inFlight,
+    headersTimeout: CLIENT_TIMEOUT_MS,
+    bodyTimeout: CLIENT_TIMEOUT_MS,
+  });
   const deadline = performance.now() + options.durationMs;
 
   async function ask(request: SoakRequest): Promise<void> {
@@ -43,15 +47,19 @@ export async function runLoad(options: LoadOptions): Promise<void> {
       });
       const bodyText = await response.body.text();
       const completedAt = performance.now();
-      const verdict = checkAnswer({
-        request,
-        status: response.statusCode,
-        requestIdHeader: header(response.headers, "x-request-id"),
-        retryAfter: header(response.headers, "retry-after"),
-        bodyText,
-      }, options.baselineShapes);
+      const verdict = checkAnswer(
+        {
+          request,
+          status: response.statusCode,
+          requestIdHeader: header(response.headers, "x-request-id"),
+          retryAfter: header(response.headers, "retry-after"),
+          bodyText,
+        },
+        options.baselineShapes,
+      );
       options.tally.answer(request.route, verdict.outcome, completedAt - startedAt, verdict.problems);
-      if (verdict.generation !== null) options.generations.record(request.route, verdict.generation, startedAt, completedAt);
+      if (verdict.generation !== null)
+        options.generations.record(request.route, verdict.generation, startedAt, completedAt);
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       options.tally.transportError(request.route, message, performance.now() - startedAt);
@@ -70,12 +78,21 @@ export async function runLoad(options: LoadOptions): Promise<void> {
 }
 
 /** One answer per route answered from a published file, before any load: the structure every later answer must keep. */
-export async function takeBaseline(serviceUrl: string, apiKey: string, requests: readonly SoakRequest[]): Promise<Map<string, string>> {
+export async function takeBaseline(
+  serviceUrl: string,
+  apiKey: string,
+  requests: readonly SoakRequest[],
+): Promise<Map<string, string>> {
   const shapes = new Map<string, string>();
   for (const request of requests) {
-    const response = await fetch(`${serviceUrl}${request.pathAndQuery}`, { headers: request.credentialed ? { "x-api-key": apiKey } : {} });
+    const response = await fetch(`${serviceUrl}${request.pathAndQuery}`, {
+      headers: request.credentialed ? { "x-api-key": apiKey } : {},
+    });
     const body = (await response.json()) as { data?: unknown };
-    if (response.status !== 200) throw new Error(`baseline: ${request.route} answered ${response.status} before any load: ${JSON.stringify(body).slice(0, 300)}`);
+    if (response.status !== 200)
+      throw new Error(
+        `baseline: ${request.route} answered ${response.status} before any load: ${JSON.stringify(body).slice(0, 300)}`,
+      );
     shapes.set(request.pathAndQuery, dataShape(body.data));
   }
   return shapes;

@@ -53,10 +53,24 @@ export function judgeMemory(samples: readonly MemorySample[], warmUpSeconds: num
   const judged = samples.filter((sample) => sample.atSeconds >= warmUpSeconds);
   const base = { warmUpSeconds, maxGrowth, peakMb };
   if (samples.some((sample) => sample.residentMb === null)) {
-    return { ...base, firstThirdMb: 0, lastThirdMb: 0, growth: 0, flat: false, reason: "the service could not be read at some sample (it had exited)" };
+    return {
+      ...base,
+      firstThirdMb: 0,
+      lastThirdMb: 0,
+      growth: 0,
+      flat: false,
+      reason: "the service could not be read at some sample (it had exited)",
+    };
   }
   if (judged.length < 3) {
-    return { ...base, firstThirdMb: 0, lastThirdMb: 0, growth: 0, flat: false, reason: `only ${judged.length} samples after warm-up; at least 3 are needed` };
+    return {
+      ...base,
+      firstThirdMb: 0,
+      lastThirdMb: 0,
+      growth: 0,
+      flat: false,
+      reason: `only ${judged.length} samples after warm-up; at least 3 are needed`,
+    };
   }
   const third = Math.floor(judged.length / 3);
   const firstThirdMb = average(judged.slice(0, third).map((sample) => sample.residentMb!));
@@ -76,6 +90,8 @@ export function printMemoryCurve(samples: readonly MemorySample[], warmUpSeconds
     const value = sample.residentMb;
     const bar = value === null ? "(not readable)" : "#".repeat(Math.round((value / peak) * 50));
     const mark = sample.atSeconds < warmUpSeconds ? " warm-up" : "";
-    console.log(`${String(sample.atSeconds).padStart(5)} s  ${value === null ? "    -" : value.toFixed(1).padStart(6)} MB  ${bar}${mark}`);
+    console.log(
+      `${String(sample.atSeconds).padStart(5)} s  ${value === null ? "    -" : value.toFixed(1).padStart(6)} MB  ${bar}${mark}`,
+    );
   }
 }

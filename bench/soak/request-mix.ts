@@ -45,14 +45,27 @@ interface WeightedRoute {
 function weatherRoute(route: string, credentialed: boolean, kind: "current" | "forecast"): WeightedRoute["make"] {
   const prefix = credentialed ? "/api/v1/weather" : "/api/public/v1/weather";
   return (random) => {
-    const index = random() < HOT_SHARE ? Math.floor(random() * HOT_POINTS) : HOT_POINTS + Math.floor(random() * ROAMING_POINTS);
+    const index =
+      random() < HOT_SHARE ? Math.floor(random() * HOT_POINTS) : HOT_POINTS + Math.floor(random() * ROAMING_POINTS);
     const { lat, lon } = point(index);
     const tz = kind === "forecast" ? "&tz=Europe/Berlin" : "";
-    return { route, group: "weather", credentialed, fromPublishedFile: false, pathAndQuery: `${prefix}/${kind}?lat=${lat}&lon=${lon}${tz}` };
+    return {
+      route,
+      group: "weather",
+      credentialed,
+      fromPublishedFile: false,
+      pathAndQuery: `${prefix}/${kind}?lat=${lat}&lon=${lon}${tz}`,
+    };
   };
 }
 
-function fixed(route: string, group: RouteGroup, credentialed: boolean, fromPublishedFile: boolean, pathAndQuery: string): WeightedRoute["make"] {
+function fixed(
+  route: string,
+  group: RouteGroup,
+  credentialed: boolean,
+  fromPublishedFile: boolean,
+  pathAndQuery: string,
+): WeightedRoute["make"] {
   const request: SoakRequest = { route, group, credentialed, fromPublishedFile, pathAndQuery };
   return () => request;
 }
@@ -68,16 +81,64 @@ const ROUTES: readonly WeightedRoute[] = [
   { weight: 10, make: weatherRoute("public weather forecast", false, "forecast") },
   { weight: 15, make: weatherRoute("credentialed weather current", true, "current") },
   { weight: 10, make: weatherRoute("credentialed weather forecast", true, "forecast") },
-  { weight: 5, make: fixed("credentialed events, a year", "economics", true, true, `/api/v1/economics/events?from=${year}-01-01&to=${year}-12-31&limit=100&tz=America/New_York`) },
-  { weight: 5, make: fixed("credentialed calendar, six months", "economics", true, true, `/api/v1/economics/calendar?from=${year}-01-01&to=${year}-06-30&tz=Europe/Berlin`) },
-  { weight: 5, make: fixed("credentialed series observations", "economics", true, true, `/api/v1/economics/series/${series}/observations`) },
+  {
+    weight: 5,
+    make: fixed(
+      "credentialed events, a year",
+      "economics",
+      true,
+      true,
+      `/api/v1/economics/events?from=${year}-01-01&to=${year}-12-31&limit=100&tz=America/New_York`,
+    ),
+  },
+  {
+    weight: 5,
+    make: fixed(
+      "credentialed calendar, six months",
+      "economics",
+      true,
+      true,
+      `/api/v1/economics/calendar?from=${year}-01-01&to=${year}-06-30&tz=Europe/Berlin`,
+    ),
+  },
+  {
+    weight: 5,
+    make: fixed(
+      "credentialed series observations",
+      "economics",
+      true,
+      true,
+      `/api/v1/economics/series/${series}/observations`,
+    ),
+  },
   // A fixed window rather than the default one around today, whose answer changes when the run crosses midnight.
-  { weight: 5, make: fixed("public calendar, a month", "economics", false, true, `/api/public/v1/economics/calendar?from=${year}-10-01&to=${year}-10-31`) },
+  {
+    weight: 5,
+    make: fixed(
+      "public calendar, a month",
+      "economics",
+      false,
+      true,
+      `/api/public/v1/economics/calendar?from=${year}-10-01&to=${year}-10-31`,
+    ),
+  },
   { weight: 5, make: fixed("public releases", "economics", false, true, "/api/public/v1/economics/releases") },
-  { weight: 5, make: fixed("public observations", "economics", false, true, `/api/public/v1/economics/observations?series=${series}`) },
+  {
+    weight: 5,
+    make: fixed(
+      "public observations",
+      "economics",
+      false,
+      true,
+      `/api/public/v1/economics/observations?series=${series}`,
+    ),
+  },
   { weight: 3, make: fixed("registry indicators", "registry", false, true, "/api/v1/economics/indicators") },
   { weight: 3, make: fixed("registry series", "registry", false, true, "/api/v1/economics/series") },
-  { weight: 2, make: fixed("registry one indicator", "registry", false, true, `/api/v1/economics/indicators/${INDICATOR}`) },
+  {
+    weight: 2,
+    make: fixed("registry one indicator", "registry", false, true, `/api/v1/economics/indicators/${INDICATOR}`),
+  },
   { weight: 6, make: fixed("public news", "news", false, true, "/api/public/v1/news/events") },
   { weight: 6, make: fixed("status", "status", false, true, "/api/public/v1/status") },
 ];

@@ -8,7 +8,20 @@ export interface SyntheticDocument {
 }
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0");
-const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const MONTH_ABBREVIATIONS = MONTH_NAMES.map((name) => name.slice(0, 3));
 
 interface ScheduledRelease {
@@ -20,7 +33,10 @@ interface ScheduledRelease {
 }
 
 /** Every release event of one publisher, grouped by the year it is scheduled in (one calendar snapshot per year). */
-function scheduleByYear(plan: SyntheticPlan, publisher: SyntheticRelease["publisher"]): Map<number, ScheduledRelease[]> {
+function scheduleByYear(
+  plan: SyntheticPlan,
+  publisher: SyntheticRelease["publisher"],
+): Map<number, ScheduledRelease[]> {
   const byYear = new Map<number, ScheduledRelease[]>();
   for (const referenceMonth of plan.months) {
     for (const release of plan.releases) {
@@ -40,26 +56,49 @@ function scheduleByYear(plan: SyntheticPlan, publisher: SyntheticRelease["publis
  */
 export function blsScheduleDocuments(plan: SyntheticPlan): SyntheticDocument[] {
   return [...scheduleByYear(plan, "BLS")].map(([year, scheduled]) => {
-    const events = scheduled.map(({ release, referenceMonth, month, day }) => [
-      "BEGIN:VEVENT", "SEQUENCE:1", "CLASS:PUBLIC",
-      `UID:synthetic-${release.slug}-${referenceMonth}`,
-      `DTSTART;TZID=US-Eastern:${year}${pad(month)}${pad(day)}T${release.day % 2 === 0 ? "083000" : "100000"}`,
-      "DURATION:PT0M",
-      `SUMMARY:${release.title}`,
-      "LOCATION:Synthetic\\, not a BLS document",
-      "TRANSP:TRANSPARENT", "CATEGORIES:SYNTHETIC", "END:VEVENT",
-    ].join("\r\n"));
+    const events = scheduled.map(({ release, referenceMonth, month, day }) =>
+      [
+        "BEGIN:VEVENT",
+        "SEQUENCE:1",
+        "CLASS:PUBLIC",
+        `UID:synthetic-${release.slug}-${referenceMonth}`,
+        `DTSTART;TZID=US-Eastern:${year}${pad(month)}${pad(day)}T${release.day % 2 === 0 ? "083000" : "100000"}`,
+        "DURATION:PT0M",
+        `SUMMARY:${release.title}`,
+        "LOCATION:Synthetic\\, not a BLS document",
+        "TRANSP:TRANSPARENT",
+        "CATEGORIES:SYNTHETIC",
+        "END:VEVENT",
+      ].join("\r\n"),
+    );
     const body = [
       "BEGIN:VCALENDAR",
       "PRODID:-//bench/synthetic-archive//SYNTHETIC BLS-format schedule, not a BLS document//EN",
-      "VERSION:2.0", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
-      "X-WR-CALNAME:SYNTHETIC release schedule (generated)", "X-WR-TIMEZONE:US-Eastern",
-      "BEGIN:VTIMEZONE", "TZID:US-Eastern",
-      "BEGIN:DAYLIGHT", "TZOFFSETFROM:-0500", "TZOFFSETTO:-0400", "DTSTART:20070311T020000", "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU", "TZNAME:EDT", "END:DAYLIGHT",
-      "BEGIN:STANDARD", "TZOFFSETFROM:-0400", "TZOFFSETTO:-0500", "DTSTART:20071104T020000", "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU", "TZNAME:EST", "END:STANDARD",
+      "VERSION:2.0",
+      "CALSCALE:GREGORIAN",
+      "METHOD:PUBLISH",
+      "X-WR-CALNAME:SYNTHETIC release schedule (generated)",
+      "X-WR-TIMEZONE:US-Eastern",
+      "BEGIN:VTIMEZONE",
+      "TZID:US-Eastern",
+      "BEGIN:DAYLIGHT",
+      "TZOFFSETFROM:-0500",
+      "TZOFFSETTO:-0400",
+      "DTSTART:20070311T020000",
+      "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU",
+      "TZNAME:EDT",
+      "END:DAYLIGHT",
+      "BEGIN:STANDARD",
+      "TZOFFSETFROM:-0400",
+      "TZOFFSETTO:-0500",
+      "DTSTART:20071104T020000",
+      "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU",
+      "TZNAME:EST",
+      "END:STANDARD",
       "END:VTIMEZONE",
       ...events,
-      "END:VCALENDAR", "",
+      "END:VCALENDAR",
+      "",
     ].join("\r\n");
     return { source: "labour-stats-release-schedule", name: `synthetic-bls-schedule-${year}.ics`, body };
   });
@@ -87,7 +126,11 @@ export function eurostatCalendarDocuments(plan: SyntheticPlan): SyntheticDocumen
         allDay: true,
       });
     });
-    return { source: "eu-stats-release-calendar", name: `synthetic-eurostat-release-calendar-${year}-01-01.json`, body: `[\n${records.join(",\n")}\n]\n` };
+    return {
+      source: "eu-stats-release-calendar",
+      name: `synthetic-eurostat-release-calendar-${year}-01-01.json`,
+      body: `[\n${records.join(",\n")}\n]\n`,
+    };
   });
 }
 
@@ -97,10 +140,26 @@ export function ecbMeetingsDocument(plan: SyntheticPlan): SyntheticDocument {
   for (let year = plan.firstYear; year < plan.firstYear + plan.years; year++) {
     for (let meeting = 0; meeting < 8; meeting++) {
       const date = `${year}${pad(1 + Math.floor(meeting * 1.5))}${pad(10 + (meeting % 3))}`;
-      events.push(["BEGIN:VEVENT", `DTSTART;VALUE=DATE:${date}`, "SUMMARY:Synthetic ECB GovC: monetary policy meeting", `UID:synthetic-ecb-govc-${date}`, "SEQUENCE:0", "END:VEVENT"].join("\r\n"));
+      events.push(
+        [
+          "BEGIN:VEVENT",
+          `DTSTART;VALUE=DATE:${date}`,
+          "SUMMARY:Synthetic ECB GovC: monetary policy meeting",
+          `UID:synthetic-ecb-govc-${date}`,
+          "SEQUENCE:0",
+          "END:VEVENT",
+        ].join("\r\n"),
+      );
     }
   }
-  const body = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bench/synthetic-archive//SYNTHETIC meetings calendar, not an ECB document//EN", ...events, "END:VCALENDAR", ""].join("\r\n");
+  const body = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//bench/synthetic-archive//SYNTHETIC meetings calendar, not an ECB document//EN",
+    ...events,
+    "END:VCALENDAR",
+    "",
+  ].join("\r\n");
   return { source: "central-bank-meetings-calendar", name: "synthetic-ecb-govc-meetings.derived.ics", body };
 }
 
@@ -110,10 +169,13 @@ export function ecbStatisticalCalendarDocument(plan: SyntheticPlan): SyntheticDo
   const entries = plan.months.map((referenceMonth) => {
     const [year, month] = referenceMonth.split("-").map(Number) as [number, number];
     const date = releaseDate(referenceMonth, release.day);
-    return `<dt>\n${pad(date.day)}/${pad(date.month)}/${date.year} 10:00 CET\n</dt>\n<dd>\n<div class="doc-title">${release.title}</div>\n`
-      + `<div class="doc-subtitle"><strong>Reference period: </strong>${MONTH_ABBREVIATIONS[month - 1]}-${year}</div>\n</dd>`;
+    return (
+      `<dt>\n${pad(date.day)}/${pad(date.month)}/${date.year} 10:00 CET\n</dt>\n<dd>\n<div class="doc-title">${release.title}</div>\n` +
+      `<div class="doc-subtitle"><strong>Reference period: </strong>${MONTH_ABBREVIATIONS[month - 1]}-${year}</div>\n</dd>`
+    );
   });
-  const body = `<!DOCTYPE html>\n<html><head><title>SYNTHETIC statistical calendar (generated by bench/synthetic-archive, not an ECB page)</title></head><body>\n`
-    + `<dl class="ecb-basicList">\n<dt>\nPublication date\n</dt>\n<dd>\n<strong>Publication</strong>\n</dd>\n${entries.join("\n")}\n</dl>\n</body></html>\n`;
+  const body =
+    `<!DOCTYPE html>\n<html><head><title>SYNTHETIC statistical calendar (generated by bench/synthetic-archive, not an ECB page)</title></head><body>\n` +
+    `<dl class="ecb-basicList">\n<dt>\nPublication date\n</dt>\n<dd>\n<strong>Publication</strong>\n</dd>\n${entries.join("\n")}\n</dl>\n</body></html>\n`;
   return { source: "central-bank-statistics-calendar", name: "synthetic-ecb-statscal.html", body };
 }

@@ -25,13 +25,25 @@ export interface IngestionMeasurement {
  * process, as an operator would, and reports wall time and peak memory. Peak memory comes from GNU time because
  * a parent cannot read its child's maxRSS through Node.
  */
-export function measureIngestion(options: { archiveDir: string; registryDir: string; dataDir: string }): IngestionMeasurement {
+export function measureIngestion(options: {
+  archiveDir: string;
+  registryDir: string;
+  dataDir: string;
+}): IngestionMeasurement {
   const args = [BIN, "ingest", "--from-archive", options.archiveDir, "--data-dir", options.dataDir];
   const timed = existsSync(GNU_TIME);
   const started = process.hrtime.bigint();
   const result = timed
-    ? spawnSync(GNU_TIME, ["-f", "maxrss-kb %M", process.execPath, ...args], { env: { ...process.env, SERVICE_REGISTRY_DIR: options.registryDir }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
-    : spawnSync(process.execPath, args, { env: { ...process.env, SERVICE_REGISTRY_DIR: options.registryDir }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    ? spawnSync(GNU_TIME, ["-f", "maxrss-kb %M", process.execPath, ...args], {
+        env: { ...process.env, SERVICE_REGISTRY_DIR: options.registryDir },
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      })
+    : spawnSync(process.execPath, args, {
+        env: { ...process.env, SERVICE_REGISTRY_DIR: options.registryDir },
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const rss = /^maxrss-kb (\d+)$/m.exec(result.stderr ?? "");
   return {
@@ -47,14 +59,24 @@ export function measureIngestion(options: { archiveDir: string; registryDir: str
  * Times the index build alone (cli/ingest/publish-index.ts) from the store an ingestion left in `dataDir`, in this
  * process: the step a run ends with, measured apart from parsing and applying documents.
  */
-export async function measureIndexPublication(options: { registryDir: string; dataDir: string }): Promise<{ seconds: number; heapUsedMb: number }> {
+export async function measureIndexPublication(options: {
+  registryDir: string;
+  dataDir: string;
+}): Promise<{ seconds: number; heapUsedMb: number }> {
   const registry = readRegistrySources(new Date(), options.registryDir);
   const store = openStore(join(options.dataDir, DATA_FILES.store));
   try {
     const at = new Date().toISOString();
     const started = process.hrtime.bigint();
-    await publishIndex(store, registry, options.dataDir, { publishedAt: at, lastIngestedAt: at, lastSuccessfulIngestionAt: at });
-    return { seconds: Number(process.hrtime.bigint() - started) / 1e9, heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6) };
+    await publishIndex(store, registry, options.dataDir, {
+      publishedAt: at,
+      lastIngestedAt: at,
+      lastSuccessfulIngestionAt: at,
+    });
+    return {
+      seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6),
+    };
   } finally {
     store.close();
   }

@@ -4,7 +4,20 @@ import { EUROSTAT_DATASET } from "./registry-documents.ts";
 
 /** The BLS API takes at most 50 series per request, so an archive of real runs holds documents of 50 series. */
 const BLS_SERIES_PER_REQUEST = 50;
-const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const pad = (value: number, width = 2) => String(value).padStart(width, "0");
 
 /** The latest two months are preliminary in every snapshot, as BLS footnotes them. */
@@ -21,11 +34,25 @@ export function* observationDocuments(plan: SyntheticPlan): Generator<SyntheticD
     const bls = plan.series.filter((entry) => entry.publisher === "BLS");
     for (let start = 0; start < bls.length; start += BLS_SERIES_PER_REQUEST) {
       const batch = bls.slice(start, start + BLS_SERIES_PER_REQUEST);
-      yield { source: "bls-api", name: `synthetic-bls-${stamp}-batch-${pad(start / BLS_SERIES_PER_REQUEST + 1, 4)}.json`, body: blsDocument(plan, batch, snapshot) };
+      yield {
+        source: "bls-api",
+        name: `synthetic-bls-${stamp}-batch-${pad(start / BLS_SERIES_PER_REQUEST + 1, 4)}.json`,
+        body: blsDocument(plan, batch, snapshot),
+      };
     }
     for (const entry of plan.series) {
-      if (entry.publisher === "EUROSTAT") yield { source: "eurostat-sdmx", name: `synthetic-eurostat-${stamp}-${entry.upstreamId}.sdmx.csv`, body: eurostatDocument(plan, entry, snapshot) };
-      if (entry.publisher === "ECB") yield { source: "ecb-data", name: `synthetic-ecb-${stamp}-${entry.upstreamId}.csvdata.csv`, body: ecbDocument(plan, entry, snapshot) };
+      if (entry.publisher === "EUROSTAT")
+        yield {
+          source: "eurostat-sdmx",
+          name: `synthetic-eurostat-${stamp}-${entry.upstreamId}.sdmx.csv`,
+          body: eurostatDocument(plan, entry, snapshot),
+        };
+      if (entry.publisher === "ECB")
+        yield {
+          source: "ecb-data",
+          name: `synthetic-ecb-${stamp}-${entry.upstreamId}.csvdata.csv`,
+          body: ecbDocument(plan, entry, snapshot),
+        };
     }
   }
 }
@@ -33,15 +60,19 @@ export function* observationDocuments(plan: SyntheticPlan): Generator<SyntheticD
 /** BLS Public Data API v2: the success envelope, newest period first; the `message` says the document is synthetic. */
 function blsDocument(plan: SyntheticPlan, batch: SyntheticSeries[], snapshot: number): string {
   const series = batch.map((entry) => {
-    const data = plan.months.map((month, monthIndex) => {
-      const [year, monthNumber] = month.split("-").map(Number) as [number, number];
-      return {
-        year: String(year), period: `M${pad(monthNumber)}`, periodName: MONTH_NAMES[monthNumber - 1],
-        ...(monthIndex === plan.months.length - 1 ? { latest: "true" } : {}),
-        value: syntheticValue(entry, monthIndex, snapshot),
-        footnotes: [isPreliminary(plan, monthIndex) ? { code: "P", text: "preliminary" } : {}],
-      };
-    }).reverse();
+    const data = plan.months
+      .map((month, monthIndex) => {
+        const [year, monthNumber] = month.split("-").map(Number) as [number, number];
+        return {
+          year: String(year),
+          period: `M${pad(monthNumber)}`,
+          periodName: MONTH_NAMES[monthNumber - 1],
+          ...(monthIndex === plan.months.length - 1 ? { latest: "true" } : {}),
+          value: syntheticValue(entry, monthIndex, snapshot),
+          footnotes: [isPreliminary(plan, monthIndex) ? { code: "P", text: "preliminary" } : {}],
+        };
+      })
+      .reverse();
     return { seriesID: entry.upstreamId, data };
   });
   return JSON.stringify({
@@ -54,10 +85,12 @@ function blsDocument(plan: SyntheticPlan, batch: SyntheticSeries[], snapshot: nu
 
 /** Eurostat SDMX-CSV 1.0 of one series (one request per registry series), LAST UPDATE moving with the snapshot. */
 function eurostatDocument(plan: SyntheticPlan, entry: SyntheticSeries, snapshot: number): string {
-  const lastUpdate = `${pad((snapshot % 28) + 1)}/${pad(Math.floor(snapshot / 28) % 12 + 1)}/27 11:00:00`;
+  const lastUpdate = `${pad((snapshot % 28) + 1)}/${pad((Math.floor(snapshot / 28) % 12) + 1)}/27 11:00:00`;
   const [freq, unit, geo, indicator] = entry.upstreamId.split(".");
-  const rows = plan.months.map((month, monthIndex) =>
-    `ESTAT:${EUROSTAT_DATASET.toUpperCase()}(1.0),${lastUpdate},${freq},${unit},${geo},${indicator},${month},${syntheticValue(entry, monthIndex, snapshot)},${isPreliminary(plan, monthIndex) ? "p" : ""},`);
+  const rows = plan.months.map(
+    (month, monthIndex) =>
+      `ESTAT:${EUROSTAT_DATASET.toUpperCase()}(1.0),${lastUpdate},${freq},${unit},${geo},${indicator},${month},${syntheticValue(entry, monthIndex, snapshot)},${isPreliminary(plan, monthIndex) ? "p" : ""},`,
+  );
   return `DATAFLOW,LAST UPDATE,freq,unit,geo,indic_syn,TIME_PERIOD,OBS_VALUE,OBS_FLAG,CONF_STATUS\n${rows.join("\n")}\n`;
 }
 
@@ -66,6 +99,22 @@ function ecbDocument(plan: SyntheticPlan, entry: SyntheticSeries, snapshot: numb
   const [, freq, area, currency, item, dataType] = entry.upstreamId.split(".");
   const title = `SYNTHETIC series ${item} (generated by bench/synthetic-archive; not ECB data)`;
   const rows = plan.months.map((month, monthIndex) =>
-    [entry.upstreamId, freq, area, currency, item, dataType, month, syntheticValue(entry, monthIndex, snapshot), isPreliminary(plan, monthIndex) ? "P" : "A", "F", title, `"${title}, level"`, "SYN", "0"].join(","));
+    [
+      entry.upstreamId,
+      freq,
+      area,
+      currency,
+      item,
+      dataType,
+      month,
+      syntheticValue(entry, monthIndex, snapshot),
+      isPreliminary(plan, monthIndex) ? "P" : "A",
+      "F",
+      title,
+      `"${title}, level"`,
+      "SYN",
+      "0",
+    ].join(","),
+  );
   return `KEY,FREQ,REF_AREA,CURRENCY,SYN_ITEM,DATA_TYPE_SYN,TIME_PERIOD,OBS_VALUE,OBS_STATUS,OBS_CONF,TITLE,TITLE_COMPL,UNIT,UNIT_MULT\r\n${rows.join("\r\n")}\r\n`;
 }

@@ -60,7 +60,10 @@ export function planArchive(options: SyntheticOptions = {}): SyntheticPlan {
   const vintages = positive(options.vintages ?? DEFAULTS.vintages, "vintages");
   const years = positive(options.years ?? DEFAULTS.years, "years");
   const firstYear = LAST_YEAR - years + 1;
-  const months = Array.from({ length: years * 12 }, (_, index) => `${firstYear + Math.floor(index / 12)}-${pad((index % 12) + 1, 2)}`);
+  const months = Array.from(
+    { length: years * 12 },
+    (_, index) => `${firstYear + Math.floor(index / 12)}-${pad((index % 12) + 1, 2)}`,
+  );
 
   const series = [
     ...seriesOf("BLS", Math.ceil(seriesCount * 0.5), (n) => `SYNTH${pad(n, 6)}`),
@@ -85,7 +88,11 @@ function positive(value: number, name: string): number {
   return value;
 }
 
-function seriesOf(publisher: SyntheticPublisher, count: number, upstreamId: (ordinal: number) => string): SyntheticSeries[] {
+function seriesOf(
+  publisher: SyntheticPublisher,
+  count: number,
+  upstreamId: (ordinal: number) => string,
+): SyntheticSeries[] {
   return Array.from({ length: Math.max(0, count) }, (_, index) => ({
     slug: `synthetic-${publisher.toLowerCase()}-series-${pad(index + 1, 5)}`,
     publisher,
@@ -97,13 +104,16 @@ function seriesOf(publisher: SyntheticPublisher, count: number, upstreamId: (ord
 /** Series are dealt round-robin to the releases of their own publisher (the ECB release takes at most three). */
 function releasesOf(publisher: SyntheticPublisher, count: number, allSeries: SyntheticSeries[]): SyntheticRelease[] {
   const own = allSeries.filter((entry) => entry.publisher === publisher);
-  const releases = Array.from({ length: count }, (_, index): SyntheticRelease => ({
-    slug: `synthetic-${publisher.toLowerCase()}-release-${pad(index + 1)}`,
-    publisher,
-    title: `Synthetic ${publisher === "EUROSTAT" ? "Eurostat" : publisher} release ${pad(index + 1)}`,
-    day: (index % 28) + 1,
-    seriesSlugs: [],
-  }));
+  const releases = Array.from(
+    { length: count },
+    (_, index): SyntheticRelease => ({
+      slug: `synthetic-${publisher.toLowerCase()}-release-${pad(index + 1)}`,
+      publisher,
+      title: `Synthetic ${publisher === "EUROSTAT" ? "Eurostat" : publisher} release ${pad(index + 1)}`,
+      day: (index % 28) + 1,
+      seriesSlugs: [],
+    }),
+  );
   const dealt = publisher === "ECB" ? own.slice(0, 3) : own;
   dealt.forEach((entry, index) => releases[index % count]!.seriesSlugs.push(entry.slug));
   return releases;

@@ -8,7 +8,9 @@ export interface DemoMetFlags {
 export function registerDemoMetCommand(program: Command): void {
   program
     .command("demo-met")
-    .description("Start a local stand-in MET server for trying the weather routes offline (its answers are NOT real weather)")
+    .description(
+      "Start a local stand-in MET server for trying the weather routes offline (its answers are NOT real weather)",
+    )
     .option("--port <port>", "port to listen on (default 8099; 0 picks a free one)")
     .option("--host <host>", "address to listen on (default 127.0.0.1)")
     .action(async (flags: DemoMetFlags) => {

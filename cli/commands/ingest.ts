@@ -16,7 +16,8 @@ import type { LogLevel } from "../../server/observability/logger.ts";
 const SOURCE_SLUGS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS, ...NEWS_FEEDS];
 
 function collectSource(value: string, previous: string[] = []): string[] {
-  if (!(SOURCE_SLUGS as string[]).includes(value)) throw new InvalidArgumentError(`source must be one of ${SOURCE_SLUGS.join(", ")}`);
+  if (!(SOURCE_SLUGS as string[]).includes(value))
+    throw new InvalidArgumentError(`source must be one of ${SOURCE_SLUGS.join(", ")}`);
   return [...previous, value];
 }
 
@@ -27,7 +28,9 @@ function runIdOf(value: string): string {
 
 /** The publishers' hosts of this deployment, by the upstream ids the sources name. */
 function hostsFrom(upstreams: UpstreamConfig[]): UpstreamHosts {
-  return Object.fromEntries(upstreams.filter((upstream) => upstream.domain === "economics").map((upstream) => [upstream.id, upstream.baseUrl])) as UpstreamHosts;
+  return Object.fromEntries(
+    upstreams.filter((upstream) => upstream.domain === "economics").map((upstream) => [upstream.id, upstream.baseUrl]),
+  ) as UpstreamHosts;
 }
 
 export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv): void {
@@ -36,67 +39,99 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
     .description("Fetch publisher calendars and values into the store, then publish the index the server reads")
     .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
     .option("--registry-dir <dir>", "folder of registry sources (env SERVICE_REGISTRY_DIR, default data/registry)")
-    .option("--from-archive <dir>", "replay documents from a folder laid out per source (an archive or data/samples) instead of fetching")
+    .option(
+      "--from-archive <dir>",
+      "replay documents from a folder laid out per source (an archive or data/samples) instead of fetching",
+    )
     .option("--source <slug>", `limit the run to a source (repeatable): ${SOURCE_SLUGS.join(", ")}`, collectSource)
-    .addOption(new Option("--log-format <format>", "stderr as lines for people, or JSON lines for log collectors: a line per progress step, per source and per run (env SERVICE_LOG_FORMAT)").choices(INGEST_LOG_FORMATS))
-    .option("--publish-to <url>", "then publish the index to object storage for `serve --index-from`: s3://bucket/prefix (env SERVICE_PUBLISH_URL)")
+    .addOption(
+      new Option(
+        "--log-format <format>",
+        "stderr as lines for people, or JSON lines for log collectors: a line per progress step, per source and per run (env SERVICE_LOG_FORMAT)",
+      ).choices(INGEST_LOG_FORMATS),
+    )
+    .option(
+      "--publish-to <url>",
+      "then publish the index to object storage for `serve --index-from`: s3://bucket/prefix (env SERVICE_PUBLISH_URL)",
+    )
     // Not for people: the server's operator route names the run it launches, so it can answer for it at once.
     .addOption(new Option("--run-id <id>", "the id to record the run under").argParser(runIdOf).hideHelp())
-    .action(async (options: { dataDir?: string; registryDir?: string; fromArchive?: string; source?: string[]; runId?: string; publishTo?: string; logFormat?: IngestLogFormat }) => {
-      const config = serviceConfigFrom(env, options);
-      const logFormat = ingestLogFormatFrom(env, options.logFormat);
-      const publishTo = publishTargetFrom(env, options.publishTo);
-      if (!config.storageEnabled) throw new InvalidArgumentError("ingestion needs a durable store: SERVICE_STORAGE is false");
-      // An empty value (`--from-archive "$UNSET"`) must not fall through to a live fetch from the publishers.
-      const fromArchive = nonEmptyFlag(options.fromArchive, "--from-archive");
-      if (fromArchive !== undefined && !(existsSync(fromArchive) && statSync(fromArchive).isDirectory())) {
-        throw new InvalidArgumentError(`--from-archive ${fromArchive} is not a folder`);
-      }
-      const http = ingestHttpFrom(env);
-      // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
-      const { publishRegistry, readRegistrySources } = await import("../registry/build-registry.ts");
-      const { requireIngestionLock } = await import("../ingest/run-lock.ts");
-      const { runIngestion } = await import("../ingest/run-ingestion.ts");
-      const registry = readRegistrySources(new Date(), registryDirFrom(env, options.registryDir));
-      const release = requireIngestionLock(config.dataDir);
-      try {
-        // Under the lock: a run refused because another holds it must not rewrite the registry that run publishes.
-        publishRegistry(registry, config.dataDir);
-        const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
-        const summary = await runIngestion({
-          dataDir: config.dataDir,
-          registry,
-          mode: fromArchive !== undefined
-            ? { kind: "archive", dir: resolve(fromArchive) }
-            : { kind: "fetch", hosts: hostsFrom(config.upstreams), blsApiKey: env.SERVICE_BLS_API_KEY || null, http },
-          only: options.source ?? null,
-          now: () => Date.now(),
-          progress: logger ? (line) => logger.info(line) : (line) => process.stderr.write(`${line}\n`),
-          runId: options.runId,
-        });
-        if (logger) logRunSummary(logger, summary);
-        process.stdout.write(summaryText(summary));
-        if (publishTo && summary.published) {
-          const { publishToObjectStore } = await import("../publish/publish-generation.ts");
-          const { manifest, url } = await publishToObjectStore(publishTo, config.dataDir, new Date());
-          process.stdout.write(`generation ${manifest.generation} published to ${url}\n`);
+    .action(
+      async (options: {
+        dataDir?: string;
+        registryDir?: string;
+        fromArchive?: string;
+        source?: string[];
+        runId?: string;
+        publishTo?: string;
+        logFormat?: IngestLogFormat;
+      }) => {
+        const config = serviceConfigFrom(env, options);
+        const logFormat = ingestLogFormatFrom(env, options.logFormat);
+        const publishTo = publishTargetFrom(env, options.publishTo);
+        if (!config.storageEnabled)
+          throw new InvalidArgumentError("ingestion needs a durable store: SERVICE_STORAGE is false");
+        // An empty value (`--from-archive "$UNSET"`) must not fall through to a live fetch from the publishers.
+        const fromArchive = nonEmptyFlag(options.fromArchive, "--from-archive");
+        if (fromArchive !== undefined && !(existsSync(fromArchive) && statSync(fromArchive).isDirectory())) {
+          throw new InvalidArgumentError(`--from-archive ${fromArchive} is not a folder`);
         }
-        if (summary.outcome !== "succeeded") process.exitCode = EXIT_CODES.failure;
-      } finally {
-        release();
-      }
-    });
+        const http = ingestHttpFrom(env);
+        // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
+        const { publishRegistry, readRegistrySources } = await import("../registry/build-registry.ts");
+        const { requireIngestionLock } = await import("../ingest/run-lock.ts");
+        const { runIngestion } = await import("../ingest/run-ingestion.ts");
+        const registry = readRegistrySources(new Date(), registryDirFrom(env, options.registryDir));
+        const release = requireIngestionLock(config.dataDir);
+        try {
+          // Under the lock: a run refused because another holds it must not rewrite the registry that run publishes.
+          publishRegistry(registry, config.dataDir);
+          const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
+          const summary = await runIngestion({
+            dataDir: config.dataDir,
+            registry,
+            mode:
+              fromArchive !== undefined
+                ? { kind: "archive", dir: resolve(fromArchive) }
+                : {
+                    kind: "fetch",
+                    hosts: hostsFrom(config.upstreams),
+                    blsApiKey: env.SERVICE_BLS_API_KEY || null,
+                    http,
+                  },
+            only: options.source ?? null,
+            now: () => Date.now(),
+            progress: logger ? (line) => logger.info(line) : (line) => process.stderr.write(`${line}\n`),
+            runId: options.runId,
+          });
+          if (logger) logRunSummary(logger, summary);
+          process.stdout.write(summaryText(summary));
+          if (publishTo && summary.published) {
+            const { publishToObjectStore } = await import("../publish/publish-generation.ts");
+            const { manifest, url } = await publishToObjectStore(publishTo, config.dataDir, new Date());
+            process.stdout.write(`generation ${manifest.generation} published to ${url}\n`);
+          }
+          if (summary.outcome !== "succeeded") process.exitCode = EXIT_CODES.failure;
+        } finally {
+          release();
+        }
+      },
+    );
 }
 
 /** The structured log on stderr, written as each line comes (a CLI run is short and must lose nothing when it ends). */
 async function jsonLogger(level: LogLevel) {
-  const [{ destination }, { createLogger }] = await Promise.all([import("pino"), import("../../server/observability/logger.ts")]);
+  const [{ destination }, { createLogger }] = await Promise.all([
+    import("pino"),
+    import("../../server/observability/logger.ts"),
+  ]);
   return createLogger(level, destination({ dest: 2, sync: true }));
 }
 
 function ingestLogFormatFrom(env: NodeJS.ProcessEnv, flag: IngestLogFormat | undefined): IngestLogFormat {
   const chosen = flag ?? (env.SERVICE_LOG_FORMAT || "text");
-  if (!(INGEST_LOG_FORMATS as readonly string[]).includes(chosen)) throw new InvalidArgumentError(`SERVICE_LOG_FORMAT must be one of ${INGEST_LOG_FORMATS.join(", ")}`);
+  if (!(INGEST_LOG_FORMATS as readonly string[]).includes(chosen))
+    throw new InvalidArgumentError(`SERVICE_LOG_FORMAT must be one of ${INGEST_LOG_FORMATS.join(", ")}`);
   return chosen as IngestLogFormat;
 }
 

@@ -8,7 +8,10 @@ import { writeResult } from "../output-errors.ts";
 import { EXIT_CODES } from "../usage.ts";
 
 function parseScopes(raw: string): Scope[] {
-  const scopes = raw.split(",").map((scope) => scope.trim()).filter(Boolean);
+  const scopes = raw
+    .split(",")
+    .map((scope) => scope.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
   if (scopes.length === 0 || unknown.length > 0) {
     throw new InvalidArgumentError(`scopes must be a comma list of ${SCOPES.join(", ")}`);
@@ -18,13 +21,14 @@ function parseScopes(raw: string): Scope[] {
 
 function parseName(raw: string): string {
   const name = raw.trim();
-  if (name === "") throw new InvalidArgumentError("the name must not be empty (leave --name out for \"unnamed\")");
+  if (name === "") throw new InvalidArgumentError('the name must not be empty (leave --name out for "unnamed")');
   return name;
 }
 
 /** An id no key can have is a mistyped argument (usage), not a key that is missing. */
 function parseKeyId(raw: string): string {
-  if (!KEY_ID_PATTERN.test(raw)) throw new InvalidArgumentError("a key id is 16 hexadecimal digits, as keys list shows it");
+  if (!KEY_ID_PATTERN.test(raw))
+    throw new InvalidArgumentError("a key id is 16 hexadecimal digits, as keys list shows it");
   return raw;
 }
 
@@ -71,7 +75,8 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .command("keys")
     .description("Create, list and revoke API keys (only their hashes are stored)")
     .option("--data-dir <dir>", "data directory holding keys.json (env SERVICE_DATA_DIR, default ./var)");
-  const keysFile = () => usableKeysFile(env, keysFileFrom(env, dataDirFrom(env, keys.opts<{ dataDir?: string }>().dataDir)));
+  const keysFile = () =>
+    usableKeysFile(env, keysFileFrom(env, dataDirFrom(env, keys.opts<{ dataDir?: string }>().dataDir)));
 
   keys
     .command("create")
@@ -96,7 +101,9 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
       if (failure) {
         // Nobody has the secret, and it is shown nowhere else: the key is revoked (kept, so `keys list` shows what happened).
         await changeKeyFile(path, (file) => ({ file, result: revoke(file, record.id) }));
-        process.stderr.write(`error: the secret of key ${record.id} could not be written (${failure.message}), so the key is revoked: create another\n`);
+        process.stderr.write(
+          `error: the secret of key ${record.id} could not be written (${failure.message}), so the key is revoked: create another\n`,
+        );
         process.exitCode = EXIT_CODES.failure;
       }
     });
@@ -111,7 +118,9 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
       if (rows.length === 0) process.stdout.write("no keys\n");
       for (const key of rows) {
         const state = key.revokedAt ? `revoked ${key.revokedAt}` : "active";
-        process.stdout.write(`${key.id}  ${key.environment}  ${key.scopes.join(",")}  ${key.name}  created ${key.createdAt}  ${state}\n`);
+        process.stdout.write(
+          `${key.id}  ${key.environment}  ${key.scopes.join(",")}  ${key.name}  created ${key.createdAt}  ${state}\n`,
+        );
       }
     });
 
@@ -121,7 +130,9 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .argument("<id>", "key id as shown by keys list", parseKeyId)
     .action(async (id: string) => {
       const path = keysFile();
-      const found = await changeKeyFile(path, (file) => (revoke(file, id) ? { file, result: true } : { file: null, result: false }));
+      const found = await changeKeyFile(path, (file) =>
+        revoke(file, id) ? { file, result: true } : { file: null, result: false },
+      );
       // Not a usage error: the command was right, the key is not there (exit 1, as for any failure).
       if (!found) {
         process.stderr.write(`error: no key has id ${id}\n`);

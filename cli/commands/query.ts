@@ -33,12 +33,17 @@ const UNAVAILABLE_CODES = new Set(["SERVICE_UNAVAILABLE", "STORAGE_UNAVAILABLE",
 export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): void {
   const query = program
     .command("query")
-    .description("Inspect the local data with the API's own readers: events, calendar, releases, observations, series, indicators");
+    .description(
+      "Inspect the local data with the API's own readers: events, calendar, releases, observations, series, indicators",
+    );
   for (const [name, routeName] of Object.entries(SUBCOMMANDS)) {
     const route = ALL_ROUTES.find((candidate) => candidate.name === routeName)!;
     // Created through the parent so it inherits the program's settings: usage errors exit 2 with a hint.
     const command = query.command(name).description(`${route.summary} (as GET ${route.path})`);
-    const takes = { limit: route.parameters.some((parameter) => parameter.name === "limit"), cursor: route.parameters.some((parameter) => parameter.name === "cursor") };
+    const takes = {
+      limit: route.parameters.some((parameter) => parameter.name === "limit"),
+      cursor: route.parameters.some((parameter) => parameter.name === "cursor"),
+    };
     for (const parameter of route.parameters.filter((candidate) => candidate.in === "query")) {
       command.addOption(new Option(`--${parameter.name} <value>`, parameter.description));
     }
@@ -46,7 +51,10 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
       .option("--data-dir <dir>", "data directory (env SERVICE_DATA_DIR, default ./var)")
       .addOption(new Option("--json", "print the whole { data, meta } answer as JSON").conflicts("csv"))
       .option("--csv", "print the rows as CSV")
-      .addHelpText("after", "\nOn a terminal the rows are a table cut to its width, with a last line saying how to get more rows when there are;\nwhen stdout is not a terminal, tab-separated values (a header row, values whole) and that line on stderr.\nWith --csv, CSV rows, and that line on stderr.")
+      .addHelpText(
+        "after",
+        "\nOn a terminal the rows are a table cut to its width, with a last line saying how to get more rows when there are;\nwhen stdout is not a terminal, tab-separated values (a header row, values whole) and that line on stderr.\nWith --csv, CSV rows, and that line on stderr.",
+      )
       .action(async (options: Record<string, string | boolean | undefined>) => {
         const config = serviceConfigFrom(env, { dataDir: options.dataDir as string | undefined });
         const parameters = new URLSearchParams();
@@ -57,11 +65,19 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
         const { createRouteHandlers } = await import("../../server/route-handlers.ts");
         const { handlers, clock } = createRouteHandlers({ config, weather: null });
         try {
-          const result = await handlers[routeName]!({ query: parameters, params: {}, principal: null, now: clock.now() });
+          const result = await handlers[routeName]!({
+            query: parameters,
+            params: {},
+            principal: null,
+            now: clock.now(),
+          });
           const data = result.data as Record<string, unknown>;
           const meta = result.meta ?? {};
           const view = QUERY_VIEWS[name]!;
-          if (options.json) return void process.stdout.write(`${JSON.stringify(await wholeAnswer(result, route, clock.now()), null, 2)}\n`);
+          if (options.json)
+            return void process.stdout.write(
+              `${JSON.stringify(await wholeAnswer(result, route, clock.now()), null, 2)}\n`,
+            );
           const note = pageNote(view.rows(data).length, meta, takes);
           if (process.stdout.isTTY && !options.csv) {
             process.stdout.write(renderTable(view, data, process.stdout.columns) + (note ? `${note}\n` : ""));
@@ -72,7 +88,9 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
           }
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
-          const unreadable = UNAVAILABLE_CODES.has(error.code) ? unreadableDataFiles(config.dataDir, config.storageEnabled) : [];
+          const unreadable = UNAVAILABLE_CODES.has(error.code)
+            ? unreadableDataFiles(config.dataDir, config.storageEnabled)
+            : [];
           if (unreadable.length > 0) {
             process.stderr.write(unreadable.map((line) => `error: ${line}\n`).join(""));
             process.exitCode = EXIT_CODES.failure;

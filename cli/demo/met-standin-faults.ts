@@ -38,13 +38,15 @@ export interface MetFaultPicker {
 }
 
 export function createFaultPicker(flakiness: MetStandinFlakiness): MetFaultPicker {
-  if (!(flakiness.failureShare >= 0 && flakiness.failureShare <= 1)) throw new Error(`failureShare must lie in 0..1, not ${flakiness.failureShare}`);
+  if (!(flakiness.failureShare >= 0 && flakiness.failureShare <= 1))
+    throw new Error(`failureShare must lie in 0..1, not ${flakiness.failureShare}`);
   const random = flakiness.random ?? Math.random;
   const counts = Object.fromEntries(MET_FAULT_KINDS.map((kind) => [kind, 0])) as Record<MetFaultKind, number>;
   return {
     pick() {
       if (random() >= flakiness.failureShare) return null;
-      const kind = MET_FAULT_KINDS[Math.min(MET_FAULT_KINDS.length - 1, Math.floor(random() * MET_FAULT_KINDS.length))]!;
+      const kind =
+        MET_FAULT_KINDS[Math.min(MET_FAULT_KINDS.length - 1, Math.floor(random() * MET_FAULT_KINDS.length))]!;
       counts[kind] += 1;
       return kind;
     },
@@ -53,7 +55,13 @@ export function createFaultPicker(flakiness: MetStandinFlakiness): MetFaultPicke
 }
 
 /** Answers `response` with the fault; `body` is the normal JSON answer, computed only when the fault needs it. */
-export function serveFault(kind: MetFaultKind, response: ServerResponse, flakiness: MetStandinFlakiness, body: () => Buffer, notice: string): void {
+export function serveFault(
+  kind: MetFaultKind,
+  response: ServerResponse,
+  flakiness: MetStandinFlakiness,
+  body: () => Buffer,
+  notice: string,
+): void {
   switch (kind) {
     case "server-error":
       return void response.writeHead(500, { "content-type": "text/plain" }).end(`Internal Server Error\n${notice}\n`);
@@ -70,11 +78,21 @@ export function serveFault(kind: MetFaultKind, response: ServerResponse, flakine
     case "truncated-body": {
       const whole = body();
       const half = whole.subarray(0, Math.floor(whole.length / 2));
-      return void response.writeHead(200, { "content-type": "application/json", "content-length": String(half.length), "x-standin-notice": notice }).end(half);
+      return void response
+        .writeHead(200, {
+          "content-type": "application/json",
+          "content-length": String(half.length),
+          "x-standin-notice": notice,
+        })
+        .end(half);
     }
     case "reset-mid-body": {
       const whole = body();
-      response.writeHead(200, { "content-type": "application/json", "content-length": String(whole.length), "x-standin-notice": notice });
+      response.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": String(whole.length),
+        "x-standin-notice": notice,
+      });
       // Destroying once the half is flushed, rather than at once, so the client really receives a partial body.
       return void response.write(whole.subarray(0, Math.floor(whole.length / 2)), () => response.destroy());
     }

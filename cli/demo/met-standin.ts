@@ -13,8 +13,7 @@ import { createFaultPicker, serveFault, type MetFaultKind, type MetStandinFlakin
  * place or time. The notice below travels in every answer (a header and `properties.meta.notice`) so nobody mistakes it,
  * and the service, reading it in the document, labels its own answers (server/weather/provenance.ts).
  */
-export const MET_STANDIN_NOTICE =
-  `${NOT_REAL_WEATHER}: one recorded MET Norway forecast (Berlin, 2022-08-02) moved to the asked point and shifted to the current hour by a local stand-in`;
+export const MET_STANDIN_NOTICE = `${NOT_REAL_WEATHER}: one recorded MET Norway forecast (Berlin, 2022-08-02) moved to the asked point and shifted to the current hour by a local stand-in`;
 
 const RECORDING = packagePath("data/samples/met/complete-berlin-2022-08-02.json");
 const FORECAST_PATH = "/weatherapi/locationforecast/2.0/complete";
@@ -49,7 +48,10 @@ export interface MetStandin {
 
 interface RecordedDocument {
   geometry: { coordinates: number[] };
-  properties: { meta: { updated_at: string } & Record<string, unknown>; timeseries: Array<{ time: string } & Record<string, unknown>> };
+  properties: {
+    meta: { updated_at: string } & Record<string, unknown>;
+    timeseries: Array<{ time: string } & Record<string, unknown>>;
+  };
 }
 
 /** The recording shifted onto one hour; only the geometry differs between points, so the rest is serialised once. */
@@ -77,10 +79,20 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
   function answer(request: IncomingMessage, response: ServerResponse): void {
     const url = new URL(request.url ?? "/", "http://standin");
     const refusal = refuseLikeMet(url, request);
-    if (refusal) return void response.writeHead(refusal.status, { "content-type": "text/plain" }).end(`${refusal.text}\n${MET_STANDIN_NOTICE}\n`);
+    if (refusal)
+      return void response
+        .writeHead(refusal.status, { "content-type": "text/plain" })
+        .end(`${refusal.text}\n${MET_STANDIN_NOTICE}\n`);
     // Only requests MET would have answered can fail at random, conditional ones included (a revalidation can fail too).
     const fault = options.flaky ? faults.pick() : null;
-    if (fault) return serveFault(fault, response, options.flaky!, () => Buffer.from(documentAt(currentDocument(), url.searchParams)), MET_STANDIN_NOTICE);
+    if (fault)
+      return serveFault(
+        fault,
+        response,
+        options.flaky!,
+        () => Buffer.from(documentAt(currentDocument(), url.searchParams)),
+        MET_STANDIN_NOTICE,
+      );
 
     const document = currentDocument();
     const at = now();
@@ -142,13 +154,22 @@ function shiftOntoHour(recording: RecordedDocument, hourStart: number): HourDocu
     meta: { ...recording.properties.meta, updated_at: updatedAt, notice: MET_STANDIN_NOTICE },
     timeseries: recording.properties.timeseries.map((step) => ({ ...step, time: shifted(step.time) })),
   };
-  return { hourStart, lastModified: Date.parse(updatedAt), propertiesJson: JSON.stringify(properties), recordedAltitude: recording.geometry.coordinates[2] };
+  return {
+    hourStart,
+    lastModified: Date.parse(updatedAt),
+    propertiesJson: JSON.stringify(properties),
+    recordedAltitude: recording.geometry.coordinates[2],
+  };
 }
 
 /** The asked point (MET echoes it rounded to 4 decimals); without `altitude` the recording's own stays, as MET infers one. */
 function documentAt(document: HourDocument, query: URLSearchParams): string {
   const altitude = query.has("altitude") ? Math.round(Number(query.get("altitude"))) : document.recordedAltitude;
-  const coordinates = [Number(query.get("lon")), Number(query.get("lat")), ...(altitude === undefined ? [] : [altitude])];
+  const coordinates = [
+    Number(query.get("lon")),
+    Number(query.get("lat")),
+    ...(altitude === undefined ? [] : [altitude]),
+  ];
   return `{"type":"Feature","geometry":${JSON.stringify({ type: "Point", coordinates })},"properties":${document.propertiesJson}}`;
 }
 
@@ -160,10 +181,13 @@ function refuseLikeMet(url: URL, request: IncomingMessage): { status: number; te
   const lat = url.searchParams.get("lat");
   const lon = url.searchParams.get("lon");
   if (lat === null || lon === null) return { status: 400, text: "lat and lon are required" };
-  if (!COORDINATE.test(lat) || !COORDINATE.test(lon)) return { status: 403, text: "lat and lon take at most 4 decimals" };
-  if (Math.abs(Number(lat)) > 90 || Math.abs(Number(lon)) > 180) return { status: 400, text: "lat or lon out of range" };
+  if (!COORDINATE.test(lat) || !COORDINATE.test(lon))
+    return { status: 403, text: "lat and lon take at most 4 decimals" };
+  if (Math.abs(Number(lat)) > 90 || Math.abs(Number(lon)) > 180)
+    return { status: 400, text: "lat or lon out of range" };
   const altitude = url.searchParams.get("altitude");
-  if (altitude !== null && !Number.isFinite(Number(altitude))) return { status: 400, text: "altitude must be a number" };
+  if (altitude !== null && !Number.isFinite(Number(altitude)))
+    return { status: 400, text: "altitude must be a number" };
   return null;
 }
 

@@ -27,13 +27,16 @@ export function announcementStore(db: Database.Database) {
         updated_at = excluded.updated_at, state = excluded.state, last_seen_at = excluded.last_seen_at,
         content_changed_at = excluded.content_changed_at, type = excluded.type, topic = excluded.topic,
         link_status = excluded.link_status, links = excluded.links`),
-    publishedSince: db.prepare("SELECT * FROM announcements WHERE source = ? AND published_at >= ? AND state != 'WITHDRAWN'"),
+    publishedSince: db.prepare(
+      "SELECT * FROM announcements WHERE source = ? AND published_at >= ? AND state != 'WITHDRAWN'",
+    ),
     all: db.prepare("SELECT * FROM announcements ORDER BY published_at DESC, source, source_item_id"),
   };
   return {
     find: (source: string, itemId: string) => statements.find.get(source, itemId) as StoredAnnouncement | undefined,
     save: (announcement: StoredAnnouncement) => statements.save.run(announcement),
-    publishedSince: (source: string, since: string) => statements.publishedSince.all(source, since) as StoredAnnouncement[],
+    publishedSince: (source: string, since: string) =>
+      statements.publishedSince.all(source, since) as StoredAnnouncement[],
     all: () => statements.all.all() as StoredAnnouncement[],
   };
 }

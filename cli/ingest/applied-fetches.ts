@@ -7,10 +7,20 @@ import type Database from "better-sqlite3";
  */
 export function appliedFetches(db: Database.Database) {
   const statements = {
-    record: db.prepare("INSERT OR IGNORE INTO applied_fetches (source, sha256, fetched_at, registry_sha256, run_id) VALUES (?, ?, ?, ?, ?)"),
-    fetch: db.prepare("SELECT 1 FROM applied_fetches WHERE source = ? AND sha256 = ? AND fetched_at = ? AND registry_sha256 = ?").pluck(),
-    anyFetchOfContent: db.prepare("SELECT 1 FROM applied_fetches WHERE source = ? AND sha256 = ? AND registry_sha256 = ? LIMIT 1").pluck(),
-    content: db.prepare("SELECT 1 FROM applied_documents WHERE source = ? AND sha256 = ? AND registry_sha256 = ?").pluck(),
+    record: db.prepare(
+      "INSERT OR IGNORE INTO applied_fetches (source, sha256, fetched_at, registry_sha256, run_id) VALUES (?, ?, ?, ?, ?)",
+    ),
+    fetch: db
+      .prepare(
+        "SELECT 1 FROM applied_fetches WHERE source = ? AND sha256 = ? AND fetched_at = ? AND registry_sha256 = ?",
+      )
+      .pluck(),
+    anyFetchOfContent: db
+      .prepare("SELECT 1 FROM applied_fetches WHERE source = ? AND sha256 = ? AND registry_sha256 = ? LIMIT 1")
+      .pluck(),
+    content: db
+      .prepare("SELECT 1 FROM applied_documents WHERE source = ? AND sha256 = ? AND registry_sha256 = ?")
+      .pluck(),
   };
   return {
     record: (source: string, sha256: string, fetchedAt: string, registrySha256: string, runId: string) =>
@@ -20,7 +30,8 @@ export function appliedFetches(db: Database.Database) {
      * for every fetch of it, so that replaying an older data directory's archive into it changes nothing.
      */
     wasApplied: (source: string, sha256: string, fetchedAt: string, registrySha256: string): boolean =>
-      statements.fetch.get(source, sha256, fetchedAt, registrySha256) !== undefined
-      || (statements.content.get(source, sha256, registrySha256) !== undefined && statements.anyFetchOfContent.get(source, sha256, registrySha256) === undefined),
+      statements.fetch.get(source, sha256, fetchedAt, registrySha256) !== undefined ||
+      (statements.content.get(source, sha256, registrySha256) !== undefined &&
+        statements.anyFetchOfContent.get(source, sha256, registrySha256) === undefined),
   };
 }

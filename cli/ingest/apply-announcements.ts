@@ -23,11 +23,27 @@ export interface AnnouncementCounts {
  * update time changed, WITHDRAWN when they vanish from between items the snapshot still lists (see `withdrawVanished`).
  * A notice linked to a calendar event is evidence of its publication.
  */
-export function applyAnnouncements(store: Store, matchReleases: (title: string) => Release[], feed: NewsFeed, snapshot: { items: SourceAnnouncement[]; skipped: SkippedRecord[] }, run: RunContext): AnnouncementCounts {
+export function applyAnnouncements(
+  store: Store,
+  matchReleases: (title: string) => Release[],
+  feed: NewsFeed,
+  snapshot: { items: SourceAnnouncement[]; skipped: SkippedRecord[] },
+  run: RunContext,
+): AnnouncementCounts {
   const { items } = snapshot;
-  const counts: AnnouncementCounts = { received: items.length, new: 0, updated: 0, withdrawn: 0, linked: 0, ambiguous: 0, unlinked: 0, confirmed: 0 };
+  const counts: AnnouncementCounts = {
+    received: items.length,
+    new: 0,
+    updated: 0,
+    withdrawn: 0,
+    linked: 0,
+    ambiguous: 0,
+    unlinked: 0,
+    confirmed: 0,
+  };
   const announcements = announcementStore(store.db);
-  const eventsOf = store.db.prepare(`SELECT id, scheduled_date AS scheduledDate, scheduled_at AS scheduledAt, source_timezone AS sourceTimezone,
+  const eventsOf =
+    store.db.prepare(`SELECT id, scheduled_date AS scheduledDate, scheduled_at AS scheduledAt, source_timezone AS sourceTimezone,
     json_extract(reference_period, '$.code') AS referencePeriodCode FROM events WHERE release_slug = ? AND status != 'CANCELLED'`);
   const valueOf = (seriesSlug: string, period: string) => store.currentVintage(seriesSlug, period)?.value;
 
@@ -37,24 +53,54 @@ export function applyAnnouncements(store: Store, matchReleases: (title: string) 
       const links = linkAnnouncement(item, releases, (slug) => eventsOf.all(slug) as CandidateEvent[], valueOf);
       const { type, topic } = classifyAnnouncement(item, releases.length === 1 ? releases[0]! : null);
       const before = announcements.find(feed, item.sourceItemId);
-      const changed = before !== undefined && (before.title !== item.title || before.url !== item.url || before.updated_at !== item.updatedAt);
-      const state: StoredAnnouncement["state"] = before === undefined ? "NEW" : changed || before.state === "WITHDRAWN" ? "UPDATED" : before.state;
+      const changed =
+        before !== undefined &&
+        (before.title !== item.title || before.url !== item.url || before.updated_at !== item.updatedAt);
+      const state: StoredAnnouncement["state"] =
+        before === undefined ? "NEW" : changed || before.state === "WITHDRAWN" ? "UPDATED" : before.state;
       if (before === undefined) counts.new++;
       else if (changed || state !== before.state) counts.updated++;
       counts[links.linkStatus === "LINKED" ? "linked" : links.linkStatus === "AMBIGUOUS" ? "ambiguous" : "unlinked"]++;
       announcements.save({
-        source: feed, source_item_id: item.sourceItemId, title: item.title, url: item.url, published_at: item.publishedAt, updated_at: item.updatedAt,
-        state, first_seen_at: before?.first_seen_at ?? run.at, last_seen_at: run.at,
-        content_changed_at: before === undefined || changed || state !== before.state ? run.at : before.content_changed_at,
-        type, topic, link_status: links.linkStatus, links: JSON.stringify(links),
+        source: feed,
+        source_item_id: item.sourceItemId,
+        title: item.title,
+        url: item.url,
+        published_at: item.publishedAt,
+        updated_at: item.updatedAt,
+        state,
+        first_seen_at: before?.first_seen_at ?? run.at,
+        last_seen_at: run.at,
+        content_changed_at:
+          before === undefined || changed || state !== before.state ? run.at : before.content_changed_at,
+        type,
+        topic,
+        link_status: links.linkStatus,
+        links: JSON.stringify(links),
       });
       // The release time is the one the publisher states in its notice (the spec's "publisher's times"), even where a feed
       // dates items a little before the scheduled release, as BLS does; the scheduled time stays visible beside it.
-      if (links.calendarEvent?.linkStatus === "LINKED" && store.addEvidence(links.calendarEvent.eventId, "PUBLISHER_NOTICE", run.at, item.publishedAt, item.title, item.url)) {
+      if (
+        links.calendarEvent?.linkStatus === "LINKED" &&
+        store.addEvidence(
+          links.calendarEvent.eventId,
+          "PUBLISHER_NOTICE",
+          run.at,
+          item.publishedAt,
+          item.title,
+          item.url,
+        )
+      ) {
         counts.confirmed++;
       }
     }
-    counts.withdrawn = withdrawVanished(announcements, feed, items, new Set(snapshot.skipped.map((record) => record.record)), run);
+    counts.withdrawn = withdrawVanished(
+      announcements,
+      feed,
+      items,
+      new Set(snapshot.skipped.map((record) => record.record)),
+      run,
+    );
   });
   return counts;
 }
@@ -67,7 +113,13 @@ export function applyAnnouncements(store: Store, matchReleases: (title: string) 
  * same instant as the oldest or newest listed one are on that boundary and are not withdrawn either. An item the feed
  * still lists but the adapter had to skip (say, it lost its link) has not vanished from the source.
  */
-function withdrawVanished(announcements: ReturnType<typeof announcementStore>, feed: NewsFeed, items: SourceAnnouncement[], skipped: Set<string>, run: RunContext): number {
+function withdrawVanished(
+  announcements: ReturnType<typeof announcementStore>,
+  feed: NewsFeed,
+  items: SourceAnnouncement[],
+  skipped: Set<string>,
+  run: RunContext,
+): number {
   if (items.length === 0) return 0;
   const seen = new Set([...items.map((item) => item.sourceItemId), ...skipped]);
   const published = items.map((item) => item.publishedAt).sort();
@@ -75,7 +127,12 @@ function withdrawVanished(announcements: ReturnType<typeof announcementStore>, f
   let withdrawn = 0;
   for (const stored of announcements.publishedSince(feed, oldest)) {
     if (seen.has(stored.source_item_id) || stored.published_at <= oldest || stored.published_at >= newest) continue;
-    announcements.save({ ...stored, state: "WITHDRAWN", content_changed_at: run.at, last_seen_at: stored.last_seen_at });
+    announcements.save({
+      ...stored,
+      state: "WITHDRAWN",
+      content_changed_at: run.at,
+      last_seen_at: stored.last_seen_at,
+    });
     withdrawn++;
   }
   return withdrawn;

@@ -47,7 +47,16 @@ export function applyCalendarSnapshot(
   run: RunContext,
   skipped: SkippedCalendarRecord[] = [],
 ): CalendarCounts {
-  const counts: CalendarCounts = { received: snapshot.length + skipped.length, created: 0, attached: 0, changed: 0, unchanged: 0, cancelled: 0, uncurated: 0, skipped: skipped.length };
+  const counts: CalendarCounts = {
+    received: snapshot.length + skipped.length,
+    created: 0,
+    attached: 0,
+    changed: 0,
+    unchanged: 0,
+    cancelled: 0,
+    uncurated: 0,
+    skipped: skipped.length,
+  };
   const ledger = calendarLedger(store.db);
   const seen = new Set<string>(skipped.map((record) => record.record));
   const uncuratedSaved = new Set<string>();
@@ -56,17 +65,25 @@ export function applyCalendarSnapshot(
       const { release, curated } = resolveRelease(source, incoming.title);
       if (!curated) {
         counts.uncurated++;
-        if (!uncuratedSaved.has(release.slug)) ledger.saveUncurated({ slug: release.slug, name: release.name, source }, run.at);
+        if (!uncuratedSaved.has(release.slug))
+          ledger.saveUncurated({ slug: release.slug, name: release.name, source }, run.at);
         uncuratedSaved.add(release.slug);
       }
       seen.add(incoming.sourceEventId);
       const reference = store.eventSource(source, incoming.sourceEventId);
-      const { outcome, eventId } = reference ? updateKnown(store, reference, release, incoming, run) : placeNew(store, release, incoming, run);
+      const { outcome, eventId } = reference
+        ? updateKnown(store, reference, release, incoming, run)
+        : placeNew(store, release, incoming, run);
       counts[outcome]++;
       store.upsertEventSource({
-        source, source_event_id: incoming.sourceEventId, event_id: eventId, title: incoming.title,
-        scheduled_date: incoming.scheduledDate, scheduled_at: incoming.scheduledAt,
-        first_seen_at: reference?.first_seen_at ?? run.at, last_seen_at: run.at,
+        source,
+        source_event_id: incoming.sourceEventId,
+        event_id: eventId,
+        title: incoming.title,
+        scheduled_date: incoming.scheduledDate,
+        scheduled_at: incoming.scheduledAt,
+        first_seen_at: reference?.first_seen_at ?? run.at,
+        last_seen_at: run.at,
       });
     }
     for (const record of skipped) ledger.saveSkip(source, record, run.at, run.runId);
@@ -77,25 +94,37 @@ export function applyCalendarSnapshot(
 
 type Placement = { outcome: "changed" | "unchanged" | "created" | "attached"; eventId: string };
 
-function updateKnown(store: Store, reference: StoredEventSource, release: Release, incoming: SourceEvent, run: RunContext): Placement {
+function updateKnown(
+  store: Store,
+  reference: StoredEventSource,
+  release: Release,
+  incoming: SourceEvent,
+  run: RunContext,
+): Placement {
   const before = store.event(reference.event_id)!;
   const after: StoredEvent = { ...before };
   // The record an event was created from decides its release: the registry may start (or stop) curating its title.
-  const releaseMoved = release.slug !== before.release_slug && before.id === stableEventId(incoming.source, incoming.sourceEventId);
+  const releaseMoved =
+    release.slug !== before.release_slug && before.id === stableEventId(incoming.source, incoming.sourceEventId);
   if (releaseMoved) {
     store.recordChange(before.id, run, "release_slug", before.release_slug, release.slug);
     calendarLedger(store.db).moveToRelease(before.id, release.slug, run.at);
   }
   const moved = reference.scheduled_date !== incoming.scheduledDate || reference.scheduled_at !== incoming.scheduledAt;
   if (moved) {
-    Object.assign(after, { scheduled_date: incoming.scheduledDate, scheduled_at: incoming.scheduledAt, time_precision: incoming.timePrecision });
+    Object.assign(after, {
+      scheduled_date: incoming.scheduledDate,
+      scheduled_at: incoming.scheduledAt,
+      time_precision: incoming.timePrecision,
+    });
     if (after.status !== "PUBLISHED") after.status = "RESCHEDULED";
   }
   if (before.status === "CANCELLED") {
     after.status = moved ? "RESCHEDULED" : "SCHEDULED";
     after.withdrawn_at = null;
   }
-  if (after.reference_period === null && incoming.referencePeriod) after.reference_period = JSON.stringify(incoming.referencePeriod);
+  if (after.reference_period === null && incoming.referencePeriod)
+    after.reference_period = JSON.stringify(incoming.referencePeriod);
   if (incoming.sourceStatus === "PUBLISHED") markPublishedBySource(store, after, incoming, run);
   const outcome = saveIfChanged(store, before, after, run);
   return { outcome: releaseMoved ? "changed" : outcome, eventId: before.id };
@@ -103,13 +132,23 @@ function updateKnown(store: Store, reference: StoredEventSource, release: Releas
 
 function placeNew(store: Store, release: Release, incoming: SourceEvent, run: RunContext): Placement {
   const periodCode = incoming.referencePeriod?.code ?? null;
-  const canonical = store.canonicalCandidates(release.slug, incoming.scheduledDate, periodCode)
+  const canonical = store
+    .canonicalCandidates(release.slug, incoming.scheduledDate, periodCode)
     .find((event) => !store.sourcesOfEvent(event.id).some((reference) => reference.source === incoming.source));
   if (canonical) {
     const after: StoredEvent = { ...canonical };
-    if (after.reference_period === null && incoming.referencePeriod) after.reference_period = JSON.stringify(incoming.referencePeriod);
-    if (after.scheduled_at === null && incoming.scheduledAt !== null && after.scheduled_date === incoming.scheduledDate) {
-      Object.assign(after, { scheduled_at: incoming.scheduledAt, time_precision: incoming.timePrecision, source_timezone: incoming.sourceTimezone });
+    if (after.reference_period === null && incoming.referencePeriod)
+      after.reference_period = JSON.stringify(incoming.referencePeriod);
+    if (
+      after.scheduled_at === null &&
+      incoming.scheduledAt !== null &&
+      after.scheduled_date === incoming.scheduledDate
+    ) {
+      Object.assign(after, {
+        scheduled_at: incoming.scheduledAt,
+        time_precision: incoming.timePrecision,
+        source_timezone: incoming.sourceTimezone,
+      });
     }
     if (incoming.sourceStatus === "PUBLISHED") markPublishedBySource(store, after, incoming, run);
     saveIfChanged(store, canonical, after, run);
@@ -142,11 +181,24 @@ function markPublishedBySource(store: Store, event: StoredEvent, incoming: Sourc
 
 /** The source calendar stating that the release happened is evidence of publication. */
 function recordSourceCalendarEvidence(store: Store, eventId: string, incoming: SourceEvent, run: RunContext): void {
-  store.addEvidence(eventId, "SOURCE_CALENDAR", run.at, null, `${incoming.source} lists ${incoming.sourceEventId} as published`, incoming.sourceUrl);
+  store.addEvidence(
+    eventId,
+    "SOURCE_CALENDAR",
+    run.at,
+    null,
+    `${incoming.source} lists ${incoming.sourceEventId} as published`,
+    incoming.sourceUrl,
+  );
 }
 
 /** Events this source no longer lists, within the dates its snapshot covers, were removed by the publisher. */
-function cancelVanished(store: Store, source: CalendarSource, snapshot: SourceEvent[], seen: Set<string>, run: RunContext): number {
+function cancelVanished(
+  store: Store,
+  source: CalendarSource,
+  snapshot: SourceEvent[],
+  seen: Set<string>,
+  run: RunContext,
+): number {
   if (snapshot.length === 0) return 0;
   const dates = snapshot.map((event) => event.scheduledDate).sort();
   let cancelled = 0;
@@ -162,8 +214,22 @@ function cancelVanished(store: Store, source: CalendarSource, snapshot: SourceEv
   return cancelled;
 }
 
-function saveIfChanged(store: Store, before: StoredEvent, after: StoredEvent, run: RunContext): "changed" | "unchanged" {
-  const fields = ["title", "scheduled_date", "scheduled_at", "time_precision", "source_timezone", "reference_period", "status", "withdrawn_at"] as const;
+function saveIfChanged(
+  store: Store,
+  before: StoredEvent,
+  after: StoredEvent,
+  run: RunContext,
+): "changed" | "unchanged" {
+  const fields = [
+    "title",
+    "scheduled_date",
+    "scheduled_at",
+    "time_precision",
+    "source_timezone",
+    "reference_period",
+    "status",
+    "withdrawn_at",
+  ] as const;
   const changed = fields.filter((field) => before[field] !== after[field]);
   if (changed.length === 0) return "unchanged";
   for (const field of changed) store.recordChange(before.id, run, field, before[field], after[field]);

@@ -31,18 +31,21 @@ interface LedgerTarget {
 /** Looks up registry series by the publisher's identifier, the releases that publish each, and what each series feeds. */
 export function createSeriesIndex(registry: Registry) {
   const byUpstream = new Map<string, LedgerTarget>();
-  for (const series of registry.series) if (series.upstream) byUpstream.set(upstreamSeriesKey(series.upstream), { key: series.slug, series });
+  for (const series of registry.series)
+    if (series.upstream) byUpstream.set(upstreamSeriesKey(series.upstream), { key: series.slug, series });
   const feeds = new Map<string, Series[]>();
   for (const series of registry.series) {
     const rule = series.derived;
     if (!rule) continue;
     const inputKey = rule.inputUpstream ? inputLedgerKey(rule.inputUpstream) : rule.inputSeriesSlug!;
-    if (rule.inputUpstream && !byUpstream.has(upstreamSeriesKey(rule.inputUpstream))) byUpstream.set(upstreamSeriesKey(rule.inputUpstream), { key: inputKey, series: null });
+    if (rule.inputUpstream && !byUpstream.has(upstreamSeriesKey(rule.inputUpstream)))
+      byUpstream.set(upstreamSeriesKey(rule.inputUpstream), { key: inputKey, series: null });
     feeds.set(inputKey, [...(feeds.get(inputKey) ?? []), series]);
   }
   const releasesBySeries = new Map<string, string[]>();
   for (const release of registry.releases) {
-    for (const slug of release.seriesSlugs) releasesBySeries.set(slug, [...(releasesBySeries.get(slug) ?? []), release.slug]);
+    for (const slug of release.seriesSlugs)
+      releasesBySeries.set(slug, [...(releasesBySeries.get(slug) ?? []), release.slug]);
   }
   const seriesBySlug = new Map(registry.series.map((series) => [series.slug, series]));
   return {
@@ -69,8 +72,21 @@ export type SeriesIndex = ReturnType<typeof createSeriesIndex>;
  * Then recomputes the derived series whose inputs this document carried, appending a vintage where a value changed,
  * and records a verified value as evidence of publication for the events whose release produced it.
  */
-export function applyObservations(store: Store, index: SeriesIndex, observations: SourceObservation[], run: RunContext, document: SourceDocument | null): ObservationCounts {
-  const counts: ObservationCounts = { received: observations.length, unregistered: 0, appended: 0, unchanged: 0, evidence: 0, derived: 0 };
+export function applyObservations(
+  store: Store,
+  index: SeriesIndex,
+  observations: SourceObservation[],
+  run: RunContext,
+  document: SourceDocument | null,
+): ObservationCounts {
+  const counts: ObservationCounts = {
+    received: observations.length,
+    unregistered: 0,
+    appended: 0,
+    unchanged: 0,
+    evidence: 0,
+    derived: 0,
+  };
   const recordedAt = document?.fetchedAt ?? run.at;
   const carried = new Set<string>();
   const releaseEvents = rememberReleaseEvents(store);
@@ -83,11 +99,22 @@ export function applyObservations(store: Store, index: SeriesIndex, observations
       }
       carried.add(target.key);
       store.recordSighting({
-        series_slug: target.key, reference_period: observation.referencePeriod, seen_at: recordedAt,
-        source_updated_at: observation.sourceUpdatedAt, document_sha256: document?.sha256 ?? null, run_id: run.runId,
+        series_slug: target.key,
+        reference_period: observation.referencePeriod,
+        seen_at: recordedAt,
+        source_updated_at: observation.sourceUpdatedAt,
+        document_sha256: document?.sha256 ?? null,
+        run_id: run.runId,
       });
       const current = store.currentVintage(target.key, observation.referencePeriod);
-      if (!isNewVintage(current ? { sequence: current.sequence, value: current.value, publicationStatus: current.publication_status } : undefined, observation)) {
+      if (
+        !isNewVintage(
+          current
+            ? { sequence: current.sequence, value: current.value, publicationStatus: current.publication_status }
+            : undefined,
+          observation,
+        )
+      ) {
         counts.unchanged++;
         continue;
       }
@@ -111,7 +138,8 @@ export function applyObservations(store: Store, index: SeriesIndex, observations
       };
       store.appendVintage(vintage);
       counts.appended++;
-      if (target.series && vintage.value !== null) counts.evidence += recordValueEvidence(store, index, releaseEvents, vintage, current ?? null, run);
+      if (target.series && vintage.value !== null)
+        counts.evidence += recordValueEvidence(store, index, releaseEvents, vintage, current ?? null, run);
     }
     for (const key of carried) counts.derived += deriveFrom(store, index, key, run, recordedAt);
   });
@@ -127,16 +155,35 @@ function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunConte
   for (const series of index.derivedFrom(key)) {
     const rule = series.derived!;
     const current = store.currentVintagesOf(key);
-    const inputs = current.map((vintage): InputVintage => ({
-      referencePeriod: vintage.reference_period, value: vintage.value, note: vintage.note, sequence: vintage.sequence,
-      documentSha256: vintage.document_sha256, documentFetchedAt: vintage.document_fetched_at,
-    }));
+    const inputs = current.map(
+      (vintage): InputVintage => ({
+        referencePeriod: vintage.reference_period,
+        value: vintage.value,
+        note: vintage.note,
+        sequence: vintage.sequence,
+        documentSha256: vintage.document_sha256,
+        documentFetchedAt: vintage.document_fetched_at,
+      }),
+    );
     const source = current.find((vintage) => vintage.source !== null)?.source ?? null;
     let changed = 0;
     for (const derived of deriveValues(rule, index.inputSeriesId(series), inputs, asOf)) {
       const previous = store.currentVintage(series.slug, derived.referencePeriod);
-      if (!isNewVintage(previous ? { sequence: previous.sequence, value: previous.value, publicationStatus: previous.publication_status } : undefined, { value: derived.value, publicationStatus: null })) continue;
-      const newest = derived.inputs.map((input) => input.document).filter((item) => item !== null).sort((a, b) => a.fetchedAt.localeCompare(b.fetchedAt)).at(-1) ?? null;
+      if (
+        !isNewVintage(
+          previous
+            ? { sequence: previous.sequence, value: previous.value, publicationStatus: previous.publication_status }
+            : undefined,
+          { value: derived.value, publicationStatus: null },
+        )
+      )
+        continue;
+      const newest =
+        derived.inputs
+          .map((input) => input.document)
+          .filter((item) => item !== null)
+          .sort((a, b) => a.fetchedAt.localeCompare(b.fetchedAt))
+          .at(-1) ?? null;
       store.appendVintage({
         series_slug: series.slug,
         reference_period: derived.referencePeriod,
@@ -181,7 +228,13 @@ function rememberReleaseEvents(store: Store): (releaseSlug: string, period: stri
   return (releaseSlug, period) => {
     const key = `${releaseSlug}\u0000${period}`;
     let events = known.get(key);
-    if (!events) known.set(key, (events = store.eventsForPeriod(releaseSlug, period).map((event) => ({ event, releaseAt: releaseStartsAt(event) }))));
+    if (!events)
+      known.set(
+        key,
+        (events = store
+          .eventsForPeriod(releaseSlug, period)
+          .map((event) => ({ event, releaseAt: releaseStartsAt(event) }))),
+      );
     return events;
   };
 }
@@ -192,7 +245,12 @@ function rememberReleaseEvents(store: Store): (releaseSlug: string, period: stri
  * that earlier vintage is the release's figure and this one a later revision). The detail names the vintage.
  */
 function recordValueEvidence(
-  store: Store, index: SeriesIndex, releaseEvents: ReturnType<typeof rememberReleaseEvents>, vintage: StoredVintage, replaced: StoredVintage | null, run: RunContext,
+  store: Store,
+  index: SeriesIndex,
+  releaseEvents: ReturnType<typeof rememberReleaseEvents>,
+  vintage: StoredVintage,
+  replaced: StoredVintage | null,
+  run: RunContext,
 ): number {
   let recorded = 0;
   const recordedAt = vintageRecordedAt(vintage);

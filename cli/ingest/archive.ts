@@ -23,7 +23,14 @@ export interface ReplayDocument {
  * the names (`FETCH_ORDER_FILE`): two documents fetched in one second, or one content fetched twice, have no order
  * in a folder listing.
  */
-export function archiveDocument(archiveDir: string, source: string, body: Buffer, fetchedAt: string, extension: string, archivedPath: (sha256: string) => string | undefined): ArchivedDocument {
+export function archiveDocument(
+  archiveDir: string,
+  source: string,
+  body: Buffer,
+  fetchedAt: string,
+  extension: string,
+  archivedPath: (sha256: string) => string | undefined,
+): ArchivedDocument {
   const sha256 = createHash("sha256").update(body).digest("hex");
   const existing = archivedPath(sha256);
   if (existing && existsSync(existing)) return { sha256, path: existing, bytes: body.length };
@@ -100,12 +107,21 @@ export function replayPlan(dir: string, sources: readonly string[]): PlannedDocu
   const plan: PlannedDocument[] = [];
   for (const source of sources) {
     for (const file of replayDocuments(dir, source)) {
-      if (!named.has(`${source}/${file.name}`)) plan.push({ ...file, source, recorded: null, stampedAt: stampedAtOf(file.name) });
+      if (!named.has(`${source}/${file.name}`))
+        plan.push({ ...file, source, recorded: null, stampedAt: stampedAtOf(file.name) });
     }
   }
   for (const fetch of fetches) {
     const path = join(dir, fetch.source, fetch.file);
-    if (existsSync(path)) plan.push({ path, name: fetch.file, body: readFileSync(path), source: fetch.source, recorded: fetch, stampedAt: null });
+    if (existsSync(path))
+      plan.push({
+        path,
+        name: fetch.file,
+        body: readFileSync(path),
+        source: fetch.source,
+        recorded: fetch,
+        stampedAt: null,
+      });
   }
   return plan;
 }
@@ -131,7 +147,9 @@ export function fetchOrderRecorder() {
 export function retrievedAtOf(name: string, fallback: string): string {
   const stamp = /^(\d{8}T\d{6}Z)-/.exec(name) ?? /(\d{4}-\d{2}-\d{2})/.exec(name);
   if (!stamp) return fallback;
-  const parsed = stamp[1]!.includes("T") ? DateTime.fromFormat(stamp[1]!, STAMP_FORMAT, { zone: "utc" }) : DateTime.fromISO(stamp[1]!, { zone: "utc" });
+  const parsed = stamp[1]!.includes("T")
+    ? DateTime.fromFormat(stamp[1]!, STAMP_FORMAT, { zone: "utc" })
+    : DateTime.fromISO(stamp[1]!, { zone: "utc" });
   return parsed.isValid ? parsed.toISO()! : fallback;
 }
 
@@ -154,7 +172,8 @@ function parsedFetch(line: string): RecordedFetch | null {
     const text = (field: unknown) => typeof field === "string" && field !== "";
     if (![value.source, value.file, value.sha256, value.fetchedAt, value.url, value.runId].every(text)) return null;
     // Names inside the archive only: a record never points elsewhere.
-    if ([value.file!, value.source!].some((name) => name.includes("/") || name.includes("\\") || name.startsWith("."))) return null;
+    if ([value.file!, value.source!].some((name) => name.includes("/") || name.includes("\\") || name.startsWith(".")))
+      return null;
     return { ...value, retrievedAt: text(value.retrievedAt) ? value.retrievedAt! : null } as RecordedFetch;
   } catch {
     return null;

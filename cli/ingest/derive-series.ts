@@ -48,7 +48,12 @@ export const DERIVATION_TRANSFORMATIONS: Record<DerivedSeriesRule["kind"], Value
  * arithmetic. `asOf` is when the input was last read: a month whose last day is still to come has no level in force
  * at its end yet.
  */
-export function deriveValues(rule: DerivedSeriesRule, inputSeriesId: string, inputs: InputVintage[], asOf: string): DerivedValue[] {
+export function deriveValues(
+  rule: DerivedSeriesRule,
+  inputSeriesId: string,
+  inputs: InputVintage[],
+  asOf: string,
+): DerivedValue[] {
   switch (rule.kind) {
     case "PERCENT_CHANGE_YEAR_AGO":
       return deriveYearAgoChange(rule.decimalPlaces ?? 0, inputSeriesId, inputs);
@@ -74,11 +79,25 @@ function deriveYearAgoChange(decimalPlaces: number, inputSeriesId: string, input
     const used = [inputOf(inputSeriesId, current), inputOf(inputSeriesId, earlier)];
     const gap = [current, earlier].find((input) => input.value === null);
     if (gap) {
-      derived.push({ referencePeriod: current.referencePeriod, value: null, note: gapNote(inputSeriesId, gap), inputs: used });
+      derived.push({
+        referencePeriod: current.referencePeriod,
+        value: null,
+        note: gapNote(inputSeriesId, gap),
+        inputs: used,
+      });
       continue;
     }
-    const change = new Decimal(current.value!).div(earlier.value!).minus(1).times(100).toDecimalPlaces(decimalPlaces, Decimal.ROUND_HALF_UP);
-    derived.push({ referencePeriod: current.referencePeriod, value: change.toFixed(decimalPlaces), note: null, inputs: used });
+    const change = new Decimal(current.value!)
+      .div(earlier.value!)
+      .minus(1)
+      .times(100)
+      .toDecimalPlaces(decimalPlaces, Decimal.ROUND_HALF_UP);
+    derived.push({
+      referencePeriod: current.referencePeriod,
+      value: change.toFixed(decimalPlaces),
+      note: null,
+      inputs: used,
+    });
   }
   return derived;
 }
@@ -94,7 +113,11 @@ function deriveLevelAtMonthEnd(inputSeriesId: string, inputs: InputVintage[], as
   const asOfDate = asOf.slice(0, 10);
   const derived: DerivedValue[] = [];
   let position = 0;
-  for (let month = DateTime.fromISO(changes[0]!.referencePeriod, { zone: "utc" }).startOf("month"); month.endOf("month").toISODate()! <= asOfDate; month = month.plus({ months: 1 })) {
+  for (
+    let month = DateTime.fromISO(changes[0]!.referencePeriod, { zone: "utc" }).startOf("month");
+    month.endOf("month").toISODate()! <= asOfDate;
+    month = month.plus({ months: 1 })
+  ) {
     const monthEnd = month.endOf("month").toISODate()!;
     while (position + 1 < changes.length && changes[position + 1]!.referencePeriod <= monthEnd) position++;
     const inForce = changes[position]!;
@@ -117,7 +140,11 @@ function deriveLevelAtMonthEnd(inputSeriesId: string, inputs: InputVintage[], as
  * daily value at all. Unlike a level that holds until it changes, a daily rate says nothing about the days after it.
  */
 function deriveValueOnLastBusinessDay(inputSeriesId: string, inputs: InputVintage[]): DerivedValue[] {
-  const byDay = new Map(inputs.filter((input) => /^\d{4}-\d{2}-\d{2}$/.test(input.referencePeriod)).map((input) => [input.referencePeriod, input]));
+  const byDay = new Map(
+    inputs
+      .filter((input) => /^\d{4}-\d{2}-\d{2}$/.test(input.referencePeriod))
+      .map((input) => [input.referencePeriod, input]),
+  );
   const months = [...new Set([...byDay.keys()].map((day) => day.slice(0, 7)))].sort();
   const derived: DerivedValue[] = [];
   for (const month of months) {
@@ -141,7 +168,10 @@ function inputOf(sourceSeriesId: string, input: InputVintage): DerivedInput {
     ...(daily ? { sourcePeriod: input.referencePeriod } : {}),
     value: input.value,
     vintage: input.sequence,
-    document: input.documentSha256 && input.documentFetchedAt ? { sha256: input.documentSha256, fetchedAt: input.documentFetchedAt } : null,
+    document:
+      input.documentSha256 && input.documentFetchedAt
+        ? { sha256: input.documentSha256, fetchedAt: input.documentFetchedAt }
+        : null,
   };
 }
 

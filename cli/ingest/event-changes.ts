@@ -32,13 +32,16 @@ export function servedChanges(rows: readonly StoredEventChange[]) {
   return rows.flatMap((row) => {
     const field = SERVED_FIELDS[row.field];
     if (!field) return [];
-    const shown = (value: string | null) => (value !== null && field === "referencePeriod" ? (JSON.parse(value) as { code: string }).code : value);
-    return [{
-      field,
-      from: shown(row.old_value),
-      to: shown(row.new_value),
-      detectedAt: row.changed_at,
-      document: archivedDocument(row),
-    }];
+    const shown = (value: string | null) =>
+      value !== null && field === "referencePeriod" ? (JSON.parse(value) as { code: string }).code : value;
+    return [
+      {
+        field,
+        from: shown(row.old_value),
+        to: shown(row.new_value),
+        detectedAt: row.changed_at,
+        document: archivedDocument(row),
+      },
+    ];
   });
 }

@@ -22,9 +22,19 @@ export interface ValueLookup {
  * The event record as served, minus what depends on the request (derivedState, local projection).
  * `confirmed` is true only with evidence; `releasedAt`/`detectedAt` come from that evidence alone.
  */
-export function eventRecord(event: StoredEvent, release: Release, sources: StoredEventSource[], evidence: StoredEvidence[], values: ValueLookup, changes: StoredEventChange[]): EventRecord {
-  const referencePeriod = event.reference_period ? JSON.parse(event.reference_period) as { code: string } : null;
-  const releasedTimes = evidence.map((item) => item.released_at).filter((time): time is string => time !== null).sort();
+export function eventRecord(
+  event: StoredEvent,
+  release: Release,
+  sources: StoredEventSource[],
+  evidence: StoredEvidence[],
+  values: ValueLookup,
+  changes: StoredEventChange[],
+): EventRecord {
+  const referencePeriod = event.reference_period ? (JSON.parse(event.reference_period) as { code: string }) : null;
+  const releasedTimes = evidence
+    .map((item) => item.released_at)
+    .filter((time): time is string => time !== null)
+    .sort();
   const detectedTimes = evidence.map((item) => item.observed_at).sort();
   const confirmed = evidence.length > 0;
   const primarySeries = release.seriesSlugs[0] ?? null;
@@ -50,13 +60,24 @@ export function eventRecord(event: StoredEvent, release: Release, sources: Store
       releasedAt: releasedTimes[0] ?? null,
       detectedAt: detectedTimes[0] ?? null,
       confirmed,
-      evidence: evidence.map((item) => ({ kind: item.kind, observedAt: item.observed_at, detail: item.detail, url: item.url })),
-      officialPublication: confirmed ? { url: evidence.find((item) => item.kind === "PUBLISHER_NOTICE" && item.url)?.url ?? release.officialPageUrl } : null,
+      evidence: evidence.map((item) => ({
+        kind: item.kind,
+        observedAt: item.observed_at,
+        detail: item.detail,
+        url: item.url,
+      })),
+      officialPublication: confirmed
+        ? { url: evidence.find((item) => item.kind === "PUBLISHER_NOTICE" && item.url)?.url ?? release.officialPageUrl }
+        : null,
     },
     values: { availability: availabilityOf(primarySeries, referencePeriod, actual), actual, previous },
     importance: release.importance,
     importanceBasis: release.importanceBasis,
-    sources: sources.map((source) => ({ sourceId: source.source, sourceEventId: source.source_event_id, title: source.title })),
+    sources: sources.map((source) => ({
+      sourceId: source.source,
+      sourceEventId: source.source_event_id,
+      title: source.title,
+    })),
     changes: servedChanges(changes),
     attribution: { text: terms.attributionText, required: terms.required },
   };
@@ -68,7 +89,11 @@ export function eventRecord(event: StoredEvent, release: Release, sources: Store
  * the record says NOT_YET_AVAILABLE, which readers restate as UNAVAILABLE once the release is past or confirmed
  * (server/economics/event-views.ts): only a release still to come reads as "still coming".
  */
-function availabilityOf(primarySeries: string | null, referencePeriod: { code: string } | null, actual: EventValueRecord | null): EventValueAvailability {
+function availabilityOf(
+  primarySeries: string | null,
+  referencePeriod: { code: string } | null,
+  actual: EventValueRecord | null,
+): EventValueAvailability {
   if (primarySeries === null || referencePeriod === null) return "NOT_LINKED";
   if (actual === null) return "NOT_YET_AVAILABLE";
   return actual.value === null ? "UNAVAILABLE" : "AVAILABLE";

@@ -1,4 +1,10 @@
-import { fetchLimited, headerValue, UpstreamRequestError, type LimitedRequest, type LimitOptions } from "../../server/upstream/fetch-limited.ts";
+import {
+  fetchLimited,
+  headerValue,
+  UpstreamRequestError,
+  type LimitedRequest,
+  type LimitOptions,
+} from "../../server/upstream/fetch-limited.ts";
 
 export interface FetchedDocument {
   url: string;
@@ -45,12 +51,15 @@ export async function fetchDocument(target: LimitedRequest, options: PoliteOptio
         };
       }
       const message = `${new URL(target.url).host} answered HTTP ${response.status}`;
-      const failure = RETRYABLE_STATUS(response.status) ? new UpstreamRequestError("http-status", message) : new DocumentRefusedError(message);
+      const failure = RETRYABLE_STATUS(response.status)
+        ? new UpstreamRequestError("http-status", message)
+        : new DocumentRefusedError(message);
       if (!RETRYABLE_STATUS(response.status) || attempt >= options.retries) throw failure;
       const retryAfter = Number(headerValue(response.headers, "retry-after"));
       if (Number.isFinite(retryAfter) && retryAfter > 0) waitMs = retryAfter * 1000;
     } catch (error) {
-      const retryable = error instanceof UpstreamRequestError && (error.failure === "unavailable" || error.failure === "timeout");
+      const retryable =
+        error instanceof UpstreamRequestError && (error.failure === "unavailable" || error.failure === "timeout");
       if (!retryable || attempt >= options.retries) throw error;
     }
     await sleep(Math.min(waitMs, MAX_RETRY_WAIT_MS));

@@ -42,12 +42,16 @@ export function writeServedObservations(index: Database.Database, registry: Regi
     FROM (SELECT series_slug, reference_period, max(sequence) AS sequence FROM vintages GROUP BY series_slug, reference_period) latest
     JOIN vintages v ON v.series_slug = latest.series_slug AND v.reference_period = latest.reference_period AND v.sequence = latest.sequence
     LEFT JOIN ledger.value_sightings s ON s.series_slug = v.series_slug AND s.reference_period = v.reference_period`);
-  index.exec(`INSERT INTO series_facts SELECT series_slug, max(ingested_at), count(*) FROM observations GROUP BY series_slug`);
+  index.exec(
+    `INSERT INTO series_facts SELECT series_slug, max(ingested_at), count(*) FROM observations GROUP BY series_slug`,
+  );
 }
 
 /** A value's `publishedAt`: the earliest release time of a confirmed event of a release publishing it, for that period. */
 export function stampPublicationTimes(index: Database.Database, releasedAt: Map<string, string>): void {
-  const stamp = index.prepare("UPDATE observations SET published_at = ? WHERE series_slug = ? AND reference_period = ?");
+  const stamp = index.prepare(
+    "UPDATE observations SET published_at = ? WHERE series_slug = ? AND reference_period = ?",
+  );
   for (const [key, at] of releasedAt) {
     const [seriesSlug, period] = key.split("\n") as [string, string];
     stamp.run(at, seriesSlug, period);

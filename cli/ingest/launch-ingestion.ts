@@ -20,7 +20,11 @@ const REMEMBERED_RUNS = 20;
  * `<dataDir>/logs/ingestion-<runId>.log`. The run publishes the registry the server reads, so it is handed the
  * server's registry folder when one was named.
  */
-export function createIngestionLauncher(dataDir: string, env: NodeJS.ProcessEnv, registryDir?: string): IngestionLauncher {
+export function createIngestionLauncher(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  registryDir?: string,
+): IngestionLauncher {
   const launched = new Map<string, LaunchedRun>();
   let current: LaunchedRun | null = null;
 
@@ -37,12 +41,28 @@ export function createIngestionLauncher(dataDir: string, env: NodeJS.ProcessEnv,
       if (current !== null) return { started: false, run: current };
       if (ingestionRunning(dataDir)) return { started: false, run: null };
       const launchedAt = Date.now();
-      const run: LaunchedRun = { id: newRunId(launchedAt), launchedAt: new Date(launchedAt).toISOString(), logFile: "", exit: null };
+      const run: LaunchedRun = {
+        id: newRunId(launchedAt),
+        launchedAt: new Date(launchedAt).toISOString(),
+        logFile: "",
+        exit: null,
+      };
       run.logFile = ingestionLogFile(dataDir, run.id);
       const log = openRunLog(run.logFile);
       try {
-        writeSync(log, `ingestion run ${run.id} started through the operator route by the service (pid ${process.pid}) at ${run.launchedAt}\n`);
-        const args = [BIN, "ingest", "--data-dir", dataDir, "--run-id", run.id, ...(registryDir ? ["--registry-dir", registryDir] : [])];
+        writeSync(
+          log,
+          `ingestion run ${run.id} started through the operator route by the service (pid ${process.pid}) at ${run.launchedAt}\n`,
+        );
+        const args = [
+          BIN,
+          "ingest",
+          "--data-dir",
+          dataDir,
+          "--run-id",
+          run.id,
+          ...(registryDir ? ["--registry-dir", registryDir] : []),
+        ];
         const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", log, log] });
         const ended = (code: number | null, signal: string | null) => {
           run.exit ??= { at: new Date().toISOString(), code, signal };
@@ -70,6 +90,9 @@ function openRunLog(path: string): number {
     mkdirSync(dirname(path), { recursive: true });
     return openSync(path, "a");
   } catch {
-    throw new ApiError("CONFIGURATION_ERROR", "The run's log file cannot be written in the data directory's logs folder.");
+    throw new ApiError(
+      "CONFIGURATION_ERROR",
+      "The run's log file cannot be written in the data directory's logs folder.",
+    );
   }
 }

@@ -22,7 +22,12 @@ export interface AnnouncementLinks {
   linkStatus: LinkStatus;
   calendarEvent: { eventId: string; linkStatus: LinkStatus; evidence: LinkEvidence[] } | null;
   releaseFamily: { slug: string; linkStatus: LinkStatus; evidence: LinkEvidence[] } | null;
-  series: { slug: string; linkStatus: LinkStatus; evidence: LinkEvidence[]; value: { referencePeriod: string; value: string | null } | null }[];
+  series: {
+    slug: string;
+    linkStatus: LinkStatus;
+    evidence: LinkEvidence[];
+    value: { referencePeriod: string; value: string | null } | null;
+  }[];
 }
 
 /** An announcement may appear up to this long before its scheduled time (BLS feeds date items minutes early) and this long after. */
@@ -47,10 +52,19 @@ export function linkAnnouncement(
     return {
       linkStatus: releases.length === 0 ? "UNLINKED" : "AMBIGUOUS",
       calendarEvent: null,
-      releaseFamily: releases.length === 0 ? null : {
-        slug: releases[0]!.slug, linkStatus: "AMBIGUOUS",
-        evidence: [{ rule: "RELEASE_NAME", detail: `title matches ${releases.length} releases: ${releases.map((release) => release.slug).join(", ")}` }],
-      },
+      releaseFamily:
+        releases.length === 0
+          ? null
+          : {
+              slug: releases[0]!.slug,
+              linkStatus: "AMBIGUOUS",
+              evidence: [
+                {
+                  rule: "RELEASE_NAME",
+                  detail: `title matches ${releases.length} releases: ${releases.map((release) => release.slug).join(", ")}`,
+                },
+              ],
+            },
       series: [],
     };
   }
@@ -58,22 +72,46 @@ export function linkAnnouncement(
   const nameEvidence: LinkEvidence = { rule: "RELEASE_NAME", detail: `title matches release ${release.slug}` };
   const period = periodInTitle(item.title);
   const published = DateTime.fromISO(item.publishedAt, { zone: "utc" });
-  const candidates = eventsOf(release.slug).filter((event) => inWindow(event, published) && (period === null || event.referencePeriodCode === null || event.referencePeriodCode === period));
+  const candidates = eventsOf(release.slug).filter(
+    (event) =>
+      inWindow(event, published) &&
+      (period === null || event.referencePeriodCode === null || event.referencePeriodCode === period),
+  );
   const eventEvidence = (event: CandidateEvent): LinkEvidence[] => [
     nameEvidence,
-    { rule: "PUBLICATION_TIME_IN_SCHEDULED_WINDOW", detail: `published ${item.publishedAt}, scheduled ${event.scheduledAt ?? `${event.scheduledDate} (${event.sourceTimezone})`}` },
-    ...(period !== null && event.referencePeriodCode === period ? [{ rule: "REFERENCE_PERIOD_IN_TITLE" as const, detail: `title names ${period}` }] : []),
+    {
+      rule: "PUBLICATION_TIME_IN_SCHEDULED_WINDOW",
+      detail: `published ${item.publishedAt}, scheduled ${event.scheduledAt ?? `${event.scheduledDate} (${event.sourceTimezone})`}`,
+    },
+    ...(period !== null && event.referencePeriodCode === period
+      ? [{ rule: "REFERENCE_PERIOD_IN_TITLE" as const, detail: `title names ${period}` }]
+      : []),
   ];
-  const calendarEvent = candidates.length === 1
-    ? { eventId: candidates[0]!.id, linkStatus: "LINKED" as const, evidence: eventEvidence(candidates[0]!) }
-    : candidates.length > 1
-      ? { eventId: candidates[0]!.id, linkStatus: "AMBIGUOUS" as const, evidence: [nameEvidence, { rule: "PUBLICATION_TIME_IN_SCHEDULED_WINDOW" as const, detail: `${candidates.length} events of ${release.slug} fit: ${candidates.map((event) => event.id).join(", ")}` }] }
-      : null;
+  const calendarEvent =
+    candidates.length === 1
+      ? { eventId: candidates[0]!.id, linkStatus: "LINKED" as const, evidence: eventEvidence(candidates[0]!) }
+      : candidates.length > 1
+        ? {
+            eventId: candidates[0]!.id,
+            linkStatus: "AMBIGUOUS" as const,
+            evidence: [
+              nameEvidence,
+              {
+                rule: "PUBLICATION_TIME_IN_SCHEDULED_WINDOW" as const,
+                detail: `${candidates.length} events of ${release.slug} fit: ${candidates.map((event) => event.id).join(", ")}`,
+              },
+            ],
+          }
+        : null;
   const series = release.seriesSlugs.map((slug) => {
     const value = period === null ? undefined : valueOf(slug, period);
     return {
-      slug, linkStatus: "LINKED" as const,
-      evidence: [nameEvidence, { rule: "RELEASE_PUBLISHES_SERIES" as const, detail: `${release.slug} publishes ${slug}` }],
+      slug,
+      linkStatus: "LINKED" as const,
+      evidence: [
+        nameEvidence,
+        { rule: "RELEASE_PUBLISHES_SERIES" as const, detail: `${release.slug} publishes ${slug}` },
+      ],
       value: period !== null && value !== undefined ? { referencePeriod: period, value } : null,
     };
   });
@@ -88,10 +126,14 @@ export function linkAnnouncement(
 function inWindow(event: CandidateEvent, published: DateTime): boolean {
   if (event.scheduledAt === null) return published.setZone(event.sourceTimezone).toISODate() === event.scheduledDate;
   const scheduled = DateTime.fromISO(event.scheduledAt, { zone: "utc" });
-  return published >= scheduled.minus({ hours: WINDOW_BEFORE_HOURS }) && published <= scheduled.plus({ hours: WINDOW_AFTER_HOURS });
+  return (
+    published >= scheduled.minus({ hours: WINDOW_BEFORE_HOURS }) &&
+    published <= scheduled.plus({ hours: WINDOW_AFTER_HOURS })
+  );
 }
 
-const MONTH_IN_TITLE = /\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{4})\b/gi;
+const MONTH_IN_TITLE =
+  /\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{4})\b/gi;
 const QUARTER_IN_TITLE = /\b(First|Second|Third|Fourth) Quarter (?:of )?(\d{4})\b/gi;
 const QUARTER_ORDINALS = ["first", "second", "third", "fourth"];
 
@@ -105,6 +147,7 @@ export function periodInTitle(title: string): string | null {
     const parsed = DateTime.fromFormat(`${month} ${year}`, "MMMM yyyy", { locale: "en", zone: "utc" });
     if (parsed.isValid) found.add(parsed.toFormat("yyyy-MM"));
   }
-  for (const [, ordinal, year] of title.matchAll(QUARTER_IN_TITLE)) found.add(`${year}-Q${QUARTER_ORDINALS.indexOf(ordinal!.toLowerCase()) + 1}`);
+  for (const [, ordinal, year] of title.matchAll(QUARTER_IN_TITLE))
+    found.add(`${year}-Q${QUARTER_ORDINALS.indexOf(ordinal!.toLowerCase()) + 1}`);
   return found.size === 1 ? [...found][0]! : null;
 }

@@ -43,14 +43,19 @@ export function createPeriodLinker(registry: Registry) {
       const { series, releases } = releasesByUpstream.get(seriesId)!;
       const window = decidingDates(period.endDate, readByUtc);
       for (const release of releases) {
-        const event = publishingEvent(store.liveEventsScheduledBetween(release.slug, window.from, window.to), period.endDate, readBy);
+        const event = publishingEvent(
+          store.liveEventsScheduledBetween(release.slug, window.from, window.to),
+          period.endDate,
+          readBy,
+        );
         if (!event || event.reference_period !== null) continue;
         const referencePeriod = JSON.stringify(period);
         store.recordChange(event.id, run, "reference_period", null, referencePeriod);
         store.updateEvent({ ...event, reference_period: referencePeriod, updated_at: run.at });
         const retrieved = readByUtc.toISO({ suppressMilliseconds: true });
-        const detail = `${series.slug} ${period.code} = ${observation.value}, the newest period of a document retrieved ${retrieved}: `
-          + `this is the latest ${release.name} event by then and the first after ${period.code} ended, so it published ${period.code}`;
+        const detail =
+          `${series.slug} ${period.code} = ${observation.value}, the newest period of a document retrieved ${retrieved}: ` +
+          `this is the latest ${release.name} event by then and the first after ${period.code} ended, so it published ${period.code}`;
         store.addEvidence(event.id, "VERIFIED_VALUE", run.at, event.scheduled_at, detail, null);
         linked++;
       }
@@ -65,8 +70,14 @@ type ScheduledEvent = Parameters<typeof releaseStartsAt>[0];
  * The event that published the period ending `periodEndDate`, as a value read at `readBy` shows it: the latest event
  * started by then, when it is also the first dated after the period's end. Null when no event is both.
  */
-export function publishingEvent<E extends ScheduledEvent>(events: readonly E[], periodEndDate: string, readBy: string): E | null {
-  const ordered = events.map((event) => ({ event, startsAt: releaseStartsAt(event) })).sort((a, b) => a.startsAt.localeCompare(b.startsAt));
+export function publishingEvent<E extends ScheduledEvent>(
+  events: readonly E[],
+  periodEndDate: string,
+  readBy: string,
+): E | null {
+  const ordered = events
+    .map((event) => ({ event, startsAt: releaseStartsAt(event) }))
+    .sort((a, b) => a.startsAt.localeCompare(b.startsAt));
   const latest = ordered.filter(({ startsAt }) => startsAt <= readBy).at(-1);
   const firstAfter = ordered.find(({ event }) => event.scheduled_date > periodEndDate);
   return latest !== undefined && latest.event === firstAfter?.event ? latest.event : null;

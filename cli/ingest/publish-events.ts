@@ -57,7 +57,9 @@ export function writeEventsFile({ storePath, path, registry, shares }: EventsFil
 export function copyEventsInIdOrder(index: Database.Database, shares: EventShares, schemas: readonly string[]): void {
   const copies = schemas.flatMap((schema) => [
     index.prepare(`INSERT INTO events SELECT * FROM ${schema}.events WHERE id > ? AND id <= ? ORDER BY id`),
-    index.prepare(`INSERT INTO event_sources SELECT * FROM ${schema}.event_sources WHERE event_id > ? AND event_id <= ? ORDER BY rowid`),
+    index.prepare(
+      `INSERT INTO event_sources SELECT * FROM ${schema}.event_sources WHERE event_id > ? AND event_id <= ? ORDER BY rowid`,
+    ),
   ]);
   for (const { after, through } of everyShare(shares)) for (const copy of copies) copy.run(after, through);
 }
@@ -74,10 +76,20 @@ function keepEarliest(times: Map<string, string>, key: string, time: string): vo
 }
 
 /** Every event of the shares this thread claims with its record, written as it is built (never all held at once). */
-function writeEvents(file: Database.Database, ledger: Database.Database, registry: Registry, shares: EventShares): Map<string, string> {
+function writeEvents(
+  file: Database.Database,
+  ledger: Database.Database,
+  registry: Registry,
+  shares: EventShares,
+): Map<string, string> {
   const valuesFor = releaseValueLookup(ledger, registry);
   // Uncurated releases first, so that a slug the registry has since taken up serves the registry's release.
-  const releases = new Map([...calendarLedger(ledger).uncurated().map(uncuratedReleaseRecord), ...registry.releases].map((release) => [release.slug, release]));
+  const releases = new Map(
+    [...calendarLedger(ledger).uncurated().map(uncuratedReleaseRecord), ...registry.releases].map((release) => [
+      release.slug,
+      release,
+    ]),
+  );
   const insertEvent = file.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertSource = file.prepare("INSERT OR IGNORE INTO event_sources VALUES (?, ?)");
   const releasedAt = new Map<string, string>();
@@ -86,11 +98,23 @@ function writeEvents(file: Database.Database, ledger: Database.Database, registr
       const release = releases.get(event.release_slug);
       if (!release) continue;
       const record = eventRecord(event, release, sources, evidence, valuesFor(event), changes);
-      insertEvent.run(record.id, record.scheduledDate, record.scheduledAt, record.release.slug, record.country, record.region, record.currency,
-        record.importance, record.status, record.publication.confirmed ? 1 : 0, JSON.stringify(record));
+      insertEvent.run(
+        record.id,
+        record.scheduledDate,
+        record.scheduledAt,
+        record.release.slug,
+        record.country,
+        record.region,
+        record.currency,
+        record.importance,
+        record.status,
+        record.publication.confirmed ? 1 : 0,
+        JSON.stringify(record),
+      );
       for (const source of sources) insertSource.run(record.id, source.source);
       if (!record.referencePeriod || !record.publication.releasedAt) continue;
-      for (const seriesSlug of release.seriesSlugs) keepEarliest(releasedAt, `${seriesSlug}\n${record.referencePeriod.code}`, record.publication.releasedAt);
+      for (const seriesSlug of release.seriesSlugs)
+        keepEarliest(releasedAt, `${seriesSlug}\n${record.referencePeriod.code}`, record.publication.releasedAt);
     }
   }
   return releasedAt;

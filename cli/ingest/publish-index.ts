@@ -9,7 +9,12 @@ import type { Registry } from "../../schemas/registry.ts";
 import { startWorker } from "../../server/threads/start-worker.ts";
 import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
 import { shareEvents, type EventShares } from "./event-shares.ts";
-import { copyEventsInIdOrder, mergeEarliestReleases, writeEventsFile, type EventsFileRequest } from "./publish-events.ts";
+import {
+  copyEventsInIdOrder,
+  mergeEarliestReleases,
+  writeEventsFile,
+  type EventsFileRequest,
+} from "./publish-events.ts";
 import { writeNews } from "./publish-news.ts";
 import type { Store } from "./store.ts";
 
@@ -17,7 +22,12 @@ import type { Store } from "./store.ts";
  * Builds `index.sqlite` beside the live file, complete and closed, then renames it over the live one,
  * so the server never reads a half-written index. Returns the path of the published file.
  */
-export async function publishIndex(store: Store, registry: Registry, dataDir: string, facts: PublicationFacts): Promise<string> {
+export async function publishIndex(
+  store: Store,
+  registry: Registry,
+  dataDir: string,
+  facts: PublicationFacts,
+): Promise<string> {
   const live = join(dataDir, DATA_FILES.index);
   const building = `${live}.${process.pid}.building`;
   const eventFiles = { thread: `${live}.${process.pid}.events`, main: `${live}.${process.pid}.main-events` };
@@ -56,13 +66,24 @@ interface EventsOfBuild {
  * both are copied in, in id order. The build is thrown away on any failure and synced whole before its rename
  * (replaceAtomically), so it is written without a journal or syncs of its own.
  */
-async function buildIndex(index: Database.Database, store: Store, registry: Registry, facts: PublicationFacts, events: EventsOfBuild): Promise<void> {
+async function buildIndex(
+  index: Database.Database,
+  store: Store,
+  registry: Registry,
+  facts: PublicationFacts,
+  events: EventsOfBuild,
+): Promise<void> {
   index.pragma("journal_mode = OFF");
   index.pragma("synchronous = OFF");
   index.exec(INDEX_DDL);
   index.prepare("ATTACH DATABASE ? AS ledger").run(store.db.name);
   index.transaction(() => writeServedObservations(index, registry))();
-  const ownReleases = writeEventsFile({ storePath: store.db.name, path: events.files.main, registry, shares: events.shares });
+  const ownReleases = writeEventsFile({
+    storePath: store.db.name,
+    path: events.files.main,
+    registry,
+    shares: events.shares,
+  });
   const releasedAt = mergeEarliestReleases(await events.written, ownReleases);
   index.prepare("ATTACH DATABASE ? AS thread_events").run(events.files.thread);
   index.prepare("ATTACH DATABASE ? AS main_events").run(events.files.main);
@@ -79,12 +100,17 @@ async function buildIndex(index: Database.Database, store: Store, registry: Regi
 }
 
 /** The events thread (events-worker.ts): `written` settles with its answer or its failure, `stop` ends it early. */
-function writeEventsOnThread(request: EventsFileRequest): { written: Promise<Map<string, string>>; stop: () => Promise<void> } {
+function writeEventsOnThread(request: EventsFileRequest): {
+  written: Promise<Map<string, string>>;
+  stop: () => Promise<void>;
+} {
   const thread = startWorker(import.meta.url, "events-worker", { workerData: request });
   const written = new Promise<Map<string, string>>((resolve, reject) => {
     thread.once("message", resolve);
     thread.once("error", reject);
-    thread.once("exit", (code) => reject(new Error(`the thread writing the events stopped (exit code ${code}) before it answered`)));
+    thread.once("exit", (code) =>
+      reject(new Error(`the thread writing the events stopped (exit code ${code}) before it answered`)),
+    );
   });
   // A build that fails before it waits for the events still stops the thread; its own failure is the one reported.
   written.catch(() => {});
@@ -98,7 +124,10 @@ export function publishedFact(dataDir: string, key: keyof PublicationFacts): str
   try {
     const index = new Database(live, { readonly: true, fileMustExist: true });
     try {
-      return (index.prepare("SELECT value FROM publication WHERE key = ?").pluck().get(key) as string | null | undefined) ?? null;
+      return (
+        (index.prepare("SELECT value FROM publication WHERE key = ?").pluck().get(key) as string | null | undefined) ??
+        null
+      );
     } finally {
       index.close();
     }
@@ -109,13 +138,24 @@ export function publishedFact(dataDir: string, key: keyof PublicationFacts): str
 
 /** Per source: its latest check, the last time it succeeded and the last time a document arrived (spec `meta.sourceChecks`, status route). */
 function writeSourceChecks(index: Database.Database, store: Store): void {
-  const latest = store.db.prepare(`
+  const latest = store.db
+    .prepare(`
     SELECT source, result, checked_at,
       (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source AND s.result = 'successful') AS last_success_at,
       (SELECT max(fetched_at) FROM documents d WHERE d.source = c.source) AS last_received_at
     FROM source_checks c
     WHERE checked_at = (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source)
-    GROUP BY source`).all() as { source: string; result: string; checked_at: string; last_success_at: string | null; last_received_at: string | null }[];
-  const insert = index.prepare("INSERT INTO source_checks (source, last_received_at, last_success_at, latest_check, checked_at) VALUES (?, ?, ?, ?, ?)");
-  for (const row of latest) insert.run(row.source, row.last_received_at, row.last_success_at, row.result, row.checked_at);
+    GROUP BY source`)
+    .all() as {
+    source: string;
+    result: string;
+    checked_at: string;
+    last_success_at: string | null;
+    last_received_at: string | null;
+  }[];
+  const insert = index.prepare(
+    "INSERT INTO source_checks (source, last_received_at, last_success_at, latest_check, checked_at) VALUES (?, ?, ?, ?, ?)",
+  );
+  for (const row of latest)
+    insert.run(row.source, row.last_received_at, row.last_success_at, row.result, row.checked_at);
 }

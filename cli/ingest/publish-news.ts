@@ -32,27 +32,56 @@ export function writeNews(index: Database.Database, store: Store, registry: Regi
   const insert = index.prepare("INSERT INTO news VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertSeries = index.prepare("INSERT OR IGNORE INTO news_series VALUES (?, ?)");
   for (const row of [...feedNews(store), ...calendarNews(store, releases)]) {
-    const country = row.releaseSlug ? releases.get(row.releaseSlug)?.country ?? null : null;
-    insert.run(row.id, row.publishedAt, row.source, row.type, row.topic, row.state, row.linkStatus, row.releaseSlug, country, row.contentChangedAt, JSON.stringify(row.record));
+    const country = row.releaseSlug ? (releases.get(row.releaseSlug)?.country ?? null) : null;
+    insert.run(
+      row.id,
+      row.publishedAt,
+      row.source,
+      row.type,
+      row.topic,
+      row.state,
+      row.linkStatus,
+      row.releaseSlug,
+      country,
+      row.contentChangedAt,
+      JSON.stringify(row.record),
+    );
     for (const slug of row.series) insertSeries.run(row.id, slug);
   }
 }
 
 function feedNews(store: Store): NewsRow[] {
-  return announcementStore(store.db).all().map((stored) => {
-    const links = JSON.parse(stored.links) as AnnouncementLinks;
-    const releaseSlug = links.releaseFamily?.linkStatus === "LINKED" ? links.releaseFamily.slug : null;
-    const id = newsId(stored.source, stored.source_item_id);
-    return {
-      id, publishedAt: stored.published_at, source: stored.source, type: stored.type, topic: stored.topic, state: stored.state,
-      linkStatus: stored.link_status, releaseSlug, contentChangedAt: stored.content_changed_at, series: links.series.map((link) => link.slug),
-      record: {
-        id, title: stored.title, url: stored.url, publishedAt: stored.published_at, source: stored.source, type: stored.type, topic: stored.topic,
-        state: stored.state, linkStatus: stored.link_status,
-        links: { calendarEvent: links.calendarEvent, releaseFamily: links.releaseFamily, series: links.series },
-      },
-    };
-  });
+  return announcementStore(store.db)
+    .all()
+    .map((stored) => {
+      const links = JSON.parse(stored.links) as AnnouncementLinks;
+      const releaseSlug = links.releaseFamily?.linkStatus === "LINKED" ? links.releaseFamily.slug : null;
+      const id = newsId(stored.source, stored.source_item_id);
+      return {
+        id,
+        publishedAt: stored.published_at,
+        source: stored.source,
+        type: stored.type,
+        topic: stored.topic,
+        state: stored.state,
+        linkStatus: stored.link_status,
+        releaseSlug,
+        contentChangedAt: stored.content_changed_at,
+        series: links.series.map((link) => link.slug),
+        record: {
+          id,
+          title: stored.title,
+          url: stored.url,
+          publishedAt: stored.published_at,
+          source: stored.source,
+          type: stored.type,
+          topic: stored.topic,
+          state: stored.state,
+          linkStatus: stored.link_status,
+          links: { calendarEvent: links.calendarEvent, releaseFamily: links.releaseFamily, series: links.series },
+        },
+      };
+    });
 }
 
 /**
@@ -60,14 +89,27 @@ function feedNews(store: Store): NewsRow[] {
  * `publishedAt` is when our run observed the mark: a real instant, not an invented release time.
  */
 function calendarNews(store: Store, releases: Map<string, Registry["releases"][number]>): NewsRow[] {
-  const rows = store.db.prepare(`SELECT e.id, e.title, e.release_slug, s.source_event_id, ev.observed_at, ev.url
+  const rows = store.db
+    .prepare(`SELECT e.id, e.title, e.release_slug, s.source_event_id, ev.observed_at, ev.url
     FROM events e JOIN event_sources s ON s.event_id = e.id AND s.source = ?
-    JOIN evidence ev ON ev.event_id = e.id AND ev.kind = 'SOURCE_CALENDAR'`).all(CALENDAR_ANNOUNCER) as
-    { id: string; title: string; release_slug: string; source_event_id: string; observed_at: string; url: string | null }[];
+    JOIN evidence ev ON ev.event_id = e.id AND ev.kind = 'SOURCE_CALENDAR'`)
+    .all(CALENDAR_ANNOUNCER) as {
+    id: string;
+    title: string;
+    release_slug: string;
+    source_event_id: string;
+    observed_at: string;
+    url: string | null;
+  }[];
   return rows.map((row) => {
     const release = releases.get(row.release_slug);
     const id = newsId(CALENDAR_ANNOUNCER, row.source_event_id);
-    const evidence = [{ rule: "SOURCE_CALENDAR_MARKED_PUBLISHED", detail: `${CALENDAR_ANNOUNCER} record ${row.source_event_id} is marked published` }];
+    const evidence = [
+      {
+        rule: "SOURCE_CALENDAR_MARKED_PUBLISHED",
+        detail: `${CALENDAR_ANNOUNCER} record ${row.source_event_id} is marked published`,
+      },
+    ];
     const links = {
       calendarEvent: { eventId: row.id, linkStatus: "LINKED", evidence },
       releaseFamily: { slug: row.release_slug, linkStatus: "LINKED", evidence },
@@ -75,11 +117,27 @@ function calendarNews(store: Store, releases: Map<string, Registry["releases"][n
     };
     const publishedAt = row.observed_at;
     return {
-      id, publishedAt, source: CALENDAR_ANNOUNCER, type: "RELEASE", topic: release?.category.toLowerCase() ?? null, state: "NEW",
-      linkStatus: "LINKED", releaseSlug: row.release_slug, contentChangedAt: row.observed_at, series: release?.seriesSlugs ?? [],
+      id,
+      publishedAt,
+      source: CALENDAR_ANNOUNCER,
+      type: "RELEASE",
+      topic: release?.category.toLowerCase() ?? null,
+      state: "NEW",
+      linkStatus: "LINKED",
+      releaseSlug: row.release_slug,
+      contentChangedAt: row.observed_at,
+      series: release?.seriesSlugs ?? [],
       record: {
-        id, title: row.title, url: row.url ?? release?.officialPageUrl ?? "", publishedAt, source: CALENDAR_ANNOUNCER, type: "RELEASE",
-        topic: release?.category.toLowerCase() ?? null, state: "NEW", linkStatus: "LINKED", links,
+        id,
+        title: row.title,
+        url: row.url ?? release?.officialPageUrl ?? "",
+        publishedAt,
+        source: CALENDAR_ANNOUNCER,
+        type: "RELEASE",
+        topic: release?.category.toLowerCase() ?? null,
+        state: "NEW",
+        linkStatus: "LINKED",
+        links,
       },
     };
   });

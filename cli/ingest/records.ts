@@ -1,15 +1,20 @@
 import type { ReferencePeriod } from "../../schemas/reference-periods.ts";
-import type { CalendarSkipReason, CalendarSource, NewsFeed, ObservationApi, TimePrecision, ValueTransformation } from "../../schemas/vocabularies.ts";
+import type {
+  CalendarSkipReason,
+  CalendarSource,
+  NewsFeed,
+  ObservationApi,
+  TimePrecision,
+  ValueTransformation,
+} from "../../schemas/vocabularies.ts";
 
 /**
  * Our own records, as the upstream adapters produce them from one publisher document.
  * They carry only what that document says; matching, status history and storage happen later.
  */
 
-
 /** A source slug of either kind, for naming where a document came from. */
 export type UpstreamSource = CalendarSource | ObservationApi | NewsFeed;
-
 
 export interface SourceEvent {
   source: CalendarSource;

@@ -17,7 +17,12 @@ export type ReleaseResolver = (source: CalendarSource, title: string) => Resolve
 export function createReleaseResolver(registry: Registry): ReleaseResolver {
   const compiled = registry.releases.map((release) => ({
     release,
-    patterns: Object.fromEntries(Object.entries(release.titlePatterns).map(([source, patterns]) => [source, patterns.map((pattern) => new RegExp(pattern, "i"))])),
+    patterns: Object.fromEntries(
+      Object.entries(release.titlePatterns).map(([source, patterns]) => [
+        source,
+        patterns.map((pattern) => new RegExp(pattern, "i")),
+      ]),
+    ),
   }));
   const curatedSlugs = new Set(registry.releases.map((release) => release.slug));
   // Calendars repeat a release's title every period and every snapshot, so each distinct title is matched once.
@@ -26,10 +31,15 @@ export function createReleaseResolver(registry: Registry): ReleaseResolver {
     const key = `${source}\n${title}`;
     let known = resolved.get(key);
     if (!known) {
-      const curated = compiled.find(({ patterns }) => patterns[source]?.some((pattern) => pattern.test(title)))?.release;
+      const curated = compiled.find(({ patterns }) =>
+        patterns[source]?.some((pattern) => pattern.test(title)),
+      )?.release;
       known = curated
         ? { release: curated, curated: true }
-        : { release: uncuratedReleaseRecord({ slug: uncuratedSlug(source, title, curatedSlugs), name: title, source }), curated: false };
+        : {
+            release: uncuratedReleaseRecord({ slug: uncuratedSlug(source, title, curatedSlugs), name: title, source }),
+            curated: false,
+          };
       resolved.set(key, known);
     }
     return known;
@@ -38,6 +48,10 @@ export function createReleaseResolver(registry: Registry): ReleaseResolver {
 
 /** Every release an announcement title names (by the releases' news title patterns): one is a match, several are ambiguous. */
 export function createNewsReleaseMatcher(registry: Registry): (title: string) => Release[] {
-  const compiled = registry.releases.map((release) => ({ release, patterns: (release.newsTitlePatterns ?? []).map((pattern) => new RegExp(pattern, "i")) }));
-  return (title) => compiled.filter(({ patterns }) => patterns.some((pattern) => pattern.test(title))).map(({ release }) => release);
+  const compiled = registry.releases.map((release) => ({
+    release,
+    patterns: (release.newsTitlePatterns ?? []).map((pattern) => new RegExp(pattern, "i")),
+  }));
+  return (title) =>
+    compiled.filter(({ patterns }) => patterns.some((pattern) => pattern.test(title))).map(({ release }) => release);
 }

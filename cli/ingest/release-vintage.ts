@@ -24,7 +24,11 @@ export function vintageRecordedAt(vintage: VintageTimes): string {
  * zone and date once: luxon's zone arithmetic costs tens of microseconds a call, and 100,000 events share a few
  * thousand dates per zone.
  */
-export function releaseStartsAt(event: { scheduled_at: string | null; scheduled_date: string; source_timezone: string }): string {
+export function releaseStartsAt(event: {
+  scheduled_at: string | null;
+  scheduled_date: string;
+  source_timezone: string;
+}): string {
   if (event.scheduled_at !== null) return event.scheduled_at;
   const zone = isKnownZone(event.source_timezone) ? event.source_timezone : "UTC";
   return new Date(dayBounds(event.scheduled_date, zone).start).toISOString();
@@ -35,8 +39,12 @@ export function releaseStartsAt(event: { scheduled_at: string | null; scheduled_
  * was, but a document read after the release still carried the period (`seenAt`), the release left the value as it
  * stood: the latest earlier vintage. Otherwise the release's figure has not been seen yet (null). Vintages oldest first.
  */
-export function releaseVintage<V extends VintageTimes>(vintages: readonly V[], releaseAt: string, seenAt: string | null): V | null {
+export function releaseVintage<V extends VintageTimes>(
+  vintages: readonly V[],
+  releaseAt: string,
+  seenAt: string | null,
+): V | null {
   const produced = vintages.find((vintage) => vintageRecordedAt(vintage) >= releaseAt);
   if (produced) return produced;
-  return seenAt !== null && seenAt >= releaseAt ? vintages.at(-1) ?? null : null;
+  return seenAt !== null && seenAt >= releaseAt ? (vintages.at(-1) ?? null) : null;
 }

@@ -53,7 +53,13 @@ export interface IngestSummary {
   published: boolean;
   durationMs: number;
   sources: SourceResult[];
-  totals: { documents: number; eventsNew: number; eventsChanged: number; eventsCancelled: number; vintagesAppended: number };
+  totals: {
+    documents: number;
+    eventsNew: number;
+    eventsChanged: number;
+    eventsCancelled: number;
+    vintagesAppended: number;
+  };
 }
 
 interface Document {
@@ -88,7 +94,8 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const sources = SOURCES.filter((source) => options.only === null || options.only.includes(source.slug));
     const lookups = registryLookups(options.registry);
     const results: SourceResult[] = [];
-    const line = (position: number, text: string) => options.progress(`[${position + 1}/${sources.length}] ${sources[position]!.slug}: ${text}`);
+    const line = (position: number, text: string) =>
+      options.progress(`[${position + 1}/${sources.length}] ${sources[position]!.slug}: ${text}`);
     const report = (position: number, outcome: SourceResult) => {
       const result = recordedCheck(store, runId, iso(options.now()), outcome);
       line(position, `${result.ok ? "ok" : "INCOMPLETE"} — ${result.detail}`);
@@ -98,7 +105,9 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     if (mode.kind === "archive") {
       // A replay interleaves the sources as the recorded fetches did, so every source is under way at once.
       sources.forEach((_, position) => line(position, "replaying…"));
-      replaySources(store, sources, { ...options, mode }, runId, lookups).forEach((outcome, position) => report(position, outcome));
+      replaySources(store, sources, { ...options, mode }, runId, lookups).forEach((outcome, position) =>
+        report(position, outcome),
+      );
     } else {
       for (const [position, source] of sources.entries()) {
         line(position, "fetching…");
@@ -113,11 +122,15 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
       options.progress("publishing the index…");
       const publishing = performance.now();
       await publishIndex(store, options.registry, options.dataDir, {
-        publishedAt: finished, lastIngestedAt: finished,
+        publishedAt: finished,
+        lastIngestedAt: finished,
         // Never older than what the live index already states: a run killed after publishing, before it was recorded
         // finished, published a success that the ledger's runs no longer show.
-        lastSuccessfulIngestionAt: [lastEconomicsSuccess(store, results, finished), publishedFact(options.dataDir, "lastSuccessfulIngestionAt")]
-          .filter((time): time is string => time !== null).sort().at(-1) ?? null,
+        lastSuccessfulIngestionAt:
+          [lastEconomicsSuccess(store, results, finished), publishedFact(options.dataDir, "lastSuccessfulIngestionAt")]
+            .filter((time): time is string => time !== null)
+            .sort()
+            .at(-1) ?? null,
       });
       options.progress(`index published in ${((performance.now() - publishing) / 1000).toFixed(2)} s`);
     }
@@ -129,7 +142,14 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     } catch (error) {
       options.progress(`the end of the run could not be recorded: ${(error as Error).message}`);
     }
-    return { runId, outcome, published, durationMs: options.now() - started, sources: results, totals: totalsOf(results) };
+    return {
+      runId,
+      outcome,
+      published,
+      durationMs: options.now() - started,
+      sources: results,
+      totals: totalsOf(results),
+    };
   } catch (error) {
     try {
       store.finishRun(runId, iso(options.now()), "failed", { error: (error as Error).message });
@@ -148,10 +168,20 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
  */
 function recordedCheck(store: Store, runId: string, at: string, result: SourceResult): SourceResult {
   try {
-    store.recordCheck(runId, result.source, at, result.ok ? "successful" : "incomplete", result.ok ? null : result.detail);
+    store.recordCheck(
+      runId,
+      result.source,
+      at,
+      result.ok ? "successful" : "incomplete",
+      result.ok ? null : result.detail,
+    );
     return result;
   } catch (error) {
-    return { ...result, ok: false, detail: `${result.detail}; its check could not be recorded: ${(error as Error).message}` };
+    return {
+      ...result,
+      ok: false,
+      detail: `${result.detail}; its check could not be recorded: ${(error as Error).message}`,
+    };
   }
 }
 
@@ -162,9 +192,12 @@ function recordedCheck(store: Store, runId: string, at: string, result: SourceRe
 function registryLookups(registry: Registry) {
   const content = JSON.stringify({ families: registry.families, series: registry.series, releases: registry.releases });
   return {
-    resolveRelease: createReleaseResolver(registry), seriesIndex: createSeriesIndex(registry), matchNewsReleases: createNewsReleaseMatcher(registry),
+    resolveRelease: createReleaseResolver(registry),
+    seriesIndex: createSeriesIndex(registry),
+    matchNewsReleases: createNewsReleaseMatcher(registry),
     registrySha256: createHash("sha256").update(content).digest("hex"),
-    fetchOrder: fetchOrderRecorder(), linkPeriods: createPeriodLinker(registry),
+    fetchOrder: fetchOrderRecorder(),
+    linkPeriods: createPeriodLinker(registry),
   };
 }
 
@@ -175,10 +208,20 @@ type Lookups = ReturnType<typeof registryLookups>;
  * an observation API's document the publisher refuses (a wrong series key's 404) fails alone: each such document
  * stands for one series or dataset, so the others are still fetched and applied, and the source is reported incomplete.
  */
-async function ingestSource(store: Store, source: SourceDefinition, options: IngestOptions & { mode: { kind: "fetch" } }, runId: string, lookups: Lookups): Promise<SourceResult> {
+async function ingestSource(
+  store: Store,
+  source: SourceDefinition,
+  options: IngestOptions & { mode: { kind: "fetch" } },
+  runId: string,
+  lookups: Lookups,
+): Promise<SourceResult> {
   const tally: SourceTally = { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] };
   try {
-    const received = await fetchedDocuments(source, options, source.kind === "observations" ? (message) => tally.failures.push(message) : null);
+    const received = await fetchedDocuments(
+      source,
+      options,
+      source.kind === "observations" ? (message) => tally.failures.push(message) : null,
+    );
     for (const document of received) applyDocument(store, source, document, options, runId, lookups, tally);
   } catch (error) {
     tally.failures.push((error as Error).message);
@@ -191,15 +234,32 @@ async function ingestSource(store: Store, source: SourceDefinition, options: Ing
  * as the runs that fetched them applied them. A document that cannot be read fails its source and the replay goes on,
  * since the runs that followed it applied what came after.
  */
-function replaySources(store: Store, sources: SourceDefinition[], options: IngestOptions & { mode: { kind: "archive" } }, runId: string, lookups: Lookups): SourceResult[] {
-  const tallies = new Map(sources.map((source): [string, SourceTally] => [source.slug, { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] }]));
+function replaySources(
+  store: Store,
+  sources: SourceDefinition[],
+  options: IngestOptions & { mode: { kind: "archive" } },
+  runId: string,
+  lookups: Lookups,
+): SourceResult[] {
+  const tallies = new Map(
+    sources.map((source): [string, SourceTally] => [
+      source.slug,
+      { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] },
+    ]),
+  );
   const bySlug = new Map(sources.map((source) => [source.slug as string, source]));
   for (const planned of replayPlan(options.mode.dir, [...bySlug.keys()])) {
     const source = bySlug.get(planned.source)!;
     const tally = tallies.get(source.slug)!;
     const document: Document = {
-      name: planned.name, url: planned.recorded?.url ?? `file:${planned.name}`, body: planned.body, status: null, etag: null, lastModified: null,
-      fetchedAt: planned.recorded?.fetchedAt ?? planned.stampedAt, retrievedAt: planned.recorded ? planned.recorded.retrievedAt ?? planned.recorded.fetchedAt : null,
+      name: planned.name,
+      url: planned.recorded?.url ?? `file:${planned.name}`,
+      body: planned.body,
+      status: null,
+      etag: null,
+      lastModified: null,
+      fetchedAt: planned.recorded?.fetchedAt ?? planned.stampedAt,
+      retrievedAt: planned.recorded ? (planned.recorded.retrievedAt ?? planned.recorded.fetchedAt) : null,
       runId: planned.recorded?.runId ?? null,
     };
     try {
@@ -216,15 +276,39 @@ function replaySources(store: Store, sources: SourceDefinition[], options: Inges
  * (`at`: first and last seen, evidence, vintages) is when it was fetched: now, or for a replayed fetch of the
  * service's own archive the time on record, so that a replay reproduces the answers of the runs it replays.
  */
-function applyDocument(store: Store, source: SourceDefinition, document: Document, options: IngestOptions, runId: string, lookups: Lookups, tally: SourceTally): void {
+function applyDocument(
+  store: Store,
+  source: SourceDefinition,
+  document: Document,
+  options: IngestOptions,
+  runId: string,
+  lookups: Lookups,
+  tally: SourceTally,
+): void {
   const at = document.fetchedAt ?? new Date(options.now()).toISOString();
   const retrievedAt = document.retrievedAt ?? retrievedAtOf(document.name, at);
   const archiveDir = join(options.dataDir, DATA_FILES.archive);
   const archived = archiveDocument(archiveDir, source.slug, document.body, at, source.extension, store.archivedPath);
-  store.recordDocument({ sha256: archived.sha256, runId, source: source.slug, url: document.url, fetchedAt: at, httpStatus: document.status, etag: document.etag, lastModified: document.lastModified, bytes: archived.bytes, archivePath: archived.path });
+  store.recordDocument({
+    sha256: archived.sha256,
+    runId,
+    source: source.slug,
+    url: document.url,
+    fetchedAt: at,
+    httpStatus: document.status,
+    etag: document.etag,
+    lastModified: document.lastModified,
+    bytes: archived.bytes,
+    archivePath: archived.path,
+  });
   lookups.fetchOrder.record(archiveDir, {
-    source: source.slug, file: basename(archived.path), sha256: archived.sha256, fetchedAt: at, retrievedAt: retrievedAt === at ? null : retrievedAt,
-    url: document.url, runId: document.runId ?? runId,
+    source: source.slug,
+    file: basename(archived.path),
+    sha256: archived.sha256,
+    fetchedAt: at,
+    retrievedAt: retrievedAt === at ? null : retrievedAt,
+    url: document.url,
+    runId: document.runId ?? runId,
   });
   tally.documents++;
   // A replay skips calendar and value documents the ledger already applied (re-applying an older snapshot after a
@@ -233,31 +317,53 @@ function applyDocument(store: Store, source: SourceDefinition, document: Documen
   // counts are how operators judge a feed's health.
   const fetches = appliedFetches(store.db);
   if (options.mode.kind === "archive" && source.kind !== "news") {
-    const known = document.fetchedAt !== null
-      ? fetches.wasApplied(source.slug, archived.sha256, at, lookups.registrySha256)
-      : store.wasApplied(source.slug, archived.sha256, lookups.registrySha256);
+    const known =
+      document.fetchedAt !== null
+        ? fetches.wasApplied(source.slug, archived.sha256, at, lookups.registrySha256)
+        : store.wasApplied(source.slug, archived.sha256, lookups.registrySha256);
     if (known) {
       tally.counts.known = (tally.counts.known ?? 0) + 1;
       return;
     }
   }
   // What a replayed fetch brings is recorded as that fetch's run brought it, so a replay serves the same run ids.
-  const run: RunContext = { runId: document.runId ?? runId, at, document: { sha256: archived.sha256, fetchedAt: retrievedAt } };
+  const run: RunContext = {
+    runId: document.runId ?? runId,
+    at,
+    document: { sha256: archived.sha256, fetchedAt: retrievedAt },
+  };
   const applyCalendar = (snapshot: CalendarSnapshot) => {
     tally.skipped = tallySkipped(tally.skipped, snapshot.skipped, tally.skippedSeen);
-    return applyCalendarSnapshot(store, lookups.resolveRelease, source.slug as CalendarSource, snapshot.events, run, snapshot.skipped);
+    return applyCalendarSnapshot(
+      store,
+      lookups.resolveRelease,
+      source.slug as CalendarSource,
+      snapshot.events,
+      run,
+      snapshot.skipped,
+    );
   };
   // Values first, then the periods they confirm for events whose calendar states none.
   const applyValues = (observations: SourceObservation[]) => ({
-    ...applyObservations(store, lookups.seriesIndex, observations, run, { sha256: archived.sha256, fetchedAt: retrievedAt }),
+    ...applyObservations(store, lookups.seriesIndex, observations, run, {
+      sha256: archived.sha256,
+      fetchedAt: retrievedAt,
+    }),
     linked: lookups.linkPeriods(store, observations, retrievedAt, run),
   });
   const applied = store.transaction(() => {
-    const changes = source.kind === "calendar"
-      ? applyCalendar(source.parse(document.body, retrievedAt))
-      : source.kind === "observations"
-        ? applyValues(source.parse(document.body))
-        : applyAnnouncements(store, lookups.matchNewsReleases, source.slug as NewsFeed, source.parse(document.body), run);
+    const changes =
+      source.kind === "calendar"
+        ? applyCalendar(source.parse(document.body, retrievedAt))
+        : source.kind === "observations"
+          ? applyValues(source.parse(document.body))
+          : applyAnnouncements(
+              store,
+              lookups.matchNewsReleases,
+              source.slug as NewsFeed,
+              source.parse(document.body),
+              run,
+            );
     store.markApplied(source.slug, archived.sha256, lookups.registrySha256, runId, at);
     if (source.kind !== "news") fetches.record(source.slug, archived.sha256, at, lookups.registrySha256, runId);
     return changes;
@@ -266,9 +372,18 @@ function applyDocument(store: Store, source: SourceDefinition, document: Documen
 }
 
 /** The source's documents; with `refusedAlone`, a document the publisher refuses is reported there and the rest fetched. */
-async function fetchedDocuments(source: SourceDefinition, options: IngestOptions & { mode: { kind: "fetch" } }, refusedAlone: ((message: string) => void) | null): Promise<Document[]> {
+async function fetchedDocuments(
+  source: SourceDefinition,
+  options: IngestOptions & { mode: { kind: "fetch" } },
+  refusedAlone: ((message: string) => void) | null,
+): Promise<Document[]> {
   const { mode } = options;
-  const context: RequestContext = { hosts: mode.hosts, registry: options.registry, now: DateTime.fromMillis(options.now(), { zone: "utc" }), blsApiKey: mode.blsApiKey };
+  const context: RequestContext = {
+    hosts: mode.hosts,
+    registry: options.registry,
+    now: DateTime.fromMillis(options.now(), { zone: "utc" }),
+    blsApiKey: mode.blsApiKey,
+  };
   const documents: Document[] = [];
   for (const request of source.requests(context)) {
     let fetched: Awaited<ReturnType<typeof fetchDocument>>;
@@ -279,7 +394,17 @@ async function fetchedDocuments(source: SourceDefinition, options: IngestOptions
       refusedAlone(error.message);
       continue;
     }
-    documents.push({ name: "", url: request.url, body: fetched.body, status: fetched.status, etag: fetched.etag, lastModified: fetched.lastModified, fetchedAt: null, retrievedAt: null, runId: null });
+    documents.push({
+      name: "",
+      url: request.url,
+      body: fetched.body,
+      status: fetched.status,
+      etag: fetched.etag,
+      lastModified: fetched.lastModified,
+      fetchedAt: null,
+      retrievedAt: null,
+      runId: null,
+    });
   }
   return documents;
 }
@@ -294,8 +419,15 @@ function lastEconomicsSuccess(store: Store, results: SourceResult[], finished: s
     return economics.length > 0 && economics.every((source) => source.ok);
   };
   if (economicsOk(results)) return finished;
-  const earlier = store.db.prepare("SELECT finished_at, summary FROM runs WHERE outcome IN ('succeeded', 'partial') ORDER BY finished_at DESC").all() as { finished_at: string; summary: string }[];
-  return earlier.find((run) => economicsOk((JSON.parse(run.summary) as { sources?: SourceResult[] }).sources ?? []))?.finished_at ?? null;
+  const earlier = store.db
+    .prepare(
+      "SELECT finished_at, summary FROM runs WHERE outcome IN ('succeeded', 'partial') ORDER BY finished_at DESC",
+    )
+    .all() as { finished_at: string; summary: string }[];
+  return (
+    earlier.find((run) => economicsOk((JSON.parse(run.summary) as { sources?: SourceResult[] }).sources ?? []))
+      ?.finished_at ?? null
+  );
 }
 
 const isNewsFeed = (source: string) => (NEWS_FEEDS as readonly string[]).includes(source);

@@ -23,7 +23,9 @@ export function requireIngestionLock(dataDir: string): () => void {
   const release = acquireIngestionLock(dataDir);
   if (release) return release;
   const holder = ingestionLockHolder(dataDir);
-  throw new Error(`another ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress for this data directory`);
+  throw new Error(
+    `another ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress for this data directory`,
+  );
 }
 
 /**

@@ -11,11 +11,25 @@ export type IngestLogFormat = (typeof INGEST_LOG_FORMATS)[number];
  */
 export function logRunSummary(logger: Logger, summary: IngestSummary): void {
   for (const source of summary.sources) {
-    const fields = { runId: summary.runId, source: source.source, ok: source.ok, documents: source.documents, counts: source.counts, skipped: source.skipped ?? [], detail: source.detail };
+    const fields = {
+      runId: summary.runId,
+      source: source.source,
+      ok: source.ok,
+      documents: source.documents,
+      counts: source.counts,
+      skipped: source.skipped ?? [],
+      detail: source.detail,
+    };
     if (source.ok) logger.info(fields, "source ingested");
     else logger.warn(fields, "source incomplete");
   }
-  const fields = { runId: summary.runId, outcome: summary.outcome, published: summary.published, durationMs: Math.round(summary.durationMs), totals: summary.totals };
+  const fields = {
+    runId: summary.runId,
+    outcome: summary.outcome,
+    published: summary.published,
+    durationMs: Math.round(summary.durationMs),
+    totals: summary.totals,
+  };
   if (summary.outcome === "succeeded") logger.info(fields, "ingestion run finished");
   else logger.warn(fields, "ingestion run finished");
 }

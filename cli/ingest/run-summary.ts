@@ -16,13 +16,26 @@ export interface SourceTally {
 export function sourceResult(source: SourceDefinition, tally: SourceTally): SourceResult {
   const ok = tally.documents > 0 && tally.failures.length === 0;
   const [failure, ...moreFailures] = tally.failures;
-  const detail = failure !== undefined ? `${failure}${moreFailures.length ? `; and ${moreFailures.length} more document${moreFailures.length === 1 ? "" : "s"} failed` : ""}`
-    : tally.documents === 0 ? "no documents to read" : describe(tally.documents, tally.counts);
-  return { source: source.slug, ok, documents: tally.documents, detail, counts: tally.counts, ...(source.kind === "calendar" ? { skipped: tally.skipped } : {}) };
+  const detail =
+    failure !== undefined
+      ? `${failure}${moreFailures.length ? `; and ${moreFailures.length} more document${moreFailures.length === 1 ? "" : "s"} failed` : ""}`
+      : tally.documents === 0
+        ? "no documents to read"
+        : describe(tally.documents, tally.counts);
+  return {
+    source: source.slug,
+    ok,
+    documents: tally.documents,
+    detail,
+    counts: tally.counts,
+    ...(source.kind === "calendar" ? { skipped: tally.skipped } : {}),
+  };
 }
 
 function describe(documents: number, counts: Record<string, number>): string {
-  const parts = Object.entries(counts).filter(([, value]) => value > 0).map(([name, value]) => `${value} ${name}`);
+  const parts = Object.entries(counts)
+    .filter(([, value]) => value > 0)
+    .map(([name, value]) => `${value} ${name}`);
   return `${documents} document${documents === 1 ? "" : "s"}${parts.length ? `, ${parts.join(", ")}` : ""}`;
 }
 

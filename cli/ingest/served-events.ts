@@ -36,10 +36,13 @@ const EVENTS_PER_SLICE = 2_000;
 /** The served events of an id range in id order, each with its parts, read from the ledger a slice of events at a time. */
 export function* servedEvents(db: Database.Database, { after: rangeAfter, through }: IdRange): Generator<ServedEvent> {
   const eventsInRange = db.prepare(SERVED_EVENTS_IN_RANGE_SQL);
-  const sourcesIn = db.prepare("SELECT * FROM event_sources WHERE event_id BETWEEN ? AND ? ORDER BY event_id, first_seen_at, source");
+  const sourcesIn = db.prepare(
+    "SELECT * FROM event_sources WHERE event_id BETWEEN ? AND ? ORDER BY event_id, first_seen_at, source",
+  );
   const evidenceIn = db.prepare(`SELECT event_id, kind, observed_at, released_at, detail, url FROM evidence
     WHERE event_id BETWEEN ? AND ? ORDER BY event_id, observed_at, kind`);
-  const changesIn = db.prepare(`SELECT event_id, field, old_value, new_value, changed_at, document_sha256, document_fetched_at FROM event_changes
+  const changesIn =
+    db.prepare(`SELECT event_id, field, old_value, new_value, changed_at, document_sha256, document_fetched_at FROM event_changes
     WHERE event_id BETWEEN ? AND ? ORDER BY event_id, rowid`);
   let after = rangeAfter;
   for (;;) {
@@ -50,7 +53,12 @@ export function* servedEvents(db: Database.Database, { after: rangeAfter, throug
     const evidence = byEvent(evidenceIn.all(...range) as (StoredEvidence & { event_id: string })[]);
     const changes = byEvent(changesIn.all(...range) as (StoredEventChange & { event_id: string })[]);
     for (const event of slice) {
-      yield { event, sources: sources.get(event.id) ?? [], evidence: evidence.get(event.id) ?? [], changes: changes.get(event.id) ?? [] };
+      yield {
+        event,
+        sources: sources.get(event.id) ?? [],
+        evidence: evidence.get(event.id) ?? [],
+        changes: changes.get(event.id) ?? [],
+      };
     }
     after = range[1]!;
   }

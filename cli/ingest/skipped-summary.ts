@@ -10,12 +10,23 @@ export interface SkippedByReason {
   /** Records skipped for this reason over the run's documents (a record listed by two snapshots counts twice). */
   count: number;
   /** Each distinct title with the adapter's words for it: how many distinct records, and the first of them. */
-  titles: { title: string | null; detail: string; records: number; first: { record: string; scheduledDate: string | null } }[];
+  titles: {
+    title: string | null;
+    detail: string;
+    records: number;
+    first: { record: string; scheduledDate: string | null };
+  }[];
 }
 
 /** Adds one document's skipped records to a source's tally, grouped by reason in the vocabulary's order. */
-export function tallySkipped(tally: SkippedByReason[], skipped: readonly SkippedCalendarRecord[], seen: Set<string>): SkippedByReason[] {
-  const byReason = new Map(tally.map((entry) => [entry.reason, { ...entry, titles: entry.titles.map((title) => ({ ...title })) }]));
+export function tallySkipped(
+  tally: SkippedByReason[],
+  skipped: readonly SkippedCalendarRecord[],
+  seen: Set<string>,
+): SkippedByReason[] {
+  const byReason = new Map(
+    tally.map((entry) => [entry.reason, { ...entry, titles: entry.titles.map((title) => ({ ...title })) }]),
+  );
   for (const record of skipped) {
     const entry = byReason.get(record.kind) ?? { reason: record.kind, count: 0, titles: [] };
     entry.count++;
@@ -25,7 +36,13 @@ export function tallySkipped(tally: SkippedByReason[], skipped: readonly Skipped
     seen.add(key);
     const title = entry.titles.find((known) => known.title === record.title && known.detail === record.reason);
     if (title) title.records++;
-    else entry.titles.push({ title: record.title, detail: record.reason, records: 1, first: { record: record.record, scheduledDate: record.scheduledDate } });
+    else
+      entry.titles.push({
+        title: record.title,
+        detail: record.reason,
+        records: 1,
+        first: { record: record.record, scheduledDate: record.scheduledDate },
+      });
   }
   return [...byReason.values()].sort((a, b) => a.reason.localeCompare(b.reason));
 }
@@ -44,8 +61,12 @@ export function skippedLines(sources: readonly { source: string; skipped?: Skipp
       const labels = new Map<string, number>();
       for (const { title, records, first } of entry.titles) {
         // A wrong date is the point of its skip, so it is shown; other records group by title.
-        const label = title === null ? first.record
-          : entry.reason === "DATE_THE_SOURCE_GETS_WRONG" ? `"${title}" (record ${first.record}, ${first.scheduledDate})` : `"${title}"`;
+        const label =
+          title === null
+            ? first.record
+            : entry.reason === "DATE_THE_SOURCE_GETS_WRONG"
+              ? `"${title}" (record ${first.record}, ${first.scheduledDate})`
+              : `"${title}"`;
         labels.set(label, (labels.get(label) ?? 0) + records);
       }
       const ranked = [...labels].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));

@@ -82,13 +82,22 @@ export function openStore(path: string) {
   const statements = {
     startRun: db.prepare("INSERT INTO runs (id, started_at, mode, outcome) VALUES (?, ?, ?, 'running')"),
     finishRun: db.prepare("UPDATE runs SET finished_at = ?, outcome = ?, summary = ? WHERE id = ?"),
-    closeInterrupted: db.prepare(`UPDATE runs SET finished_at = ?, outcome = 'failed', summary = '{"error":"interrupted before it finished"}' WHERE outcome = 'running'`),
-    recordCheck: db.prepare("INSERT OR REPLACE INTO source_checks (run_id, source, checked_at, result, detail) VALUES (?, ?, ?, ?, ?)"),
-    recordDocument: db.prepare(`INSERT OR IGNORE INTO documents (sha256, run_id, source, url, fetched_at, http_status, etag, last_modified, bytes, archive_path)
+    closeInterrupted: db.prepare(
+      `UPDATE runs SET finished_at = ?, outcome = 'failed', summary = '{"error":"interrupted before it finished"}' WHERE outcome = 'running'`,
+    ),
+    recordCheck: db.prepare(
+      "INSERT OR REPLACE INTO source_checks (run_id, source, checked_at, result, detail) VALUES (?, ?, ?, ?, ?)",
+    ),
+    recordDocument:
+      db.prepare(`INSERT OR IGNORE INTO documents (sha256, run_id, source, url, fetched_at, http_status, etag, last_modified, bytes, archive_path)
       VALUES (@sha256, @runId, @source, @url, @fetchedAt, @httpStatus, @etag, @lastModified, @bytes, @archivePath)`),
     archivedPath: db.prepare("SELECT archive_path FROM documents WHERE sha256 = ? LIMIT 1").pluck(),
-    markApplied: db.prepare("INSERT OR IGNORE INTO applied_documents (source, sha256, registry_sha256, run_id, applied_at) VALUES (?, ?, ?, ?, ?)"),
-    wasApplied: db.prepare("SELECT 1 FROM applied_documents WHERE source = ? AND sha256 = ? AND registry_sha256 = ?").pluck(),
+    markApplied: db.prepare(
+      "INSERT OR IGNORE INTO applied_documents (source, sha256, registry_sha256, run_id, applied_at) VALUES (?, ?, ?, ?, ?)",
+    ),
+    wasApplied: db
+      .prepare("SELECT 1 FROM applied_documents WHERE source = ? AND sha256 = ? AND registry_sha256 = ?")
+      .pluck(),
     eventSource: db.prepare("SELECT * FROM event_sources WHERE source = ? AND source_event_id = ?"),
     event: db.prepare("SELECT * FROM events WHERE id = ?"),
     // Two branches, so that each is a seek on its own index (an OR across both would scan the release's events).
@@ -97,30 +106,48 @@ export function openStore(path: string) {
         UNION ALL SELECT rowid FROM events WHERE release_slug = @release AND json_extract(reference_period, '$.code') = @period)
       ORDER BY rowid`),
     sourcesOfEvent: db.prepare("SELECT * FROM event_sources WHERE event_id = ?"),
-    insertEvent: db.prepare(`INSERT INTO events (id, release_slug, title, scheduled_date, scheduled_at, time_precision, source_timezone, reference_period, status, withdrawn_at, first_seen_at, updated_at)
+    insertEvent:
+      db.prepare(`INSERT INTO events (id, release_slug, title, scheduled_date, scheduled_at, time_precision, source_timezone, reference_period, status, withdrawn_at, first_seen_at, updated_at)
       VALUES (@id, @release_slug, @title, @scheduled_date, @scheduled_at, @time_precision, @source_timezone, @reference_period, @status, @withdrawn_at, @first_seen_at, @updated_at)`),
-    updateEvent: db.prepare(`UPDATE events SET title = @title, scheduled_date = @scheduled_date, scheduled_at = @scheduled_at, time_precision = @time_precision,
+    updateEvent:
+      db.prepare(`UPDATE events SET title = @title, scheduled_date = @scheduled_date, scheduled_at = @scheduled_at, time_precision = @time_precision,
       source_timezone = @source_timezone, reference_period = @reference_period, status = @status, withdrawn_at = @withdrawn_at, updated_at = @updated_at WHERE id = @id`),
-    upsertEventSource: db.prepare(`INSERT INTO event_sources (source, source_event_id, event_id, title, scheduled_date, scheduled_at, first_seen_at, last_seen_at)
+    upsertEventSource:
+      db.prepare(`INSERT INTO event_sources (source, source_event_id, event_id, title, scheduled_date, scheduled_at, first_seen_at, last_seen_at)
       VALUES (@source, @source_event_id, @event_id, @title, @scheduled_date, @scheduled_at, @first_seen_at, @last_seen_at)
       ON CONFLICT (source, source_event_id) DO UPDATE SET title = excluded.title, scheduled_date = excluded.scheduled_date,
         scheduled_at = excluded.scheduled_at, last_seen_at = excluded.last_seen_at`),
-    recordChange: db.prepare(`INSERT INTO event_changes (event_id, run_id, changed_at, field, old_value, new_value, document_sha256, document_fetched_at)
+    recordChange:
+      db.prepare(`INSERT INTO event_changes (event_id, run_id, changed_at, field, old_value, new_value, document_sha256, document_fetched_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-    sourceRefsInRange: db.prepare("SELECT * FROM event_sources WHERE source = ? AND scheduled_date BETWEEN ? AND ? ORDER BY rowid"),
-    addEvidence: db.prepare("INSERT OR IGNORE INTO evidence (event_id, kind, observed_at, released_at, detail, url) VALUES (?, ?, ?, ?, ?, ?)"),
-    eventsAwaitingPeriod: db.prepare("SELECT * FROM events WHERE release_slug = ? AND json_extract(reference_period, '$.code') = ? ORDER BY rowid"),
-    liveEventsScheduledBetween: db.prepare("SELECT * FROM events WHERE release_slug = ? AND status != 'CANCELLED' AND scheduled_date BETWEEN ? AND ?"),
-    currentVintage: db.prepare("SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence DESC LIMIT 1"),
-    vintagesOfPeriod: db.prepare("SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence"),
+    sourceRefsInRange: db.prepare(
+      "SELECT * FROM event_sources WHERE source = ? AND scheduled_date BETWEEN ? AND ? ORDER BY rowid",
+    ),
+    addEvidence: db.prepare(
+      "INSERT OR IGNORE INTO evidence (event_id, kind, observed_at, released_at, detail, url) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    eventsAwaitingPeriod: db.prepare(
+      "SELECT * FROM events WHERE release_slug = ? AND json_extract(reference_period, '$.code') = ? ORDER BY rowid",
+    ),
+    liveEventsScheduledBetween: db.prepare(
+      "SELECT * FROM events WHERE release_slug = ? AND status != 'CANCELLED' AND scheduled_date BETWEEN ? AND ?",
+    ),
+    currentVintage: db.prepare(
+      "SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence DESC LIMIT 1",
+    ),
+    vintagesOfPeriod: db.prepare(
+      "SELECT * FROM vintages WHERE series_slug = ? AND reference_period = ? ORDER BY sequence",
+    ),
     currentVintagesOf: db.prepare(`SELECT * FROM vintages v WHERE series_slug = ?
       AND sequence = (SELECT max(sequence) FROM vintages w WHERE w.series_slug = v.series_slug AND w.reference_period = v.reference_period)
       ORDER BY reference_period`),
-    appendVintage: db.prepare(`INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, source_updated_at, ingested_at, run_id,
+    appendVintage:
+      db.prepare(`INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, source_updated_at, ingested_at, run_id,
         source, adapter, transformation, derivation, document_sha256, document_fetched_at, note, derived_inputs)
       VALUES (@series_slug, @reference_period, @sequence, @value, @publication_status, @source_updated_at, @ingested_at, @run_id,
         @source, @adapter, @transformation, @derivation, @document_sha256, @document_fetched_at, @note, @derived_inputs)`),
-    recordSighting: db.prepare(`INSERT INTO value_sightings (series_slug, reference_period, seen_at, source_updated_at, document_sha256, run_id)
+    recordSighting:
+      db.prepare(`INSERT INTO value_sightings (series_slug, reference_period, seen_at, source_updated_at, document_sha256, run_id)
       VALUES (@series_slug, @reference_period, @seen_at, @source_updated_at, @document_sha256, @run_id)
       ON CONFLICT (series_slug, reference_period) DO UPDATE SET seen_at = excluded.seen_at, source_updated_at = excluded.source_updated_at,
         document_sha256 = excluded.document_sha256, run_id = excluded.run_id`),
@@ -139,39 +166,83 @@ export function openStore(path: string) {
       db.close();
     },
     transaction: <T>(work: () => T): T => db.transaction(work)(),
-    startRun: (id: string, startedAt: string, mode: "fetch" | "archive") => statements.startRun.run(id, startedAt, mode),
+    startRun: (id: string, startedAt: string, mode: "fetch" | "archive") =>
+      statements.startRun.run(id, startedAt, mode),
     /** Only the holder of the ingestion lock calls this, so any run still marked running was killed. */
     closeInterruptedRuns: (at: string) => statements.closeInterrupted.run(at).changes,
     finishRun: (id: string, finishedAt: string, outcome: string, summary: unknown) =>
       statements.finishRun.run(finishedAt, outcome, JSON.stringify(summary), id),
     recordCheck: (runId: string, source: string, checkedAt: string, result: CheckResult, detail: string | null) =>
       statements.recordCheck.run(runId, source, checkedAt, result, detail),
-    recordDocument: (document: { sha256: string; runId: string; source: string; url: string; fetchedAt: string; httpStatus: number | null; etag: string | null; lastModified: string | null; bytes: number; archivePath: string }) =>
-      statements.recordDocument.run(document),
+    recordDocument: (document: {
+      sha256: string;
+      runId: string;
+      source: string;
+      url: string;
+      fetchedAt: string;
+      httpStatus: number | null;
+      etag: string | null;
+      lastModified: string | null;
+      bytes: number;
+      archivePath: string;
+    }) => statements.recordDocument.run(document),
     archivedPath: (sha256: string) => statements.archivedPath.get(sha256) as string | undefined,
-    markApplied: (source: string, sha256: string, registrySha256: string, runId: string, at: string) => statements.markApplied.run(source, sha256, registrySha256, runId, at),
-    wasApplied: (source: string, sha256: string, registrySha256: string) => statements.wasApplied.get(source, sha256, registrySha256) !== undefined,
-    eventSource: (source: string, sourceEventId: string) => statements.eventSource.get(source, sourceEventId) as StoredEventSource | undefined,
+    markApplied: (source: string, sha256: string, registrySha256: string, runId: string, at: string) =>
+      statements.markApplied.run(source, sha256, registrySha256, runId, at),
+    wasApplied: (source: string, sha256: string, registrySha256: string) =>
+      statements.wasApplied.get(source, sha256, registrySha256) !== undefined,
+    eventSource: (source: string, sourceEventId: string) =>
+      statements.eventSource.get(source, sourceEventId) as StoredEventSource | undefined,
     event: (id: string) => statements.event.get(id) as StoredEvent | undefined,
     canonicalCandidates: (releaseSlug: string, scheduledDate: string, periodCode: string | null) =>
-      statements.canonicalCandidates.all({ release: releaseSlug, date: scheduledDate, period: periodCode }) as StoredEvent[],
+      statements.canonicalCandidates.all({
+        release: releaseSlug,
+        date: scheduledDate,
+        period: periodCode,
+      }) as StoredEvent[],
     sourcesOfEvent: (eventId: string) => statements.sourcesOfEvent.all(eventId) as StoredEventSource[],
     insertEvent: (event: StoredEvent) => statements.insertEvent.run(event),
     updateEvent: (event: StoredEvent) => statements.updateEvent.run(event),
     upsertEventSource: (reference: StoredEventSource) => statements.upsertEventSource.run(reference),
     /** A change the source made to an event, with the run and the archived document that brought it. */
-    recordChange: (eventId: string, run: ChangeContext, field: string, oldValue: string | null, newValue: string | null) =>
-      statements.recordChange.run(eventId, run.runId, run.at, field, oldValue, newValue, run.document?.sha256 ?? null, run.document?.fetchedAt ?? null),
-    sourceRefsInRange: (source: string, from: string, to: string) => statements.sourceRefsInRange.all(source, from, to) as StoredEventSource[],
-    addEvidence: (eventId: string, kind: string, observedAt: string, releasedAt: string | null, detail: string, url: string | null) =>
-      statements.addEvidence.run(eventId, kind, observedAt, releasedAt, detail, url).changes > 0,
-    eventsForPeriod: (releaseSlug: string, periodCode: string) => statements.eventsAwaitingPeriod.all(releaseSlug, periodCode) as StoredEvent[],
+    recordChange: (
+      eventId: string,
+      run: ChangeContext,
+      field: string,
+      oldValue: string | null,
+      newValue: string | null,
+    ) =>
+      statements.recordChange.run(
+        eventId,
+        run.runId,
+        run.at,
+        field,
+        oldValue,
+        newValue,
+        run.document?.sha256 ?? null,
+        run.document?.fetchedAt ?? null,
+      ),
+    sourceRefsInRange: (source: string, from: string, to: string) =>
+      statements.sourceRefsInRange.all(source, from, to) as StoredEventSource[],
+    addEvidence: (
+      eventId: string,
+      kind: string,
+      observedAt: string,
+      releasedAt: string | null,
+      detail: string,
+      url: string | null,
+    ) => statements.addEvidence.run(eventId, kind, observedAt, releasedAt, detail, url).changes > 0,
+    eventsForPeriod: (releaseSlug: string, periodCode: string) =>
+      statements.eventsAwaitingPeriod.all(releaseSlug, periodCode) as StoredEvent[],
     /** A release's events not cancelled, scheduled on dates from `from` to `to` (both included). */
-    liveEventsScheduledBetween: (releaseSlug: string, from: string, to: string) => statements.liveEventsScheduledBetween.all(releaseSlug, from, to) as StoredEvent[],
-    currentVintage: (seriesSlug: string, period: string) => statements.currentVintage.get(seriesSlug, period) as StoredVintage | undefined,
+    liveEventsScheduledBetween: (releaseSlug: string, from: string, to: string) =>
+      statements.liveEventsScheduledBetween.all(releaseSlug, from, to) as StoredEvent[],
+    currentVintage: (seriesSlug: string, period: string) =>
+      statements.currentVintage.get(seriesSlug, period) as StoredVintage | undefined,
     appendVintage: (vintage: StoredVintage) => statements.appendVintage.run(vintage),
     /** Every vintage of one period, oldest first. */
-    vintagesOfPeriod: (seriesSlug: string, period: string) => statements.vintagesOfPeriod.all(seriesSlug, period) as StoredVintage[],
+    vintagesOfPeriod: (seriesSlug: string, period: string) =>
+      statements.vintagesOfPeriod.all(seriesSlug, period) as StoredVintage[],
     /** The current vintage of every period of a series (or ledger key), oldest period first. */
     currentVintagesOf: (seriesSlug: string) => statements.currentVintagesOf.all(seriesSlug) as StoredVintage[],
     recordSighting: (sighting: ValueSighting) => statements.recordSighting.run(sighting),
@@ -187,6 +258,8 @@ export interface ChangeContext {
 
 /** Adds the columns a store written by an earlier version lacks (SQLite has no ADD COLUMN IF NOT EXISTS). */
 function addMissingColumns(db: Database.Database, table: string, columns: readonly string[]): void {
-  const present = new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((column) => column.name));
+  const present = new Set(
+    (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((column) => column.name),
+  );
   for (const column of columns) if (!present.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
 }

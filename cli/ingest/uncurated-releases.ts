@@ -23,11 +23,49 @@ export interface UncuratedRelease {
  * Eurostat's euro-indicator calendar also lists a few releases the ECB or the European Commission author; they stay
  * filed under the calendar's publisher, which is the one whose record is served.
  */
-const CALENDARS: Record<CalendarSource, { publisher: Publisher; slugPrefix: string; pageUrl: string; country: string | null; region: Region | null; currency: string }> = {
-  "labour-stats-release-schedule": { publisher: "BLS", slugPrefix: "bls", pageUrl: "https://www.bls.gov/schedule/news_release/", country: "US", region: null, currency: "USD" },
-  "eu-stats-release-calendar": { publisher: "EUROSTAT", slugPrefix: "eurostat", pageUrl: "https://ec.europa.eu/eurostat/news/release-calendar", country: null, region: "EA", currency: "EUR" },
-  "central-bank-meetings-calendar": { publisher: "ECB", slugPrefix: "ecb", pageUrl: "https://www.ecb.europa.eu/press/calendars/mgcgc/html/index.en.html", country: null, region: "EA", currency: "EUR" },
-  "central-bank-statistics-calendar": { publisher: "ECB", slugPrefix: "ecb", pageUrl: "https://www.ecb.europa.eu/press/calendars/statscal/html/index.en.html", country: null, region: "EA", currency: "EUR" },
+const CALENDARS: Record<
+  CalendarSource,
+  {
+    publisher: Publisher;
+    slugPrefix: string;
+    pageUrl: string;
+    country: string | null;
+    region: Region | null;
+    currency: string;
+  }
+> = {
+  "labour-stats-release-schedule": {
+    publisher: "BLS",
+    slugPrefix: "bls",
+    pageUrl: "https://www.bls.gov/schedule/news_release/",
+    country: "US",
+    region: null,
+    currency: "USD",
+  },
+  "eu-stats-release-calendar": {
+    publisher: "EUROSTAT",
+    slugPrefix: "eurostat",
+    pageUrl: "https://ec.europa.eu/eurostat/news/release-calendar",
+    country: null,
+    region: "EA",
+    currency: "EUR",
+  },
+  "central-bank-meetings-calendar": {
+    publisher: "ECB",
+    slugPrefix: "ecb",
+    pageUrl: "https://www.ecb.europa.eu/press/calendars/mgcgc/html/index.en.html",
+    country: null,
+    region: "EA",
+    currency: "EUR",
+  },
+  "central-bank-statistics-calendar": {
+    publisher: "ECB",
+    slugPrefix: "ecb",
+    pageUrl: "https://www.ecb.europa.eu/press/calendars/statscal/html/index.en.html",
+    country: null,
+    region: "EA",
+    currency: "EUR",
+  },
 };
 
 export const UNCLASSIFIED_BASIS =
@@ -43,7 +81,12 @@ const MAX_SLUG_LENGTH = 80;
  * release gets `-unclassified` appended, so that an uncurated release never borrows a curated one's identity.
  */
 export function uncuratedSlug(source: CalendarSource, title: string, curatedSlugs: ReadonlySet<string>): string {
-  const words = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const words = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
   const prefix = CALENDARS[source].slugPrefix;
   // "ECB GovC: …" is not "ecb-ecb-govc-…".
   const base = words.startsWith(`${prefix}-`) ? words : `${prefix}-${words || "untitled"}`;

@@ -57,13 +57,23 @@ function writeGazetteer(path: string, cities: City[]): void {
   const db = new Database(path);
   try {
     db.exec(PLACES_DDL);
-    const insert = db.prepare(`INSERT INTO places (id, name, folded_name, country_code, admin_code, latitude, longitude, population, time_zone)
+    const insert =
+      db.prepare(`INSERT INTO places (id, name, folded_name, country_code, admin_code, latitude, longitude, population, time_zone)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     db.transaction(() => {
       for (const city of cities) {
         const [longitude, latitude] = city.loc.coordinates;
-        insert.run(city.cityId, city.name, foldPlaceName(city.name), city.country, city.adminCode || null,
-          latitude, longitude, city.population > 0 ? city.population : null, zoneOfPoint(latitude, longitude));
+        insert.run(
+          city.cityId,
+          city.name,
+          foldPlaceName(city.name),
+          city.country,
+          city.adminCode || null,
+          latitude,
+          longitude,
+          city.population > 0 ? city.population : null,
+          zoneOfPoint(latitude, longitude),
+        );
       }
       db.exec("INSERT INTO places_fts (places_fts) VALUES ('rebuild')");
       db.exec("INSERT INTO places_fts (places_fts) VALUES ('optimize')");

@@ -31,19 +31,29 @@ export function placesIndexState(dataDir: string): PlacesIndexState {
  * chosen when the service runs. A failed build is reported and the service starts without place search (an empty
  * list, as the spec says for a deployment with no place provider); the failure is the operator's to fix.
  */
-export function ensurePlacesIndex(dataDir: string, report: (line: string) => void, options: { cities?: City[]; build?: (dataDir: string) => { count: number } } = {}): void {
+export function ensurePlacesIndex(
+  dataDir: string,
+  report: (line: string) => void,
+  options: { cities?: City[]; build?: (dataDir: string) => { count: number } } = {},
+): void {
   const state = placesIndexState(dataDir);
   if (state === "current") return;
-  report(state === "missing"
-    ? `no place search index in ${dataDir}: building it from the bundled GeoNames gazetteer`
-    : `the place search index in ${dataDir} is of an older format: rebuilding it`);
+  report(
+    state === "missing"
+      ? `no place search index in ${dataDir}: building it from the bundled GeoNames gazetteer`
+      : `the place search index in ${dataDir} is of an older format: rebuilding it`,
+  );
   const started = performance.now();
   try {
     const { count } = options.build ? options.build(dataDir) : buildPlacesIndex(dataDir, options);
-    report(`place search index built: ${count} places with their time zones in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    report(
+      `place search index built: ${count} places with their time zones in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    report(`place search index could not be built (${reason}): place search answers an empty list until \`service places\` succeeds`);
+    report(
+      `place search index could not be built (${reason}): place search answers an empty list until \`service places\` succeeds`,
+    );
   }
 }
 
@@ -52,8 +62,14 @@ export function ensurePlacesIndex(dataDir: string, report: (line: string) => voi
  * about 90 MB, which V8 keeps for the life of the process once grown; a child gives it all back when it exits.
  */
 export function buildPlacesInChildProcess(dataDir: string): { count: number } {
-  const child = spawnSync(process.execPath, [packagePath("cli/bin.js"), "places", "--data-dir", dataDir], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  if (child.status !== 0) throw new Error(child.stderr.trim().split("\n").pop() || `\`service places\` exited ${child.status ?? child.signal}`);
+  const child = spawnSync(process.execPath, [packagePath("cli/bin.js"), "places", "--data-dir", dataDir], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (child.status !== 0)
+    throw new Error(
+      child.stderr.trim().split("\n").pop() || `\`service places\` exited ${child.status ?? child.signal}`,
+    );
   const db = new Database(join(dataDir, DATA_FILES.places), { readonly: true, fileMustExist: true });
   try {
     return { count: db.prepare("SELECT count(*) FROM places").pluck().get() as number };

@@ -3,44 +3,71 @@ import { closeSync, createReadStream, openSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import {
-  GENERATION_FILES, MANIFEST_NAME, generationName, publishedFileKey,
-  type GenerationFile, type IndexManifest, type PublishedFile,
+  GENERATION_FILES,
+  MANIFEST_NAME,
+  generationName,
+  publishedFileKey,
+  type GenerationFile,
+  type IndexManifest,
+  type PublishedFile,
 } from "../../schemas/index-manifest.ts";
 import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import { digestFile } from "../../server/files/file-digest.ts";
 import { createObjectStoreClient, objectKey, objectUrl, storeStatusOf } from "../../server/storage/object-store.ts";
 
-const CONTENT_TYPES: Record<GenerationFile, string> = { index: "application/vnd.sqlite3", registry: "application/json" };
+const CONTENT_TYPES: Record<GenerationFile, string> = {
+  index: "application/vnd.sqlite3",
+  registry: "application/json",
+};
 
 /**
  * Publishes the data directory's current index and registry as one generation: each file under its content hash
  * (skipped when the store already holds it), then the manifest naming them, last, so a reader never finds a
  * manifest naming a file that is missing or partly written. Run under the ingestion lock, after a local publication.
  */
-export async function publishToObjectStore(location: ObjectStoreLocation, dataDir: string, now: Date): Promise<{ manifest: IndexManifest; url: string }> {
+export async function publishToObjectStore(
+  location: ObjectStoreLocation,
+  dataDir: string,
+  now: Date,
+): Promise<{ manifest: IndexManifest; url: string }> {
   const url = objectUrl(location, MANIFEST_NAME);
   const client = createObjectStoreClient(location);
   try {
     return { manifest: await publishGeneration(client, location, dataDir, now), url };
   } catch (error) {
-    throw new Error(`publishing to ${url} failed (the index stays published locally): ${error instanceof Error ? error.message || error.name : String(error)}`);
+    throw new Error(
+      `publishing to ${url} failed (the index stays published locally): ${error instanceof Error ? error.message || error.name : String(error)}`,
+    );
   } finally {
     client.destroy();
   }
 }
 
-export async function publishGeneration(client: S3Client, location: ObjectStoreLocation, dataDir: string, now: Date): Promise<IndexManifest> {
+export async function publishGeneration(
+  client: S3Client,
+  location: ObjectStoreLocation,
+  dataDir: string,
+  now: Date,
+): Promise<IndexManifest> {
   const files = {} as Record<GenerationFile, PublishedFile>;
-  for (const file of GENERATION_FILES) files[file] = await uploadFile(client, location, file, join(dataDir, DATA_FILES[file]));
-  const manifest: IndexManifest = { formatVersion: 1, generation: generationName(files), publishedAt: now.toISOString(), files };
-  await client.send(new PutObjectCommand({
-    Bucket: location.bucket,
-    Key: objectKey(location, MANIFEST_NAME),
-    Body: `${JSON.stringify(manifest, null, 2)}\n`,
-    ContentType: "application/json",
-    // Readers poll it with If-None-Match; no cache between them and the store may keep an old one.
-    CacheControl: "no-cache",
-  }));
+  for (const file of GENERATION_FILES)
+    files[file] = await uploadFile(client, location, file, join(dataDir, DATA_FILES[file]));
+  const manifest: IndexManifest = {
+    formatVersion: 1,
+    generation: generationName(files),
+    publishedAt: now.toISOString(),
+    files,
+  };
+  await client.send(
+    new PutObjectCommand({
+      Bucket: location.bucket,
+      Key: objectKey(location, MANIFEST_NAME),
+      Body: `${JSON.stringify(manifest, null, 2)}\n`,
+      ContentType: "application/json",
+      // Readers poll it with If-None-Match; no cache between them and the store may keep an old one.
+      CacheControl: "no-cache",
+    }),
+  );
   return manifest;
 }
 
@@ -49,23 +76,32 @@ export async function publishGeneration(client: S3Client, location: ObjectStoreL
  * replaced meanwhile (by a later rename) cannot put other bytes under the hash. The stored size is checked after
  * the upload: a store that kept something else than the bytes sent is an error here, not at every reader.
  */
-async function uploadFile(client: S3Client, location: ObjectStoreLocation, file: GenerationFile, path: string): Promise<PublishedFile> {
+async function uploadFile(
+  client: S3Client,
+  location: ObjectStoreLocation,
+  file: GenerationFile,
+  path: string,
+): Promise<PublishedFile> {
   const fd = openSync(path, "r");
   try {
     const { sha256, bytes } = await digestFile(path, fd);
     const key = publishedFileKey(file, sha256);
     if ((await storedSize(client, location, key)) !== bytes) {
-      await client.send(new PutObjectCommand({
-        Bucket: location.bucket,
-        Key: objectKey(location, key),
-        Body: createReadStream(path, { fd, start: 0, autoClose: false }),
-        ContentLength: bytes,
-        ContentType: CONTENT_TYPES[file],
-      }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket: location.bucket,
+          Key: objectKey(location, key),
+          Body: createReadStream(path, { fd, start: 0, autoClose: false }),
+          ContentLength: bytes,
+          ContentType: CONTENT_TYPES[file],
+        }),
+      );
       const stored = await storedSize(client, location, key);
       if (stored !== bytes) {
-        throw new Error(`${objectUrl(location, key)} holds ${stored ?? "no"} bytes after the upload of ${bytes}: the store did not keep the bytes sent `
-          + "(a store that does not understand the SDK's streaming checksums needs AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED)");
+        throw new Error(
+          `${objectUrl(location, key)} holds ${stored ?? "no"} bytes after the upload of ${bytes}: the store did not keep the bytes sent ` +
+            "(a store that does not understand the SDK's streaming checksums needs AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED)",
+        );
       }
     }
     return { key, sha256, bytes };

@@ -31,8 +31,17 @@ function oneLineCellsOf(view: QueryView, data: Data): { names: string[]; rows: s
 export function renderTable(view: QueryView, data: Data, width?: number): string {
   const { names, rows } = oneLineCellsOf(view, data);
   if (rows.length === 0) return "(no rows)\n";
-  const natural = names.map((name, column) => Math.max(stringWidth(name), ...rows.map((row) => stringWidth(row[column]!))));
-  const widths = width === undefined ? natural : fitted(natural, names.map((name) => Math.max(stringWidth(name), NARROWEST_CUT)), width);
+  const natural = names.map((name, column) =>
+    Math.max(stringWidth(name), ...rows.map((row) => stringWidth(row[column]!))),
+  );
+  const widths =
+    width === undefined
+      ? natural
+      : fitted(
+          natural,
+          names.map((name) => Math.max(stringWidth(name), NARROWEST_CUT)),
+          width,
+        );
   const cell = (value: string, column: number) => {
     const cut = cliTruncate(value, widths[column]!);
     return cut + " ".repeat(widths[column]! - stringWidth(cut));
@@ -51,7 +60,8 @@ function fitted(natural: number[], narrowest: number[], available: number): numb
   while (excess > 0) {
     let widest = -1;
     for (const [column, columnWidth] of widths.entries()) {
-      if (columnWidth > Math.min(narrowest[column]!, natural[column]!) && (widest < 0 || columnWidth > widths[widest]!)) widest = column;
+      if (columnWidth > Math.min(narrowest[column]!, natural[column]!) && (widest < 0 || columnWidth > widths[widest]!))
+        widest = column;
     }
     if (widest < 0) break;
     widths[widest]! -= 1;

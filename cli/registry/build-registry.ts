@@ -18,7 +18,12 @@ export function buildRegistry(sourceDir: string, builtAt: string): BuiltRegistry
       throw new Error(`registry source ${path}: ${(error as Error).message}`);
     }
   };
-  const registry = assertBuiltRegistry({ builtAt, families: read("families"), series: read("series"), releases: read("releases") });
+  const registry = assertBuiltRegistry({
+    builtAt,
+    families: read("families"),
+    series: read("series"),
+    releases: read("releases"),
+  });
   const problems = crossReferenceProblems(registry);
   if (problems.length > 0) throw new Error(`registry is inconsistent: ${problems.join("; ")}`);
   return registry;
@@ -30,7 +35,11 @@ export function readRegistrySources(now: Date = new Date(), sourceDir: string = 
 }
 
 /** Validates the curated registry and publishes the registry JSON into the data directory. */
-export function rebuildRegistry(dataDir: string, now: Date = new Date(), sourceDir: string = DEFAULT_REGISTRY_DIR): string {
+export function rebuildRegistry(
+  dataDir: string,
+  now: Date = new Date(),
+  sourceDir: string = DEFAULT_REGISTRY_DIR,
+): string {
   return publishRegistry(readRegistrySources(now, sourceDir), dataDir);
 }
 
@@ -49,21 +58,29 @@ function crossReferenceProblems(registry: Registry): string[] {
   const series = new Set(registry.series.map((entry) => entry.slug));
   const duplicates = (slugs: string[]) => slugs.filter((slug, index) => slugs.indexOf(slug) !== index);
 
-  for (const slug of duplicates(registry.families.map((family) => family.slug))) problems.push(`family ${slug} is defined twice`);
-  for (const slug of duplicates(registry.series.map((entry) => entry.slug))) problems.push(`series ${slug} is defined twice`);
-  for (const slug of duplicates(registry.releases.map((release) => release.slug))) problems.push(`release ${slug} is defined twice`);
+  for (const slug of duplicates(registry.families.map((family) => family.slug)))
+    problems.push(`family ${slug} is defined twice`);
+  for (const slug of duplicates(registry.series.map((entry) => entry.slug)))
+    problems.push(`series ${slug} is defined twice`);
+  for (const slug of duplicates(registry.releases.map((release) => release.slug)))
+    problems.push(`release ${slug} is defined twice`);
   for (const family of registry.families) {
-    for (const related of family.relatedFamilySlugs) if (!families.has(related)) problems.push(`family ${family.slug} relates to unknown ${related}`);
+    for (const related of family.relatedFamilySlugs)
+      if (!families.has(related)) problems.push(`family ${family.slug} relates to unknown ${related}`);
   }
   for (const entry of registry.series) {
     if (!families.has(entry.familySlug)) problems.push(`series ${entry.slug} names unknown family ${entry.familySlug}`);
-    if ((entry.country === null) === (entry.region === null)) problems.push(`series ${entry.slug} needs exactly one of country and region`);
-    if ((entry.upstream === null) === (entry.derived === null)) problems.push(`series ${entry.slug} needs exactly one of upstream and derived`);
+    if ((entry.country === null) === (entry.region === null))
+      problems.push(`series ${entry.slug} needs exactly one of country and region`);
+    if ((entry.upstream === null) === (entry.derived === null))
+      problems.push(`series ${entry.slug} needs exactly one of upstream and derived`);
     if (entry.derived) problems.push(...derivationProblems(entry.slug, entry.derived, series));
   }
   for (const release of registry.releases) {
-    if ((release.country === null) === (release.region === null)) problems.push(`release ${release.slug} needs exactly one of country and region`);
-    for (const slug of release.seriesSlugs) if (!series.has(slug)) problems.push(`release ${release.slug} names unknown series ${slug}`);
+    if ((release.country === null) === (release.region === null))
+      problems.push(`release ${release.slug} needs exactly one of country and region`);
+    for (const slug of release.seriesSlugs)
+      if (!series.has(slug)) problems.push(`release ${release.slug} names unknown series ${slug}`);
     for (const pattern of [...Object.values(release.titlePatterns).flat(), ...(release.newsTitlePatterns ?? [])]) {
       try {
         new RegExp(pattern, "i");
@@ -77,8 +94,11 @@ function crossReferenceProblems(registry: Registry): string[] {
 
 function derivationProblems(slug: string, rule: DerivedSeriesRule, series: Set<string>): string[] {
   const problems: string[] = [];
-  if ((rule.inputSeriesSlug === undefined) === (rule.inputUpstream === undefined)) problems.push(`series ${slug} needs exactly one of inputSeriesSlug and inputUpstream`);
-  if (rule.inputSeriesSlug !== undefined && !series.has(rule.inputSeriesSlug)) problems.push(`series ${slug} derives from unknown ${rule.inputSeriesSlug}`);
-  if ((rule.kind === "PERCENT_CHANGE_YEAR_AGO") !== (rule.decimalPlaces !== undefined)) problems.push(`series ${slug}: decimalPlaces belongs to PERCENT_CHANGE_YEAR_AGO, and only there`);
+  if ((rule.inputSeriesSlug === undefined) === (rule.inputUpstream === undefined))
+    problems.push(`series ${slug} needs exactly one of inputSeriesSlug and inputUpstream`);
+  if (rule.inputSeriesSlug !== undefined && !series.has(rule.inputSeriesSlug))
+    problems.push(`series ${slug} derives from unknown ${rule.inputSeriesSlug}`);
+  if ((rule.kind === "PERCENT_CHANGE_YEAR_AGO") !== (rule.decimalPlaces !== undefined))
+    problems.push(`series ${slug}: decimalPlaces belongs to PERCENT_CHANGE_YEAR_AGO, and only there`);
   return problems;
 }

@@ -10,7 +10,14 @@ import { createLogger, flushLog } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
 import type { ServeFlags } from "../commands/serve.ts";
-import { ConfigError, indexFollowingFrom, registryDirFrom, serveOptionsFrom, serviceConfigFrom, usableKeysFile } from "../config.ts";
+import {
+  ConfigError,
+  indexFollowingFrom,
+  registryDirFrom,
+  serveOptionsFrom,
+  serviceConfigFrom,
+  usableKeysFile,
+} from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { acquireIngestionLock, ingestionLockHolder } from "../ingest/run-lock.ts";
 import { listenFailure } from "../listen-failure.ts";
@@ -30,12 +37,15 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
   const listener = serveOptionsFrom(env, flags);
   const following = indexFollowingFrom(env, flags.indexFrom);
   if (following && (flags.seedSamples || !config.storageEnabled)) {
-    throw new ConfigError("--index-from takes the index from object storage: it goes with neither --seed-samples nor --no-storage (SERVICE_STORAGE=false)");
+    throw new ConfigError(
+      "--index-from takes the index from object storage: it goes with neither --seed-samples nor --no-storage (SERVICE_STORAGE=false)",
+    );
   }
   const registryDir = registryDirFrom(env, flags.registryDir);
   const registry = readRegistrySources(new Date(), registryDir);
   // A follower's registry comes with each generation; its own build only stands in until the first one arrives.
-  if (!following || !existsSync(join(config.dataDir, DATA_FILES.registry))) publishRegistryUnlessIngesting(registry, config.dataDir);
+  if (!following || !existsSync(join(config.dataDir, DATA_FILES.registry)))
+    publishRegistryUnlessIngesting(registry, config.dataDir);
   if (flags.seedSamples && config.storageEnabled && !existsSync(join(config.dataDir, DATA_FILES.index))) {
     await seedFromSamples(config.dataDir, registry);
   }
@@ -44,10 +54,24 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
   const metrics = createMetrics();
   // Before the API listens: a metrics port that cannot be had stops the start, rather than leave the service unobserved.
   const metricsAddress = config.metricsListener;
-  const metricsListener = metricsAddress ? await startMetricsServer(metrics, { port: metricsAddress.port, hostname: metricsAddress.host }).catch((error: unknown) => {
-    throw listenFailure(error, { ...metricsAddress, portSetting: "SERVICE_METRICS_PORT", hostSetting: "SERVICE_METRICS_HOST" });
-  }) : null;
-  const app = createApp({ config, logger, metrics, launchIngestion: config.storageEnabled && !following ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined });
+  const metricsListener = metricsAddress
+    ? await startMetricsServer(metrics, { port: metricsAddress.port, hostname: metricsAddress.host }).catch(
+        (error: unknown) => {
+          throw listenFailure(error, {
+            ...metricsAddress,
+            portSetting: "SERVICE_METRICS_PORT",
+            hostSetting: "SERVICE_METRICS_HOST",
+          });
+        },
+      )
+    : null;
+  const app = createApp({
+    config,
+    logger,
+    metrics,
+    launchIngestion:
+      config.storageEnabled && !following ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined,
+  });
   let follower: IndexFollower | null = null;
   const shutdown = {
     graceMs: config.shutdownGraceMs ?? config.weather.timeoutMs + 5_000,
@@ -58,14 +82,25 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
       await new Promise<void>((resolve) => flushLog(logger, () => resolve()));
     },
   };
-  const server = await startServer(app, { port: listener.port, hostname: listener.host, shutdown }).catch(async (error: unknown) => {
-    await metricsListener?.close();
-    throw listenFailure(error, listener);
-  });
-  process.stdout.write(`service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`);
-  if (metricsListener) process.stdout.write(`metrics on ${metricsListener.url} (no key needed: keep this address private)\n`);
+  const server = await startServer(app, { port: listener.port, hostname: listener.host, shutdown }).catch(
+    async (error: unknown) => {
+      await metricsListener?.close();
+      throw listenFailure(error, listener);
+    },
+  );
+  process.stdout.write(
+    `service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`,
+  );
+  if (metricsListener)
+    process.stdout.write(`metrics on ${metricsListener.url} (no key needed: keep this address private)\n`);
   // One writer: an instance following object storage never ingests; it downloads what the writer publishes.
-  if (following) follower = (await import("../../server/storage/index-follower.ts")).startIndexFollower(following, config.dataDir, logger, metrics.registry);
+  if (following)
+    follower = (await import("../../server/storage/index-follower.ts")).startIndexFollower(
+      following,
+      config.dataDir,
+      logger,
+      metrics.registry,
+    );
 }
 
 /**
@@ -79,7 +114,9 @@ function publishRegistryUnlessIngesting(registry: BuiltRegistry, dataDir: string
     const meanwhile = existsSync(join(dataDir, DATA_FILES.registry))
       ? `serving the one in ${dataDir} until then`
       : `none is published in ${dataDir} yet, so registry routes answer CONFIGURATION_ERROR until it is`;
-    process.stderr.write(`an ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress: it publishes the registry; ${meanwhile}\n`);
+    process.stderr.write(
+      `an ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress: it publishes the registry; ${meanwhile}\n`,
+    );
     return;
   }
   try {
@@ -97,8 +134,12 @@ async function seedFromSamples(dataDir: string, registry: BuiltRegistry): Promis
     // Loaded only here: the serving process otherwise never holds the ingestion code (its adapters, parsers, SDKs).
     const { runIngestion } = await import("../ingest/run-ingestion.ts");
     const summary = await runIngestion({
-      dataDir, registry, mode: { kind: "archive", dir: SAMPLE_ARCHIVE_DIR }, only: null,
-      now: () => Date.now(), progress: (line) => process.stderr.write(`${line}\n`),
+      dataDir,
+      registry,
+      mode: { kind: "archive", dir: SAMPLE_ARCHIVE_DIR },
+      only: null,
+      now: () => Date.now(),
+      progress: (line) => process.stderr.write(`${line}\n`),
     });
     process.stderr.write(`sample archive ingested: ${summary.outcome}\n`);
   } finally {

@@ -5,7 +5,10 @@ import { CHECK_RESULTS, RUN_OUTCOMES } from "../vocabularies.ts";
 const runId = () => str({ pattern: RUN_ID_PATTERN.source });
 
 const runFields = {
-  id: runId(), startedAt: dateTime(), finishedAt: nullable(dateTime()), outcome: enumOf(RUN_OUTCOMES),
+  id: runId(),
+  startedAt: dateTime(),
+  finishedAt: nullable(dateTime()),
+  outcome: enumOf(RUN_OUTCOMES),
   sources: arrayOf(obj({ sourceId: str(), check: enumOf(CHECK_RESULTS), detail: nullable(str()) })),
 };
 

@@ -1,13 +1,27 @@
 import { arrayOf, bool, date, dateTime, enumOf, int, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
 import {
-  CALENDAR_SOURCES, EVENT_STATUSES, IMPORTANCE_LEVELS, PUBLISHERS, REFERENCE_PERIOD_PATTERN, REGIONS, TIME_PRECISIONS,
-  VALUE_DERIVATIONS, VALUE_TRANSFORMATIONS, EVENT_CHANGE_FIELDS,
+  CALENDAR_SOURCES,
+  EVENT_STATUSES,
+  IMPORTANCE_LEVELS,
+  PUBLISHERS,
+  REFERENCE_PERIOD_PATTERN,
+  REGIONS,
+  TIME_PRECISIONS,
+  VALUE_DERIVATIONS,
+  VALUE_TRANSFORMATIONS,
+  EVENT_CHANGE_FIELDS,
 } from "../vocabularies.ts";
 import { REFERENCE_PERIOD_KINDS } from "../reference-periods.ts";
 import { seriesDefinitionSchema } from "./registry.ts";
 
 /** Evaluated per request from the clock (spec "States and transitions"); documented in the OpenAPI description. */
-export const DERIVED_STATES = ["UPCOMING", "DUE_TODAY", "PAST_DUE_AWAITING_CONFIRMATION", "CONFIRMED_PUBLISHED", "CANCELLED_AT_SOURCE"] as const;
+export const DERIVED_STATES = [
+  "UPCOMING",
+  "DUE_TODAY",
+  "PAST_DUE_AWAITING_CONFIRMATION",
+  "CONFIRMED_PUBLISHED",
+  "CANCELLED_AT_SOURCE",
+] as const;
 
 /**
  * An event's `values.availability`: `AVAILABLE` (the release's value is held), `NOT_YET_AVAILABLE` (the release is
@@ -38,31 +52,51 @@ const provenance = obj({
 /** A value the service computed: its formula and the input vintages it was computed from (cli/ingest/derive-series.ts). */
 const derived = obj({
   formula: str(),
-  inputs: arrayOf(obj({
-    sourceSeriesId: str(), referencePeriod: valuePeriod, sourcePeriod: date(), value: nullable(str()), vintage: int({ minimum: 1 }),
-    document: nullable(archivedDocument),
-  }, ["sourcePeriod"])),
+  inputs: arrayOf(
+    obj(
+      {
+        sourceSeriesId: str(),
+        referencePeriod: valuePeriod,
+        sourcePeriod: date(),
+        value: nullable(str()),
+        vintage: int({ minimum: 1 }),
+        document: nullable(archivedDocument),
+      },
+      ["sourcePeriod"],
+    ),
+  ),
 });
 
 /** An event's value: the vintage the event's release produced, with its provenance and the later vintages that revised it. */
-const eventValue = nullable(obj({
-  seriesSlug: str(),
-  referencePeriod: valuePeriod,
-  value: nullable(str()),
-  publicationStatus: nullable(str()),
-  publisherNote: nullable(str()),
-  vintage: int({ minimum: 1 }),
-  recordedAt: dateTime(),
-  provenance,
-  revisions: arrayOf(obj({ vintage: int({ minimum: 2 }), value: nullable(str()), publicationStatus: nullable(str()), recordedAt: dateTime() })),
-}));
+const eventValue = nullable(
+  obj({
+    seriesSlug: str(),
+    referencePeriod: valuePeriod,
+    value: nullable(str()),
+    publicationStatus: nullable(str()),
+    publisherNote: nullable(str()),
+    vintage: int({ minimum: 1 }),
+    recordedAt: dateTime(),
+    provenance,
+    revisions: arrayOf(
+      obj({
+        vintage: int({ minimum: 2 }),
+        value: nullable(str()),
+        publicationStatus: nullable(str()),
+        recordedAt: dateTime(),
+      }),
+    ),
+  }),
+);
 
-export const referencePeriodSchema = nullable(obj({
-  kind: enumOf(REFERENCE_PERIOD_KINDS),
-  code: periodCode,
-  startDate: date(),
-  endDate: date(),
-}));
+export const referencePeriodSchema = nullable(
+  obj({
+    kind: enumOf(REFERENCE_PERIOD_KINDS),
+    code: periodCode,
+    startDate: date(),
+    endDate: date(),
+  }),
+);
 
 const evidence = obj({
   kind: enumOf(["PUBLISHER_NOTICE", "VERIFIED_VALUE", "SOURCE_CALENDAR"]),
@@ -102,9 +136,15 @@ const eventFields = {
   importance: enumOf(IMPORTANCE_LEVELS),
   importanceBasis: str(),
   sources: arrayOf(obj({ sourceId: enumOf(CALENDAR_SOURCES), sourceEventId: str(), title: str() })),
-  changes: arrayOf(obj({
-    field: enumOf(EVENT_CHANGE_FIELDS), from: nullable(str()), to: nullable(str()), detectedAt: dateTime(), document: nullable(archivedDocument),
-  })),
+  changes: arrayOf(
+    obj({
+      field: enumOf(EVENT_CHANGE_FIELDS),
+      from: nullable(str()),
+      to: nullable(str()),
+      detectedAt: dateTime(),
+      document: nullable(archivedDocument),
+    }),
+  ),
   attribution,
 };
 
@@ -117,22 +157,27 @@ export const publicEventSchema = obj(
 );
 
 export const eventsListSchema = obj({ entries: arrayOf(credentialedEventSchema) });
-export const credentialedCalendarSchema = obj({ days: arrayOf(obj({ date: date(), entries: arrayOf(credentialedEventSchema) })) });
+export const credentialedCalendarSchema = obj({
+  days: arrayOf(obj({ date: date(), entries: arrayOf(credentialedEventSchema) })),
+});
 export const publicCalendarSchema = obj({ days: arrayOf(obj({ date: date(), events: arrayOf(publicEventSchema) })) });
 
-const observation = obj({
-  referencePeriod: valuePeriod,
-  value: nullable(str()),
-  publicationStatus: nullable(str()),
-  publisherNote: nullable(str()),
-  revisionCount: int({ minimum: 0 }),
-  isRevision: bool(),
-  previousValue: nullable(str()),
-  sourceUpdatedAt: nullable(dateTime()),
-  ingestedAt: dateTime(),
-  provenance,
-  derived,
-}, ["derived"]);
+const observation = obj(
+  {
+    referencePeriod: valuePeriod,
+    value: nullable(str()),
+    publicationStatus: nullable(str()),
+    publisherNote: nullable(str()),
+    revisionCount: int({ minimum: 0 }),
+    isRevision: bool(),
+    previousValue: nullable(str()),
+    sourceUpdatedAt: nullable(dateTime()),
+    ingestedAt: dateTime(),
+    provenance,
+    derived,
+  },
+  ["derived"],
+);
 
 export const observationsSchema = obj({
   series: seriesDefinitionSchema,
@@ -140,20 +185,26 @@ export const observationsSchema = obj({
 });
 
 /** An observation as the service held it at `asOf`: which vintage it was, and when the service recorded it. */
-const observationAsOf = obj({ ...observation.properties as Record<string, JsonSchema>, vintage: int({ minimum: 1 }), recordedAt: dateTime() }, ["derived"]);
+const observationAsOf = obj(
+  { ...(observation.properties as Record<string, JsonSchema>), vintage: int({ minimum: 1 }), recordedAt: dateTime() },
+  ["derived"],
+);
 
 /** One vintage of a period as `vintages=all` lists it: the run that recorded it and when, with its provenance. */
-const vintage = obj({
-  sequence: int({ minimum: 1 }),
-  value: nullable(str()),
-  publicationStatus: nullable(str()),
-  publisherNote: nullable(str()),
-  sourceUpdatedAt: nullable(dateTime()),
-  recordedAt: dateTime(),
-  runId: str(),
-  provenance,
-  derived,
-}, ["derived"]);
+const vintage = obj(
+  {
+    sequence: int({ minimum: 1 }),
+    value: nullable(str()),
+    publicationStatus: nullable(str()),
+    publisherNote: nullable(str()),
+    sourceUpdatedAt: nullable(dateTime()),
+    recordedAt: dateTime(),
+    runId: str(),
+    provenance,
+    derived,
+  },
+  ["derived"],
+);
 
 const closed = (schema: JsonSchema): JsonSchema => ({ ...schema, additionalProperties: false });
 
@@ -162,33 +213,65 @@ export const seriesObservationsSchema: JsonSchema = {
   oneOf: [
     closed(observationsSchema),
     closed(obj({ series: seriesDefinitionSchema, asOf: dateTime(), observations: arrayOf(observationAsOf) })),
-    closed(obj({ series: seriesDefinitionSchema, asOf: nullable(dateTime()), periods: arrayOf(obj({ referencePeriod: valuePeriod, vintages: arrayOf(vintage) })) })),
+    closed(
+      obj({
+        series: seriesDefinitionSchema,
+        asOf: nullable(dateTime()),
+        periods: arrayOf(obj({ referencePeriod: valuePeriod, vintages: arrayOf(vintage) })),
+      }),
+    ),
   ],
 };
 
 export const releasesSchema = obj({
-  releases: arrayOf(obj({
-    series: obj({
-      slug: str(), family: str(), country: nullable(str()), region: nullable(enumOf(REGIONS)), frequency: str(),
-      unit: obj({ code: str(), scale: int() }), seasonalAdjustment: str(), transformation: str(), officialSeriesUrl: str(),
-    }),
-    availability: enumOf(["AVAILABLE", "UNAVAILABLE"]),
-    referencePeriod: nullable(obj({ code: valuePeriod })),
-    value: nullable(str()),
-    publicationStatus: nullable(str()),
-    publisherNote: nullable(str()),
-    publishedAt: nullable(dateTime()),
-    sourceUpdatedAt: nullable(dateTime()),
-    ingestedAt: nullable(dateTime()),
-    revision: nullable(obj({ count: int({ minimum: 0 }), isRevision: bool(), previousValue: nullable(str()) })),
-    previous: nullable(obj({ referencePeriod: valuePeriod, value: nullable(str()), publicationStatus: nullable(str()), publisherNote: nullable(str()), provenance })),
-    periods: arrayOf(obj({
-      referencePeriod: valuePeriod, value: nullable(str()), publicationStatus: nullable(str()), publisherNote: nullable(str()),
-      revisionCount: int({ minimum: 0 }), provenance,
-    })),
-    provenance: nullable(provenance),
-    derived,
-    attribution,
-    links: obj({ observations: str(), calendar: str() }),
-  }, ["derived"])),
+  releases: arrayOf(
+    obj(
+      {
+        series: obj({
+          slug: str(),
+          family: str(),
+          country: nullable(str()),
+          region: nullable(enumOf(REGIONS)),
+          frequency: str(),
+          unit: obj({ code: str(), scale: int() }),
+          seasonalAdjustment: str(),
+          transformation: str(),
+          officialSeriesUrl: str(),
+        }),
+        availability: enumOf(["AVAILABLE", "UNAVAILABLE"]),
+        referencePeriod: nullable(obj({ code: valuePeriod })),
+        value: nullable(str()),
+        publicationStatus: nullable(str()),
+        publisherNote: nullable(str()),
+        publishedAt: nullable(dateTime()),
+        sourceUpdatedAt: nullable(dateTime()),
+        ingestedAt: nullable(dateTime()),
+        revision: nullable(obj({ count: int({ minimum: 0 }), isRevision: bool(), previousValue: nullable(str()) })),
+        previous: nullable(
+          obj({
+            referencePeriod: valuePeriod,
+            value: nullable(str()),
+            publicationStatus: nullable(str()),
+            publisherNote: nullable(str()),
+            provenance,
+          }),
+        ),
+        periods: arrayOf(
+          obj({
+            referencePeriod: valuePeriod,
+            value: nullable(str()),
+            publicationStatus: nullable(str()),
+            publisherNote: nullable(str()),
+            revisionCount: int({ minimum: 0 }),
+            provenance,
+          }),
+        ),
+        provenance: nullable(provenance),
+        derived,
+        attribution,
+        links: obj({ observations: str(), calendar: str() }),
+      },
+      ["derived"],
+    ),
+  ),
 });

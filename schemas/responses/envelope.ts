@@ -29,7 +29,10 @@ const baseMeta: Record<string, JsonSchema> = {
 };
 
 export const canonicalUnitsSchema = obj({
-  temperature: str(), windSpeed: str(), pressure: str(), precipitation: str(),
+  temperature: str(),
+  windSpeed: str(),
+  pressure: str(),
+  precipitation: str(),
 });
 
 /** Route-specific `meta` fields, by name; a route lists the ones it sends. */
@@ -45,11 +48,13 @@ export const META_FIELDS = {
   lastSuccessfulIngestionAt: nullable(dateTime()),
   dataUpdatedAt: nullable(dateTime()),
   dataStatus: enumOf(DATA_STATUSES),
-  sourceChecks: arrayOf(obj({
-    sourceId: str(),
-    lastSuccessAt: nullable(dateTime()),
-    latestCheck: enumOf([...CHECK_RESULTS, "not_recorded"]),
-  })),
+  sourceChecks: arrayOf(
+    obj({
+      sourceId: str(),
+      lastSuccessAt: nullable(dateTime()),
+      latestCheck: enumOf([...CHECK_RESULTS, "not_recorded"]),
+    }),
+  ),
 } satisfies Record<string, JsonSchema>;
 
 export type MetaFieldName = keyof typeof META_FIELDS;

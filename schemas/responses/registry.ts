@@ -1,6 +1,12 @@
 import { arrayOf, bool, enumOf, int, nullable, obj, str } from "../json-schema.ts";
 import {
-  CATEGORIES, FREQUENCIES, PUBLISHERS, REGIONS, SEASONAL_ADJUSTMENTS, SERIES_TRANSFORMATIONS, SLUG_PATTERN,
+  CATEGORIES,
+  FREQUENCIES,
+  PUBLISHERS,
+  REGIONS,
+  SEASONAL_ADJUSTMENTS,
+  SERIES_TRANSFORMATIONS,
+  SLUG_PATTERN,
 } from "../vocabularies.ts";
 
 export const indicatorFamilySchema = obj({

@@ -10,12 +10,14 @@ export const capabilitiesSchema = obj({
     lastIngestedAt: nullable(dateTime()),
     lastSuccessfulIngestionAt: nullable(dateTime()),
   }),
-  sources: arrayOf(obj({
-    id: str(),
-    domain: enumOf(["weather", "economics", "news"]),
-    enabled: bool(),
-    usesPublisherHost: bool(),
-  })),
+  sources: arrayOf(
+    obj({
+      id: str(),
+      domain: enumOf(["weather", "economics", "news"]),
+      enabled: bool(),
+      usesPublisherHost: bool(),
+    }),
+  ),
 });
 
 export const liveSchema = obj({ status: enumOf(["live"]) });

@@ -8,5 +8,10 @@ import { weatherRoutes } from "./weather.ts";
 
 /** Every operation of the contract, in the order the OpenAPI description lists them. */
 export const ALL_ROUTES: RouteSpec[] = [
-  ...weatherRoutes, ...economicsRoutes, ...registryRoutes, ...serviceRoutes, ...adminRoutes, ...publicRoutes,
+  ...weatherRoutes,
+  ...economicsRoutes,
+  ...registryRoutes,
+  ...serviceRoutes,
+  ...adminRoutes,
+  ...publicRoutes,
 ];

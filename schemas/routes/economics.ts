@@ -3,14 +3,29 @@ import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../limits.ts";
 import { str } from "../json-schema.ts";
 import { credentialedCalendarSchema, eventsListSchema, seriesObservationsSchema } from "../responses/economics.ts";
 import { CALENDAR_SOURCES, IMPORTANCE_LEVELS, REGIONS } from "../vocabularies.ts";
-import { cursorParameter, enumListParameter, limitParameter, listParameter, slugPathParameter, tzParameter } from "./parameters.ts";
+import {
+  cursorParameter,
+  enumListParameter,
+  limitParameter,
+  listParameter,
+  slugPathParameter,
+  tzParameter,
+} from "./parameters.ts";
 import type { ParameterSpec, RouteSpec } from "./route-spec.ts";
 
-const storageCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "ECONOMICS_RANGE_INVALID", "SERVICE_UNAVAILABLE", "STORAGE_UNAVAILABLE"];
+const storageCodes: ErrorCode[] = [
+  ...COMMON_ERROR_CODES,
+  "VALIDATION_FAILED",
+  "ECONOMICS_RANGE_INVALID",
+  "SERVICE_UNAVAILABLE",
+  "STORAGE_UNAVAILABLE",
+];
 const freshnessMeta = ["lastIngestedAt", "lastSuccessfulIngestionAt", "dataUpdatedAt", "nextCursor"] as const;
 
 const rangeParameter = (name: "from" | "to", extra: string): ParameterSpec => ({
-  name, in: "query", required: false,
+  name,
+  in: "query",
+  required: false,
   description: `Bare YYYY-MM-DD (read in tz) or an instant with Z or +hh:mm. ${extra} The instant is reduced to its UTC calendar date and compared with scheduledDate. A timestamp without a zone, anything unparsable, a start not before the end, or a span over ${WINDOWS.credentialedMaxDays} days gives ECONOMICS_RANGE_INVALID.`,
   schema: str(),
 });
@@ -26,23 +41,48 @@ const observationsLimitParameter: ParameterSpec = {
 };
 
 export const eventParameters: ParameterSpec[] = [
-  tzParameter("IANA zone of bare dates in from/to and of the local projection. Absent, bare dates are UTC; the events then carry no local projection unless timezone is given (then it is in UTC), and the calendar, always localised, projects in UTC. Unknown gives VALIDATION_FAILED."),
+  tzParameter(
+    "IANA zone of bare dates in from/to and of the local projection. Absent, bare dates are UTC; the events then carry no local projection unless timezone is given (then it is in UTC), and the calendar, always localised, projects in UTC. Unknown gives VALIDATION_FAILED.",
+  ),
   rangeParameter("from", "A bare date is midnight in tz."),
   rangeParameter("to", "A bare date expands to the start of the following day in tz."),
-  listParameter("country", LIST_SIZES.country, "ISO 3166-1 alpha-2 codes, case-insensitive; an event filed under a region never matches."),
+  listParameter(
+    "country",
+    LIST_SIZES.country,
+    "ISO 3166-1 alpha-2 codes, case-insensitive; an event filed under a region never matches.",
+  ),
   enumListParameter("region", REGIONS, LIST_SIZES.region, "case-insensitive"),
-  listParameter("currency", LIST_SIZES.currency, "ISO 4217 codes, case-insensitive, not validated (an unknown code matches nothing)."),
+  listParameter(
+    "currency",
+    LIST_SIZES.currency,
+    "ISO 4217 codes, case-insensitive, not validated (an unknown code matches nothing).",
+  ),
   enumListParameter("importance", IMPORTANCE_LEVELS, LIST_SIZES.importance, "case-insensitive"),
   listParameter("release", LIST_SIZES.release, "Release slugs, exact and case-sensitive."),
-  { ...enumListParameter("source", CALENDAR_SOURCES, LIST_SIZES.source, "exact and case-sensitive"), description: `Source slugs (${CALENDAR_SOURCES.join(", ")}), exact and case-sensitive, at most ${LIST_SIZES.source}. An event matches any of its sources.` },
+  {
+    ...enumListParameter("source", CALENDAR_SOURCES, LIST_SIZES.source, "exact and case-sensitive"),
+    description: `Source slugs (${CALENDAR_SOURCES.join(", ")}), exact and case-sensitive, at most ${LIST_SIZES.source}. An event matches any of its sources.`,
+  },
   limitParameter(PAGE_LIMITS.credentialedEvents),
   cursorParameter,
-  { name: "timezone", in: "query", required: false, description: "A switch only: any value not blank after trimming turns on the local projection (a blank one counts as absent, as for every parameter); its value is never read (the zone comes from tz).", schema: str() },
+  {
+    name: "timezone",
+    in: "query",
+    required: false,
+    description:
+      "A switch only: any value not blank after trimming turns on the local projection (a blank one counts as absent, as for every parameter); its value is never read (the zone comes from tz).",
+    schema: str(),
+  },
 ];
 
 const credentialedEconomics = {
-  method: "GET", tag: "economics", access: "ECOSYSTEM_INTERNAL", scope: "economics:read", requiresDurableStorage: true,
-  publicCacheSeconds: null, errorCodes: storageCodes,
+  method: "GET",
+  tag: "economics",
+  access: "ECOSYSTEM_INTERNAL",
+  scope: "economics:read",
+  requiresDurableStorage: true,
+  publicCacheSeconds: null,
+  errorCodes: storageCodes,
 } as const;
 
 export const economicsRoutes: RouteSpec[] = [
@@ -70,18 +110,46 @@ export const economicsRoutes: RouteSpec[] = [
     ...credentialedEconomics,
     name: "v1.economics.seriesObservations",
     path: "/api/v1/economics/series/{slug}/observations",
-    summary: "Each reference period of one series: its current vintage, the vintage current at an instant (asOf), or every vintage",
-    description: "Without asOf or vintages: the current vintage of each period, oldest first (as the public route). " +
+    summary:
+      "Each reference period of one series: its current vintage, the vintage current at an instant (asOf), or every vintage",
+    description:
+      "Without asOf or vintages: the current vintage of each period, oldest first (as the public route). " +
       "asOf: each period as the service held it at that instant: its newest vintage recorded by then (recordedAt: the fetch of the document that carried it), with revisionCount, isRevision and previousValue as they were then; periods first recorded later are absent, and an asOf before the series' first ingestion is an empty list. " +
       "vintages=all: `periods`, each with every vintage recorded (by asOf when given), oldest first, with the run that recorded it and its archived document. Paging counts periods; a page over the 1 MB response ceiling is cut after a whole period (meta.truncated: true, at least one period served) and nextCursor resumes after it.",
     errorCodes: [...storageCodes, "NOT_FOUND"],
     ignoredParameters: [],
     parameters: [
       slugPathParameter("Series slug; unknown gives NOT_FOUND."),
-      { name: "from", in: "query", required: false, description: "First reference-period code (YYYY-MM, YYYY-Q<n>, …), compared as a string.", schema: str() },
-      { name: "to", in: "query", required: false, description: "Last reference-period code, compared as a string.", schema: str() },
-      { name: "asOf", in: "query", required: false, description: "An instant with Z or an offset, or YYYY-MM-DD (the end of that day in UTC): answer as the service held the series then. Malformed gives VALIDATION_FAILED.", schema: str() },
-      { name: "vintages", in: "query", required: false, description: "`all` (case-insensitive): every vintage of each period instead of one. Empty, the current vintage; any other value gives VALIDATION_FAILED.", schema: str({ enum: ["all"] }) },
+      {
+        name: "from",
+        in: "query",
+        required: false,
+        description: "First reference-period code (YYYY-MM, YYYY-Q<n>, …), compared as a string.",
+        schema: str(),
+      },
+      {
+        name: "to",
+        in: "query",
+        required: false,
+        description: "Last reference-period code, compared as a string.",
+        schema: str(),
+      },
+      {
+        name: "asOf",
+        in: "query",
+        required: false,
+        description:
+          "An instant with Z or an offset, or YYYY-MM-DD (the end of that day in UTC): answer as the service held the series then. Malformed gives VALIDATION_FAILED.",
+        schema: str(),
+      },
+      {
+        name: "vintages",
+        in: "query",
+        required: false,
+        description:
+          "`all` (case-insensitive): every vintage of each period instead of one. Empty, the current vintage; any other value gives VALIDATION_FAILED.",
+        schema: str({ enum: ["all"] }),
+      },
       observationsLimitParameter,
       cursorParameter,
     ],

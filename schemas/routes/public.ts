@@ -9,21 +9,44 @@ import type { ParameterSpec, RouteSpec } from "./route-spec.ts";
 
 const publicCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "NOT_FOUND", "SERVICE_UNAVAILABLE"];
 const publicStorage = {
-  method: "GET", access: "PUBLIC", scope: null, requiresDurableStorage: true, errorCodes: publicCodes, ignoredParameters: [],
+  method: "GET",
+  access: "PUBLIC",
+  scope: null,
+  requiresDurableStorage: true,
+  errorCodes: publicCodes,
+  ignoredParameters: [],
 } as const;
 const freshness = ["lastIngestedAt", "lastSuccessfulIngestionAt", "dataUpdatedAt", "dataStatus", "nextCursor"] as const;
 
-const filter = (name: string, description: string): ParameterSpec => listParameter(name, LIST_SIZES.publicFilter, description);
+const filter = (name: string, description: string): ParameterSpec =>
+  listParameter(name, LIST_SIZES.publicFilter, description);
 const window = (days: string): ParameterSpec[] => [
-  { name: "from", in: "query", required: false, description: `Inclusive start: YYYY-MM-DD in tz, or an ISO instant. ${days}`, schema: str() },
-  { name: "to", in: "query", required: false, description: "Inclusive end: YYYY-MM-DD in tz, or an ISO instant.", schema: str() },
+  {
+    name: "from",
+    in: "query",
+    required: false,
+    description: `Inclusive start: YYYY-MM-DD in tz, or an ISO instant. ${days}`,
+    schema: str(),
+  },
+  {
+    name: "to",
+    in: "query",
+    required: false,
+    description: "Inclusive end: YYYY-MM-DD in tz, or an ISO instant.",
+    schema: str(),
+  },
 ];
 
 /** The public calendar's window and filters, shared by its JSON and iCalendar forms. */
 const calendarFilters = (tzDescription: string): ParameterSpec[] => [
-  ...window(`Default ${WINDOWS.publicCalendarDaysBack} days back and ${WINDOWS.publicCalendarDaysAhead} days ahead; at most ${WINDOWS.publicCalendarMaxDays} days.`),
+  ...window(
+    `Default ${WINDOWS.publicCalendarDaysBack} days back and ${WINDOWS.publicCalendarDaysAhead} days ahead; at most ${WINDOWS.publicCalendarMaxDays} days.`,
+  ),
   tzParameter(tzDescription),
-  filter("source", "Source slugs."), filter("release", "Release slugs."), filter("country", "Country codes."), filter("currency", "Currency codes."),
+  filter("source", "Source slugs."),
+  filter("release", "Release slugs."),
+  filter("country", "Country codes."),
+  filter("currency", "Currency codes."),
   enumListParameter("region", REGIONS, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
   enumListParameter("status", EVENT_STATUSES, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
 ];
@@ -37,7 +60,9 @@ export const publicRoutes: RouteSpec[] = [
     summary: "Scheduled releases grouped by day",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.calendar,
     parameters: [
-      ...calendarFilters("IANA zone; adds local.date, local.time (null for date-only releases) and local.timeZone. UTC values stay. Absent, there is no local projection and bare dates are UTC."),
+      ...calendarFilters(
+        "IANA zone; adds local.date, local.time (null for date-only releases) and local.timeZone. UTC values stay. Absent, there is no local projection and bare dates are UTC.",
+      ),
       limitParameter(PAGE_LIMITS.publicCalendar),
       cursorParameter,
     ],
@@ -50,12 +75,15 @@ export const publicRoutes: RouteSpec[] = [
     path: "/api/public/v1/economics/calendar.ics",
     tag: "economics",
     summary: "The public calendar as a subscribable iCalendar feed (RFC 5545)",
-    description: `Every event of the window (not paged: a window holding more than ${CALENDAR_FEED_MAX_EVENTS} events is VALIDATION_FAILED), with the public calendar's filters and window rules. ` +
+    description:
+      `Every event of the window (not paged: a window holding more than ${CALENDAR_FEED_MAX_EVENTS} events is VALIDATION_FAILED), with the public calendar's filters and window rules. ` +
       "UID is stable across runs (the event's id followed by @weather-economics-service); DTSTAMP is when ingestion last recorded a change to the event; SEQUENCE counts the times its source changed its schedule or status; " +
       "a timed event is a UTC instant, a date-only event a DATE (no time invented); STATUS:CANCELLED when the source removed the event; URL is the publisher's page; " +
       "each description carries the publisher's credit and terms. Errors are the JSON error body.",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.calendar,
-    parameters: calendarFilters("IANA zone in which bare from/to dates are read (absent, UTC); the feed's times are UTC instants or dates."),
+    parameters: calendarFilters(
+      "IANA zone in which bare from/to dates are read (absent, UTC); the feed's times are UTC instants or dates.",
+    ),
     dataSchema: str({ description: "text/calendar (RFC 5545)" }),
     metaFields: [],
     bare: true,
@@ -71,8 +99,18 @@ export const publicRoutes: RouteSpec[] = [
     parameters: [
       listParameter("series", LIST_SIZES.publicSeries, "Series slugs."),
       { name: "country", in: "query", required: false, description: "Country code filter.", schema: str() },
-      { name: "region", in: "query", required: false, description: "Region code filter (closed vocabulary).", schema: str() },
-      limitParameter(PAGE_LIMITS.perSeries, "Newest reference periods per series, each with its current vintage", "perSeries"),
+      {
+        name: "region",
+        in: "query",
+        required: false,
+        description: "Region code filter (closed vocabulary).",
+        schema: str(),
+      },
+      limitParameter(
+        PAGE_LIMITS.perSeries,
+        "Newest reference periods per series, each with its current vintage",
+        "perSeries",
+      ),
       limitParameter(PAGE_LIMITS.publicReleases),
       cursorParameter,
     ],
@@ -87,9 +125,28 @@ export const publicRoutes: RouteSpec[] = [
     summary: "The current vintage of each reference period of one series, oldest first",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.observations,
     parameters: [
-      { name: "series", in: "query", required: true, description: "Series slug. Unknown gives NOT_FOUND; a registered series with nothing ingested gives SERVICE_UNAVAILABLE.", schema: str() },
-      { name: "from", in: "query", required: false, description: "First reference-period code, compared as a string.", schema: str() },
-      { name: "to", in: "query", required: false, description: "Last reference-period code, compared as a string.", schema: str() },
+      {
+        name: "series",
+        in: "query",
+        required: true,
+        description:
+          "Series slug. Unknown gives NOT_FOUND; a registered series with nothing ingested gives SERVICE_UNAVAILABLE.",
+        schema: str(),
+      },
+      {
+        name: "from",
+        in: "query",
+        required: false,
+        description: "First reference-period code, compared as a string.",
+        schema: str(),
+      },
+      {
+        name: "to",
+        in: "query",
+        required: false,
+        description: "Last reference-period code, compared as a string.",
+        schema: str(),
+      },
       limitParameter(PAGE_LIMITS.publicObservations),
       cursorParameter,
     ],
@@ -106,7 +163,11 @@ export const publicRoutes: RouteSpec[] = [
     parameters: [
       ...window(`Default the last ${WINDOWS.publicNewsDaysBack} days.`),
       tzParameter("IANA zone in which bare dates in from/to are read; absent, UTC. Unknown gives VALIDATION_FAILED."),
-      filter("source", "Feed ids."), filter("releaseFamily", "Release slugs."), filter("series", "Series slugs."), filter("country", "Country codes."), filter("topic", "Topics."),
+      filter("source", "Feed ids."),
+      filter("releaseFamily", "Release slugs."),
+      filter("series", "Series slugs."),
+      filter("country", "Country codes."),
+      filter("topic", "Topics."),
       enumListParameter("state", NEWS_STATES, LIST_SIZES.publicFilter, "closed"),
       enumListParameter("linkStatus", LINK_STATUSES, LIST_SIZES.publicFilter, "closed"),
       enumListParameter("type", NEWS_TYPES, LIST_SIZES.publicFilter, "closed"),

@@ -6,8 +6,13 @@ import { enumParameter, limitParameter, slugPathParameter } from "./parameters.t
 import type { RouteSpec } from "./route-spec.ts";
 
 const registry = {
-  method: "GET", tag: "registry", access: "PUBLIC", scope: null, requiresDurableStorage: false,
-  publicCacheSeconds: PUBLIC_CACHE_SECONDS.registry, metaFields: [],
+  method: "GET",
+  tag: "registry",
+  access: "PUBLIC",
+  scope: null,
+  requiresDurableStorage: false,
+  publicCacheSeconds: PUBLIC_CACHE_SECONDS.registry,
+  metaFields: [],
 } as const;
 
 export const registryRoutes: RouteSpec[] = [
@@ -18,7 +23,13 @@ export const registryRoutes: RouteSpec[] = [
     summary: "Every active indicator family and the full category vocabulary",
     errorCodes: [...COMMON_ERROR_CODES, "VALIDATION_FAILED"],
     ignoredParameters: [],
-    parameters: [enumParameter("category", CATEGORIES, "Only families of this category (case-insensitive). Unknown gives VALIDATION_FAILED.")],
+    parameters: [
+      enumParameter(
+        "category",
+        CATEGORIES,
+        "Only families of this category (case-insensitive). Unknown gives VALIDATION_FAILED.",
+      ),
+    ],
     dataSchema: indicatorListingSchema,
   },
   {
@@ -39,8 +50,21 @@ export const registryRoutes: RouteSpec[] = [
     errorCodes: [...COMMON_ERROR_CODES, "VALIDATION_FAILED"],
     ignoredParameters: [],
     parameters: [
-      { name: "indicator", in: "query", required: false, description: "Family slug, exact and case-sensitive. Unknown gives an empty list.", schema: { type: "string" } },
-      { name: "country", in: "query", required: false, description: "A single ISO 3166-1 alpha-2 code, upper-cased. A comma list matches nothing; a series filed under a region never matches.", schema: { type: "string" } },
+      {
+        name: "indicator",
+        in: "query",
+        required: false,
+        description: "Family slug, exact and case-sensitive. Unknown gives an empty list.",
+        schema: { type: "string" },
+      },
+      {
+        name: "country",
+        in: "query",
+        required: false,
+        description:
+          "A single ISO 3166-1 alpha-2 code, upper-cased. A comma list matches nothing; a series filed under a region never matches.",
+        schema: { type: "string" },
+      },
       enumParameter("region", REGIONS, "A single region code (case-insensitive). Unknown gives VALIDATION_FAILED."),
       limitParameter(PAGE_LIMITS.seriesListing),
     ],

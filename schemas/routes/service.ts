@@ -11,7 +11,8 @@ export const serviceRoutes: RouteSpec[] = [
     path: "/api/public/v1/health/live",
     tag: "service",
     summary: "Liveness: the process answers",
-    description: "For orchestrators' liveness probes: 200 whenever the process can answer at all. Not counted in rate limits.",
+    description:
+      "For orchestrators' liveness probes: 200 whenever the process can answer at all. Not counted in rate limits.",
     access: "PUBLIC",
     scope: null,
     requiresDurableStorage: false,
@@ -29,7 +30,8 @@ export const serviceRoutes: RouteSpec[] = [
     path: "/api/public/v1/health/ready",
     tag: "service",
     summary: "Readiness: the registry is loaded, and the index is published (or storage is deliberately off)",
-    description: "For readiness probes and load balancers: 200 when this instance can answer its routes, else 503 `SERVICE_UNAVAILABLE` with `Retry-After` (no registry yet, or a store bound with no index from a completed ingestion). Not counted in rate limits.",
+    description:
+      "For readiness probes and load balancers: 200 when this instance can answer its routes, else 503 `SERVICE_UNAVAILABLE` with `Retry-After` (no registry yet, or a store bound with no index from a completed ingestion). Not counted in rate limits.",
     access: "PUBLIC",
     scope: null,
     requiresDurableStorage: false,
@@ -46,7 +48,8 @@ export const serviceRoutes: RouteSpec[] = [
     method: "GET",
     path: "/api/v1/capabilities",
     tag: "service",
-    summary: "Whether the storage-backed routes can answer on this instance, its environment and its configured sources",
+    summary:
+      "Whether the storage-backed routes can answer on this instance, its environment and its configured sources",
     description: "Any valid API key of this environment may read it; no particular scope is required.",
     access: "ECOSYSTEM_INTERNAL",
     scope: null,
@@ -64,7 +67,8 @@ export const serviceRoutes: RouteSpec[] = [
     path: "/api/v1/openapi.json",
     tag: "service",
     summary: "This OpenAPI 3.1 description, reflecting the running deployment",
-    description: "Served as the bare OpenAPI document, not inside the `{ data, meta }` envelope, so tools can read it directly.",
+    description:
+      "Served as the bare OpenAPI document, not inside the `{ data, meta }` envelope, so tools can read it directly.",
     access: "PUBLIC",
     scope: null,
     requiresDurableStorage: false,
@@ -76,11 +80,36 @@ export const serviceRoutes: RouteSpec[] = [
     metaFields: [],
     bare: true,
   },
-  docsPageFile("docs.page", "/docs", "The interactive reference of this description (swagger-ui), for people", "text/html; charset=utf-8"),
-  docsPageFile("docs.stylesheet", "/docs/swagger-ui.css", "The reference page's stylesheet (swagger-ui-dist)", "text/css; charset=utf-8"),
-  docsPageFile("docs.script", "/docs/swagger-ui-bundle.js", "The reference page's script (swagger-ui-dist)", "text/javascript; charset=utf-8"),
-  docsPageFile("docs.scriptLicences", "/docs/swagger-ui-bundle.js.LICENSE.txt", "The licences of the libraries in that script, which its first line names", "text/plain; charset=utf-8"),
-  docsPageFile("docs.initializer", "/docs/docs-page.js", "Starts swagger-ui on the reference page with this server's description", "text/javascript; charset=utf-8"),
+  docsPageFile(
+    "docs.page",
+    "/docs",
+    "The interactive reference of this description (swagger-ui), for people",
+    "text/html; charset=utf-8",
+  ),
+  docsPageFile(
+    "docs.stylesheet",
+    "/docs/swagger-ui.css",
+    "The reference page's stylesheet (swagger-ui-dist)",
+    "text/css; charset=utf-8",
+  ),
+  docsPageFile(
+    "docs.script",
+    "/docs/swagger-ui-bundle.js",
+    "The reference page's script (swagger-ui-dist)",
+    "text/javascript; charset=utf-8",
+  ),
+  docsPageFile(
+    "docs.scriptLicences",
+    "/docs/swagger-ui-bundle.js.LICENSE.txt",
+    "The licences of the libraries in that script, which its first line names",
+    "text/plain; charset=utf-8",
+  ),
+  docsPageFile(
+    "docs.initializer",
+    "/docs/docs-page.js",
+    "Starts swagger-ui on the reference page with this server's description",
+    "text/javascript; charset=utf-8",
+  ),
 ];
 
 /**

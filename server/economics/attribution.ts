@@ -23,7 +23,8 @@ function seriesIndex(registry: BuiltRegistry): Map<string, Series> {
 }
 
 function addSource(set: PublisherSet, sourceId: string): void {
-  if (Object.hasOwn(SOURCE_PUBLISHERS, sourceId)) set.add(SOURCE_PUBLISHERS[sourceId as keyof typeof SOURCE_PUBLISHERS]);
+  if (Object.hasOwn(SOURCE_PUBLISHERS, sourceId))
+    set.add(SOURCE_PUBLISHERS[sourceId as keyof typeof SOURCE_PUBLISHERS]);
 }
 
 /** A served value of a registered series: its publisher's data, changed by the service when the series is derived. */
@@ -58,7 +59,10 @@ export function observationPublishers(series: Series, observationCount: number):
 }
 
 /** Release records: the publisher of each series with a value; a series with nothing ingested shows no publisher data. */
-export function releasePublishers(releases: readonly { series: { slug: string }; availability: string }[], registry: BuiltRegistry): PublisherSet {
+export function releasePublishers(
+  releases: readonly { series: { slug: string }; availability: string }[],
+  registry: BuiltRegistry,
+): PublisherSet {
   const set = new PublisherSet();
   const series = seriesIndex(registry);
   for (const release of releases) {

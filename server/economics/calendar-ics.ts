@@ -21,7 +21,10 @@ export function calendarFeed(events: readonly EventRecord[], refreshSeconds: num
     name: "Official economic release calendar",
     // ical-generator writes X-WR-CALDESC as given (10.x), unlike DESCRIPTION: unescaped, its line breaks and commas would
     // end the property and strict parsers would read the credits as properties of their own. Escaped as TEXT here.
-    description: escape(["Release dates as the publishers state them (BLS, Eurostat, ECB).", ...publishers.map(creditLine)].join("\n"), false),
+    description: escape(
+      ["Release dates as the publishers state them (BLS, Eurostat, ECB).", ...publishers.map(creditLine)].join("\n"),
+      false,
+    ),
     ttl: refreshSeconds,
   });
   for (const event of events) {
@@ -44,18 +47,26 @@ export function calendarFeed(events: readonly EventRecord[], refreshSeconds: num
 
 /** Moments the schedule or status changed: a move and the status it brings are one change when detected together. */
 function reschedulings(event: EventRecord): number {
-  return new Set(event.changes.filter((change) => SCHEDULING_FIELDS.has(change.field)).map((change) => change.detectedAt)).size;
+  return new Set(
+    event.changes.filter((change) => SCHEDULING_FIELDS.has(change.field)).map((change) => change.detectedAt),
+  ).size;
 }
 
 function description(event: EventRecord): string {
   return [
     `Release: ${event.release.slug} (${PUBLISHER_TERMS[event.release.publisher].name})`,
     `Reference period: ${event.referencePeriod?.code ?? "not stated by the source"}`,
-    event.scheduledAt === null ? `Time: not stated by the source (date in ${event.sourceTimezone})` : `Time: as stated by the source (${event.sourceTimezone})`,
+    event.scheduledAt === null
+      ? `Time: not stated by the source (date in ${event.sourceTimezone})`
+      : `Time: as stated by the source (${event.sourceTimezone})`,
     `Status at the source: ${event.status}`,
     `Importance: ${event.importance} (${event.importanceBasis})`,
-    ...event.changes.filter((change) => change.field === "scheduledDate" || change.field === "scheduledAt")
-      .map((change) => `Moved by the source from ${change.from ?? "no time"} to ${change.to ?? "no time"} (detected ${change.detectedAt})`),
+    ...event.changes
+      .filter((change) => change.field === "scheduledDate" || change.field === "scheduledAt")
+      .map(
+        (change) =>
+          `Moved by the source from ${change.from ?? "no time"} to ${change.to ?? "no time"} (detected ${change.detectedAt})`,
+      ),
     creditLine(event.release.publisher),
   ].join("\n");
 }

@@ -35,20 +35,42 @@ const LEAP_SECOND = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}):60(\.\d{1,9})?/;
  * is the start of the following day, so after reduction to UTC dates it can admit events of the next UTC day.
  * Defaults: the start of today in the zone, minus `defaultDaysBack`, through plus `defaultDaysAhead`.
  */
-export function parseDateRange(rawFrom: string | null, rawTo: string | null, now: number, rules: RangeRules): DateRange {
+export function parseDateRange(
+  rawFrom: string | null,
+  rawTo: string | null,
+  now: number,
+  rules: RangeRules,
+): DateRange {
   const fromText = givenValue(rawFrom);
   const toText = givenValue(rawTo);
   const today = DateTime.fromMillis(now, { zone: rules.zone }).startOf("day");
-  const from = fromText !== null ? parseBound(fromText, rules, false) : toText !== null ? null : today.minus({ days: rules.defaultDaysBack });
+  const from =
+    fromText !== null
+      ? parseBound(fromText, rules, false)
+      : toText !== null
+        ? null
+        : today.minus({ days: rules.defaultDaysBack });
   const to = toText !== null ? parseBound(toText, rules, true) : null;
   const toIsInstant = toText !== null && !BARE_DATE.test(toText);
   const start = from ?? to!.minus({ days: rules.defaultDaysBack + rules.defaultDaysAhead });
-  const end = to ?? (fromText !== null ? start.plus({ days: rules.defaultDaysBack + rules.defaultDaysAhead }) : today.plus({ days: rules.defaultDaysAhead + 1 }));
+  const end =
+    to ??
+    (fromText !== null
+      ? start.plus({ days: rules.defaultDaysBack + rules.defaultDaysAhead })
+      : today.plus({ days: rules.defaultDaysAhead + 1 }));
   if (start >= end) throw new ApiError(rules.errorCode, "from must be before to.");
-  if (end.diff(start, "days").days > rules.maxDays) throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
+  if (end.diff(start, "days").days > rules.maxDays)
+    throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
   const toInclusive = toIsInstant ? end : end.minus({ milliseconds: 1 });
   const movesAt = fromText !== null || toText !== null ? Number.POSITIVE_INFINITY : today.plus({ days: 1 }).toMillis();
-  return { from: start, to: end, toInclusive, fromDate: start.toUTC().toISODate()!, toDate: end.toUTC().toISODate()!, movesAt };
+  return {
+    from: start,
+    to: end,
+    toInclusive,
+    fromDate: start.toUTC().toISODate()!,
+    toDate: end.toUTC().toISODate()!,
+    movesAt,
+  };
 }
 
 /**
@@ -67,7 +89,8 @@ export function parseAsOf(raw: string | null): string | null {
   if (!parsed.isValid) throw new ApiError("VALIDATION_FAILED", "asOf is not a real date.");
   const utc = parsed.toUTC().toISO()!;
   // Years beyond 0000-9999 in UTC have no RFC 3339 form (and would not compare as text with recorded instants).
-  if (!/^\d{4}-/.test(utc)) throw new ApiError("VALIDATION_FAILED", "asOf must fall within the years 0000 to 9999 in UTC.");
+  if (!/^\d{4}-/.test(utc))
+    throw new ApiError("VALIDATION_FAILED", "asOf must fall within the years 0000 to 9999 in UTC.");
   return utc;
 }
 

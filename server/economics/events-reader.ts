@@ -35,10 +35,13 @@ export interface EventPage {
  */
 export function readEvents(db: Database.Database, filter: EventFilter, offset: number, limit: number): EventPage {
   const { window } = filter;
-  const filters = window.kind === "utc-dates"
-    ? sqlFilter("scheduled_date >= ? AND scheduled_date <= ?", [window.fromDate, window.toDate])
-    : sqlFilter("((scheduled_at IS NOT NULL AND scheduled_at >= ? AND scheduled_at <= ?) OR (scheduled_at IS NULL AND scheduled_date >= ? AND scheduled_date <= ?))",
-      [window.fromInstant, window.toInstant, window.fromDate, window.toDate]);
+  const filters =
+    window.kind === "utc-dates"
+      ? sqlFilter("scheduled_date >= ? AND scheduled_date <= ?", [window.fromDate, window.toDate])
+      : sqlFilter(
+          "((scheduled_at IS NOT NULL AND scheduled_at >= ? AND scheduled_at <= ?) OR (scheduled_at IS NULL AND scheduled_date >= ? AND scheduled_date <= ?))",
+          [window.fromInstant, window.toInstant, window.fromDate, window.toDate],
+        );
   filters.anyOf("country", filter.countries);
   filters.anyOf("region", filter.regions);
   filters.anyOf("currency", filter.currencies);
@@ -46,7 +49,10 @@ export function readEvents(db: Database.Database, filter: EventFilter, offset: n
   filters.anyOf("release_slug", filter.releases);
   filters.anyOf("status", filter.statuses);
   filters.anyLinked("id", (list) => `SELECT event_id FROM event_sources WHERE source IN (${list})`, filter.sources);
-  const rows = prepared(db, `SELECT record FROM events WHERE ${filters.where()} ORDER BY scheduled_date, scheduled_at IS NULL, scheduled_at, id LIMIT ? OFFSET ?`)
+  const rows = prepared(
+    db,
+    `SELECT record FROM events WHERE ${filters.where()} ORDER BY scheduled_date, scheduled_at IS NULL, scheduled_at, id LIMIT ? OFFSET ?`,
+  )
     .pluck()
     .all(...filters.values(), limit + 1, offset) as string[];
   const page = splitPage(rows, limit);

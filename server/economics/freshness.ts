@@ -4,7 +4,11 @@ import type { DataStatus } from "../../schemas/vocabularies.ts";
 
 /** The economics freshness fields of credentialed answers, from the facts of the run that published the index. */
 export function credentialedFreshnessMeta(facts: PublicationFacts) {
-  return { lastIngestedAt: facts.lastIngestedAt, lastSuccessfulIngestionAt: facts.lastSuccessfulIngestionAt, dataUpdatedAt: facts.publishedAt };
+  return {
+    lastIngestedAt: facts.lastIngestedAt,
+    lastSuccessfulIngestionAt: facts.lastSuccessfulIngestionAt,
+    dataUpdatedAt: facts.publishedAt,
+  };
 }
 
 /** Public answers also state `dataStatus` (spec: public economics and news). */
@@ -24,4 +28,8 @@ export function dataStatusChangesAt(lastSuccessAt: string | null, now: number): 
 }
 
 /** The latest of some ISO instants (all in the same UTC form), or null when none is known. */
-export const latestOf = (times: (string | null)[]): string | null => times.filter((time): time is string => time !== null).sort().at(-1) ?? null;
+export const latestOf = (times: (string | null)[]): string | null =>
+  times
+    .filter((time): time is string => time !== null)
+    .sort()
+    .at(-1) ?? null;

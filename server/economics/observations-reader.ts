@@ -27,21 +27,39 @@ function observationView(row: IndexObservationRow, series: Series) {
 }
 
 /** `derived` (formula and inputs) for a value the service computed; nothing for a publisher's value. */
-export function derivedPart(row: { derived_inputs: string | null }, series: Series): { derived?: { formula: string; inputs: unknown[] } } {
-  return series.derived && row.derived_inputs ? { derived: { formula: series.derived.formula, inputs: JSON.parse(row.derived_inputs) as unknown[] } } : {};
+export function derivedPart(
+  row: { derived_inputs: string | null },
+  series: Series,
+): { derived?: { formula: string; inputs: unknown[] } } {
+  return series.derived && row.derived_inputs
+    ? { derived: { formula: series.derived.formula, inputs: JSON.parse(row.derived_inputs) as unknown[] } }
+    : {};
 }
 
 /** One page of a series' periods, oldest first, `from`/`to` compared as strings (spec: period codes compare as strings). */
-export function readObservationPage(db: Database.Database, series: Series, from: string | null, to: string | null, offset: number, limit: number) {
-  const rows = prepared(db, `SELECT * FROM observations WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
-    ORDER BY reference_period LIMIT ? OFFSET ?`).all(series.slug, from || "", to || "\uffff", limit + 1, offset) as IndexObservationRow[];
+export function readObservationPage(
+  db: Database.Database,
+  series: Series,
+  from: string | null,
+  to: string | null,
+  offset: number,
+  limit: number,
+) {
+  const rows = prepared(
+    db,
+    `SELECT * FROM observations WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
+    ORDER BY reference_period LIMIT ? OFFSET ?`,
+  ).all(series.slug, from || "", to || "\uffff", limit + 1, offset) as IndexObservationRow[];
   const page = splitPage(rows, limit);
   return { observations: page.rows.map((row) => observationView(row, series)), more: page.more };
 }
 
 /** The newest `count` periods of a series, newest first. */
 export function readNewestPeriods(db: Database.Database, seriesSlug: string, count: number): IndexObservationRow[] {
-  return prepared(db, "SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(seriesSlug, count) as IndexObservationRow[];
+  return prepared(db, "SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(
+    seriesSlug,
+    count,
+  ) as IndexObservationRow[];
 }
 
 export function hasObservations(db: Database.Database, seriesSlug: string): boolean {

@@ -15,9 +15,16 @@ import { provenanceOf } from "../../schemas/value-provenance.ts";
 export function newestReleases(db: Database.Database, series: Series[], perSeries: number) {
   const records = series.map((entry) => {
     const rows = readNewestPeriods(db, entry.slug, Math.max(perSeries, 2));
-    return { release: releaseOf(entry, rows, perSeries), periodEnd: rows[0] ? periodEndDate(rows[0].reference_period) ?? "" : null };
+    return {
+      release: releaseOf(entry, rows, perSeries),
+      periodEnd: rows[0] ? (periodEndDate(rows[0].reference_period) ?? "") : null,
+    };
   });
-  records.sort((a, b) => (b.periodEnd ?? "").localeCompare(a.periodEnd ?? "") || a.release.series.slug.localeCompare(b.release.series.slug));
+  records.sort(
+    (a, b) =>
+      (b.periodEnd ?? "").localeCompare(a.periodEnd ?? "") ||
+      a.release.series.slug.localeCompare(b.release.series.slug),
+  );
   return records.map((record) => record.release);
 }
 
@@ -27,8 +34,15 @@ function releaseOf(series: Series, rows: IndexObservationRow[], perSeries: numbe
   const terms = PUBLISHER_TERMS[series.publisher];
   return {
     series: {
-      slug: series.slug, family: series.familySlug, country: series.country, region: series.region, frequency: series.frequency,
-      unit: series.unit, seasonalAdjustment: series.seasonalAdjustment, transformation: series.transformation, officialSeriesUrl: series.officialSeriesUrl,
+      slug: series.slug,
+      family: series.familySlug,
+      country: series.country,
+      region: series.region,
+      frequency: series.frequency,
+      unit: series.unit,
+      seasonalAdjustment: series.seasonalAdjustment,
+      transformation: series.transformation,
+      officialSeriesUrl: series.officialSeriesUrl,
     },
     availability: newest ? "AVAILABLE" : "UNAVAILABLE",
     referencePeriod: newest ? { code: newest.reference_period } : null,
@@ -38,21 +52,34 @@ function releaseOf(series: Series, rows: IndexObservationRow[], perSeries: numbe
     publishedAt: newest?.published_at ?? null,
     sourceUpdatedAt: newest?.source_updated_at ?? null,
     ingestedAt: newest?.ingested_at ?? null,
-    revision: newest ? { count: newest.revision_count, isRevision: newest.revision_count > 0, previousValue: newest.previous_value } : null,
-    previous: previous ? {
-      referencePeriod: previous.reference_period, value: previous.value, publicationStatus: previous.publication_status, publisherNote: previous.note,
-      provenance: provenanceOf(previous),
-    } : null,
+    revision: newest
+      ? { count: newest.revision_count, isRevision: newest.revision_count > 0, previousValue: newest.previous_value }
+      : null,
+    previous: previous
+      ? {
+          referencePeriod: previous.reference_period,
+          value: previous.value,
+          publicationStatus: previous.publication_status,
+          publisherNote: previous.note,
+          provenance: provenanceOf(previous),
+        }
+      : null,
     periods: rows.slice(0, perSeries).map((row) => ({
-      referencePeriod: row.reference_period, value: row.value, publicationStatus: row.publication_status, publisherNote: row.note,
-      revisionCount: row.revision_count, provenance: provenanceOf(row),
+      referencePeriod: row.reference_period,
+      value: row.value,
+      publicationStatus: row.publication_status,
+      publisherNote: row.note,
+      revisionCount: row.revision_count,
+      provenance: provenanceOf(row),
     })),
     provenance: newest ? provenanceOf(newest) : null,
     ...(newest ? derivedPart(newest, series) : {}),
     attribution: { text: terms.attributionText, required: terms.required },
     links: {
       observations: `/api/public/v1/economics/observations?series=${series.slug}`,
-      calendar: series.country ? `/api/public/v1/economics/calendar?country=${series.country}` : `/api/public/v1/economics/calendar?region=${series.region}`,
+      calendar: series.country
+        ? `/api/public/v1/economics/calendar?country=${series.country}`
+        : `/api/public/v1/economics/calendar?region=${series.region}`,
     },
   };
 }

@@ -21,14 +21,23 @@ const VINTAGE_VIEWS = ["all"] as const;
  * also answers `asOf` (each period as it stood then; none yet is an empty 200) and `vintages=all`, paged by that limit.
  */
 export function seriesObservationsAnswer(
-  storage: IndexStorage, registry: BuiltRegistry, slug: string, query: URLSearchParams, now: number, pageLimit: PageLimit,
-  freshness: typeof freshnessMeta | typeof credentialedFreshnessMeta, pastPageLimit: PageLimit | null = null,
+  storage: IndexStorage,
+  registry: BuiltRegistry,
+  slug: string,
+  query: URLSearchParams,
+  now: number,
+  pageLimit: PageLimit,
+  freshness: typeof freshnessMeta | typeof credentialedFreshnessMeta,
+  pastPageLimit: PageLimit | null = null,
 ) {
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
   const asOf = pastPageLimit ? parseAsOf(query.get("asOf")) : null;
   const allVintages = pastPageLimit !== null && parseEnum(query.get("vintages"), VINTAGE_VIEWS, "vintages") === "all";
-  const limit = parseLimit(query.get("limit"), pastPageLimit && (asOf !== null || allVintages) ? pastPageLimit : pageLimit);
+  const limit = parseLimit(
+    query.get("limit"),
+    pastPageLimit && (asOf !== null || allVintages) ? pastPageLimit : pageLimit,
+  );
   const offset = decodeCursor(query.get("cursor"));
   const index = requireIndex(storage);
   if (!readIndex(() => hasObservations(index.db, series.slug))) {
@@ -48,7 +57,8 @@ export function seriesObservationsAnswer(
     const page = readIndex(() => readVintagePage(index.db, series, range, asOf, offset, limit));
     // Every vintage of a page of periods can pass the response ceiling: the page is then cut to fit (meta.truncated,
     // spec "Limits"), its cursor resuming after the last period served.
-    const keep = (n: number) => answer({ asOf, periods: page.periods.slice(0, n) }, n, n < page.periods.length || page.more);
+    const keep = (n: number) =>
+      answer({ asOf, periods: page.periods.slice(0, n) }, n, n < page.periods.length || page.more);
     return { ...keep(page.periods.length), cut: { count: page.periods.length, keep } };
   }
   if (asOf !== null) {

@@ -11,8 +11,14 @@ export interface FeedCheck {
 
 /** The listed sources with their latest check; `not_recorded` for a source never checked. */
 export function readFeedChecks(db: Database.Database | null, sources: readonly string[]): FeedCheck[] {
-  const rows = db ? prepared(db, "SELECT source, last_received_at, last_success_at, latest_check FROM source_checks").all() as
-    { source: string; last_received_at: string | null; last_success_at: string | null; latest_check: FeedCheck["latestCheck"] }[] : [];
+  const rows = db
+    ? (prepared(db, "SELECT source, last_received_at, last_success_at, latest_check FROM source_checks").all() as {
+        source: string;
+        last_received_at: string | null;
+        last_success_at: string | null;
+        latest_check: FeedCheck["latestCheck"];
+      }[])
+    : [];
   const bySource = new Map(rows.map((row) => [row.source, row]));
   return sources.map((source) => ({
     id: source,
@@ -24,5 +30,9 @@ export function readFeedChecks(db: Database.Database | null, sources: readonly s
 
 /** Every calendar source as the public calendar's `meta.sourceChecks` states it. */
 export function readSourceChecks(db: Database.Database) {
-  return readFeedChecks(db, CALENDAR_SOURCES).map((check) => ({ sourceId: check.id, lastSuccessAt: check.lastSuccessAt, latestCheck: check.latestCheck }));
+  return readFeedChecks(db, CALENDAR_SOURCES).map((check) => ({
+    sourceId: check.id,
+    lastSuccessAt: check.lastSuccessAt,
+    latestCheck: check.latestCheck,
+  }));
 }

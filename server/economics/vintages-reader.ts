@@ -22,16 +22,34 @@ const LAST_PERIOD = "\uffff";
  * keeps only the latest sighting. An index published before `last_sighted_at` existed fails this read, which answers
  * STORAGE_UNAVAILABLE (503, Retry-After) until the next ingestion publishes a new index.
  */
-export function readAsOfPage(db: Database.Database, series: Series, range: PeriodRange, asOf: string, offset: number, limit: number) {
-  const rows = prepared(db, `SELECT v.*, (SELECT p.value FROM vintages p WHERE p.series_slug = v.series_slug
+export function readAsOfPage(
+  db: Database.Database,
+  series: Series,
+  range: PeriodRange,
+  asOf: string,
+  offset: number,
+  limit: number,
+) {
+  const rows = prepared(
+    db,
+    `SELECT v.*, (SELECT p.value FROM vintages p WHERE p.series_slug = v.series_slug
       AND p.reference_period = v.reference_period AND p.sequence = v.sequence - 1) AS previous_value,
       CASE WHEN o.last_sighted_at <= ? AND o.revision_count = v.sequence - 1 THEN o.source_updated_at ELSE v.source_updated_at END AS stated_updated_at
     FROM vintages v JOIN observations o ON o.series_slug = v.series_slug AND o.reference_period = v.reference_period
     WHERE v.series_slug = ? AND v.reference_period >= ? AND v.reference_period <= ? AND v.recorded_at <= ?
       AND NOT EXISTS (SELECT 1 FROM vintages later WHERE later.series_slug = v.series_slug
         AND later.reference_period = v.reference_period AND later.sequence > v.sequence AND later.recorded_at <= ?)
-    ORDER BY v.reference_period LIMIT ? OFFSET ?`)
-    .all(asOf, series.slug, range.from ?? "", range.to ?? LAST_PERIOD, asOf, asOf, limit + 1, offset) as (IndexVintageRow & { previous_value: string | null; stated_updated_at: string | null })[];
+    ORDER BY v.reference_period LIMIT ? OFFSET ?`,
+  ).all(
+    asOf,
+    series.slug,
+    range.from ?? "",
+    range.to ?? LAST_PERIOD,
+    asOf,
+    asOf,
+    limit + 1,
+    offset,
+  ) as (IndexVintageRow & { previous_value: string | null; stated_updated_at: string | null })[];
   const page = splitPage(rows, limit);
   return {
     observations: page.rows.map((row) => ({
@@ -54,17 +72,30 @@ export function readAsOfPage(db: Database.Database, series: Series, range: Perio
 }
 
 /** One page of periods, each with every vintage recorded (by `asOf` when given), oldest first. */
-export function readVintagePage(db: Database.Database, series: Series, range: PeriodRange, asOf: string | null, offset: number, limit: number) {
+export function readVintagePage(
+  db: Database.Database,
+  series: Series,
+  range: PeriodRange,
+  asOf: string | null,
+  offset: number,
+  limit: number,
+) {
   const until = asOf ?? LAST_PERIOD;
-  const periods = prepared(db, `SELECT DISTINCT reference_period FROM vintages
+  const periods = prepared(
+    db,
+    `SELECT DISTINCT reference_period FROM vintages
     WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ? AND recorded_at <= ?
-    ORDER BY reference_period LIMIT ? OFFSET ?`).pluck()
+    ORDER BY reference_period LIMIT ? OFFSET ?`,
+  )
+    .pluck()
     .all(series.slug, range.from ?? "", range.to ?? LAST_PERIOD, until, limit + 1, offset) as string[];
   const page = splitPage(periods, limit);
   if (page.rows.length === 0) return { periods: [], more: false };
-  const rows = prepared(db, `SELECT * FROM vintages WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
-    AND recorded_at <= ? ORDER BY reference_period, sequence`)
-    .all(series.slug, page.rows[0], page.rows.at(-1), until) as IndexVintageRow[];
+  const rows = prepared(
+    db,
+    `SELECT * FROM vintages WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
+    AND recorded_at <= ? ORDER BY reference_period, sequence`,
+  ).all(series.slug, page.rows[0], page.rows.at(-1), until) as IndexVintageRow[];
   const byPeriod = new Map<string, unknown[]>(page.rows.map((period) => [period, []]));
   for (const row of rows) {
     byPeriod.get(row.reference_period)?.push({
@@ -79,7 +110,10 @@ export function readVintagePage(db: Database.Database, series: Series, range: Pe
       ...derivedPart(row, series),
     });
   }
-  return { periods: [...byPeriod].map(([referencePeriod, vintages]) => ({ referencePeriod, vintages })), more: page.more };
+  return {
+    periods: [...byPeriod].map(([referencePeriod, vintages]) => ({ referencePeriod, vintages })),
+    more: page.more,
+  };
 }
 
 export interface PeriodRange {

@@ -12,7 +12,10 @@ export class IdleGuard extends Transform {
   }
 
   private arm(): NodeJS.Timeout {
-    return setTimeout(() => this.destroy(new Error(`the download stalled: nothing received for ${this.timeoutMs} ms`)), this.timeoutMs);
+    return setTimeout(
+      () => this.destroy(new Error(`the download stalled: nothing received for ${this.timeoutMs} ms`)),
+      this.timeoutMs,
+    );
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {

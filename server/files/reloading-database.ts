@@ -6,14 +6,22 @@ import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "./reloading-file
  * opened read-only, and the old connection closed; better-sqlite3 is synchronous, so no query is in flight then.
  * `prepare` turns the connection into what callers use; a file that cannot be read that way counts as absent.
  */
-export function createReloadingDatabase<T extends { db: Database.Database }>(path: string, prepare: (db: Database.Database) => T): () => T | null {
+export function createReloadingDatabase<T extends { db: Database.Database }>(
+  path: string,
+  prepare: (db: Database.Database) => T,
+): () => T | null {
   let open: T | null = null;
   const replace = (next: T | null): T | null => {
     open?.db.close();
     open = next;
     return next;
   };
-  return createReloadingFile<T | null>(path, (file) => replace(openPrepared(file, prepare)), () => replace(null), { recheckAfterMs: PUBLISHED_FILE_RECHECK_MS });
+  return createReloadingFile<T | null>(
+    path,
+    (file) => replace(openPrepared(file, prepare)),
+    () => replace(null),
+    { recheckAfterMs: PUBLISHED_FILE_RECHECK_MS },
+  );
 }
 
 function openPrepared<T>(path: string, prepare: (db: Database.Database) => T): T | null {

@@ -5,7 +5,10 @@ import { statSync } from "node:fs";
  * It is re-read when the file's identity changes, so the server picks up new files without restart.
  */
 export function createReloadingFile<T>(
-  path: string, read: (path: string) => T, whenAbsent: () => T, options: { recheckAfterMs?: number } = {},
+  path: string,
+  read: (path: string) => T,
+  whenAbsent: () => T,
+  options: { recheckAfterMs?: number } = {},
 ): (lookNow?: boolean) => T {
   const recheckAfterMs = options.recheckAfterMs ?? 0;
   let version: string | null = null;

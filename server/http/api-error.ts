@@ -14,7 +14,11 @@ export class ApiError extends Error {
    * `cause`, when given, is what went wrong inside (a damaged index file, a column an older index lacks): logged for
    * operators by the pipeline, never answered.
    */
-  constructor(code: ErrorCode, message?: string, options: { retryAfterSeconds?: number; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    options: { retryAfterSeconds?: number; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
     // An expected answer needs no stack, and capturing one is most of the cost of a 401, 404 or 429: refused
     // requests must stay cheap, or they are the cheapest way to load the service.
     const stackTraceLimit = Error.stackTraceLimit;

@@ -34,21 +34,33 @@ export class PublisherSet {
     const key = this.key();
     let records = recordsBySet.get(key);
     if (!records) {
-      records = Object.freeze(ORDER.filter((publisher) => this.modified.has(publisher)).map((publisher) => attributionRecord(publisher, this.modified.get(publisher)!)));
+      records = Object.freeze(
+        ORDER.filter((publisher) => this.modified.has(publisher)).map((publisher) =>
+          attributionRecord(publisher, this.modified.get(publisher)!),
+        ),
+      );
       recordsBySet.set(key, records);
     }
     return records;
   }
 
   private key(): string {
-    return ORDER.map((publisher) => (this.modified.has(publisher) ? (this.modified.get(publisher) ? "2" : "1") : "0")).join("");
+    return ORDER.map((publisher) =>
+      this.modified.has(publisher) ? (this.modified.get(publisher) ? "2" : "1") : "0",
+    ).join("");
   }
 }
 
 /** One publisher's record, for routes that always serve exactly that publisher's data. */
 export function attributionRecord(publisher: AttributedPublisher, modifiedByService: boolean): AttributionRecord {
   const terms = PUBLISHER_TERMS[publisher];
-  return Object.freeze({ sourceId: terms.sourceId, required: terms.required, licenseName: terms.licenseName, termsUrl: terms.termsUrl, modifiedByService });
+  return Object.freeze({
+    sourceId: terms.sourceId,
+    required: terms.required,
+    licenseName: terms.licenseName,
+    termsUrl: terms.termsUrl,
+    modifiedByService,
+  });
 }
 
 /**

@@ -54,7 +54,12 @@ export function authenticate(
   const text = authorization ?? headers.get("x-api-key");
   if (text === null) return null;
   const verified = connection && verifiedOnConnection.get(connection);
-  if (verified && verified.header === header && lookup(verified.record.id) === verified.record && sameTextInConstantTime(verified.text, text)) {
+  if (
+    verified &&
+    verified.header === header &&
+    lookup(verified.record.id) === verified.record &&
+    sameTextInConstantTime(verified.text, text)
+  ) {
     return verified.principal;
   }
   const secret = keyIn(header, text);
@@ -63,7 +68,10 @@ export function authenticate(
   if (!id) return null;
   const record = lookup(id);
   if (!record || !secretMatches(secret, record)) return null;
-  const principal = record.revokedAt !== null || record.environment !== environment ? null : { keyId: record.id, scopes: record.scopes };
+  const principal =
+    record.revokedAt !== null || record.environment !== environment
+      ? null
+      : { keyId: record.id, scopes: record.scopes };
   if (connection) verifiedOnConnection.set(connection, { header, text, record, principal });
   return principal;
 }

@@ -6,7 +6,11 @@ import { isIP } from "node:net";
  * trusted proxy (SERVICE_TRUSTED_PROXIES): anyone else could write that header. The list is read from the right,
  * skipping trusted proxies, so a client cannot choose its address by sending a forged first entry.
  */
-export function clientAddress(peer: string | undefined, forwardedFor: string | null, trustedProxies: ReadonlySet<string>): string | undefined {
+export function clientAddress(
+  peer: string | undefined,
+  forwardedFor: string | null,
+  trustedProxies: ReadonlySet<string>,
+): string | undefined {
   const direct = normalised(peer);
   if (direct === undefined || forwardedFor === null || !trustedProxies.has(direct)) return direct;
   const hops = forwardedFor.split(",").map((hop) => normalised(hop.trim()));

@@ -73,9 +73,14 @@ export interface Compressor {
 export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTES): Compressor {
   const heads = new SegmentedLru<string, CompressedHeads>({
     maxSize: Math.max(1, maxBytes),
-    sizeCalculation: (entry, key) => Math.max(1, key.length + (entry.gzip?.deflated.length ?? 0) + (entry.br?.length ?? 0)),
+    sizeCalculation: (entry, key) =>
+      Math.max(1, key.length + (entry.gzip?.deflated.length ?? 0) + (entry.br?.length ?? 0)),
   });
-  const compressedHead = <C extends ContentCoding>(headKey: string, head: () => Buffer, coding: C): NonNullable<CompressedHeads[C]> => {
+  const compressedHead = <C extends ContentCoding>(
+    headKey: string,
+    head: () => Buffer,
+    coding: C,
+  ): NonNullable<CompressedHeads[C]> => {
     const entry = heads.get(headKey) ?? {};
     const known = entry[coding];
     if (known) return known as NonNullable<CompressedHeads[C]>;
@@ -87,7 +92,9 @@ export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTE
   };
   return {
     encode(headKey, head, tail, coding) {
-      return coding === "gzip" ? gzipBody(compressedHead(headKey, head, "gzip"), tail) : brotliBody(compressedHead(headKey, head, "br"), tail);
+      return coding === "gzip"
+        ? gzipBody(compressedHead(headKey, head, "gzip"), tail)
+        : brotliBody(compressedHead(headKey, head, "br"), tail);
     },
     get bytes() {
       return heads.calculatedSize;
@@ -97,19 +104,28 @@ export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTE
 
 // Compressed heads are kept: each in an allocation of its own, not a slice of zlib's 16 KB output chunk (owned-bytes.ts).
 function deflateHead(head: Buffer): DeflatedHead {
-  return { deflated: ownedBytes(deflateRawSync(head, { finishFlush: constants.Z_SYNC_FLUSH })), crc: crc32(head), length: head.length };
+  return {
+    deflated: ownedBytes(deflateRawSync(head, { finishFlush: constants.Z_SYNC_FLUSH })),
+    crc: crc32(head),
+    length: head.length,
+  };
 }
 
 function brotliHead(head: Buffer): Buffer {
-  return ownedBytes(brotliCompressSync(head, {
-    finishFlush: constants.BROTLI_OPERATION_FLUSH,
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-      [constants.BROTLI_PARAM_SIZE_HINT]: head.length,
-      // A window no larger than the head: the default 4 MB window makes the encoder allocate megabytes per call.
-      [constants.BROTLI_PARAM_LGWIN]: Math.min(constants.BROTLI_MAX_WINDOW_BITS, Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(head.length + 1)))),
-    },
-  }));
+  return ownedBytes(
+    brotliCompressSync(head, {
+      finishFlush: constants.BROTLI_OPERATION_FLUSH,
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: head.length,
+        // A window no larger than the head: the default 4 MB window makes the encoder allocate megabytes per call.
+        [constants.BROTLI_PARAM_LGWIN]: Math.min(
+          constants.BROTLI_MAX_WINDOW_BITS,
+          Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(head.length + 1))),
+        ),
+      },
+    }),
+  );
 }
 
 /** RFC 1952: no name, no time, unknown operating system. */

@@ -2,7 +2,14 @@ import { handleCors } from "h3";
 import type { Incoming } from "./incoming.ts";
 
 const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type"];
-const CORS_EXPOSED_HEADERS = ["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "etag"];
+const CORS_EXPOSED_HEADERS = [
+  "x-request-id",
+  "ratelimit-limit",
+  "ratelimit-remaining",
+  "ratelimit-reset",
+  "retry-after",
+  "etag",
+];
 const EXPOSED_HEADERS_VALUE = CORS_EXPOSED_HEADERS.join(",");
 
 /**
@@ -23,7 +30,12 @@ type PathRoutes = readonly { spec: { method: string } }[];
  * answer to a preflight, or false when the request goes on; the CORS headers are added to `headers`. A request the
  * edge answers (no h3 event) never names an origin (recognised-urls.ts).
  */
-export function applyCors(incoming: Incoming, headers: Record<string, string>, origins: string[], routes: PathRoutes): false | unknown {
+export function applyCors(
+  incoming: Incoming,
+  headers: Record<string, string>,
+  origins: string[],
+  routes: PathRoutes,
+): false | unknown {
   const { event } = incoming;
   if (!event || !incoming.req.headers.has("origin")) {
     addNoOriginCorsHeaders(headers);

@@ -41,4 +41,3 @@ export function incomingOfEvent(event: H3Event): Incoming {
     event,
   };
 }
-

@@ -57,17 +57,22 @@ export function createKeptAnswers(now: () => number, maxBytes: number = DEFAULT_
     // The answer counts what it holds (respond.ts); a key is counted as if two bytes a character.
     sizeCalculation: (kept, key) => Math.max(1, kept.answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
   });
-  const sweep = createCacheSweep(cache, (at) => {
-    // A dozen routes share two generation functions: each is asked once a sweep, not once an answer.
-    const generations = new Map<() => readonly unknown[], readonly unknown[]>();
-    const askOnce = (generationNow: () => readonly unknown[]) => {
-      let parts = generations.get(generationNow);
-      if (!parts) generations.set(generationNow, (parts = generationNow()));
-      return parts;
-    };
-    return ({ generation, validity }) =>
-      at >= validity.until + IDLE_ENTRY_MS || (validity.generationNow !== undefined && !sameGeneration(generation, askOnce(validity.generationNow)));
-  }, now);
+  const sweep = createCacheSweep(
+    cache,
+    (at) => {
+      // A dozen routes share two generation functions: each is asked once a sweep, not once an answer.
+      const generations = new Map<() => readonly unknown[], readonly unknown[]>();
+      const askOnce = (generationNow: () => readonly unknown[]) => {
+        let parts = generations.get(generationNow);
+        if (!parts) generations.set(generationNow, (parts = generationNow()));
+        return parts;
+      };
+      return ({ generation, validity }) =>
+        at >= validity.until + IDLE_ENTRY_MS ||
+        (validity.generationNow !== undefined && !sameGeneration(generation, askOnce(validity.generationNow)));
+    },
+    now,
+  );
   return {
     find(key, generation, now) {
       // Looked at before it counts as asked for: only an answer still true is promoted or refreshed.
@@ -112,10 +117,13 @@ const DEFAULT_ANSWERS_BY_KEY_BYTES = 16 * 1024 * 1024;
 /** `now` (monotonic ms, performance.now by default) tells how long an answer has gone unused (cache-sweep.ts). */
 export function createAnswersByKey(maxBytes: number = DEFAULT_ANSWERS_BY_KEY_BYTES, now?: () => number): AnswersByKey {
   // A weather answer's identity names its cache age in seconds: after that second it is never asked for again.
-  const cache = new IdleDroppingLru<string, PreparedAnswer>({
-    maxSize: maxBytes,
-    sizeCalculation: (answer, key) => Math.max(1, answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
-  }, now);
+  const cache = new IdleDroppingLru<string, PreparedAnswer>(
+    {
+      maxSize: maxBytes,
+      sizeCalculation: (answer, key) => Math.max(1, answer.size + key.length * 2 + ENTRY_OVERHEAD_BYTES),
+    },
+    now,
+  );
   return {
     find: (key) => cache.get(key),
     remember: (key, answer) => cache.set(key, answer),

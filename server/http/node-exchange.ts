@@ -9,7 +9,12 @@ import { bodyByteLength, SplicedBody } from "./spliced-body.ts";
  * answer is written with one writeHead and one end, as a bare node:http server writes it.
  */
 export function incomingRequestOf(req: IncomingMessage): IncomingRequest {
-  return { method: req.method ?? "GET", headers: new NodeHeaderReader(req), ip: req.socket.remoteAddress, runtime: { node: { req } } };
+  return {
+    method: req.method ?? "GET",
+    headers: new NodeHeaderReader(req),
+    ip: req.socket.remoteAddress,
+    runtime: { node: { req } },
+  };
 }
 
 /**
@@ -17,9 +22,24 @@ export function incomingRequestOf(req: IncomingMessage): IncomingRequest {
  * `Headers` object, as h3 reads them, joins every value instead, so these are read from the raw list when repeated.
  */
 const FIRST_KEPT_BY_NODE = new Set([
-  "age", "authorization", "content-length", "content-type", "etag", "expires", "from", "host", "if-modified-since",
-  "if-unmodified-since", "last-modified", "location", "max-forwards", "proxy-authorization", "referer", "retry-after",
-  "server", "user-agent",
+  "age",
+  "authorization",
+  "content-length",
+  "content-type",
+  "etag",
+  "expires",
+  "from",
+  "host",
+  "if-modified-since",
+  "if-unmodified-since",
+  "last-modified",
+  "location",
+  "max-forwards",
+  "proxy-authorization",
+  "referer",
+  "retry-after",
+  "server",
+  "user-agent",
 ]);
 
 /** A request's headers read as a `Headers` object reads them; names are asked in lower case, as the pipeline does. */
@@ -33,7 +53,7 @@ class NodeHeaderReader implements HeaderReader {
     const value = this.#req.headers[name];
     if (value === undefined) return null;
     if (Array.isArray(value)) return value.join(", ");
-    return FIRST_KEPT_BY_NODE.has(name) ? everyValue(this.#req.rawHeaders, name) ?? value : value;
+    return FIRST_KEPT_BY_NODE.has(name) ? (everyValue(this.#req.rawHeaders, name) ?? value) : value;
   }
 
   has(name: string): boolean {
@@ -55,7 +75,11 @@ function everyValue(rawHeaders: string[], name: string): string | undefined {
  * head is not yet sent, and otherwise ends the connection: a failure never escapes into Node's request listener,
  * where it would end the process.
  */
-export function writeNodeAnswerOrFailure(res: ServerResponse, answer: HttpAnswer, onFailure: (error: unknown) => HttpAnswer): void {
+export function writeNodeAnswerOrFailure(
+  res: ServerResponse,
+  answer: HttpAnswer,
+  onFailure: (error: unknown) => HttpAnswer,
+): void {
   try {
     writeNodeAnswer(res, answer);
   } catch (error) {
@@ -75,7 +99,8 @@ export function writeNodeAnswerOrFailure(res: ServerResponse, answer: HttpAnswer
  */
 function writeNodeAnswer(res: ServerResponse, answer: HttpAnswer): void {
   const { headers, body } = answer;
-  if (body !== null && headers["content-length"] === undefined) headers["content-length"] = String(bodyByteLength(body));
+  if (body !== null && headers["content-length"] === undefined)
+    headers["content-length"] = String(bodyByteLength(body));
   res.writeHead(answer.status, "", headers);
   if (!(body instanceof SplicedBody)) return void res.end(body ?? undefined);
   // Corked, the head and the parts leave in one write, as a whole body would.

@@ -31,14 +31,22 @@ export function parseLimit(raw: string | null, limit: PageLimit, name = "limit")
 /** Comma list, blanks dropped; more than `max` values is refused. Null when the parameter is absent or empty. */
 export function parseList(raw: string | null, max: number, name: string): string[] | null {
   if (raw === null) return null;
-  const values = raw.split(",").map((value) => value.trim()).filter((value) => value !== "");
+  const values = raw
+    .split(",")
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
   if (values.length === 0) return null;
   if (values.length > max) throw invalid(`${name} accepts at most ${max} values.`);
   return values;
 }
 
 /** A closed vocabulary, matched case-insensitively and returned in its canonical spelling. */
-export function parseEnumList<T extends string>(raw: string | null, vocabulary: readonly T[], max: number, name: string): T[] | null {
+export function parseEnumList<T extends string>(
+  raw: string | null,
+  vocabulary: readonly T[],
+  max: number,
+  name: string,
+): T[] | null {
   const values = parseList(raw, max, name);
   return values === null ? null : values.map((value) => canonicalEnum(value, vocabulary, name));
 }
@@ -90,7 +98,11 @@ export function decodeCursor(raw: string | null): number {
 }
 
 /** One page of an already filtered list, with the cursor of the next page or null at the end. */
-export function pageOf<T>(items: readonly T[], offset: number, limit: number): { items: T[]; nextCursor: string | null } {
+export function pageOf<T>(
+  items: readonly T[],
+  offset: number,
+  limit: number,
+): { items: T[]; nextCursor: string | null } {
   const page = items.slice(offset, offset + limit);
   const next = offset + page.length;
   return { items: page, nextCursor: page.length > 0 && next < items.length ? encodeCursor(next) : null };

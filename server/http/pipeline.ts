@@ -13,7 +13,17 @@ import { incomingOfEvent, type Incoming } from "./incoming.ts";
 import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
 import type { RecognisedUrls } from "./recognised-urls.ts";
 import { setRateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
-import { answerError, answerSuccess, errorHeaders, HttpAnswer, logAnswer, startRequest, toApiError, toH3Result, type RequestState } from "./request-answer.ts";
+import {
+  answerError,
+  answerSuccess,
+  errorHeaders,
+  HttpAnswer,
+  logAnswer,
+  startRequest,
+  toApiError,
+  toH3Result,
+  type RequestState,
+} from "./request-answer.ts";
 import { prepareAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
 
@@ -65,7 +75,8 @@ const UNKNOWN_ADDRESS = "unknown";
 export function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): unknown {
   const incoming = incomingOfEvent(event);
   // The router also matches `/x/` to `/x`; a path we do not publish must not answer, and a bad slug must not fall through.
-  if (incoming.pathname.length > 1 && incoming.pathname.endsWith("/")) return toH3Result(answerUnregistered(incoming, context));
+  if (incoming.pathname.length > 1 && incoming.pathname.endsWith("/"))
+    return toH3Result(answerUnregistered(incoming, context));
   return toH3Result(answerPath(incoming, routes, context));
 }
 
@@ -85,7 +96,8 @@ export function answerPath(incoming: Incoming, routes: BoundRoute[], context: Pi
   const preflight = applyCors(incoming, request.headers, context.corsOrigins, routes);
   if (preflight !== false) return answerPreflight(incoming, request, routeName, preflight, context);
 
-  const limited = route?.spec.rateLimited === false ? undefined : consumeRateLimit(incoming, request, routeName, principal, context);
+  const limited =
+    route?.spec.rateLimited === false ? undefined : consumeRateLimit(incoming, request, routeName, principal, context);
   if (limited) return limited;
 
   try {
@@ -104,7 +116,10 @@ export function answerPath(incoming: Incoming, routes: BoundRoute[], context: Pi
     const answer = answerFor(incoming, routes, route, principal, request, context);
     if (!(answer instanceof Promise)) return answerSuccess(incoming, request, spec, answer, context);
     return answer
-      .then((ready) => answerSuccess(incoming, request, spec, ready, context), (error: unknown) => answerError(request, toApiError(error, context)))
+      .then(
+        (ready) => answerSuccess(incoming, request, spec, ready, context),
+        (error: unknown) => answerError(request, toApiError(error, context)),
+      )
       .catch((error: unknown) => answerError(request, toApiError(error, context)));
   } catch (error) {
     return answerError(request, toApiError(error, context));
@@ -112,7 +127,14 @@ export function answerPath(incoming: Incoming, routes: BoundRoute[], context: Pi
 }
 
 /** The route's answer: a kept one when the data and the clock still allow it, else the handler's, kept when it may be. */
-function answerFor(incoming: Incoming, routes: BoundRoute[], route: BoundRoute, principal: Principal | null, request: RequestState, context: PipelineContext): PreparedAnswer | Promise<PreparedAnswer> {
+function answerFor(
+  incoming: Incoming,
+  routes: BoundRoute[],
+  route: BoundRoute,
+  principal: Principal | null,
+  request: RequestState,
+  context: PipelineContext,
+): PreparedAnswer | Promise<PreparedAnswer> {
   const { spec, handler } = route;
   const generation = route.generation?.() ?? NO_GENERATION;
   const key = incoming.keptAnswerKey ?? keptAnswerKey(spec.name, incoming.pathname, incoming.search);
@@ -130,7 +152,8 @@ function answerFor(incoming: Incoming, routes: BoundRoute[], route: BoundRoute, 
   });
   const prepare = (ready: RouteResult) => {
     if (ready.headers) Object.assign(request.headers, ready.headers);
-    if (ready.meta && typeof ready.meta.cached === "boolean") request.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
+    if (ready.meta && typeof ready.meta.cached === "boolean")
+      request.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
     const known = ready.answerKey === undefined ? undefined : context.answersByKey.find(ready.answerKey);
     if (known) {
       context.recognisedUrls.remember(incoming, routes);
@@ -141,7 +164,12 @@ function answerFor(incoming: Incoming, routes: BoundRoute[], route: BoundRoute, 
     // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own check.
     const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
     if (checkable && ready.validUntil !== undefined && ready.validUntil > request.now) {
-      const validity = { builtAt: request.now, until: ready.validUntil, stillCurrent: ready.stillCurrent, generationNow: route.generation };
+      const validity = {
+        builtAt: request.now,
+        until: ready.validUntil,
+        stillCurrent: ready.stillCurrent,
+        generationNow: route.generation,
+      };
       context.keptAnswers.keep(key, generation, validity, answer);
       context.recognisedUrls.remember(incoming, routes);
     }
@@ -167,14 +195,28 @@ function answerUnregistered(incoming: Incoming, context: PipelineContext): unkno
 }
 
 /** Failures h3 raises before routing (a malformed URL): shaped, counted and headed like every other answer. */
-export function answerFrameworkError(event: H3Event, error: { status: number; message: string }, context: PipelineContext): unknown {
+export function answerFrameworkError(
+  event: H3Event,
+  error: { status: number; message: string },
+  context: PipelineContext,
+): unknown {
   const request = startRequest(context, UNMATCHED_ROUTE);
   // h3 could not build this request's URL; only its headers and address are read.
   const incoming: Incoming = { req: event.req, pathname: "", search: "", params: {}, event };
   applyCors(incoming, request.headers, context.corsOrigins, []);
-  if (error.status >= 500) context.logger.error({ requestId: request.id, status: error.status }, `internal error before routing: ${error.message}`);
+  if (error.status >= 500)
+    context.logger.error(
+      { requestId: request.id, status: error.status },
+      `internal error before routing: ${error.message}`,
+    );
   const limited = consumeRateLimit(incoming, request, UNMATCHED_ROUTE, null, context);
-  return toH3Result(limited ?? answerError(request, new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL")));
+  return toH3Result(
+    limited ??
+      answerError(
+        request,
+        new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"),
+      ),
+  );
 }
 
 /**
@@ -191,10 +233,19 @@ export function answerUnexpectedFailure(error: unknown, context: PipelineContext
  * The caller's key, null for none or an invalid one. A key file that cannot be read is a configuration problem:
  * logged for operators and answered CONFIGURATION_ERROR (an operator path still answers like an unregistered one).
  */
-function identify(incoming: Incoming, access: BoundRoute["spec"]["access"], context: PipelineContext): Principal | null | ApiError {
+function identify(
+  incoming: Incoming,
+  access: BoundRoute["spec"]["access"],
+  context: PipelineContext,
+): Principal | null | ApiError {
   if (access === "PUBLIC") return null;
   try {
-    return authenticate(incoming.req.headers, context.keyLookup, context.environment, incoming.req.runtime?.node?.req?.socket);
+    return authenticate(
+      incoming.req.headers,
+      context.keyLookup,
+      context.environment,
+      incoming.req.runtime?.node?.req?.socket,
+    );
   } catch (error) {
     context.logger.error(`the API key file could not be read: ${(error as Error).message}`);
     return new ApiError("CONFIGURATION_ERROR", "API keys cannot be checked on this deployment.");
@@ -210,7 +261,13 @@ function answerUnmatched(incoming: Incoming, context: PipelineContext): unknown 
 }
 
 /** A CORS preflight is counted and headed like any other request to its route; h3 answers it with its CORS headers. */
-function answerPreflight(incoming: Incoming, request: RequestState, routeName: string, preflight: unknown, context: PipelineContext): unknown {
+function answerPreflight(
+  incoming: Incoming,
+  request: RequestState,
+  routeName: string,
+  preflight: unknown,
+  context: PipelineContext,
+): unknown {
   const limited = consumeRateLimit(incoming, request, routeName, null, context);
   if (limited) return limited;
   // Only h3 answers preflights (applyCors): the headers go on its event's response.
@@ -223,23 +280,36 @@ function answerPreflight(incoming: Incoming, request: RequestState, routeName: s
  * The answer to a request Node's HTTP parser refused before h3 saw it (raw spaces, an over-long URL, CONNECT):
  * counted under the unregistered route for its client address, with the headers of every other answer.
  */
-export function answerRefusedRequest(clientAddress: string | undefined, context: PipelineContext): { status: number; headers: Record<string, string>; body: string } {
+export function answerRefusedRequest(
+  clientAddress: string | undefined,
+  context: PipelineContext,
+): { status: number; headers: Record<string, string>; body: string } {
   const request = startRequest(context, UNMATCHED_ROUTE);
   addNoOriginCorsHeaders(request.headers);
   const decision = context.rateLimiter(UNMATCHED_ROUTE, clientAddress ?? UNKNOWN_ADDRESS, false, request.now);
   setRateLimitHeaders(decision, request.headers);
-  const error = decision.allowed ? new ApiError("BAD_REQUEST") : new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds });
+  const error = decision.allowed
+    ? new ApiError("BAD_REQUEST")
+    : new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds });
   logAnswer(request, error.status);
   return { status: error.status, headers: errorHeaders(request, error), body: serialiseError(error, request.id) };
 }
 
 function publicClient(incoming: Incoming, context: PipelineContext): string | undefined {
   const peer = incoming.event ? getRequestIP(incoming.event) : incoming.req.ip;
-  return context.trustedProxies.size === 0 ? peer : clientAddress(peer, incoming.req.headers.get("x-forwarded-for"), context.trustedProxies);
+  return context.trustedProxies.size === 0
+    ? peer
+    : clientAddress(peer, incoming.req.headers.get("x-forwarded-for"), context.trustedProxies);
 }
 
 /** Counts the request; returns the 429 answer when the allowance is spent. */
-function consumeRateLimit(incoming: Incoming, request: RequestState, routeName: string, principal: Principal | null, context: PipelineContext): unknown {
+function consumeRateLimit(
+  incoming: Incoming,
+  request: RequestState,
+  routeName: string,
+  principal: Principal | null,
+  context: PipelineContext,
+): unknown {
   const client = principal ? principal.keyId : (publicClient(incoming, context) ?? UNKNOWN_ADDRESS);
   const decision = context.rateLimiter(routeName, client, principal !== null, request.now);
   setRateLimitHeaders(decision, request.headers);

@@ -3,7 +3,13 @@ import type { IncomingMessage } from "node:http";
 import type { Incoming } from "./incoming.ts";
 import { incomingRequestOf } from "./node-exchange.ts";
 import type { HttpAnswer } from "./request-answer.ts";
-import { answerPath, answerUnexpectedFailure, keptAnswerKey, type BoundRoute, type PipelineContext } from "./pipeline.ts";
+import {
+  answerPath,
+  answerUnexpectedFailure,
+  keptAnswerKey,
+  type BoundRoute,
+  type PipelineContext,
+} from "./pipeline.ts";
 
 /**
  * URLs h3 has routed to a kept or repeated answer (kept-answers.ts), remembered with their route and parameters, so
@@ -54,7 +60,13 @@ export function createRecognisedUrls(maxBytes: number = DEFAULT_RECOGNISED_URL_B
       if (cache.has(url) || !VERBATIM_URL.test(url) || DOT_OR_EMPTY_SEGMENT.test(incoming.pathname)) return;
       const get = routes.find((route) => route.spec.method === "GET");
       const answerKey = get && keptAnswerKey(get.spec.name, incoming.pathname, incoming.search);
-      cache.set(url, { routes, pathname: incoming.pathname, search: incoming.search, params: { ...incoming.params }, keptAnswerKey: answerKey });
+      cache.set(url, {
+        routes,
+        pathname: incoming.pathname,
+        search: incoming.search,
+        params: { ...incoming.params },
+        keptAnswerKey: answerKey,
+      });
     },
     find: (url) => cache.get(url),
     get bytes() {
@@ -67,14 +79,29 @@ export function createRecognisedUrls(maxBytes: number = DEFAULT_RECOGNISED_URL_B
  * The edge: answers a request whose URL h3 routed before, straight from Node's request, or returns undefined for srvx
  * and h3 to take it. A browser's request (it names an `Origin`) and every method but GET and HEAD always go through h3.
  */
-export function answerRecognised(req: IncomingMessage, context: PipelineContext): HttpAnswer | Promise<HttpAnswer> | undefined {
+export function answerRecognised(
+  req: IncomingMessage,
+  context: PipelineContext,
+): HttpAnswer | Promise<HttpAnswer> | undefined {
   if (!req.url || (req.method !== "GET" && req.method !== "HEAD") || req.headers.origin !== undefined) return undefined;
   const known = context.recognisedUrls.find(req.url);
   if (!known) return undefined;
   try {
     // Without an h3 event the pipeline answers with an HttpAnswer (never h3's preflight value, which needs an Origin).
-    const answer = answerPath({ req: incomingRequestOf(req), pathname: known.pathname, search: known.search, params: known.params, keptAnswerKey: known.keptAnswerKey }, known.routes, context) as HttpAnswer | Promise<HttpAnswer>;
-    return answer instanceof Promise ? answer.catch((error: unknown) => answerUnexpectedFailure(error, context)) : answer;
+    const answer = answerPath(
+      {
+        req: incomingRequestOf(req),
+        pathname: known.pathname,
+        search: known.search,
+        params: known.params,
+        keptAnswerKey: known.keptAnswerKey,
+      },
+      known.routes,
+      context,
+    ) as HttpAnswer | Promise<HttpAnswer>;
+    return answer instanceof Promise
+      ? answer.catch((error: unknown) => answerUnexpectedFailure(error, context))
+      : answer;
   } catch (error) {
     return answerUnexpectedFailure(error, context);
   }

@@ -33,7 +33,15 @@ export interface RequestState {
 /** The state of a request to `route` as it starts: its id, clock reading and first header. */
 export function startRequest(context: PipelineContext, route: string): RequestState {
   const id = randomUUID();
-  return { id, now: context.clock.now(), headers: { "x-request-id": id }, route, startedAt: performance.now(), logger: context.logger, metrics: context.metrics };
+  return {
+    id,
+    now: context.clock.now(),
+    headers: { "x-request-id": id },
+    route,
+    startedAt: performance.now(),
+    logger: context.logger,
+    metrics: context.metrics,
+  };
 }
 
 /**
@@ -73,9 +81,16 @@ export function toH3Result(result: unknown): unknown {
 }
 
 /** A success answer: caching headers, 304 against If-None-Match, the body in the coding the client accepts. */
-export function answerSuccess(incoming: Incoming, request: RequestState, spec: RouteSpec, answer: PreparedAnswer, context: PipelineContext): HttpAnswer {
+export function answerSuccess(
+  incoming: Incoming,
+  request: RequestState,
+  spec: RouteSpec,
+  answer: PreparedAnswer,
+  context: PipelineContext,
+): HttpAnswer {
   const { headers } = request;
-  const notModified = spec.publicCacheSeconds !== null && matchesIfNoneMatch(incoming.req.headers.get("if-none-match"), answer.data.etag);
+  const notModified =
+    spec.publicCacheSeconds !== null && matchesIfNoneMatch(incoming.req.headers.get("if-none-match"), answer.data.etag);
   logAnswer(request, notModified ? 304 : answer.status);
   headers["content-type"] = spec.mediaType ?? JSON_MEDIA_TYPE;
   if (spec.publicCacheSeconds !== null) {
@@ -90,7 +105,14 @@ export function answerSuccess(incoming: Incoming, request: RequestState, spec: R
   }
   // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
   // generatedAt is now, when the response is built: an answer that waited on a provider is younger than its request.
-  const body = responseBody(answer, request.id, isoInstant(context.clock.now()), incoming.req.headers, context.compressor, headers);
+  const body = responseBody(
+    answer,
+    request.id,
+    isoInstant(context.clock.now()),
+    incoming.req.headers,
+    context.compressor,
+    headers,
+  );
   return new HttpAnswer(answer.status, headers, body);
 }
 
@@ -142,5 +164,8 @@ function logCauseOnce(error: ApiError, context: PipelineContext): void {
   const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
   if (loggedCauses.has(cause) || loggedCauses.size >= LOGGED_CAUSES_MAX) return;
   loggedCauses.add(cause);
-  context.logger.warn({ err: error.cause, code: error.code }, `answered ${error.code}: ${cause} (logged once per cause)`);
+  context.logger.warn(
+    { err: error.cause, code: error.code },
+    `answered ${error.code}: ${cause} (logged once per cause)`,
+  );
 }

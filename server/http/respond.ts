@@ -78,18 +78,39 @@ const PLACEHOLDER_OWN_MEMBERS_LENGTH = ownMembers(randomUUID(), new Date(0).toIS
 export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; successStatus?: number }): PreparedAnswer {
   const status = shape.successStatus ?? 200;
   const bare = shape.bare ?? false;
-  const prepare = (data: unknown, routeMeta: Record<string, unknown> | undefined, truncated: boolean | null): PreparedAnswer => {
+  const prepare = (
+    data: unknown,
+    routeMeta: Record<string, unknown> | undefined,
+    truncated: boolean | null,
+  ): PreparedAnswer => {
     const serialised = data instanceof SerialisedData ? data : new SerialisedData(JSON.stringify(data));
-    if (bare) return { status, data: serialised, metaRest: "", bare, fixedBytes: serialised.byteLength, size: serialised.heldBytes };
-    if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta)) throw new Error("a route's meta must not replace requestId or generatedAt");
+    if (bare)
+      return {
+        status,
+        data: serialised,
+        metaRest: "",
+        bare,
+        fixedBytes: serialised.byteLength,
+        size: serialised.heldBytes,
+      };
+    if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta))
+      throw new Error("a route's meta must not replace requestId or generatedAt");
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
     const meta = { ...BASE_FRESHNESS, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
     const members = JSON.stringify(meta).slice(1, -1);
     const metaRest = ownedText(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
     const fixedBytes = BODY_HEAD.length + serialised.byteLength + Buffer.byteLength(metaRest);
-    return { status, data: serialised, metaRest, bare, fixedBytes, size: serialised.heldBytes + textHeldBytes(metaRest) };
+    return {
+      status,
+      data: serialised,
+      metaRest,
+      bare,
+      fixedBytes,
+      size: serialised.heldBytes + textHeldBytes(metaRest),
+    };
   };
-  const fits = (answer: PreparedAnswer) => answer.fixedBytes + (answer.bare ? 0 : PLACEHOLDER_OWN_MEMBERS_LENGTH) <= RESPONSE_CEILING_BYTES;
+  const fits = (answer: PreparedAnswer) =>
+    answer.fixedBytes + (answer.bare ? 0 : PLACEHOLDER_OWN_MEMBERS_LENGTH) <= RESPONSE_CEILING_BYTES;
   const whole = prepare(result.data, result.meta, result.cut ? false : null);
   if (!result.cut || fits(whole)) return whole;
 
@@ -144,14 +165,24 @@ export function renderAnswer(answer: PreparedAnswer, requestId: string, generate
  * the header for every large answer).
  */
 export function responseBody(
-  answer: PreparedAnswer, requestId: string, generatedAt: string, requestHeaders: { get(name: string): string | null },
-  compressor: Compressor, headers: Record<string, string>,
+  answer: PreparedAnswer,
+  requestId: string,
+  generatedAt: string,
+  requestHeaders: { get(name: string): string | null },
+  compressor: Compressor,
+  headers: Record<string, string>,
 ): ResponseBody {
   const coding = varyOnEncoding(answer, headers) ? chooseCoding(requestHeaders.get("accept-encoding")) : null;
   if (coding === null) {
     const body = renderAnswer(answer, requestId, generatedAt);
     // A text body's length without encoding it: its own members are ASCII.
-    headers["content-length"] = String(typeof body !== "string" ? bodyByteLength(body) : answer.bare ? answer.fixedBytes : answer.fixedBytes + ownMembersLength(requestId, generatedAt));
+    headers["content-length"] = String(
+      typeof body !== "string"
+        ? bodyByteLength(body)
+        : answer.bare
+          ? answer.fixedBytes
+          : answer.fixedBytes + ownMembersLength(requestId, generatedAt),
+    );
     return body;
   }
   headers["content-encoding"] = coding;
@@ -166,7 +197,12 @@ export function responseBody(
  */
 export function varyOnEncoding(answer: PreparedAnswer, headers: Record<string, string>): boolean {
   if (answer.fixedBytes < COMPRESSION_MIN_BYTES) return false;
-  headers.vary = headers.vary === "origin" ? "origin, accept-encoding" : headers.vary ? `${headers.vary}, accept-encoding` : "accept-encoding";
+  headers.vary =
+    headers.vary === "origin"
+      ? "origin, accept-encoding"
+      : headers.vary
+        ? `${headers.vary}, accept-encoding`
+        : "accept-encoding";
   return true;
 }
 
@@ -174,10 +210,21 @@ export function varyOnEncoding(answer: PreparedAnswer, headers: Record<string, s
  * The body in a content coding: the answer's constant head (`data`) is compressed once and kept by the compressor
  * under the data's ETag; only this response's tail is framed per response (compression.ts).
  */
-function renderEncodedAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string, coding: ContentCoding, compressor: Compressor): Buffer<ArrayBuffer> {
+function renderEncodedAnswer(
+  answer: PreparedAnswer,
+  requestId: string,
+  generatedAt: string,
+  coding: ContentCoding,
+  compressor: Compressor,
+): Buffer<ArrayBuffer> {
   if (answer.bare) return compressor.encode(`bare ${answer.data.etag}`, () => answer.data.bytes(), NO_BYTES, coding);
   const tail = Buffer.from(ownMembers(requestId, generatedAt) + answer.metaRest);
-  return compressor.encode(`envelope ${answer.data.etag}`, () => Buffer.concat([ENVELOPE_HEAD, answer.data.bytes()]), tail, coding);
+  return compressor.encode(
+    `envelope ${answer.data.etag}`,
+    () => Buffer.concat([ENVELOPE_HEAD, answer.data.bytes()]),
+    tail,
+    coding,
+  );
 }
 
 export function serialiseError(error: ApiError, requestId: string): string {

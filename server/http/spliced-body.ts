@@ -28,5 +28,9 @@ export class SplicedBody {
 export type ResponseBody = string | Buffer<ArrayBuffer> | SplicedBody;
 
 export function bodyByteLength(body: ResponseBody): number {
-  return typeof body === "string" ? Buffer.byteLength(body) : body instanceof SplicedBody ? body.byteLength : body.length;
+  return typeof body === "string"
+    ? Buffer.byteLength(body)
+    : body instanceof SplicedBody
+      ? body.byteLength
+      : body.length;
 }

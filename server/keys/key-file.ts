@@ -15,7 +15,8 @@ import { KEY_ID_PATTERN, type KeyFile, type StoredKey } from "./api-keys.ts";
 export function readKeyFile(path: string): KeyFile {
   if (!existsSync(path)) return { keys: [] };
   const parsed = JSON.parse(readFileSync(path, "utf8")) as { keys?: unknown } | null;
-  if (!parsed || typeof parsed !== "object" || !Array.isArray(parsed.keys)) throw new Error(`key file ${path} is not a key list`);
+  if (!parsed || typeof parsed !== "object" || !Array.isArray(parsed.keys))
+    throw new Error(`key file ${path} is not a key list`);
   // A repeated id would be revoked in one entry and still served from the other: the server keeps the last.
   const positionOfId = new Map<string, number>();
   parsed.keys.forEach((entry, position) => {
@@ -23,14 +24,16 @@ export function readKeyFile(path: string): KeyFile {
     if (problem) throw new Error(`key file ${path}: entry ${position + 1}${idOf(entry)} ${problem}`);
     const { id } = entry as StoredKey;
     const earlier = positionOfId.get(id);
-    if (earlier !== undefined) throw new Error(`key file ${path}: entries ${earlier + 1} and ${position + 1} have the same id ${id}`);
+    if (earlier !== undefined)
+      throw new Error(`key file ${path}: entries ${earlier + 1} and ${position + 1} have the same id ${id}`);
     positionOfId.set(id, position);
   });
   return parsed as KeyFile;
 }
 
 const isText = (value: unknown): value is string => typeof value === "string" && value !== "";
-const isInstant = (value: unknown): value is string => isText(value) && DateTime.fromISO(value, { setZone: true }).isValid;
+const isInstant = (value: unknown): value is string =>
+  isText(value) && DateTime.fromISO(value, { setZone: true }).isValid;
 
 /** What is wrong with one entry of the key file, or null when it is a whole key record. */
 function entryProblem(entry: unknown): string | null {
@@ -43,12 +46,18 @@ function entryProblem(entry: unknown): string | null {
     if (typeof key[field] !== "string") return `has no ${field}`;
   }
   if (!isInstant(key.createdAt)) return "has a createdAt that is not an ISO 8601 time";
-  if (!(typeof key.secretHash === "string" && /^[0-9a-f]{64}$/.test(key.secretHash))) return "has no secretHash (64 hexadecimal digits)";
-  if (!Array.isArray(key.scopes) || key.scopes.length === 0 || !key.scopes.every((scope) => (SCOPES as readonly unknown[]).includes(scope))) {
+  if (!(typeof key.secretHash === "string" && /^[0-9a-f]{64}$/.test(key.secretHash)))
+    return "has no secretHash (64 hexadecimal digits)";
+  if (
+    !Array.isArray(key.scopes) ||
+    key.scopes.length === 0 ||
+    !key.scopes.every((scope) => (SCOPES as readonly unknown[]).includes(scope))
+  ) {
     return `has scopes that are not a non-empty list of ${SCOPES.join(", ")}`;
   }
   // null is active; the server takes anything else, even a missing field, as revoked, so only a time may stand here.
-  if (key.revokedAt !== null && !isInstant(key.revokedAt)) return "has a revokedAt that is neither null nor an ISO 8601 time";
+  if (key.revokedAt !== null && !isInstant(key.revokedAt))
+    return "has a revokedAt that is neither null nor an ISO 8601 time";
   return null;
 }
 
@@ -67,7 +76,10 @@ export function writeKeyFile(path: string, file: KeyFile): void {
  * `service keys` commands never lose each other's changes: a revocation that silently did not happen would leave a
  * key working. Waits up to about 10 s for another command; a lock left by a killed one is taken over after 10 s.
  */
-export async function updateKeyFile<T>(path: string, change: (file: KeyFile) => { file: KeyFile; result: T } | { file: null; result: T }): Promise<T> {
+export async function updateKeyFile<T>(
+  path: string,
+  change: (file: KeyFile) => { file: KeyFile; result: T } | { file: null; result: T },
+): Promise<T> {
   mkdirSync(dirname(path), { recursive: true });
   const release = await lock(path, {
     realpath: false,

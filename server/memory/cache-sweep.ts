@@ -17,7 +17,11 @@ export const SWEEP_EVERY_MS = 15_000;
  * data generation) is read once for the whole sweep. `noteKept` is called after each `set`: it starts the timer, which
  * stops again once the cache is empty. The timer is unref'd, so it never keeps a process alive.
  */
-export function createCacheSweep<K extends {}, V extends {}>(cache: SegmentedLru<K, V>, deadAt: (now: number) => (value: V) => boolean, now: () => number): { noteKept(): void } {
+export function createCacheSweep<K extends {}, V extends {}>(
+  cache: SegmentedLru<K, V>,
+  deadAt: (now: number) => (value: V) => boolean,
+  now: () => number,
+): { noteKept(): void } {
   let timer: NodeJS.Timeout | undefined;
   const sweep = () => {
     try {
@@ -53,7 +57,10 @@ export class IdleDroppingLru<K extends {}, V extends {}> {
   private readonly sweep: { noteKept(): void };
   private readonly now: () => number;
   constructor(options: SegmentedLruOptions<K, V>, now: () => number = () => performance.now()) {
-    this.entries = new SegmentedLru<K, Used<V>>({ ...options, sizeCalculation: (used, key) => options.sizeCalculation(used.value, key) });
+    this.entries = new SegmentedLru<K, Used<V>>({
+      ...options,
+      sizeCalculation: (used, key) => options.sizeCalculation(used.value, key),
+    });
     this.sweep = createCacheSweep(this.entries, (at) => (used) => used.usedAt < at - IDLE_ENTRY_MS, now);
     this.now = now;
   }

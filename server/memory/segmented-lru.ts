@@ -55,7 +55,10 @@ export class SegmentedLru<K extends {}, V extends {}> {
         if (reason === "evict") this.ghosts.set(key, true);
       },
     });
-    this.protected = new LRUCache<K, V>({ maxSize: Math.max(1, maxSize - probationSize), sizeCalculation: this.sizeOf });
+    this.protected = new LRUCache<K, V>({
+      maxSize: Math.max(1, maxSize - probationSize),
+      sizeCalculation: this.sizeOf,
+    });
   }
 
   get(key: K): V | undefined {

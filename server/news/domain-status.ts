@@ -17,9 +17,14 @@ export interface DomainReport {
 export function storedDomainStatus(feeds: FeedCheck[], fresh: boolean): DomainReport {
   const checked = feeds.filter((feed) => feed.latestCheck !== "not_recorded");
   const succeeded = checked.filter((feed) => feed.latestCheck === "successful");
-  const status: DomainStatus = checked.length === 0 ? "unknown"
-    : succeeded.length === 0 ? "unavailable"
-      : succeeded.length === checked.length && fresh ? "ok" : "degraded";
+  const status: DomainStatus =
+    checked.length === 0
+      ? "unknown"
+      : succeeded.length === 0
+        ? "unavailable"
+        : succeeded.length === checked.length && fresh
+          ? "ok"
+          : "degraded";
   return {
     status,
     lastReceivedDataAt: latestOf(feeds.map((feed) => feed.lastReceivedDataAt)),
@@ -37,8 +42,13 @@ export function weatherDomainStatus(feedId: string, health: UpstreamHealthSnapsh
   const feeds = [{ id: feedId, lastReceivedDataAt: lastSuccessAt, lastSuccessAt }];
   if (health === null) return { status: "unavailable", lastReceivedDataAt: null, lastSuccessAt: null, feeds };
   const lastFailed = health.lastFailureAt !== null && (lastSuccessAt === null || health.lastFailureAt > lastSuccessAt);
-  const status: DomainStatus = health.lastAttemptAt === null ? "unknown"
-    : health.recentAttempts > 0 && health.recentFailures >= health.recentAttempts ? "unavailable"
-      : lastFailed || health.recentFailures > 0 ? "degraded" : "ok";
+  const status: DomainStatus =
+    health.lastAttemptAt === null
+      ? "unknown"
+      : health.recentAttempts > 0 && health.recentFailures >= health.recentAttempts
+        ? "unavailable"
+        : lastFailed || health.recentFailures > 0
+          ? "degraded"
+          : "ok";
   return { status, lastReceivedDataAt: lastSuccessAt, lastSuccessAt, feeds };
 }

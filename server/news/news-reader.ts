@@ -18,7 +18,12 @@ export interface NewsFilter {
 }
 
 /** News events newest first, from an offset into the filtered set. */
-export function readNews(db: Database.Database, filter: NewsFilter, offset: number, limit: number): { records: unknown[]; more: boolean } {
+export function readNews(
+  db: Database.Database,
+  filter: NewsFilter,
+  offset: number,
+  limit: number,
+): { records: unknown[]; more: boolean } {
   const filters = sqlFilter("published_at >= ? AND published_at <= ?", [filter.from, filter.to]);
   filters.anyOf("source", filter.sources);
   filters.anyOf("release_slug", filter.releaseFamilies);
@@ -28,8 +33,12 @@ export function readNews(db: Database.Database, filter: NewsFilter, offset: numb
   filters.anyOf("link_status", filter.linkStatuses);
   filters.anyOf("type", filter.types);
   filters.anyLinked("id", (list) => `SELECT news_id FROM news_series WHERE series_slug IN (${list})`, filter.series);
-  const rows = prepared(db, `SELECT record FROM news WHERE ${filters.where()} ORDER BY published_at DESC, id LIMIT ? OFFSET ?`)
-    .pluck().all(...filters.values(), limit + 1, offset) as string[];
+  const rows = prepared(
+    db,
+    `SELECT record FROM news WHERE ${filters.where()} ORDER BY published_at DESC, id LIMIT ? OFFSET ?`,
+  )
+    .pluck()
+    .all(...filters.values(), limit + 1, offset) as string[];
   const page = splitPage(rows, limit);
   return { records: page.rows.map((row) => JSON.parse(row) as unknown), more: page.more };
 }

@@ -21,9 +21,18 @@ export interface RequestLine {
 }
 
 /** Parts of every request line, in their order (logRequest); the values between them are ASCII (see logRequest). */
-const LINE_PARTS = [`{"level":"info","time":"`, `","requestId":"`, `","route":"`, `","status":`, `,"durationMs":`, `,"cache":"`, `"`, `,"msg":"request"}\n`]
-  .map((text) => Buffer.from(text, "latin1"));
-const [OPEN_TIME, OPEN_ID, OPEN_ROUTE, OPEN_STATUS, OPEN_DURATION, OPEN_CACHE, CLOSE_CACHE, CLOSE_LINE] = LINE_PARTS as [Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer];
+const LINE_PARTS = [
+  `{"level":"info","time":"`,
+  `","requestId":"`,
+  `","route":"`,
+  `","status":`,
+  `,"durationMs":`,
+  `,"cache":"`,
+  `"`,
+  `,"msg":"request"}\n`,
+].map((text) => Buffer.from(text, "latin1"));
+const [OPEN_TIME, OPEN_ID, OPEN_ROUTE, OPEN_STATUS, OPEN_DURATION, OPEN_CACHE, CLOSE_CACHE, CLOSE_LINE] =
+  LINE_PARTS as [Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer];
 const FIXED_LINE_BYTES = LINE_PARTS.reduce((sum, part) => sum + part.length, 0);
 /** Room past a full batch for the line that fills it: a request line of ours is some 200 bytes (a longer one grows the buffer). */
 const LINE_ROOM_BYTES = 1024;
@@ -50,7 +59,14 @@ class PendingRequestLines {
     const status = String(line.status);
     const duration = String(line.durationMs);
     const cache = line.cache ?? "";
-    const size = FIXED_LINE_BYTES + time.length + line.requestId.length + line.route.length + status.length + duration.length + cache.length;
+    const size =
+      FIXED_LINE_BYTES +
+      time.length +
+      line.requestId.length +
+      line.route.length +
+      status.length +
+      duration.length +
+      cache.length;
     if (this.length + size > this.bytes.length) {
       this.drain();
       if (size > this.bytes.length) this.bytes = Buffer.allocUnsafe(this.batchBytes + size);
@@ -95,12 +111,22 @@ const requestLinesOf = new WeakMap<Logger, PendingRequestLines>();
  * request's line costs the request path little; the batch is written at least once a second, and `flushLog` before
  * the process exits. A caller's own destination (tests) gets every line as it is logged, unless it asks for batches.
  */
-export function createLogger(level: LogLevel, destination?: DestinationStream, options: { requestBatchChars?: number } = {}): Logger {
+export function createLogger(
+  level: LogLevel,
+  destination?: DestinationStream,
+  options: { requestBatchChars?: number } = {},
+): Logger {
   const target = destination ?? fileDestination({ dest: 2, sync: false, minLength: 4096 });
-  const requestLines = new PendingRequestLines(target, options.requestBatchChars ?? (destination ? 0 : REQUEST_BATCH_CHARS));
+  const requestLines = new PendingRequestLines(
+    target,
+    options.requestBatchChars ?? (destination ? 0 : REQUEST_BATCH_CHARS),
+  );
   const logger = pino(
     {
-      level, base: undefined, timestamp: () => `,"time":"${isoInstant(Date.now())}"`, formatters: { level: (label) => ({ level: label }) },
+      level,
+      base: undefined,
+      timestamp: () => `,"time":"${isoInstant(Date.now())}"`,
+      formatters: { level: (label) => ({ level: label }) },
       hooks: { streamWrite: (line) => requestLines.take() + line },
     },
     target,

@@ -41,7 +41,14 @@ export interface PublishedDataSources {
 }
 
 /** The bounded caches whose bytes `service_cache_bytes` reports, each against its own bound (README, Metrics). */
-export const CACHE_NAMES = ["kept_answers", "answers_by_key", "recognised_urls", "compressed_answers", "weather_payloads", "weather_renderings"] as const;
+export const CACHE_NAMES = [
+  "kept_answers",
+  "answers_by_key",
+  "recognised_urls",
+  "compressed_answers",
+  "weather_payloads",
+  "weather_renderings",
+] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
 
 /** From a kept answer (well under a millisecond) to a request waiting out MET's time-out. */
@@ -54,15 +61,20 @@ export function createMetrics(): ServiceMetrics {
   const durations = new RequestDurations({
     name: "service_http_request_duration_seconds",
     help: "Answers sent by route name (unmatched for unregistered paths) and status (_count), and the time from a request's arrival to its answer being ready.",
-    buckets: DURATION_BUCKETS_SECONDS, registry,
+    buckets: DURATION_BUCKETS_SECONDS,
+    registry,
   });
   // Counted in plain numbers on the request path (a kept weather answer checks its copy on every reuse) and handed
   // to prom-client when scraped: a labelled child's `inc` hashes its labels each time.
-  const lookupCounts = Object.fromEntries(WEATHER_LOOKUP_OUTCOMES.map((outcome) => [outcome, 0])) as Record<WeatherLookupOutcome, number>;
+  const lookupCounts = Object.fromEntries(WEATHER_LOOKUP_OUTCOMES.map((outcome) => [outcome, 0])) as Record<
+    WeatherLookupOutcome,
+    number
+  >;
   const lookups: Counter<"outcome"> = new Counter({
     name: "service_weather_cache_lookups_total",
     help: "Weather cache lookups by outcome: hit (fresh copy), revalidated (expired copy checked with MET), stale (expired copy served while MET fails), miss (no servable copy).",
-    labelNames: ["outcome"], registers: [registry],
+    labelNames: ["outcome"],
+    registers: [registry],
     // Every outcome is exposed from the start, so a rate over a counter that has never moved is 0, not absent.
     collect: () => {
       lookups.reset();
@@ -70,15 +82,18 @@ export function createMetrics(): ServiceMetrics {
     },
   });
   const upstreamCalls = new Counter({
-    name: "service_upstream_requests_total", help: "Requests to upstream providers by source id and outcome (ok: any answer below 400, 304 included).",
-    labelNames: ["upstream", "outcome"], registers: [registry],
+    name: "service_upstream_requests_total",
+    help: "Requests to upstream providers by source id and outcome (ok: any answer below 400, 304 included).",
+    labelNames: ["upstream", "outcome"],
+    registers: [registry],
   });
 
   const cacheBytes = new Map<CacheName, () => number>();
   const cacheGauge: Gauge<"cache"> = new Gauge({
     name: "service_cache_bytes",
     help: "Bytes each bounded cache holds now, as it counts them against its bound: whole answers kept, answers by identity, recognised URLs, compressed answers, weather payloads, weather renderings.",
-    labelNames: ["cache"], registers: [registry],
+    labelNames: ["cache"],
+    registers: [registry],
     collect: () => {
       for (const [cache, bytes] of cacheBytes) cacheGauge.set({ cache }, bytes());
     },
@@ -123,7 +138,9 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     },
   });
   const age: Gauge = new Gauge({
-    name: "service_index_age_seconds", help: "Seconds since the index now served was published. Absent while none is loaded.", registers: [registry],
+    name: "service_index_age_seconds",
+    help: "Seconds since the index now served was published. Absent while none is loaded.",
+    registers: [registry],
     collect: () => {
       const published = publishedAtMs();
       if (published === null) age.remove();
@@ -133,7 +150,8 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
   const runs: Gauge<"outcome"> = new Gauge({
     name: "service_ingestion_runs",
     help: "Ingestion runs recorded in the store's ledger, by outcome (running, succeeded, partial, failed). Absent with no store bound or an unreadable store.",
-    labelNames: ["outcome"], registers: [registry],
+    labelNames: ["outcome"],
+    registers: [registry],
     collect: () => {
       runs.reset();
       if (!storage.bound) return;

@@ -32,7 +32,12 @@ export class RequestDurations {
     if (!byStatus) this.series.set(route, (byStatus = new Map()));
     let counts = byStatus.get(status);
     if (!counts) {
-      counts = { labels: { route, status: String(status) }, buckets: new Float64Array(this.upperBounds.length), sum: 0, count: 0 };
+      counts = {
+        labels: { route, status: String(status) },
+        buckets: new Float64Array(this.upperBounds.length),
+        sum: 0,
+        count: 0,
+      };
       byStatus.set(status, counts);
       this.inOrder.push(counts);
     }

@@ -1,6 +1,17 @@
 /** Letters that Unicode does not decompose into a base letter and an accent, so NFKD alone leaves them. */
 const UNDECOMPOSABLE: Record<string, string> = {
-  ø: "o", ł: "l", đ: "d", ð: "d", ħ: "h", ı: "i", ŧ: "t", ə: "e", ß: "ss", æ: "ae", œ: "oe", þ: "th",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ð: "d",
+  ħ: "h",
+  ı: "i",
+  ŧ: "t",
+  ə: "e",
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  þ: "th",
 };
 
 /**

@@ -70,7 +70,8 @@ interface PlaceRow {
 /** Searches the gazetteer `service serve` or `service places` publishes; an absent, unreadable or older one gives no results, as with no provider configured. */
 export function createPlaceSearch(dataDir: string): PlaceSearch {
   const current = createReloadingDatabase(join(dataDir, DATA_FILES.places), (db) => {
-    if (db.pragma("user_version", { simple: true }) !== PLACES_INDEX_VERSION) throw new Error("gazetteer of another format");
+    if (db.pragma("user_version", { simple: true }) !== PLACES_INDEX_VERSION)
+      throw new Error("gazetteer of another format");
     return {
       db,
       find: db.prepare<[string, number], PlaceRow>(`

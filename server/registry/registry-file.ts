@@ -25,7 +25,8 @@ export function createRegistrySource(dataDir: string, logger?: Logger): () => Bu
 /** The registry for a request; a deployment with none it can read is misconfigured (`serve` builds it on start). */
 export function requireRegistry(source: () => BuiltRegistry | null): BuiltRegistry {
   const built = source();
-  if (!built) throw new ApiError("CONFIGURATION_ERROR", "The registry on this deployment has not been built or cannot be read.");
+  if (!built)
+    throw new ApiError("CONFIGURATION_ERROR", "The registry on this deployment has not been built or cannot be read.");
   return built;
 }
 
@@ -39,7 +40,9 @@ function readServableRegistry(path: string, logger: Logger | undefined): BuiltRe
   try {
     return readRegistryFile(path);
   } catch (error) {
-    logger?.warn(`registry ${path} could not be read (${(error as Error).message}): the registry's routes are not served until \`service registry\` publishes it again`);
+    logger?.warn(
+      `registry ${path} could not be read (${(error as Error).message}): the registry's routes are not served until \`service registry\` publishes it again`,
+    );
     return null;
   }
 }

@@ -8,7 +8,10 @@ export function activeFamilies(registry: BuiltRegistry, category: Category | nul
 }
 
 /** Inactive families are omitted from the listing but, like inactive series, stay resolvable by slug. */
-export function familyWithSeries(registry: BuiltRegistry, slug: string): { family: IndicatorFamily; series: Series[] } | null {
+export function familyWithSeries(
+  registry: BuiltRegistry,
+  slug: string,
+): { family: IndicatorFamily; series: Series[] } | null {
   const family = registry.families.find((candidate) => candidate.slug === slug);
   if (!family) return null;
   return { family, series: registry.series.filter((entry) => entry.familySlug === slug && entry.active) };
@@ -24,11 +27,13 @@ export interface SeriesFilter {
 }
 
 export function matchingSeries(registry: BuiltRegistry, filter: SeriesFilter): Series[] {
-  return registry.series.filter((entry) =>
-    (filter.slugs ? filter.slugs.includes(entry.slug) : entry.active)
-    && (filter.indicator === null || entry.familySlug === filter.indicator)
-    && (filter.country === null || entry.country === filter.country)
-    && (filter.region === null || entry.region === filter.region));
+  return registry.series.filter(
+    (entry) =>
+      (filter.slugs ? filter.slugs.includes(entry.slug) : entry.active) &&
+      (filter.indicator === null || entry.familySlug === filter.indicator) &&
+      (filter.country === null || entry.country === filter.country) &&
+      (filter.region === null || entry.region === filter.region),
+  );
 }
 
 /** Any series, active or not: inactive series stay resolvable by slug. */

@@ -27,7 +27,9 @@ export function seriesView(series: Series) {
     scope: series.scope,
     officialSeriesUrl: series.officialSeriesUrl,
     upstreamSeriesId: series.upstream ? upstreamSeriesKey(series.upstream) : null,
-    derived: series.derived ? { formula: series.derived.formula, inputSeries: [derivedInputName(series.derived)] } : null,
+    derived: series.derived
+      ? { formula: series.derived.formula, inputSeries: [derivedInputName(series.derived)] }
+      : null,
     active: series.active,
   };
 }

@@ -24,14 +24,22 @@ export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher
       const runs = runsIfReadable(config.dataDir);
       // A run another process started is found in the ledger once it has recorded itself (newest first).
       const runId = run?.id ?? runs.find((candidate) => candidate.outcome === "running")?.id ?? null;
-      return { data: { started, runId, runs }, staticMeta: NO_ATTRIBUTION, ...(runId ? { headers: { location: runLocation(runId) } } : {}) };
+      return {
+        data: { started, runId, runs },
+        staticMeta: NO_ATTRIBUTION,
+        ...(runId ? { headers: { location: runLocation(runId) } } : {}),
+      };
     },
     "v1.admin.ingestionRun": ({ params }) => {
       const runId = params.runId ?? "";
       if (!RUN_ID_PATTERN.test(runId)) throw new ApiError("NOT_FOUND", "No ingestion run has this id.");
       const logFile = ingestionLogFile(config.dataDir, runId);
       const recorded = readRun(config.dataDir, runId);
-      if (recorded) return { data: { run: { ...recorded, logFile: existsSync(logFile) ? logFile : null } }, staticMeta: NO_ATTRIBUTION };
+      if (recorded)
+        return {
+          data: { run: { ...recorded, logFile: existsSync(logFile) ? logFile : null } },
+          staticMeta: NO_ATTRIBUTION,
+        };
       const launched = launcher?.launched(runId);
       if (!launched) throw new ApiError("NOT_FOUND", "No ingestion run has this id.");
       return { data: { run: unrecordedRun(launched) }, staticMeta: NO_ATTRIBUTION };
@@ -44,7 +52,13 @@ export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher
  * record itself (another run took the data directory first, a bad registry); its log file says why.
  */
 function unrecordedRun(run: LaunchedRun) {
-  const ending = run.exit && (run.exit.signal ? `signal ${run.exit.signal}` : run.exit.code === null ? "it could not be started" : `exit code ${run.exit.code}`);
+  const ending =
+    run.exit &&
+    (run.exit.signal
+      ? `signal ${run.exit.signal}`
+      : run.exit.code === null
+        ? "it could not be started"
+        : `exit code ${run.exit.code}`);
   return {
     id: run.id,
     startedAt: run.launchedAt,

@@ -58,7 +58,8 @@ const INITIALIZER = `window.addEventListener("load", function () {
  * Every script and style is this server's own file (swagger-ui sets some styles inline, data: images).
  */
 const DOCS_HEADERS = {
-  "content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  "content-security-policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   "x-content-type-options": "nosniff",
 };
 
@@ -78,7 +79,12 @@ const FILES: Record<string, () => string> = {
 const readings = new Map<string, SerialisedData>();
 
 export function docsPageHandlers(): Record<string, RouteHandler> {
-  return Object.fromEntries(Object.entries(FILES).map(([name, read]) => [name, () => ({ data: servedFile(name, read), headers: DOCS_HEADERS })]));
+  return Object.fromEntries(
+    Object.entries(FILES).map(([name, read]) => [
+      name,
+      () => ({ data: servedFile(name, read), headers: DOCS_HEADERS }),
+    ]),
+  );
 }
 
 function servedFile(name: string, read: () => string): SerialisedData {

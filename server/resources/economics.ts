@@ -17,14 +17,19 @@ import type { IndexStorage } from "../storage/index-storage.ts";
 export function eventQueryFrom(query: URLSearchParams, now: number) {
   const zone = parseZone(query.get("tz"));
   const range = parseDateRange(query.get("from"), query.get("to"), now, {
-    zone, maxDays: WINDOWS.credentialedMaxDays, defaultDaysBack: WINDOWS.credentialedDefaultDaysBack,
-    defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead, errorCode: "ECONOMICS_RANGE_INVALID",
+    zone,
+    maxDays: WINDOWS.credentialedMaxDays,
+    defaultDaysBack: WINDOWS.credentialedDefaultDaysBack,
+    defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead,
+    errorCode: "ECONOMICS_RANGE_INVALID",
   });
   const filter: EventFilter = {
     window: { kind: "utc-dates", fromDate: range.fromDate, toDate: range.toDate },
-    countries: parseList(query.get("country"), LIST_SIZES.country, "country")?.map((code) => code.toUpperCase()) ?? null,
+    countries:
+      parseList(query.get("country"), LIST_SIZES.country, "country")?.map((code) => code.toUpperCase()) ?? null,
     regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.region, "region"),
-    currencies: parseList(query.get("currency"), LIST_SIZES.currency, "currency")?.map((code) => code.toUpperCase()) ?? null,
+    currencies:
+      parseList(query.get("currency"), LIST_SIZES.currency, "currency")?.map((code) => code.toUpperCase()) ?? null,
     importance: parseEnumList(query.get("importance"), IMPORTANCE_LEVELS, LIST_SIZES.importance, "importance"),
     releases: parseList(query.get("release"), LIST_SIZES.release, "release"),
     sources: parseList(query.get("source"), LIST_SIZES.source, "source"),
@@ -33,13 +38,19 @@ export function eventQueryFrom(query: URLSearchParams, now: number) {
   // A blank timezone, like a blank tz, is not given (README "Parameters"): only a value turns the projection on.
   const localise = isGiven(query.get("tz")) || isGiven(query.get("timezone"));
   return {
-    zone, localise, filter, movesAt: range.movesAt,
+    zone,
+    localise,
+    filter,
+    movesAt: range.movesAt,
     limit: parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents),
     offset: decodeCursor(query.get("cursor")),
   };
 }
 
-export function economicsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
+export function economicsHandlers(
+  storage: IndexStorage,
+  registrySource: () => BuiltRegistry | null,
+): Record<string, RouteHandler> {
   const eventPage = ({ query, now }: RouteInput) => {
     const request = eventQueryFrom(query, now);
     const index = requireIndex(storage);
@@ -53,7 +64,10 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
     const metaFor = (kept: number) => ({
       ...freshness,
       nextCursor: cursorAfter(request.offset, kept, kept < page.records.length || page.more),
-      attributionRecords: eventPublishers(kept < page.records.length ? page.records.slice(0, kept) : page.records, registry).records(),
+      attributionRecords: eventPublishers(
+        kept < page.records.length ? page.records.slice(0, kept) : page.records,
+        registry,
+      ).records(),
     });
     const validUntil = Math.min(request.movesAt, statesValidUntil(page.records, now));
     return { request, page, metaFor, validUntil };
@@ -62,7 +76,9 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
   return {
     "v1.economics.events": (input) => {
       const { request, page, metaFor, validUntil } = eventPage(input);
-      const entries = page.records.map((record) => credentialedEntry(record, input.now, request.localise ? request.zone : null));
+      const entries = page.records.map((record) =>
+        credentialedEntry(record, input.now, request.localise ? request.zone : null),
+      );
       // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits".
       const keep = (n: number) => ({ data: { entries: entries.slice(0, n) }, meta: metaFor(n) });
       return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
@@ -72,8 +88,9 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
       const { request, page, metaFor, validUntil } = eventPage(input);
       const entries = page.records.map((record) => credentialedEntry(record, input.now, request.zone));
       const keep = (n: number) => {
-        const days = groupByDay(entries.slice(0, n), (entry) => ("localDate" in entry ? entry.localDate : entry.scheduledDate))
-          .map((day) => ({ date: day.date, entries: day.items }));
+        const days = groupByDay(entries.slice(0, n), (entry) =>
+          "localDate" in entry ? entry.localDate : entry.scheduledDate,
+        ).map((day) => ({ date: day.date, entries: day.items }));
         return { data: { days }, meta: metaFor(n) };
       };
       return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
@@ -81,8 +98,16 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
 
     "v1.economics.seriesObservations": ({ query, params, now }) => {
       // The questions about the past page as the public observations route does (issue 13); the current listing keeps its 500.
-      return seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, PAGE_LIMITS.credentialedObservations,
-        credentialedFreshnessMeta, PAGE_LIMITS.publicObservations);
+      return seriesObservationsAnswer(
+        storage,
+        requireRegistry(registrySource),
+        params.slug ?? "",
+        query,
+        now,
+        PAGE_LIMITS.credentialedObservations,
+        credentialedFreshnessMeta,
+        PAGE_LIMITS.publicObservations,
+      );
     },
   };
 }

@@ -12,18 +12,28 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import { newsUpdatedAt, readNews } from "../news/news-reader.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
-export function newsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
+export function newsHandlers(
+  storage: IndexStorage,
+  registrySource: () => BuiltRegistry | null,
+): Record<string, RouteHandler> {
   return {
     "public.news.events": ({ query, now }) => {
       const range = parseDateRange(query.get("from"), query.get("to"), now, {
-        zone: parseZone(query.get("tz")), maxDays: WINDOWS.publicNewsMaxDays, defaultDaysBack: WINDOWS.publicNewsDaysBack,
-        defaultDaysAhead: 0, errorCode: "VALIDATION_FAILED",
+        zone: parseZone(query.get("tz")),
+        maxDays: WINDOWS.publicNewsMaxDays,
+        defaultDaysBack: WINDOWS.publicNewsDaysBack,
+        defaultDaysAhead: 0,
+        errorCode: "VALIDATION_FAILED",
       });
       const list = (name: string) => parseList(query.get(name), LIST_SIZES.publicFilter, name);
       const filter = {
-        from: range.from.toUTC().toISO()!, to: range.toInclusive.toUTC().toISO()!,
-        sources: list("source"), releaseFamilies: list("releaseFamily"), series: list("series"),
-        countries: list("country")?.map((code) => code.toUpperCase()) ?? null, topics: list("topic")?.map((topic) => topic.toLowerCase()) ?? null,
+        from: range.from.toUTC().toISO()!,
+        to: range.toInclusive.toUTC().toISO()!,
+        sources: list("source"),
+        releaseFamilies: list("releaseFamily"),
+        series: list("series"),
+        countries: list("country")?.map((code) => code.toUpperCase()) ?? null,
+        topics: list("topic")?.map((topic) => topic.toLowerCase()) ?? null,
         states: parseEnumList(query.get("state"), NEWS_STATES, LIST_SIZES.publicFilter, "state"),
         linkStatuses: parseEnumList(query.get("linkStatus"), LINK_STATUSES, LIST_SIZES.publicFilter, "linkStatus"),
         types: parseEnumList(query.get("type"), NEWS_TYPES, LIST_SIZES.publicFilter, "type"),

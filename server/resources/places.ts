@@ -12,7 +12,8 @@ export function placesHandlers(places: PlaceSearch): Record<string, RouteHandler
   return {
     "public.weather.places": ({ query }) => {
       const q = (query.get("q") ?? "").trim();
-      if ([...q].length < PLACES_MIN_QUERY_LENGTH) throw new ApiError("VALIDATION_FAILED", `q must have at least ${PLACES_MIN_QUERY_LENGTH} characters.`);
+      if ([...q].length < PLACES_MIN_QUERY_LENGTH)
+        throw new ApiError("VALIDATION_FAILED", `q must have at least ${PLACES_MIN_QUERY_LENGTH} characters.`);
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.places);
       const found = places.search(q, limit);
       const credited = found.length > 0;

@@ -1,4 +1,10 @@
-import { CALENDAR_FEED_MAX_EVENTS, LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../../schemas/limits.ts";
+import {
+  CALENDAR_FEED_MAX_EVENTS,
+  LIST_SIZES,
+  PAGE_LIMITS,
+  PUBLIC_CACHE_SECONDS,
+  WINDOWS,
+} from "../../schemas/limits.ts";
 import { calendarFeed } from "../economics/calendar-ics.ts";
 import { SerialisedData } from "../http/respond.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
@@ -15,11 +21,25 @@ import { matchingSeries } from "../registry/registry-queries.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
-import { cursorAfter, decodeCursor, givenValue, isGiven, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import {
+  cursorAfter,
+  decodeCursor,
+  givenValue,
+  isGiven,
+  pageOf,
+  parseEnum,
+  parseEnumList,
+  parseLimit,
+  parseList,
+  parseZone,
+} from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
-export function publicEconomicsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
+export function publicEconomicsHandlers(
+  storage: IndexStorage,
+  registrySource: () => BuiltRegistry | null,
+): Record<string, RouteHandler> {
   const registry = () => requireRegistry(registrySource);
 
   return {
@@ -35,17 +55,25 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       // A page over the response ceiling is cut to fit (meta.truncated); the cursor resumes after the last event served.
       const keep = (n: number) => ({
         data: {
-          days: groupByDay(events.slice(0, n), (event) => ("local" in event ? event.local.date : event.scheduledDate))
-            .map((day) => ({ date: day.date, events: day.items })),
+          days: groupByDay(events.slice(0, n), (event) =>
+            "local" in event ? event.local.date : event.scheduledDate,
+          ).map((day) => ({ date: day.date, events: day.items })),
         },
         meta: {
           ...freshnessMeta(index.facts, now),
           sourceChecks,
           nextCursor: cursorAfter(offset, n, n < events.length || page.more),
-          attributionRecords: eventPublishers(n < page.records.length ? page.records.slice(0, n) : page.records, built).records(),
+          attributionRecords: eventPublishers(
+            n < page.records.length ? page.records.slice(0, n) : page.records,
+            built,
+          ).records(),
         },
       });
-      const validUntil = Math.min(range.movesAt, statesValidUntil(page.records, now), dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now));
+      const validUntil = Math.min(
+        range.movesAt,
+        statesValidUntil(page.records, now),
+        dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
+      );
       return { ...keep(events.length), cut: { count: events.length, keep }, validUntil };
     },
 
@@ -54,9 +82,16 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       const index = requireIndex(storage);
       const page = readIndex(() => readEvents(index.db, filter, 0, CALENDAR_FEED_MAX_EVENTS));
       // A feed is not paged: rather than drop events silently, a window that holds more asks to be narrowed.
-      if (page.more) throw new ApiError("VALIDATION_FAILED", `The window holds more than ${CALENDAR_FEED_MAX_EVENTS} events: narrow it (from, to) or filter it.`);
+      if (page.more)
+        throw new ApiError(
+          "VALIDATION_FAILED",
+          `The window holds more than ${CALENDAR_FEED_MAX_EVENTS} events: narrow it (from, to) or filter it.`,
+        );
       // Nothing in the feed depends on the clock (no derived states): it holds until the data or a default window moves.
-      return { data: new SerialisedData(calendarFeed(page.records, PUBLIC_CACHE_SECONDS.calendar)), validUntil: range.movesAt };
+      return {
+        data: new SerialisedData(calendarFeed(page.records, PUBLIC_CACHE_SECONDS.calendar)),
+        validUntil: range.movesAt,
+      };
     },
 
     "public.economics.releases": ({ query, now }) => {
@@ -73,7 +108,11 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
       const page = pageOf(ordered, offset, limit);
       return {
         data: { releases: page.items },
-        meta: { ...freshnessMeta(index.facts, now), nextCursor: page.nextCursor, attributionRecords: releasePublishers(page.items, built).records() },
+        meta: {
+          ...freshnessMeta(index.facts, now),
+          nextCursor: page.nextCursor,
+          attributionRecords: releasePublishers(page.items, built).records(),
+        },
         validUntil: dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
       };
     },
@@ -81,7 +120,15 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
     "public.economics.observations": ({ query, now }) => {
       const slug = givenValue(query.get("series"));
       if (slug === null) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      return seriesObservationsAnswer(storage, registry(), slug, query, now, PAGE_LIMITS.publicObservations, freshnessMeta);
+      return seriesObservationsAnswer(
+        storage,
+        registry(),
+        slug,
+        query,
+        now,
+        PAGE_LIMITS.publicObservations,
+        freshnessMeta,
+      );
     },
   };
 }
@@ -90,17 +137,25 @@ export function publicEconomicsHandlers(storage: IndexStorage, registrySource: (
 function publicCalendarQuery(query: URLSearchParams, now: number) {
   const zone = parseZone(query.get("tz"));
   const range = parseDateRange(query.get("from"), query.get("to"), now, {
-    zone, maxDays: WINDOWS.publicCalendarMaxDays, defaultDaysBack: WINDOWS.publicCalendarDaysBack,
-    defaultDaysAhead: WINDOWS.publicCalendarDaysAhead, errorCode: "VALIDATION_FAILED",
+    zone,
+    maxDays: WINDOWS.publicCalendarMaxDays,
+    defaultDaysBack: WINDOWS.publicCalendarDaysBack,
+    defaultDaysAhead: WINDOWS.publicCalendarDaysAhead,
+    errorCode: "VALIDATION_FAILED",
   });
-  const upper = (name: string) => parseList(query.get(name), LIST_SIZES.publicFilter, name)?.map((code) => code.toUpperCase()) ?? null;
+  const upper = (name: string) =>
+    parseList(query.get(name), LIST_SIZES.publicFilter, name)?.map((code) => code.toUpperCase()) ?? null;
   const filter = {
     window: {
       kind: "local" as const,
-      fromInstant: range.from.toUTC().toISO()!, toInstant: range.toInclusive.toUTC().toISO()!,
-      fromDate: range.from.setZone(zone).toISODate()!, toDate: range.toInclusive.setZone(zone).toISODate()!,
+      fromInstant: range.from.toUTC().toISO()!,
+      toInstant: range.toInclusive.toUTC().toISO()!,
+      fromDate: range.from.setZone(zone).toISODate()!,
+      toDate: range.toInclusive.setZone(zone).toISODate()!,
     },
-    countries: upper("country"), currencies: upper("currency"), importance: null,
+    countries: upper("country"),
+    currencies: upper("currency"),
+    importance: null,
     regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.publicFilter, "region"),
     statuses: parseEnumList(query.get("status"), EVENT_STATUSES, LIST_SIZES.publicFilter, "status"),
     releases: parseList(query.get("release"), LIST_SIZES.publicFilter, "release"),

@@ -22,14 +22,22 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
   return {
     "v1.economics.indicators": ({ query }) => {
       const category = parseEnum(query.get("category"), CATEGORIES, "category");
-      return { data: { indicators: activeFamilies(registry(), category).map(familyView), categories: [...CATEGORIES] }, staticMeta: NO_ATTRIBUTION, validUntil: Infinity };
+      return {
+        data: { indicators: activeFamilies(registry(), category).map(familyView), categories: [...CATEGORIES] },
+        staticMeta: NO_ATTRIBUTION,
+        validUntil: Infinity,
+      };
     },
 
     "v1.economics.indicator": ({ params }) => {
       const slug = params.slug ?? "";
       const found = SLUG.test(slug) ? familyWithSeries(registry(), slug) : null;
       if (!found) throw new ApiError("NOT_FOUND", "No indicator family has this slug.");
-      return { data: { indicator: familyView(found.family), series: found.series.map(seriesView) }, staticMeta: NO_ATTRIBUTION, validUntil: Infinity };
+      return {
+        data: { indicator: familyView(found.family), series: found.series.map(seriesView) },
+        staticMeta: NO_ATTRIBUTION,
+        validUntil: Infinity,
+      };
     },
 
     "v1.economics.series": ({ query }) => {
@@ -43,7 +51,12 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
         data: { totalMatching: matches.length, series: matches.slice(0, n).map(seriesView) },
         meta: { totalMatching: matches.length },
       });
-      return { ...shape(limit), cut: { count: Math.min(limit, matches.length), keep: shape }, staticMeta: NO_ATTRIBUTION, validUntil: Infinity };
+      return {
+        ...shape(limit),
+        cut: { count: Math.min(limit, matches.length), keep: shape },
+        staticMeta: NO_ATTRIBUTION,
+        validUntil: Infinity,
+      };
     },
   };
 }

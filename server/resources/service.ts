@@ -7,13 +7,22 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 
-export function serviceHandlers(config: ServiceConfig, storage: IndexStorage, registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
+export function serviceHandlers(
+  config: ServiceConfig,
+  storage: IndexStorage,
+  registrySource: () => BuiltRegistry | null,
+): Record<string, RouteHandler> {
   // The description depends only on whether storage-backed routes can answer, so each variant is built once.
   const documents = new Map<boolean, Record<string, unknown>>();
   const openApiDocument = (durableStorage: boolean) => {
     let document = documents.get(durableStorage);
     if (!document) {
-      document = buildOpenApiDocument({ routes: ALL_ROUTES, includeOperatorRoutes: false, durableStorage, environment: config.environment });
+      document = buildOpenApiDocument({
+        routes: ALL_ROUTES,
+        includeOperatorRoutes: false,
+        durableStorage,
+        environment: config.environment,
+      });
       documents.set(durableStorage, document);
     }
     return document;
@@ -51,8 +60,12 @@ export function serviceHandlers(config: ServiceConfig, storage: IndexStorage, re
 
     "public.health.ready": () => {
       if (!registrySource()) throw new ApiError("SERVICE_UNAVAILABLE", "The registry is not loaded yet.");
-      if (storage.bound && !storage.ready()) throw new ApiError("SERVICE_UNAVAILABLE", "No index from a completed ingestion is published yet.");
-      return { data: { ready: true, registry: "loaded", index: storage.bound ? "published" : "not-bound" }, staticMeta: NO_ATTRIBUTION };
+      if (storage.bound && !storage.ready())
+        throw new ApiError("SERVICE_UNAVAILABLE", "No index from a completed ingestion is published yet.");
+      return {
+        data: { ready: true, registry: "loaded", index: storage.bound ? "published" : "not-bound" },
+        staticMeta: NO_ATTRIBUTION,
+      };
     },
   };
 }

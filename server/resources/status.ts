@@ -13,9 +13,19 @@ import { MET_SOURCE } from "../weather/provenance.ts";
 const ECONOMICS_FEEDS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS];
 
 /** What this instance itself knows of each domain's freshness; no internal counter is published. */
-export function statusHandlers(storage: IndexStorage, weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
+export function statusHandlers(
+  storage: IndexStorage,
+  weather: WeatherCache<StoredPayload> | null,
+): Record<string, RouteHandler> {
   // The stored domains change only with the index or when their data turns stale, so they are read once for both.
-  let stored: { serial: number; index: OpenIndex | null; builtAt: number; validUntil: number; economics: DomainReport; news: DomainReport } | null = null;
+  let stored: {
+    serial: number;
+    index: OpenIndex | null;
+    builtAt: number;
+    validUntil: number;
+    economics: DomainReport;
+    news: DomainReport;
+  } | null = null;
   let storedSerial = 0;
   const storedDomains = (now: number) => {
     const index = storage.current();
@@ -29,7 +39,14 @@ export function statusHandlers(storage: IndexStorage, weather: WeatherCache<Stor
       validUntil = Math.min(validUntil, dataStatusChangesAt(lastSuccess, now));
       return storedDomainStatus(feeds, dataStatusOf(lastSuccess, now) === "fresh");
     };
-    stored = { serial: ++storedSerial, index, builtAt: now, economics: domain(ECONOMICS_FEEDS), news: domain(NEWS_FEEDS), validUntil };
+    stored = {
+      serial: ++storedSerial,
+      index,
+      builtAt: now,
+      economics: domain(ECONOMICS_FEEDS),
+      news: domain(NEWS_FEEDS),
+      validUntil,
+    };
     return stored;
   };
 

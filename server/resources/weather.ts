@@ -21,36 +21,61 @@ const ATTRIBUTION_RECORDS = new PublisherSet().add("MET_NORWAY", true).records()
 const PUBLIC_COORDINATE_PRECISION = `Coordinates rounded to ${COORDINATES.publicDecimals} decimal places (about 1.1 km); the point in the body is the point served.`;
 
 const CREDENTIALED_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: ATTRIBUTION_RECORDS });
-const PUBLIC_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: ATTRIBUTION_RECORDS, coordinatePrecision: PUBLIC_COORDINATE_PRECISION });
+const PUBLIC_STATIC_META = new StaticMeta({
+  canonicalUnits: UNITS,
+  attributionRecords: ATTRIBUTION_RECORDS,
+  coordinatePrecision: PUBLIC_COORDINATE_PRECISION,
+});
 
 // Answers built from the demo stand-in's documents name it in their attribution records too: still MET's data and
 // licence, under the stand-in's source id, which says it is not real weather (provenance.ts).
 const STANDIN_ATTRIBUTION_RECORDS = ATTRIBUTION_RECORDS.map((record) => ({ ...record, sourceId: STANDIN_SOURCE.id }));
-const STANDIN_CREDENTIALED_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: STANDIN_ATTRIBUTION_RECORDS });
-const STANDIN_PUBLIC_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: STANDIN_ATTRIBUTION_RECORDS, coordinatePrecision: PUBLIC_COORDINATE_PRECISION });
-const credentialedStaticMeta = (stored: StoredPayload) => (stored.sourceId === STANDIN_SOURCE.id ? STANDIN_CREDENTIALED_STATIC_META : CREDENTIALED_STATIC_META);
-const publicStaticMeta = (stored: StoredPayload) => (stored.sourceId === STANDIN_SOURCE.id ? STANDIN_PUBLIC_STATIC_META : PUBLIC_STATIC_META);
+const STANDIN_CREDENTIALED_STATIC_META = new StaticMeta({
+  canonicalUnits: UNITS,
+  attributionRecords: STANDIN_ATTRIBUTION_RECORDS,
+});
+const STANDIN_PUBLIC_STATIC_META = new StaticMeta({
+  canonicalUnits: UNITS,
+  attributionRecords: STANDIN_ATTRIBUTION_RECORDS,
+  coordinatePrecision: PUBLIC_COORDINATE_PRECISION,
+});
+const credentialedStaticMeta = (stored: StoredPayload) =>
+  stored.sourceId === STANDIN_SOURCE.id ? STANDIN_CREDENTIALED_STATIC_META : CREDENTIALED_STATIC_META;
+const publicStaticMeta = (stored: StoredPayload) =>
+  stored.sourceId === STANDIN_SOURCE.id ? STANDIN_PUBLIC_STATIC_META : PUBLIC_STATIC_META;
 
 /** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
 
-export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, renderings: Renderings): Record<string, RouteHandler> {
+export function weatherHandlers(
+  weather: WeatherCache<StoredPayload> | null,
+  renderings: Renderings,
+): Record<string, RouteHandler> {
   /**
    * Runs `build` on the point's payload: at once when the cache holds a fresh copy (the common case, answered without
    * a promise), else once the cache has asked MET or judged its failure.
    */
-  const withPayload = <R>(point: WeatherPoint, view: WeatherView, build: (result: CachedWeather<StoredPayload>) => R): R | Promise<R> => {
+  const withPayload = <R>(
+    point: WeatherPoint,
+    view: WeatherView,
+    build: (result: CachedWeather<StoredPayload>) => R,
+  ): R | Promise<R> => {
     if (!weather) throw new ApiError("SOURCE_DISABLED");
     const fresh = weather.peek(point, view);
     if (fresh) return build(fresh);
     return weather.get(point, view).then(build, (error: unknown) => {
       if (!(error instanceof WeatherUpstreamError)) throw error;
-      const retryAfterSeconds = error.retryAfterMs === null ? undefined : Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+      const retryAfterSeconds =
+        error.retryAfterMs === null ? undefined : Math.max(1, Math.ceil(error.retryAfterMs / 1000));
       throw new ApiError(error.code, undefined, { retryAfterSeconds });
     });
   };
   const freshness = (result: CachedWeather<StoredPayload>) => ({
-    cached: result.cached, cacheAgeSeconds: result.cacheAgeSeconds, stale: result.stale, degraded: result.degraded, fetchedAt: result.fetchedAt,
+    cached: result.cached,
+    cacheAgeSeconds: result.cacheAgeSeconds,
+    stale: result.stale,
+    degraded: result.degraded,
+    fetchedAt: result.fetchedAt,
   });
   /**
    * An answer from a fresh cached copy says the same, but for the request id and time, until its cache age moves on
@@ -67,10 +92,20 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
       return withPayload(point, "current", (result) => {
         const variant = `v1.current|${units}`;
         const { data } = renderings.render(result.value, variant, readPayloadHead, (payload) => {
-          const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
+          const current = {
+            ...payload.current,
+            units,
+            ...(units === "imperial" ? imperialFields(payload.current) : {}),
+          };
           return { data: { units, current }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: credentialedStaticMeta(result.value), answerKey: answerKeyOf(result, variant), ...keptWhileFresh(result, point, "current") };
+        return {
+          data,
+          meta: freshness(result),
+          staticMeta: credentialedStaticMeta(result.value),
+          answerKey: answerKeyOf(result, variant),
+          ...keptWhileFresh(result, point, "current"),
+        };
       });
     },
 
@@ -83,11 +118,19 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
         const variant = `v1.forecast|${pointVariant(point)}|${imperial}|${zone}|${limit}`;
         const { data, meta } = renderings.render(result.value, variant, readPayload, (payload) => {
           const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
-          const daily = assembleDailyRecords(payload, zone).slice(0, limit).map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
-          return { data: { location: requestedLocation(point), timeZone: zone, hourly, daily }, meta: { dayCount: daily.length } };
+          const daily = assembleDailyRecords(payload, zone)
+            .slice(0, limit)
+            .map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
+          return {
+            data: { location: requestedLocation(point), timeZone: zone, hourly, daily },
+            meta: { dayCount: daily.length },
+          };
         });
         return {
-          data, meta: { ...freshness(result), ...meta }, staticMeta: credentialedStaticMeta(result.value), answerKey: answerKeyOf(result, variant),
+          data,
+          meta: { ...freshness(result), ...meta },
+          staticMeta: credentialedStaticMeta(result.value),
+          answerKey: answerKeyOf(result, variant),
           ...keptWhileFresh(result, point, "forecast"),
         };
       });
@@ -100,9 +143,20 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
         const variant = `public.current|${pointVariant(point)}|${imperial}`;
         const { data } = renderings.render(result.value, variant, readPayloadHead, (payload) => {
           const record = { ...payload.current, location: requestedLocation(point) };
-          return { data: { current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" } }, meta: {} };
+          return {
+            data: {
+              current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" },
+            },
+            meta: {},
+          };
         });
-        return { data, meta: freshness(result), staticMeta: publicStaticMeta(result.value), answerKey: answerKeyOf(result, variant), ...keptWhileFresh(result, point, "current") };
+        return {
+          data,
+          meta: freshness(result),
+          staticMeta: publicStaticMeta(result.value),
+          answerKey: answerKeyOf(result, variant),
+          ...keptWhileFresh(result, point, "current"),
+        };
       });
     },
 
@@ -116,10 +170,18 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null, ren
         const variant = `public.forecast|${pointVariant(point)}|${imperial}|${zone}|${hourCount}|${dayCount}`;
         const { data } = renderings.render(result.value, variant, readPayload, (payload) => {
           const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
-          const days = assembleDailyRecords(payload, zone).slice(0, dayCount).map((day) => (imperial ? toImperialDay(day) : day));
+          const days = assembleDailyRecords(payload, zone)
+            .slice(0, dayCount)
+            .map((day) => (imperial ? toImperialDay(day) : day));
           return { data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } }, meta: {} };
         });
-        return { data, meta: freshness(result), staticMeta: publicStaticMeta(result.value), answerKey: answerKeyOf(result, variant), ...keptWhileFresh(result, point, "forecast") };
+        return {
+          data,
+          meta: freshness(result),
+          staticMeta: publicStaticMeta(result.value),
+          answerKey: answerKeyOf(result, variant),
+          ...keptWhileFresh(result, point, "forecast"),
+        };
       });
     },
   };

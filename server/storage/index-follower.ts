@@ -9,8 +9,13 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import {
-  GENERATION_FILES, MANIFEST_MAX_BYTES, MANIFEST_NAME, parseIndexManifest,
-  type GenerationFile, type IndexManifest, type PublishedFile,
+  GENERATION_FILES,
+  MANIFEST_MAX_BYTES,
+  MANIFEST_NAME,
+  parseIndexManifest,
+  type GenerationFile,
+  type IndexManifest,
+  type PublishedFile,
 } from "../../schemas/index-manifest.ts";
 import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import type { IndexFollowingConfig } from "../config.ts";
@@ -64,8 +69,20 @@ const MANIFEST_TIMEOUT_MS = 15_000;
 const DOWNLOAD_SUFFIX = ".download";
 
 /** `service serve --index-from`: follows the generations a writer publishes to object storage, with its own S3 client. */
-export function startIndexFollower(following: IndexFollowingConfig, dataDir: string, logger: Logger, metrics?: Registry): IndexFollower {
-  const follower = createIndexFollower({ client: createObjectStoreClient(following.source), source: following.source, dataDir, pollIntervalMs: following.pollIntervalMs, logger, metrics });
+export function startIndexFollower(
+  following: IndexFollowingConfig,
+  dataDir: string,
+  logger: Logger,
+  metrics?: Registry,
+): IndexFollower {
+  const follower = createIndexFollower({
+    client: createObjectStoreClient(following.source),
+    source: following.source,
+    dataDir,
+    pollIntervalMs: following.pollIntervalMs,
+    logger,
+    metrics,
+  });
   follower.start();
   return follower;
 }
@@ -113,7 +130,8 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
         return "unchanged";
       }
       if (found === "absent") {
-        if (!absenceReported) logger.info({ source: objectUrl(source, MANIFEST_NAME) }, "no index generation published yet");
+        if (!absenceReported)
+          logger.info({ source: objectUrl(source, MANIFEST_NAME) }, "no index generation published yet");
         absenceReported = true;
         return "absent";
       }
@@ -122,15 +140,24 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     } catch (error) {
       if (stopping.signal.aborted) return "failed";
       counts.failed++;
-      logger.warn({ source: objectUrl(source, MANIFEST_NAME), generation: installedGeneration, ...storeErrorFacts(error) }, "index generation not taken: the current index stays");
+      logger.warn(
+        { source: objectUrl(source, MANIFEST_NAME), generation: installedGeneration, ...storeErrorFacts(error) },
+        "index generation not taken: the current index stays",
+      );
       return "failed";
     }
   }
 
-  async function readManifest(): Promise<"unchanged" | "absent" | { manifest: IndexManifest; etag: string | undefined }> {
+  async function readManifest(): Promise<
+    "unchanged" | "absent" | { manifest: IndexManifest; etag: string | undefined }
+  > {
     try {
       const answer = await client.send(
-        new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, MANIFEST_NAME), IfNoneMatch: installedEtag }),
+        new GetObjectCommand({
+          Bucket: source.bucket,
+          Key: objectKey(source, MANIFEST_NAME),
+          IfNoneMatch: installedEtag,
+        }),
         { abortSignal: AbortSignal.any([stopping.signal, AbortSignal.timeout(MANIFEST_TIMEOUT_MS)]) },
       );
       const body = answer.Body as Readable;
@@ -156,7 +183,11 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     const wanted: GenerationFile[] = [];
     for (const file of GENERATION_FILES) if ((await localHash(file)) !== manifest.files[file].sha256) wanted.push(file);
     if (wanted.length === 0) {
-      if (installedGeneration !== manifest.generation) logger.info({ generation: manifest.generation, publishedAt: manifest.publishedAt }, "index generation already in the data directory");
+      if (installedGeneration !== manifest.generation)
+        logger.info(
+          { generation: manifest.generation, publishedAt: manifest.publishedAt },
+          "index generation already in the data directory",
+        );
       installedEtag = etag;
       installedGeneration = manifest.generation;
       return "current";
@@ -164,7 +195,11 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     const started = performance.now();
     const downloaded = new Map<GenerationFile, string>();
     try {
-      for (const file of wanted) downloaded.set(file, await download(manifest.files[file], join(dataDir, `${DATA_FILES[file]}.${process.pid}${DOWNLOAD_SUFFIX}`)));
+      for (const file of wanted)
+        downloaded.set(
+          file,
+          await download(manifest.files[file], join(dataDir, `${DATA_FILES[file]}.${process.pid}${DOWNLOAD_SUFFIX}`)),
+        );
       for (const [file, temporary] of downloaded) assertServable(file, temporary);
       // One synchronous step: no request runs between these renames, so none reads the new index with the old registry.
       for (const [file, temporary] of downloaded) {
@@ -178,10 +213,16 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     installedEtag = etag;
     installedGeneration = manifest.generation;
     counts.installed++;
-    logger.info({
-      generation: manifest.generation, publishedAt: manifest.publishedAt, files: wanted,
-      bytes: wanted.reduce((sum, file) => sum + manifest.files[file].bytes, 0), downloadMs: Math.round(performance.now() - started),
-    }, "index generation installed");
+    logger.info(
+      {
+        generation: manifest.generation,
+        publishedAt: manifest.publishedAt,
+        files: wanted,
+        bytes: wanted.reduce((sum, file) => sum + manifest.files[file].bytes, 0),
+        downloadMs: Math.round(performance.now() - started),
+      },
+      "index generation installed",
+    );
     return "installed";
   }
 
@@ -191,19 +232,33 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       // A store that accepts the connection and never answers must not hold this poll, and every later one, for good:
       // the answer's headers have the time limit of a stall in its body (the body's own guard is the IdleGuard).
       const awaitingHeaders = new AbortController();
-      const deadline = setTimeout(() => awaitingHeaders.abort(new Error(`${objectUrl(source, published.key)} sent no answer within ${idleTimeoutMs} ms`)), idleTimeoutMs);
-      const answer = await client.send(new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, published.key) }), {
-        abortSignal: AbortSignal.any([stopping.signal, awaitingHeaders.signal]),
-      }).finally(() => clearTimeout(deadline));
+      const deadline = setTimeout(
+        () =>
+          awaitingHeaders.abort(
+            new Error(`${objectUrl(source, published.key)} sent no answer within ${idleTimeoutMs} ms`),
+          ),
+        idleTimeoutMs,
+      );
+      const answer = await client
+        .send(new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, published.key) }), {
+          abortSignal: AbortSignal.any([stopping.signal, awaitingHeaders.signal]),
+        })
+        .finally(() => clearTimeout(deadline));
       if (answer.ContentLength !== undefined && answer.ContentLength !== published.bytes) {
         (answer.Body as Readable).destroy();
-        throw new Error(`${objectUrl(source, published.key)} is ${answer.ContentLength} bytes, not the ${published.bytes} bytes the manifest names`);
+        throw new Error(
+          `${objectUrl(source, published.key)} is ${answer.ContentLength} bytes, not the ${published.bytes} bytes the manifest names`,
+        );
       }
       const digesting = new DigestingStream(published.bytes);
-      await pipeline(answer.Body as Readable, new IdleGuard(idleTimeoutMs), digesting, createWriteStream(temporary), { signal: stopping.signal });
+      await pipeline(answer.Body as Readable, new IdleGuard(idleTimeoutMs), digesting, createWriteStream(temporary), {
+        signal: stopping.signal,
+      });
       const arrived = digesting.digest();
       if (arrived.bytes !== published.bytes || arrived.sha256 !== published.sha256) {
-        throw new Error(`${objectUrl(source, published.key)} arrived as ${arrived.bytes} bytes with SHA-256 ${arrived.sha256}, not the ${published.bytes} bytes the manifest names`);
+        throw new Error(
+          `${objectUrl(source, published.key)} arrived as ${arrived.bytes} bytes with SHA-256 ${arrived.sha256}, not the ${published.bytes} bytes the manifest names`,
+        );
       }
       const handle = await open(temporary, "r");
       await handle.sync().finally(() => handle.close());
@@ -261,7 +316,8 @@ function pollCounter(registry: Registry | undefined): (outcome: PollOutcome) => 
   const polls = new Counter({
     name: "service_index_polls_total",
     help: "Polls of the object-store manifest by outcome: unchanged (304), current (files already here), installed (new generation swapped in), absent (nothing published yet), failed (store unreachable or a download cut short, stalled or not matching its hash; the current index stays).",
-    labelNames: ["outcome"], registers: [registry],
+    labelNames: ["outcome"],
+    registers: [registry],
   });
   const series = new Map(POLL_OUTCOMES.map((outcome) => [outcome, polls.labels(outcome)] as const));
   for (const counter of series.values()) counter.inc(0);
@@ -272,6 +328,7 @@ function pollCounter(registry: Registry | undefined): (outcome: PollOutcome) => 
 function removeAbandonedDownloads(dataDir: string): void {
   const liveNames: string[] = GENERATION_FILES.map((file) => DATA_FILES[file]);
   for (const name of readdirSync(dataDir)) {
-    if (name.endsWith(DOWNLOAD_SUFFIX) && liveNames.some((live) => name.startsWith(`${live}.`))) rmSync(join(dataDir, name), { force: true });
+    if (name.endsWith(DOWNLOAD_SUFFIX) && liveNames.some((live) => name.startsWith(`${live}.`)))
+      rmSync(join(dataDir, name), { force: true });
   }
 }

@@ -21,7 +21,10 @@ export interface IndexStorage {
 /** The index the CLI publishes; an unreadable one counts as absent, so storage-backed routes answer 503, never half an answer. */
 export function createIndexStorage(dataDir: string, bound: boolean): IndexStorage {
   if (!bound) return { bound, current: () => null, ready: () => false };
-  const current = createReloadingDatabase(join(dataDir, DATA_FILES.index), (db) => ({ db, facts: publicationFacts(db) }));
+  const current = createReloadingDatabase(join(dataDir, DATA_FILES.index), (db) => ({
+    db,
+    facts: publicationFacts(db),
+  }));
   return { bound, current, ready: () => current()?.facts.lastIngestedAt != null };
 }
 

@@ -8,7 +8,10 @@ import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
  * (`AWS_REQUEST_CHECKSUM_CALCULATION`), so any S3-compatible store works as it is documented for the SDK.
  */
 export function createObjectStoreClient(location: ObjectStoreLocation): S3Client {
-  return new S3Client({ forcePathStyle: location.pathStyle, requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS } });
+  return new S3Client({
+    forcePathStyle: location.pathStyle,
+    requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS },
+  });
 }
 
 /** A store that does not accept a connection within this long is down for this attempt. */

@@ -15,7 +15,10 @@ export function countRunsByOutcome(dataDir: string): Record<RunOutcome, number> 
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get()) return counts;
-    const rows = db.prepare("SELECT outcome, COUNT(*) AS runs FROM runs GROUP BY outcome").all() as { outcome: RunOutcome; runs: number }[];
+    const rows = db.prepare("SELECT outcome, COUNT(*) AS runs FROM runs GROUP BY outcome").all() as {
+      outcome: RunOutcome;
+      runs: number;
+    }[];
     for (const row of rows) counts[row.outcome] = row.runs;
     return counts;
   } finally {

@@ -14,7 +14,9 @@ const RECENT_RUNS = 20;
  */
 export function readRecentRuns(dataDir: string) {
   return withLedger<RunView[]>(dataDir, [], (db) => {
-    const runs = db.prepare("SELECT id, started_at, finished_at, outcome FROM runs ORDER BY started_at DESC LIMIT ?").all(RECENT_RUNS) as StoredRun[];
+    const runs = db
+      .prepare("SELECT id, started_at, finished_at, outcome FROM runs ORDER BY started_at DESC LIMIT ?")
+      .all(RECENT_RUNS) as StoredRun[];
     const checks = checksOf(db);
     return runs.map((run) => runView(run, checks));
   });
@@ -23,14 +25,22 @@ export function readRecentRuns(dataDir: string) {
 /** One run of the ledger with its source checks and, when it failed as a whole, why; null when the ledger has no such run. */
 export function readRun(dataDir: string, id: string) {
   return withLedger<(RunView & { detail: string | null }) | null>(dataDir, null, (db) => {
-    const run = db.prepare("SELECT id, started_at, finished_at, outcome, summary FROM runs WHERE id = ?").get(id) as StoredRun | undefined;
+    const run = db.prepare("SELECT id, started_at, finished_at, outcome, summary FROM runs WHERE id = ?").get(id) as
+      | StoredRun
+      | undefined;
     if (!run) return null;
-    const summary = run.summary ? JSON.parse(run.summary) as { error?: unknown } : {};
+    const summary = run.summary ? (JSON.parse(run.summary) as { error?: unknown }) : {};
     return { ...runView(run, checksOf(db)), detail: typeof summary.error === "string" ? summary.error : null };
   });
 }
 
-interface StoredRun { id: string; started_at: string; finished_at: string | null; outcome: RunOutcome; summary?: string | null }
+interface StoredRun {
+  id: string;
+  started_at: string;
+  finished_at: string | null;
+  outcome: RunOutcome;
+  summary?: string | null;
+}
 
 export interface RunView {
   id: string;
@@ -40,7 +50,8 @@ export interface RunView {
   sources: { sourceId: string; check: CheckResult; detail: string | null }[];
 }
 
-const checksOf = (db: Database.Database) => db.prepare("SELECT source, result, detail FROM source_checks WHERE run_id = ? ORDER BY source");
+const checksOf = (db: Database.Database) =>
+  db.prepare("SELECT source, result, detail FROM source_checks WHERE run_id = ? ORDER BY source");
 
 function runView(run: StoredRun, checks: Database.Statement): RunView {
   return {
@@ -48,8 +59,11 @@ function runView(run: StoredRun, checks: Database.Statement): RunView {
     startedAt: run.started_at,
     finishedAt: run.finished_at,
     outcome: run.outcome,
-    sources: (checks.all(run.id) as { source: string; result: CheckResult; detail: string | null }[])
-      .map((check) => ({ sourceId: check.source, check: check.result, detail: check.detail })),
+    sources: (checks.all(run.id) as { source: string; result: CheckResult; detail: string | null }[]).map((check) => ({
+      sourceId: check.source,
+      check: check.result,
+      detail: check.detail,
+    })),
   };
 }
 

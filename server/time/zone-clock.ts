@@ -69,7 +69,9 @@ export function dayBounds(date: string, zoneName: string): { start: number; end:
     // guess is today's offset, so which midnight it chose depended on the time of year it was asked.
     const dayBefore = DateTime.fromISO(date, { zone: "utc" }).minus({ days: 1 }).toISODate();
     if (dayBefore === null) throw new RangeError(`not a calendar date: ${date}`);
-    const day = DateTime.fromISO(dayBefore, { zone: zoneNamed(zoneName) }).plus({ days: 1 }).startOf("day");
+    const day = DateTime.fromISO(dayBefore, { zone: zoneNamed(zoneName) })
+      .plus({ days: 1 })
+      .startOf("day");
     // The next day's own start: where a day begins after midnight (a change at 00:00), a day later is not midnight.
     bounds = { start: day.toMillis(), end: day.plus({ days: 1 }).startOf("day").toMillis() };
     dayStarts.set(key, bounds);

@@ -86,7 +86,10 @@ async function fetchOnce(target: LimitedRequest, options: LimitOptions): Promise
   const declared = Number(response.headers["content-length"] ?? NaN);
   if (declared > options.maxBytes) {
     response.body.destroy();
-    throw new UpstreamRequestError("too-large", `${host} announced ${declared} bytes, over the ${options.maxBytes}-byte ceiling`);
+    throw new UpstreamRequestError(
+      "too-large",
+      `${host} announced ${declared} bytes, over the ${options.maxBytes}-byte ceiling`,
+    );
   }
   const chunks: Buffer[] = [];
   let size = 0;

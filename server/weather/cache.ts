@@ -93,7 +93,11 @@ export interface WeatherCache<T> {
    * cache age moves on a second, and while that copy is still the point's fresh one for this view (`stillCurrent`, a
    * lookup like `peek`, counted as a hit when it holds). Undefined when the copy is no longer the point's.
    */
-  keepingTerms(point: WeatherPoint, view: WeatherView, served: CachedWeather<T>): { validUntil: number; stillCurrent: () => boolean } | undefined;
+  keepingTerms(
+    point: WeatherPoint,
+    view: WeatherView,
+    served: CachedWeather<T>,
+  ): { validUntil: number; stillCurrent: () => boolean } | undefined;
   upstreamHealth(): UpstreamHealthSnapshot;
   /** Bytes of the payloads held (`sizeOf`), as counted against `maxBytes`; 0 when the cache counts entries only. */
   readonly bytes: number;
@@ -125,12 +129,19 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   const record = options.recordLookup ?? (() => {});
   const entries = new LRUCache<string, Entry<T>>({
     max: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
-    ...(sizeOf ? { maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES, sizeCalculation: (entry: Entry<T>) => Math.max(1, sizeOf(entry.value)) } : {}),
+    ...(sizeOf
+      ? {
+          maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
+          sizeCalculation: (entry: Entry<T>) => Math.max(1, sizeOf(entry.value)),
+        }
+      : {}),
   });
   const inFlight = new Map<string, Promise<Refreshed<T>>>();
   const health = createUpstreamHealth({ now });
   /** Points with no copy whose last request failed: answered with that failure for a short while, not asked again. */
-  const coldFailures = new LRUCache<string, { error: WeatherUpstreamError; failedAt: number; until: number }>({ max: COLD_FAILURE_ENTRIES });
+  const coldFailures = new LRUCache<string, { error: WeatherUpstreamError; failedAt: number; until: number }>({
+    max: COLD_FAILURE_ENTRIES,
+  });
   /** When MET last answered any request: evidence that a point which failed before may be asked again at once. */
   let lastSuccessAt = Number.NEGATIVE_INFINITY;
   let lastModifiedSeen: string | null = null;
@@ -154,7 +165,11 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     return refresh;
   }
 
-  async function refreshFromProvider(key: string, point: WeatherPoint, held: Entry<T> | undefined): Promise<Refreshed<T>> {
+  async function refreshFromProvider(
+    key: string,
+    point: WeatherPoint,
+    held: Entry<T> | undefined,
+  ): Promise<Refreshed<T>> {
     const release = await acquireSlot();
     health.recordAttempt();
     try {
@@ -172,7 +187,12 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
         options.onUpstreamFailure?.(error, point);
         // MET's 429 with Retry-After holds for the whole application: nobody asks again before it ends.
         if (error.retryAfterMs !== null) rateGate.pauseFor(error.retryAfterMs);
-        if (!held) coldFailures.set(key, { error, failedAt, until: failedAt + Math.max(COLD_FAILURE_MS, error.retryAfterMs ?? 0) });
+        if (!held)
+          coldFailures.set(key, {
+            error,
+            failedAt,
+            until: failedAt + Math.max(COLD_FAILURE_MS, error.retryAfterMs ?? 0),
+          });
       }
       throw error;
     } finally {
@@ -195,14 +215,28 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     const fetchedAt = now();
     const fetchedAtText = new Date(fetchedAt).toISOString();
     if (result.kind === "not-modified") {
-      if (!held) throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET answered 304 to an unconditional request");
+      if (!held)
+        throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET answered 304 to an unconditional request");
       // A 304 updates only the validators it carries (RFC 9111 section 4.3.4).
       const expires = result.expires ?? held.expires;
       const lastModified = result.lastModified ?? held.lastModified;
-      return { entry: { value: held.value, fetchedAt, fetchedAtText, expires, lastModified, lastFailureAt: null }, replaced: false };
+      return {
+        entry: { value: held.value, fetchedAt, fetchedAtText, expires, lastModified, lastFailureAt: null },
+        replaced: false,
+      };
     }
     const value = parseDocument(result.body);
-    return { entry: { value, fetchedAt, fetchedAtText, expires: result.expires, lastModified: sharedLastModified(result.lastModified), lastFailureAt: null }, replaced: true };
+    return {
+      entry: {
+        value,
+        fetchedAt,
+        fetchedAtText,
+        expires: result.expires,
+        lastModified: sharedLastModified(result.lastModified),
+        lastFailureAt: null,
+      },
+      replaced: true,
+    };
   }
 
   /**
@@ -259,7 +293,10 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       const held = entries.get(key);
       const servableWhileFailing = (entry: Entry<T>) => now() - entry.fetchedAt <= policy.maxStaleMs;
       if (held) {
-        const recentlyFailed = held.lastFailureAt !== null && now() - held.lastFailureAt < retryAfterFailureMs && lastSuccessAt < held.lastFailureAt;
+        const recentlyFailed =
+          held.lastFailureAt !== null &&
+          now() - held.lastFailureAt < retryAfterFailureMs &&
+          lastSuccessAt < held.lastFailureAt;
         if (recentlyFailed && servableWhileFailing(held)) {
           record("stale");
           return served(held, "stale");

@@ -3,7 +3,6 @@ import { DateTime } from "luxon";
 import { isKnownZone } from "../time/zone-clock.ts";
 import type { Condition, DailyRecord, DailyTransformation, ForecastWindow, WeatherPayload } from "./model.ts";
 
-
 export const DAILY_TRANSFORMATIONS: readonly DailyTransformation[] = ["AGGREGATION", "SYMBOL_MAPPING"];
 
 const HOUR_MS = 3_600_000;
@@ -29,7 +28,10 @@ export function assembleDailyRecords(payload: WeatherPayload, zone: string): Dai
   if (!isKnownZone(zone)) throw new RangeError(`Unknown IANA time zone: ${zone}`);
   const spans = payload.windows.map(toSpan);
   const cover = precipitationCover(spans);
-  const instants: Instant[] = payload.instantTemperatures.map(({ at, temperatureC }) => ({ at: epochMillis(at), temperatureC }));
+  const instants: Instant[] = payload.instantTemperatures.map(({ at, temperatureC }) => ({
+    at: epochMillis(at),
+    temperatureC,
+  }));
   const first = instants[0];
   const last = instants.at(-1);
   if (first === undefined || last === undefined) return [];
@@ -48,7 +50,10 @@ function assembleDay(day: DateTime, end: number, spans: Span[], cover: CoverSpan
   const start = day.toMillis();
   const startsInDay = (time: number) => time >= start && time < end;
   const counted = cover.filter((span) => startsInDay(span.start));
-  const coveredMs = cover.reduce((sum, span) => sum + Math.max(0, Math.min(span.end, end) - Math.max(span.start, start)), 0);
+  const coveredMs = cover.reduce(
+    (sum, span) => sum + Math.max(0, Math.min(span.end, end) - Math.max(span.start, start)),
+    0,
+  );
 
   const temperatures = [
     ...instants.filter((instant) => startsInDay(instant.at)).map((instant) => instant.temperatureC),
@@ -77,7 +82,8 @@ function assembleDay(day: DateTime, end: number, spans: Span[], cover: CoverSpan
  */
 function precipitationCover(spans: Span[]): CoverSpan[] {
   const withAmount = spans.flatMap((span) =>
-    span.window.precipitationMm === null ? [] : [{ ...span, precipitationMm: span.window.precipitationMm }]);
+    span.window.precipitationMm === null ? [] : [{ ...span, precipitationMm: span.window.precipitationMm }],
+  );
   const cover = withAmount.filter((span) => span.window.durationHours === 1);
   for (const span of withAmount) {
     if (span.window.durationHours === 6 && !cover.some((taken) => taken.start < span.end && span.start < taken.end)) {

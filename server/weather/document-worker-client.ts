@@ -13,7 +13,11 @@ export interface DocumentWorker {
    * Rejects with WeatherUpstreamError as the MET client does, also when the thread stops or overruns the client's
    * time-out; with a plain Error for a defect of our own code in the thread (answered as INTERNAL).
    */
-  read(client: DocumentClientSettings, request: LocationRequest, recordCall?: UpstreamCallRecorder): Promise<LocationResult<PackedPayload>>;
+  read(
+    client: DocumentClientSettings,
+    request: LocationRequest,
+    recordCall?: UpstreamCallRecorder,
+  ): Promise<LocationResult<PackedPayload>>;
   /** Whether a thread is up: from the first request until it has been idle for its idle time (or stopped). */
   readonly running: boolean;
 }
@@ -24,7 +28,10 @@ export interface DocumentWorker {
  * of the ceiling, at least 48. A worker that runs out stops with its requests failed; the next request starts another.
  */
 export function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
-  return { maxOldGenerationSizeMb: Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10), maxYoungGenerationSizeMb: 2 };
+  return {
+    maxOldGenerationSizeMb: Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10),
+    maxYoungGenerationSizeMb: 2,
+  };
 }
 
 /** Beyond the client's own time-out, how long the worker may take to answer before it is judged stuck and replaced. */
@@ -77,8 +84,16 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
     const waiting = settled(message.id);
     if (!waiting) return;
     if ("result" in message) waiting.resolve(message.result);
-    else if ("failure" in message) waiting.reject(new WeatherUpstreamError(message.failure.code, message.failure.message, message.failure.retryAfterMs));
-    else waiting.reject(Object.assign(new Error(`MET's document worker failed: ${message.defect.message}`), { stack: message.defect.stack }));
+    else if ("failure" in message)
+      waiting.reject(
+        new WeatherUpstreamError(message.failure.code, message.failure.message, message.failure.retryAfterMs),
+      );
+    else
+      waiting.reject(
+        Object.assign(new Error(`MET's document worker failed: ${message.defect.message}`), {
+          stack: message.defect.stack,
+        }),
+      );
   }
 
   function running(): Worker {
@@ -111,7 +126,9 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
           const thread = running();
           const deadline = setTimeout(() => {
             // Stuck, not slow: the client's own time-out has long passed. A fresh worker serves the next request.
-            settled(id)?.reject(new WeatherUpstreamError("UPSTREAM_TIMEOUT", "MET's document worker did not answer in time"));
+            settled(id)?.reject(
+              new WeatherUpstreamError("UPSTREAM_TIMEOUT", "MET's document worker did not answer in time"),
+            );
             if (worker === thread) worker = undefined;
             void thread.terminate();
           }, client.timeoutMs + WORKER_GRACE_MS);
@@ -120,7 +137,12 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
           thread.postMessage({ id, client, request } satisfies DocumentRequest);
         } catch (error) {
           settled(id);
-          reject(new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET's document worker could not be asked: ${(error as Error).message}`));
+          reject(
+            new WeatherUpstreamError(
+              "UPSTREAM_UNAVAILABLE",
+              `MET's document worker could not be asked: ${(error as Error).message}`,
+            ),
+          );
         }
       });
     },

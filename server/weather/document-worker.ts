@@ -23,11 +23,15 @@ port.on("message", (request: DocumentRequest) => {
 
 async function answer({ id, client, request }: DocumentRequest): Promise<DocumentWorkerMessage> {
   try {
-    const result = await createMetClient({ ...client, recordCall: (outcome) => send({ id, call: outcome }) }).fetchLocation(request);
+    const result = await createMetClient({
+      ...client,
+      recordCall: (outcome) => send({ id, call: outcome }),
+    }).fetchLocation(request);
     if (result.kind === "not-modified") return { id, result };
     return { id, result: { ...result, body: pack(result.body) } };
   } catch (error) {
-    if (error instanceof WeatherUpstreamError) return { id, failure: { code: error.code, message: error.message, retryAfterMs: error.retryAfterMs } };
+    if (error instanceof WeatherUpstreamError)
+      return { id, failure: { code: error.code, message: error.message, retryAfterMs: error.retryAfterMs } };
     const defect = error instanceof Error ? error : new Error(String(error));
     return { id, defect: { message: defect.message, stack: defect.stack } };
   }

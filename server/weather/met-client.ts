@@ -1,5 +1,11 @@
 import { gunzipSync } from "node:zlib";
-import { fetchLimited, headerValue, UpstreamRequestError, type LimitedResponse, type UpstreamCallRecorder } from "../upstream/fetch-limited.ts";
+import {
+  fetchLimited,
+  headerValue,
+  UpstreamRequestError,
+  type LimitedResponse,
+  type UpstreamCallRecorder,
+} from "../upstream/fetch-limited.ts";
 import { roundPoint, type WeatherPoint } from "./point.ts";
 import { identifyingUserAgent } from "./met-identity.ts";
 import { WeatherUpstreamError } from "./upstream-error.ts";
@@ -55,7 +61,10 @@ export function createMetClient(options: MetClientOptions): MetClient {
       if (response.status === 304) return { kind: "not-modified", ...freshness };
       // 203 is MET's warning that the product version is deprecated or in beta; the body is still the forecast.
       if (response.status !== 200 && response.status !== 203) {
-        const retryAfterMs = response.status === 429 || response.status === 503 ? retryAfter(headerValue(response.headers, "retry-after")) : null;
+        const retryAfterMs =
+          response.status === 429 || response.status === 503
+            ? retryAfter(headerValue(response.headers, "retry-after"))
+            : null;
         throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET answered HTTP ${response.status}`, retryAfterMs);
       }
       return { kind: "modified", body: parseJson(decodeBody(response, options.maxBytes)), ...freshness };
@@ -89,7 +98,8 @@ async function send(url: string, headers: Record<string, string>, options: MetCl
 function decodeBody(response: LimitedResponse, maxBytes: number): string {
   const encoding = headerValue(response.headers, "content-encoding")?.trim().toLowerCase() ?? "identity";
   if (encoding === "identity") return response.body.toString("utf8");
-  if (encoding !== "gzip") throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", `MET used an unrequested content encoding`);
+  if (encoding !== "gzip")
+    throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", `MET used an unrequested content encoding`);
   try {
     // The ceiling applies after decompression too: a small gzip body can expand far past it. Synchronous, because
     // the client runs on the document worker: the thread pool would give each of its threads an allocator arena.
@@ -114,7 +124,9 @@ function parseJson(text: string): unknown {
 function retryAfter(value: string | null): number | null {
   if (value === null) return null;
   const trimmed = value.trim();
-  const milliseconds = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : (parseHttpDate(trimmed) ?? Number.NaN) - Date.now();
+  const milliseconds = /^\d+$/.test(trimmed)
+    ? Number(trimmed) * 1000
+    : (parseHttpDate(trimmed) ?? Number.NaN) - Date.now();
   return Number.isFinite(milliseconds) ? Math.min(Math.max(0, milliseconds), 86_400_000) : null;
 }
 

@@ -23,7 +23,11 @@ export interface MetTimeStep {
   data: {
     instant: { details: MetInstantDetails };
     next_1_hours?: MetPeriod<{ precipitation_amount?: number }>;
-    next_6_hours?: MetPeriod<{ precipitation_amount?: number; air_temperature_min?: number; air_temperature_max?: number }>;
+    next_6_hours?: MetPeriod<{
+      precipitation_amount?: number;
+      air_temperature_min?: number;
+      air_temperature_max?: number;
+    }>;
     next_12_hours?: MetPeriod<Record<string, unknown>>;
   };
 }
@@ -113,7 +117,9 @@ const metDocumentSchema = {
             units: {
               type: "object",
               additionalProperties: { type: "string" },
-              properties: Object.fromEntries(Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }])),
+              properties: Object.fromEntries(
+                Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }]),
+              ),
             },
           },
         },
@@ -135,8 +141,13 @@ const metDocumentSchema = {
                     required: ["details"],
                     properties: {
                       details: measurements([
-                        "air_temperature", "wind_speed", "relative_humidity", "air_pressure_at_sea_level",
-                        "wind_from_direction", "cloud_area_fraction", "ultraviolet_index_clear_sky",
+                        "air_temperature",
+                        "wind_speed",
+                        "relative_humidity",
+                        "air_pressure_at_sea_level",
+                        "wind_from_direction",
+                        "cloud_area_fraction",
+                        "ultraviolet_index_clear_sky",
                       ]),
                     },
                   },
@@ -171,7 +182,9 @@ function metDocumentValidator(): ValidateFunction<MetDocument> {
 export function parseMetDocument(body: unknown): MetDocument {
   const validateMetDocument = metDocumentValidator();
   if (!validateMetDocument(body)) {
-    const problems = (validateMetDocument.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`);
+    const problems = (validateMetDocument.errors ?? [])
+      .slice(0, 5)
+      .map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`);
     throw new MetDocumentInvalidError(`MET document is invalid: ${problems.join("; ")}`);
   }
   readableInstant(body.properties.meta.updated_at, "/properties/meta/updated_at");
@@ -185,7 +198,8 @@ function assertStrictlyAscendingTimes(timeseries: MetTimeStep[]): void {
   for (const [index, step] of timeseries.entries()) {
     const path = `/properties/timeseries/${index}/time`;
     const instant = readableInstant(step.time, path);
-    if (instant <= previous) throw new MetDocumentInvalidError(`MET document is invalid: ${path} is not after the step before it`);
+    if (instant <= previous)
+      throw new MetDocumentInvalidError(`MET document is invalid: ${path} is not after the step before it`);
     previous = instant;
   }
 }

@@ -20,7 +20,9 @@ export function readMetInstant(text: string): MetInstant | null {
   let instant = remembered.get(text);
   if (instant === undefined) {
     const parsed = DateTime.fromISO(text, { zone: "utc" });
-    instant = parsed.isValid ? { epochMs: parsed.toMillis(), utcIso: parsed.toISO({ suppressMilliseconds: true }) } : null;
+    instant = parsed.isValid
+      ? { epochMs: parsed.toMillis(), utcIso: parsed.toISO({ suppressMilliseconds: true }) }
+      : null;
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(text, instant);
   }

@@ -1,5 +1,12 @@
 import type { MetDocument, MetTimeStep } from "./met-document.ts";
-import type { ForecastWindow, HourlyEntry, InstantTemperature, WeatherLocation, WeatherPayload, WeatherReading } from "./model.ts";
+import type {
+  ForecastWindow,
+  HourlyEntry,
+  InstantTemperature,
+  WeatherLocation,
+  WeatherPayload,
+  WeatherReading,
+} from "./model.ts";
 import { readMetInstant } from "./met-instants.ts";
 import { provenanceOf } from "./provenance.ts";
 import { toCondition } from "./symbols.ts";

@@ -6,7 +6,6 @@ export interface WeatherPoint {
   altitude?: number;
 }
 
-
 /**
  * Four decimals (about 11 m) is what MET accepts: five or more are refused. Rounding via an integer and one division
  * gives the nearest double to the decimal, so it prints as 59.9139, never 59.91390000000001.

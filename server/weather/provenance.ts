@@ -43,5 +43,7 @@ export const STANDIN_ATTRIBUTION: WeatherAttribution = {
 export function provenanceOf(meta: object): { source: WeatherSource; attribution: WeatherAttribution } {
   const notice = "notice" in meta ? meta.notice : undefined;
   const standin = typeof notice === "string" && notice.startsWith(NOT_REAL_WEATHER);
-  return standin ? { source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION } : { source: MET_SOURCE, attribution: MET_ATTRIBUTION };
+  return standin
+    ? { source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION }
+    : { source: MET_SOURCE, attribution: MET_ATTRIBUTION };
 }

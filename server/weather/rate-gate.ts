@@ -76,7 +76,10 @@ export function createRateGate(options: RateGateOptions): RateGate {
       // Known to come too late, or the wait is over: refuse now rather than queue without bound.
       if ((Number.isFinite(freeAt) && freeAt > deadline) || now >= deadline) {
         const retryAfterMs = Number.isFinite(freeAt) ? freeAt - now : windowMs;
-        throw new GateClosedError(now < pausedUntil ? "MET asked us to back off" : "MET's request allowance is booked", retryAfterMs);
+        throw new GateClosedError(
+          now < pausedUntil ? "MET asked us to back off" : "MET's request allowance is booked",
+          retryAfterMs,
+        );
       }
       // While every slot is held by a running request, when one frees is unknown: look again shortly.
       await options.sleep(Math.min(freeAt - now, RUNNING_POLL_MS, deadline - now));

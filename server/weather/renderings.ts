@@ -10,7 +10,12 @@ import type { StoredPayload } from "./stored-payload.ts";
  * of the payload the rendering needs (stored-payload.ts: its head, or the whole).
  */
 export interface Renderings {
-  render<P>(stored: StoredPayload, variant: string, read: (stored: StoredPayload) => P, render: (payload: P) => Rendering<unknown>): Rendering<SerialisedData>;
+  render<P>(
+    stored: StoredPayload,
+    variant: string,
+    read: (stored: StoredPayload) => P,
+    render: (payload: P) => Rendering<unknown>,
+  ): Rendering<SerialisedData>;
   /** Bytes currently held, as counted against the bound. */
   readonly bytes: number;
 }
@@ -30,10 +35,13 @@ const ENTRY_OVERHEAD_BYTES = 256;
 export function createRenderings(maxBytes: number = DEFAULT_RENDERING_BYTES, now?: () => number): Renderings {
   // A replaced payload's renderings are never asked for again (its serial is gone): dropped once idle, not left to
   // fill the bound.
-  const kept = new IdleDroppingLru<string, Rendering<SerialisedData>>({
-    maxSize: maxBytes,
-    sizeCalculation: (rendering, key) => rendering.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
-  }, now);
+  const kept = new IdleDroppingLru<string, Rendering<SerialisedData>>(
+    {
+      maxSize: maxBytes,
+      sizeCalculation: (rendering, key) => rendering.data.heldBytes + key.length + ENTRY_OVERHEAD_BYTES,
+    },
+    now,
+  );
   return {
     render(stored, variant, read, render) {
       const key = `${stored.serial}\n${variant}`;

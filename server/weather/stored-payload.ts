@@ -39,19 +39,36 @@ let lastSerial = 0;
  * Deflate's preset dictionary: the provenances a payload can carry (MET's, the demo stand-in's), which every payload
  * repeats and deflate could not otherwise refer back to. About 200-300 bytes less a point.
  */
-const PROVENANCE_DICTIONARY = Buffer.from(JSON.stringify([
-  { source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION },
-  { source: MET_SOURCE, attribution: MET_ATTRIBUTION },
-]));
+const PROVENANCE_DICTIONARY = Buffer.from(
+  JSON.stringify([
+    { source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION },
+    { source: MET_SOURCE, attribution: MET_ATTRIBUTION },
+  ]),
+);
 
-export function packPayload({ location, providerModelUpdatedAt, current, hours, windows, instantTemperatures }: WeatherPayload): PackedPayload {
+export function packPayload({
+  location,
+  providerModelUpdatedAt,
+  current,
+  hours,
+  windows,
+  instantTemperatures,
+}: WeatherPayload): PackedPayload {
   const head: PayloadHead = { location, providerModelUpdatedAt, current };
-  const series: PackedSeries = { hours: toColumns(hours), windows: toColumns(windows), instantTemperatures: toColumns(instantTemperatures) };
+  const series: PackedSeries = {
+    hours: toColumns(hours),
+    windows: toColumns(windows),
+    instantTemperatures: toColumns(instantTemperatures),
+  };
   const headText = Buffer.from(JSON.stringify(head));
   const packedHead = deflateRawSync(headText, { dictionary: PROVENANCE_DICTIONARY });
   // The head's text is the series' dictionary: they refer back to its field names and times as one stream would.
   const packedSeries = deflateRawSync(JSON.stringify(series), { dictionary: headText });
-  return { packed: ownedBytes(Buffer.concat([packedHead, packedSeries])), headBytes: packedHead.length, sourceId: current.source.id };
+  return {
+    packed: ownedBytes(Buffer.concat([packedHead, packedSeries])),
+    headBytes: packedHead.length,
+    sourceId: current.source.id,
+  };
 }
 
 /** The sources a payload names, so that every stored payload shares their text rather than its own copy from the worker. */
@@ -60,7 +77,10 @@ const SOURCE_IDS = new Map([MET_SOURCE.id, STANDIN_SOURCE.id].map((id) => [id, i
 export function storePayload({ packed, headBytes, sourceId }: PackedPayload): StoredPayload {
   lastSerial += 1;
   return {
-    serial: lastSerial, packed: Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength), headBytes, sourceId: SOURCE_IDS.get(sourceId) ?? sourceId,
+    serial: lastSerial,
+    packed: Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength),
+    headBytes,
+    sourceId: SOURCE_IDS.get(sourceId) ?? sourceId,
   };
 }
 
@@ -71,10 +91,16 @@ export function readPayloadHead(stored: StoredPayload): PayloadHead {
 export function readPayload(stored: StoredPayload): WeatherPayload {
   const headText = inflateHead(stored);
   const { location, providerModelUpdatedAt, current } = JSON.parse(headText.toString()) as PayloadHead;
-  const series = JSON.parse(inflateRawSync(stored.packed.subarray(stored.headBytes), { dictionary: headText }).toString()) as PackedSeries;
+  const series = JSON.parse(
+    inflateRawSync(stored.packed.subarray(stored.headBytes), { dictionary: headText }).toString(),
+  ) as PackedSeries;
   return {
-    location, providerModelUpdatedAt, current,
-    hours: fromColumns(series.hours), windows: fromColumns(series.windows), instantTemperatures: fromColumns(series.instantTemperatures),
+    location,
+    providerModelUpdatedAt,
+    current,
+    hours: fromColumns(series.hours),
+    windows: fromColumns(series.windows),
+    instantTemperatures: fromColumns(series.instantTemperatures),
   };
 }
 

@@ -1,7 +1,8 @@
 import type { DailyRecord, WeatherReading } from "./model.ts";
 import { celsiusToFahrenheit, metresPerSecondToMilesPerHour, millimetresToInches } from "./units.ts";
 
-const convert = (value: number | null, conversion: (value: number) => number) => (value === null ? null : conversion(value));
+const convert = (value: number | null, conversion: (value: number) => number) =>
+  value === null ? null : conversion(value);
 
 /** The imperial fields of a reading; the credentialed route adds them beside the metric ones. */
 export function imperialFields(reading: Pick<WeatherReading, "temperatureC" | "windSpeedMps" | "precipitationMm">) {

@@ -12,7 +12,6 @@ export const UNITS = {
   precipitation: "mm",
 } as const;
 
-
 // Imperial conversions, defined once. They are computed in decimal arithmetic so that a value exactly halfway is
 // really halfway (binary floats make 0.15 slightly less than it looks), and rounded half away from zero.
 // Temperature and wind speed keep one decimal, the provider's own precision. Inches keep three decimals, because

@@ -19,20 +19,37 @@ export interface WeatherMetrics {
  * The live weather source of one process: MET's documents read on the document worker, the process-wide rate gate
  * and the cache of normalised payloads.
  */
-export function createWeatherService(settings: WeatherSettings, now: () => number, options: { logger?: Logger; metrics?: WeatherMetrics } = {}): WeatherCache<StoredPayload> {
+export function createWeatherService(
+  settings: WeatherSettings,
+  now: () => number,
+  options: { logger?: Logger; metrics?: WeatherMetrics } = {},
+): WeatherCache<StoredPayload> {
   const { logger, metrics } = options;
   return createWeatherCache<StoredPayload, PackedPayload>({
     client: createDocumentWorkerClient({
-      client: { baseUrl: settings.baseUrl, userAgent: settings.userAgent, timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes },
+      client: {
+        baseUrl: settings.baseUrl,
+        userAgent: settings.userAgent,
+        timeoutMs: settings.timeoutMs,
+        maxBytes: settings.maxBytes,
+      },
       recordCall: metrics && ((outcome) => metrics.recordUpstreamCall(MET_SOURCE.id, outcome)),
     }),
     parse: storePayload,
     now,
-    rateGate: createRateGate({ now: () => performance.now(), sleep: (ms) => sleep(ms), maxRequests: settings.maxRequestsPerSecond }),
+    rateGate: createRateGate({
+      now: () => performance.now(),
+      sleep: (ms) => sleep(ms),
+      maxRequests: settings.maxRequestsPerSecond,
+    }),
     maxEntries: settings.maxEntries,
     maxBytes: settings.maxCacheBytes ?? DEFAULT_MAX_BYTES,
     sizeOf: storedPayloadBytes,
     recordLookup: metrics?.recordWeatherLookup,
-    onUpstreamFailure: (error, point) => logger?.warn({ upstream: "met", code: error.code, lat: point.lat, lon: point.lon, retryAfterMs: error.retryAfterMs }, error.message),
+    onUpstreamFailure: (error, point) =>
+      logger?.warn(
+        { upstream: "met", code: error.code, lat: point.lat, lon: point.lon, retryAfterMs: error.retryAfterMs },
+        error.message,
+      ),
   });
 }

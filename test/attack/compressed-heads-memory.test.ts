@@ -23,7 +23,12 @@ describe("the compressed-head cache's memory bound", () => {
     const owners: WeakRef<SerialisedData>[] = [];
     // 400 distinct answers of 200 KB each, as 400 distinct scrapes or unkept answers would be: about 80 MB in all.
     for (let i = 0; i < 400; i++) {
-      const data = new SerialisedData(JSON.stringify({ answer: i, rows: Array.from({ length: 4000 }, (_, n) => ({ n, label: "same text in every row" })) }).padEnd(headBytes, " "));
+      const data = new SerialisedData(
+        JSON.stringify({
+          answer: i,
+          rows: Array.from({ length: 4000 }, (_, n) => ({ n, label: "same text in every row" })),
+        }).padEnd(headBytes, " "),
+      );
       compressor.encode(`bare ${data.etag}`, () => data.bytes(), Buffer.alloc(0), i % 2 ? "gzip" : "br");
       owners.push(new WeakRef(data));
     }

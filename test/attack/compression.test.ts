@@ -22,7 +22,6 @@ import { startService, type RunningService } from "../support/service.ts";
 
 const CALENDAR = "/api/public/v1/economics/calendar?from=2026-01-01&to=2026-03-31&limit=200";
 
-
 function decode(body: Buffer, coding: string | undefined): Buffer {
   if (coding === "gzip") return gunzipSync(body);
   if (coding === "br") return brotliDecompressSync(body);
@@ -33,7 +32,11 @@ function decode(body: Buffer, coding: string | undefined): Buffer {
 function curl(args: string[]): Promise<{ status: number; stdout: Buffer; stderr: string }> {
   return new Promise((resolve) => {
     execFile("curl", args, { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr: stderr.toString() });
+      resolve({
+        status: error ? Number((error as { code?: number }).code ?? 1) : 0,
+        stdout,
+        stderr: stderr.toString(),
+      });
     });
   });
 }
@@ -48,12 +51,33 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
   afterAll(() => service.close());
 
   const hostile = [
-    "gzip;q=abc", "br;q=1.5, gzip", "br;q=-1", "gzip;q=0.0000001", "*;q=0.5, br;q=0", "gzip, gzip;q=0", ";;;,,,", "q=1", "br ; q = 0.9 , gzip",
-    "x-gzip", "GZIP", "Br", "identity;q=0", "identity;q=0, *;q=0", "deflate, compress, zstd", `${"a".repeat(4000)}, gzip`,
-    Array.from({ length: 500 }, (_, i) => `c${i};q=0.${i % 10}`).join(", "), "gzip;q=0.8;foo=bar", "gzip\t;q=1", "\u00e9", "br;q=0.", "*",
+    "gzip;q=abc",
+    "br;q=1.5, gzip",
+    "br;q=-1",
+    "gzip;q=0.0000001",
+    "*;q=0.5, br;q=0",
+    "gzip, gzip;q=0",
+    ";;;,,,",
+    "q=1",
+    "br ; q = 0.9 , gzip",
+    "x-gzip",
+    "GZIP",
+    "Br",
+    "identity;q=0",
+    "identity;q=0, *;q=0",
+    "deflate, compress, zstd",
+    `${"a".repeat(4000)}, gzip`,
+    Array.from({ length: 500 }, (_, i) => `c${i};q=0.${i % 10}`).join(", "),
+    "gzip;q=0.8;foo=bar",
+    "gzip\t;q=1",
+    "\u00e9",
+    "br;q=0.",
+    "*",
   ];
 
-  it.each(hostile.map((value) => [value.length > 60 ? `${value.slice(0, 40)}… (${value.length} chars)` : value, value]))("answers %j with a 200 whose body decodes to the same valid JSON, labelled with its real coding", async (_label, acceptEncoding) => {
+  it.each(
+    hostile.map((value) => [value.length > 60 ? `${value.slice(0, 40)}… (${value.length} chars)` : value, value]),
+  )("answers %j with a 200 whose body decodes to the same valid JSON, labelled with its real coding", async (_label, acceptEncoding) => {
     const plain = await rawRequest(service.url + CALENDAR, {});
     const answer = await rawRequest(service.url + CALENDAR, { "accept-encoding": acceptEncoding });
     expect(answer.status).toBe(200);
@@ -66,9 +90,15 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
   });
 
   it("never sends a coding the client refused with q=0", async () => {
-    for (const [accept, refused] of [["br;q=0, gzip", "br"], ["gzip;q=0, br;q=0, *", "gzip"], ["*;q=0.5, br;q=0", "br"]] as const) {
+    for (const [accept, refused] of [
+      ["br;q=0, gzip", "br"],
+      ["gzip;q=0, br;q=0, *", "gzip"],
+      ["*;q=0.5, br;q=0", "br"],
+    ] as const) {
       const answer = await rawRequest(service.url + CALENDAR, { "accept-encoding": accept });
-      expect(answer.headers["content-encoding"], accept).not.toBe(refused === "gzip" && accept.startsWith("gzip;q=0, br;q=0") ? "br" : refused);
+      expect(answer.headers["content-encoding"], accept).not.toBe(
+        refused === "gzip" && accept.startsWith("gzip;q=0, br;q=0") ? "br" : refused,
+      );
     }
   });
 
@@ -78,7 +108,10 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
     const full = await rawRequest(service.url + CALENDAR, { "accept-encoding": "br" });
     expect(full.status).toBe(200);
     expect(String(full.headers.vary)).toMatch(/accept-encoding/i);
-    const notModified = await rawRequest(service.url + CALENDAR, { "accept-encoding": "br", "if-none-match": String(full.headers.etag) });
+    const notModified = await rawRequest(service.url + CALENDAR, {
+      "accept-encoding": "br",
+      "if-none-match": String(full.headers.etag),
+    });
     expect(notModified.status).toBe(304);
     expect(notModified.headers.etag).toBe(full.headers.etag);
     expect(String(notModified.headers.vary)).toBe(String(full.headers.vary));
@@ -97,11 +130,18 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
   });
 
   it("ignores Range and If-Range on compressed answers: a whole 200, never a 206 of encoded bytes", async () => {
-    for (const headers of [{ range: "bytes=0-9" }, { range: "bytes=-5" }, { range: "bytes=99999999-" }, { range: "bytes=0-0,5-5" }]) {
+    for (const headers of [
+      { range: "bytes=0-9" },
+      { range: "bytes=-5" },
+      { range: "bytes=99999999-" },
+      { range: "bytes=0-0,5-5" },
+    ]) {
       const answer = await rawRequest(service.url + CALENDAR, { "accept-encoding": "gzip", ...headers });
       expect(answer.status, JSON.stringify(headers)).toBe(200);
       expect(answer.headers["content-range"]).toBeUndefined();
-      expect(JSON.parse(gunzipSync(answer.body).toString()).data).toEqual(JSON.parse((await rawRequest(service.url + CALENDAR, {})).body.toString()).data);
+      expect(JSON.parse(gunzipSync(answer.body).toString()).data).toEqual(
+        JSON.parse((await rawRequest(service.url + CALENDAR, {})).body.toString()).data,
+      );
     }
   });
 
@@ -109,7 +149,15 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
     const plain = JSON.parse((await rawRequest(service.url + CALENDAR, {})).body.toString());
     for (const accept of ["br", "gzip"]) {
       const headerFile = join(mkdtempSync(join(tmpdir(), "attack-curl-")), "headers.txt");
-      const read = await curl(["-sS", "--compressed", "-H", `Accept-Encoding: ${accept}`, "-D", headerFile, service.url + CALENDAR]);
+      const read = await curl([
+        "-sS",
+        "--compressed",
+        "-H",
+        `Accept-Encoding: ${accept}`,
+        "-D",
+        headerFile,
+        service.url + CALENDAR,
+      ]);
       expect(read.status, read.stderr).toBe(0);
       expect(readFileSync(headerFile, "utf8").toLowerCase()).toContain(`content-encoding: ${accept}`);
       rmSync(dirname(headerFile), { recursive: true, force: true });
@@ -122,7 +170,9 @@ describe("hostile Accept-Encoding values and conditional requests on the real se
 /** The real compressor's bodies served as they are, for decoders that only read HTTP. */
 describe("the hand-framed tail read by independent decoders, tails over 64 KB included", () => {
   const compressor = createCompressor();
-  const head = Buffer.from(`{"data":${JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ i, text: `row ${i} ${"x".repeat(i % 37)}` })))}`);
+  const head = Buffer.from(
+    `{"data":${JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ i, text: `row ${i} ${"x".repeat(i % 37)}` })))}`,
+  );
   const tails: Record<string, Buffer> = {
     empty: Buffer.alloc(0),
     small: Buffer.from(`,"meta":{"requestId":"r","pad":""}}`),
@@ -136,13 +186,21 @@ describe("the hand-framed tail read by independent decoders, tails over 64 KB in
   let base: string;
 
   beforeAll(async () => {
-    for (const [name, tail] of Object.entries(tails)) if (name.startsWith("exact")) expect(tail.length, name).toBe(Number(name.slice(5)));
+    for (const [name, tail] of Object.entries(tails))
+      if (name.startsWith("exact")) expect(tail.length, name).toBe(Number(name.slice(5)));
     server = createServer((request, response) => {
       const [, name, coding] = (request.url ?? "").split("/") as [string, string, ContentCoding];
       const tail = tails[name];
       if (!tail || (coding !== "gzip" && coding !== "br")) return void response.writeHead(404).end();
       const body = compressor.encode(headKey, () => head, tail, coding);
-      response.writeHead(200, { "content-type": "application/json", "content-encoding": coding, "content-length": body.length, "access-control-allow-origin": "*" }).end(body);
+      response
+        .writeHead(200, {
+          "content-type": "application/json",
+          "content-encoding": coding,
+          "content-length": body.length,
+          "access-control-allow-origin": "*",
+        })
+        .end(body);
     });
     server.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
@@ -150,7 +208,9 @@ describe("the hand-framed tail read by independent decoders, tails over 64 KB in
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const cases = Object.keys(tails).flatMap((name) => (["gzip", "br"] as const).map((coding) => [name, coding] as const));
+  const cases = Object.keys(tails).flatMap((name) =>
+    (["gzip", "br"] as const).map((coding) => [name, coding] as const),
+  );
 
   it.each(cases)("Node zlib and curl read tail %s in %s as head + tail", async (name, coding) => {
     const expected = sha(Buffer.concat([head, tails[name]!]));

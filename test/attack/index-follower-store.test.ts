@@ -7,7 +7,13 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generationName, MANIFEST_NAME, publishedFileKey, type GenerationFile, type IndexManifest } from "../../schemas/index-manifest.ts";
+import {
+  generationName,
+  MANIFEST_NAME,
+  publishedFileKey,
+  type GenerationFile,
+  type IndexManifest,
+} from "../../schemas/index-manifest.ts";
 import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createIndexFollower } from "../../server/storage/index-follower.ts";
@@ -28,7 +34,8 @@ type Handler = (request: IncomingMessage, response: ServerResponse, key: string)
 
 /** Answers GET /bucket/key with the handler the test installs; counts the bytes it managed to send per key. */
 class StoreStandin {
-  handler: Handler = (_request, response) => void response.writeHead(404, { "content-type": "application/xml" }).end("<Error><Code>NoSuchKey</Code></Error>");
+  handler: Handler = (_request, response) =>
+    void response.writeHead(404, { "content-type": "application/xml" }).end("<Error><Code>NoSuchKey</Code></Error>");
   readonly sent = new Map<string, number>();
   private server: Server = createServer((request, response) => {
     const key = decodeURIComponent((request.url ?? "").split("?")[0]!.slice(`/${BUCKET}/`.length));
@@ -67,12 +74,22 @@ class StoreStandin {
   }
 }
 
-function manifestFor(files: Record<GenerationFile, Buffer>, sizes: Partial<Record<GenerationFile, number>> = {}): IndexManifest {
-  const published = Object.fromEntries((Object.keys(files) as GenerationFile[]).map((file) => {
-    const hash = sha256(files[file]);
-    return [file, { key: publishedFileKey(file, hash), sha256: hash, bytes: sizes[file] ?? files[file].length }];
-  })) as IndexManifest["files"];
-  return { formatVersion: 1, generation: generationName(published), publishedAt: "2026-11-21T07:00:00.000Z", files: published };
+function manifestFor(
+  files: Record<GenerationFile, Buffer>,
+  sizes: Partial<Record<GenerationFile, number>> = {},
+): IndexManifest {
+  const published = Object.fromEntries(
+    (Object.keys(files) as GenerationFile[]).map((file) => {
+      const hash = sha256(files[file]);
+      return [file, { key: publishedFileKey(file, hash), sha256: hash, bytes: sizes[file] ?? files[file].length }];
+    }),
+  ) as IndexManifest["files"];
+  return {
+    formatVersion: 1,
+    generation: generationName(published),
+    publishedAt: "2026-11-21T07:00:00.000Z",
+    files: published,
+  };
 }
 
 describe("a follower of a hostile object store", () => {
@@ -84,8 +101,12 @@ describe("a follower of a hostile object store", () => {
   beforeAll(async () => {
     await store.start();
     client = new S3Client({
-      endpoint: store.endpoint, region: "us-east-1", forcePathStyle: true, requestChecksumCalculation: "WHEN_REQUIRED",
-      credentials: { accessKeyId: "attack", secretAccessKey: "attack" }, maxAttempts: 1,
+      endpoint: store.endpoint,
+      region: "us-east-1",
+      forcePathStyle: true,
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      credentials: { accessKeyId: "attack", secretAccessKey: "attack" },
+      maxAttempts: 1,
     });
     service = await startService({ seedDataDir: await sampleDataDir() });
   });
@@ -97,12 +118,27 @@ describe("a follower of a hostile object store", () => {
   });
 
   function follower(idleTimeoutMs = 5_000) {
-    const sink = new Writable({ write(chunk, _encoding, done) { logs.push(JSON.parse(String(chunk))); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
     const logger = createLogger("debug", { write: (line: string) => sink.write(line) });
-    return createIndexFollower({ client, source: { bucket: BUCKET, prefix: PREFIX, pathStyle: true }, dataDir: service.dataDir, pollIntervalMs: 60_000, logger, idleTimeoutMs });
+    return createIndexFollower({
+      client,
+      source: { bucket: BUCKET, prefix: PREFIX, pathStyle: true },
+      dataDir: service.dataDir,
+      pollIntervalMs: 60_000,
+      logger,
+      idleTimeoutMs,
+    });
   }
 
-  const live = () => ({ index: readFileSync(join(service.dataDir, "index.sqlite")), registry: readFileSync(join(service.dataDir, "registry.json")) });
+  const live = () => ({
+    index: readFileSync(join(service.dataDir, "index.sqlite")),
+    registry: readFileSync(join(service.dataDir, "registry.json")),
+  });
 
   // MANIFEST_MAX_BYTES is checked against Content-Length only: a manifest sent chunked (no length) is read whole
   // into memory by transformToString, however large.
@@ -127,7 +163,10 @@ describe("a follower of a hostile object store", () => {
     const indexKey = `${PREFIX}/${manifest.files.index.key}`;
     store.sent.clear();
     store.handler = (_request, response, key) => {
-      if (key === `${PREFIX}/${MANIFEST_NAME}`) return void response.writeHead(200, { etag: '"m1"', "content-type": "application/json" }).end(JSON.stringify(manifest));
+      if (key === `${PREFIX}/${MANIFEST_NAME}`)
+        return void response
+          .writeHead(200, { etag: '"m1"', "content-type": "application/json" })
+          .end(JSON.stringify(manifest));
       if (key === indexKey) return store.stream(response, key, 96 * 1024 * 1024, { length: true });
       response.writeHead(404).end();
     };
@@ -146,8 +185,14 @@ describe("a follower of a hostile object store", () => {
     const brokenRegistry = Buffer.from('{"series": [ this is not json');
     const manifest = manifestFor({ index: files.index, registry: brokenRegistry });
     store.handler = (_request, response, key) => {
-      if (key === `${PREFIX}/${MANIFEST_NAME}`) return void response.writeHead(200, { etag: '"m2"', "content-type": "application/json" }).end(JSON.stringify(manifest));
-      if (key === `${PREFIX}/${manifest.files.registry.key}`) return void response.writeHead(200, { etag: '"r"', "content-length": String(brokenRegistry.length) }).end(brokenRegistry);
+      if (key === `${PREFIX}/${MANIFEST_NAME}`)
+        return void response
+          .writeHead(200, { etag: '"m2"', "content-type": "application/json" })
+          .end(JSON.stringify(manifest));
+      if (key === `${PREFIX}/${manifest.files.registry.key}`)
+        return void response
+          .writeHead(200, { etag: '"r"', "content-length": String(brokenRegistry.length) })
+          .end(brokenRegistry);
       response.writeHead(404).end();
     };
     const one = follower();
@@ -155,7 +200,9 @@ describe("a follower of a hostile object store", () => {
     await one.stop();
     // The server looks at published files again once per PUBLISHED_FILE_RECHECK_MS.
     await sleep(PUBLISHED_FILE_RECHECK_MS * 3);
-    const answer = await service.request("/api/v1/economics/series", { headers: { authorization: `Bearer ${service.createKey(["economics:read"])}` } });
+    const answer = await service.request("/api/v1/economics/series", {
+      headers: { authorization: `Bearer ${service.createKey(["economics:read"])}` },
+    });
     expect(answer.status, `poll ${outcome}: ${answer.text.slice(0, 200)}`).not.toBe(500);
   });
 
@@ -163,10 +210,31 @@ describe("a follower of a hostile object store", () => {
     const files = live();
     const good = manifestFor({ index: files.index, registry: files.registry });
     const variants: unknown[] = [
-      { ...good, files: { ...good.files, index: { ...good.files.index, key: `index/../../../etc/${good.files.index.sha256}.sqlite` } } },
-      { ...good, files: { ...good.files, index: { ...good.files.index, key: `/index/${good.files.index.sha256}.sqlite` } } },
-      { ...good, files: { ...good.files, index: { ...good.files.index, key: `index/${good.files.index.sha256.toUpperCase()}.sqlite` } } },
-      { ...good, files: { ...good.files, registry: { ...good.files.registry, key: publishedFileKey("index", good.files.registry.sha256) } } },
+      {
+        ...good,
+        files: {
+          ...good.files,
+          index: { ...good.files.index, key: `index/../../../etc/${good.files.index.sha256}.sqlite` },
+        },
+      },
+      {
+        ...good,
+        files: { ...good.files, index: { ...good.files.index, key: `/index/${good.files.index.sha256}.sqlite` } },
+      },
+      {
+        ...good,
+        files: {
+          ...good.files,
+          index: { ...good.files.index, key: `index/${good.files.index.sha256.toUpperCase()}.sqlite` },
+        },
+      },
+      {
+        ...good,
+        files: {
+          ...good.files,
+          registry: { ...good.files.registry, key: publishedFileKey("index", good.files.registry.sha256) },
+        },
+      },
       { ...good, files: { ...good.files, index: { ...good.files.index, bytes: 1e300 } } },
       { ...good, files: { ...good.files, index: { ...good.files.index, bytes: -1 } } },
       { ...good, generation: "0000000000000000" },
@@ -177,7 +245,10 @@ describe("a follower of a hostile object store", () => {
       const requested: string[] = [];
       store.handler = (_request, response, key) => {
         requested.push(key);
-        if (key === `${PREFIX}/${MANIFEST_NAME}`) return void response.writeHead(200, { etag: `"${sha256(JSON.stringify(variant))}"` }).end(JSON.stringify(variant));
+        if (key === `${PREFIX}/${MANIFEST_NAME}`)
+          return void response
+            .writeHead(200, { etag: `"${sha256(JSON.stringify(variant))}"` })
+            .end(JSON.stringify(variant));
         response.writeHead(404).end();
       };
       const one = follower();

@@ -16,17 +16,27 @@ const OPERATOR_PATHS = [RUNS, `${RUNS}/run_20261121T120000_a1b2c3`, "/api/v1/adm
 /** An unregistered path of the same shape, for comparison. */
 const UNREGISTERED = "/api/v1/admin/nothing-here";
 
-interface Raw { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 async function raw(url: string, method: string, headers: Record<string, string>): Promise<Raw> {
   const answer = await rawRequest(url, headers, method);
   return { ...answer, body: answer.body.toString("utf8") };
 }
 
-
 /** What may differ between two answers to the same kind of request: per-request ids, counters and lengths aside. */
 function shape(answer: Raw) {
-  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !["x-request-id", "date", "ratelimit-remaining", "ratelimit-reset", "content-length", "keep-alive"].includes(name)));
+  const headers = Object.fromEntries(
+    Object.entries(answer.headers).filter(
+      ([name]) =>
+        !["x-request-id", "date", "ratelimit-remaining", "ratelimit-reset", "content-length", "keep-alive"].includes(
+          name,
+        ),
+    ),
+  );
   return { status: answer.status, headers, body: answer.body.replace(/"requestId":"[^"]+"/, '"requestId":""') };
 }
 
@@ -38,7 +48,10 @@ describe("operator routes seen by everyone else", () => {
   let operator: string;
 
   beforeAll(async () => {
-    service = await startService({ corsOrigins: ["https://app.example"], launchIngestion: (dataDir) => createIngestionLauncher(dataDir, { PATH: process.env.PATH ?? "" }) });
+    service = await startService({
+      corsOrigins: ["https://app.example"],
+      launchIngestion: (dataDir) => createIngestionLauncher(dataDir, { PATH: process.env.PATH ?? "" }),
+    });
     credentialed = service.createKey(["economics:read", "weather:read"]);
     revoked = service.createKey(["operator"], { revoked: true });
     otherEnvironment = service.createKey(["operator"], { environment: "production" });
@@ -73,9 +86,16 @@ describe("operator routes seen by everyone else", () => {
   it("answers a non-operator's CORS preflight to an operator path as to an unregistered path", async () => {
     for (const origin of ["https://app.example", "https://evil.example"]) {
       for (const requested of ["GET", "POST", "DELETE"]) {
-        const headers = { origin, "access-control-request-method": requested, "access-control-request-headers": "authorization" };
+        const headers = {
+          origin,
+          "access-control-request-method": requested,
+          "access-control-request-headers": "authorization",
+        };
         const expected = shape(await raw(service.url + UNREGISTERED, "OPTIONS", headers));
-        for (const path of OPERATOR_PATHS) expect(shape(await raw(service.url + path, "OPTIONS", headers)), `${origin} ${requested} ${path}`).toEqual(expected);
+        for (const path of OPERATOR_PATHS)
+          expect(shape(await raw(service.url + path, "OPTIONS", headers)), `${origin} ${requested} ${path}`).toEqual(
+            expected,
+          );
       }
     }
   });
@@ -90,14 +110,32 @@ describe("operator routes seen by everyone else", () => {
   it("shows operators no configuration values in the metrics: no data directory, key file, host or environment value", async () => {
     const metrics = await raw(`${service.url}/api/v1/admin/metrics`, "GET", { authorization: `Bearer ${operator}` });
     expect(metrics.status).toBe(200);
-    for (const secret of [service.dataDir, service.config.keysFile, service.config.weather.baseUrl, operator, credentialed]) expect(metrics.body).not.toContain(secret);
+    for (const secret of [
+      service.dataDir,
+      service.config.keysFile,
+      service.config.weather.baseUrl,
+      operator,
+      credentialed,
+    ])
+      expect(metrics.body).not.toContain(secret);
   });
 
   it("answers run ids with traversal or odd characters 404 NOT_FOUND, never a file and never a 500", async () => {
     const odd = [
-      "..", "..%2F..%2Fkeys.json", "%2e%2e%2fkeys.json", "run_20261121T120000_a1b2c3%00", "run_20261121T120000_a1b2c3%0a", "run_20261121T120000_a1b2c3%20",
-      "run_20261121T120000_A1B2C3", "run_20261121T120000_a1b2c3.log", "ingestion-run_20261121T120000_a1b2c3", "%E2%80%AE", "run_99999999T999999_ffffff",
-      `run_${"1".repeat(5000)}`, "run_20261121T120000_a1b2c3;DROP TABLE runs", "'%20OR%20'1'='1",
+      "..",
+      "..%2F..%2Fkeys.json",
+      "%2e%2e%2fkeys.json",
+      "run_20261121T120000_a1b2c3%00",
+      "run_20261121T120000_a1b2c3%0a",
+      "run_20261121T120000_a1b2c3%20",
+      "run_20261121T120000_A1B2C3",
+      "run_20261121T120000_a1b2c3.log",
+      "ingestion-run_20261121T120000_a1b2c3",
+      "%E2%80%AE",
+      "run_99999999T999999_ffffff",
+      `run_${"1".repeat(5000)}`,
+      "run_20261121T120000_a1b2c3;DROP TABLE runs",
+      "'%20OR%20'1'='1",
     ];
     // Percent-encodings no URL decoder accepts are malformed requests: 400 BAD_REQUEST, as on any path.
     for (const id of ["%ff", "%"]) {
@@ -117,7 +155,9 @@ describe("a data directory where run logs cannot be written", () => {
   let service: RunningService;
   let operator: string;
   beforeAll(async () => {
-    service = await startService({ launchIngestion: (dataDir) => createIngestionLauncher(dataDir, { PATH: process.env.PATH ?? "" }) });
+    service = await startService({
+      launchIngestion: (dataDir) => createIngestionLauncher(dataDir, { PATH: process.env.PATH ?? "" }),
+    });
     operator = service.createKey(["operator"]);
     // A careless operator's data directory: `logs` is a file (or a folder the service may not write).
     mkdirSync(service.dataDir, { recursive: true });

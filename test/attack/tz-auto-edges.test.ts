@@ -9,9 +9,23 @@ import { fakeClock, startService, type RunningService } from "../support/service
  */
 
 const EDGE_POINTS = [
-  "lat=90&lon=0", "lat=-90&lon=0", "lat=90&lon=180", "lat=-90&lon=-180", "lat=0&lon=180", "lat=0&lon=-180", "lat=-0&lon=-0",
-  "lat=0&lon=0", "lat=89.99999&lon=179.99999", "lat=-89.99999&lon=-179.99999", "lat=0&lon=172.5", "lat=0&lon=-172.5",
-  "lat=0.004&lon=-0.004", "lat=78.22&lon=15.65", "lat=-54.28&lon=-36.51", "lat=-77.85&lon=166.67", "lat=%2B45&lon=.5",
+  "lat=90&lon=0",
+  "lat=-90&lon=0",
+  "lat=90&lon=180",
+  "lat=-90&lon=-180",
+  "lat=0&lon=180",
+  "lat=0&lon=-180",
+  "lat=-0&lon=-0",
+  "lat=0&lon=0",
+  "lat=89.99999&lon=179.99999",
+  "lat=-89.99999&lon=-179.99999",
+  "lat=0&lon=172.5",
+  "lat=0&lon=-172.5",
+  "lat=0.004&lon=-0.004",
+  "lat=78.22&lon=15.65",
+  "lat=-54.28&lon=-36.51",
+  "lat=-77.85&lon=166.67",
+  "lat=%2B45&lon=.5",
 ];
 
 describe("tz=auto at the edges of the map", () => {
@@ -30,13 +44,17 @@ describe("tz=auto at the edges of the map", () => {
     await met.close();
   });
 
-  it.each(EDGE_POINTS)("answers %s on both forecast routes with a real IANA zone and contract-valid days", async (where) => {
+  it.each(
+    EDGE_POINTS,
+  )("answers %s on both forecast routes with a real IANA zone and contract-valid days", async (where) => {
     const publicAnswer = await service.request(`/api/public/v1/weather/forecast?${where}&tz=auto`);
     expect(publicAnswer.status, publicAnswer.text.slice(0, 200)).toBe(200);
     const zone = publicAnswer.body.data.forecast.timeZone as string;
     expect(() => new Intl.DateTimeFormat("en", { timeZone: zone })).not.toThrow();
     expect(publicAnswer.body.data.forecast.days.length).toBeGreaterThan(0);
-    const credentialed = await service.request(`/api/v1/weather/forecast?${where}&tz=auto`, { headers: { authorization: `Bearer ${key}` } });
+    const credentialed = await service.request(`/api/v1/weather/forecast?${where}&tz=auto`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(credentialed.status, credentialed.text.slice(0, 200)).toBe(200);
     expect(() => new Intl.DateTimeFormat("en", { timeZone: credentialed.body.data.timeZone })).not.toThrow();
   });

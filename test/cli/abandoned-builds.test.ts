@@ -33,8 +33,15 @@ describe("files left by a build ended by a signal", () => {
   it("are removed by the next `service ingest`: under its lock, every index build's and events files', the registry's of writers gone and half-archived documents", () => {
     const dir = mkdtempSync(join(tmpdir(), "abandoned-index-"));
     const dead = deadPid();
-    const leftovers = [`index.sqlite.${dead}.building`, `index.sqlite.${dead}.building-journal`, `index.sqlite.${process.pid}.building`,
-      `index.sqlite.${dead}.events`, `index.sqlite.${process.pid}.events`, `index.sqlite.${dead}.main-events`, `registry.json.${dead}.tmp`];
+    const leftovers = [
+      `index.sqlite.${dead}.building`,
+      `index.sqlite.${dead}.building-journal`,
+      `index.sqlite.${process.pid}.building`,
+      `index.sqlite.${dead}.events`,
+      `index.sqlite.${process.pid}.events`,
+      `index.sqlite.${dead}.main-events`,
+      `registry.json.${dead}.tmp`,
+    ];
     for (const name of leftovers) writeFileSync(join(dir, name), "half a file");
     // A document a killed run was archiving, in a source folder this run does not write to.
     const archived = join(dir, "archive", "eurostat-release-calendar");
@@ -42,7 +49,15 @@ describe("files left by a build ended by a signal", () => {
     const kept = "20261101T000000Z-0f.json";
     for (const name of [kept, `${kept}.${dead}.tmp`]) writeFileSync(join(archived, name), "a document");
 
-    const result = runCli(["ingest", "--from-archive", SAMPLES_DIR, "--source", "central-bank-meetings-calendar", "--data-dir", dir]);
+    const result = runCli([
+      "ingest",
+      "--from-archive",
+      SAMPLES_DIR,
+      "--source",
+      "central-bank-meetings-calendar",
+      "--data-dir",
+      dir,
+    ]);
 
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/: succeeded, index published$/m);
@@ -60,6 +75,10 @@ describe("files left by a build ended by a signal", () => {
     const result = runCli(["keys", "create", "--scopes", "operator", "--data-dir", dir]);
 
     expect(result.status, result.stderr).toBe(0);
-    expect(readdirSync(dir).filter((name) => name.startsWith("keys.json")).sort()).toEqual(["keys.json", running]);
+    expect(
+      readdirSync(dir)
+        .filter((name) => name.startsWith("keys.json"))
+        .sort(),
+    ).toEqual(["keys.json", running]);
   }, 60_000);
 });

@@ -13,7 +13,21 @@ const dataDir = () => mkdtempSync(join(tmpdir(), "cli-"));
 
 describe("service CLI", () => {
   it("has help on every command", () => {
-    for (const args of [["--help"], ["serve", "--help"], ["keys", "--help"], ["keys", "create", "--help"], ["keys", "list", "--help"], ["keys", "revoke", "--help"], ["openapi", "--help"], ["registry", "--help"], ["ingest", "--help"], ["query", "--help"], ["query", "events", "--help"], ["places", "--help"], ["demo-met", "--help"]]) {
+    for (const args of [
+      ["--help"],
+      ["serve", "--help"],
+      ["keys", "--help"],
+      ["keys", "create", "--help"],
+      ["keys", "list", "--help"],
+      ["keys", "revoke", "--help"],
+      ["openapi", "--help"],
+      ["registry", "--help"],
+      ["ingest", "--help"],
+      ["query", "--help"],
+      ["query", "events", "--help"],
+      ["places", "--help"],
+      ["demo-met", "--help"],
+    ]) {
       const result = runCli(args);
       expect(result.status, args.join(" ")).toBe(0);
       expect(result.stdout).toMatch(/^Usage: service/m);
@@ -21,16 +35,38 @@ describe("service CLI", () => {
   });
 
   it("answers a bad flag, a missing value or a stray argument on every command and subcommand with one line, the usage hint and exit code 2", () => {
-    const commands = [["serve"], ["keys", "create", "--scopes", "operator"], ["keys", "list"], ["keys", "revoke", "0123456789abcdef"], ["openapi"], ["registry"], ["places"], ["ingest"], ...QUERY_SUBCOMMANDS.map((name) => ["query", name]), ["demo-met"]];
+    const commands = [
+      ["serve"],
+      ["keys", "create", "--scopes", "operator"],
+      ["keys", "list"],
+      ["keys", "revoke", "0123456789abcdef"],
+      ["openapi"],
+      ["registry"],
+      ["places"],
+      ["ingest"],
+      ...QUERY_SUBCOMMANDS.map((name) => ["query", name]),
+      ["demo-met"],
+    ];
     const env = { SERVICE_DATA_DIR: dataDir() };
     for (const command of commands) {
-      for (const [bad, message] of [[["--no-such-flag"], /^error: unknown option '--no-such-flag'$/], [["stray"], /^error: too many arguments for '[a-z-]+'\. Expected \d arguments? but got \d\.$/], [["--data-dir"], /^error: option '--data-dir <dir>' argument missing$/]] as const) {
+      for (const [bad, message] of [
+        [["--no-such-flag"], /^error: unknown option '--no-such-flag'$/],
+        [["stray"], /^error: too many arguments for '[a-z-]+'\. Expected \d arguments? but got \d\.$/],
+        [["--data-dir"], /^error: option '--data-dir <dir>' argument missing$/],
+      ] as const) {
         // demo-met has no data directory: its --host takes the missing value instead.
         const args = [...command, ...(command[0] === "demo-met" && bad[0] === "--data-dir" ? ["--host"] : bad)];
         const result = runCli(args, env);
-        const expected = command[0] === "demo-met" && bad[0] === "--data-dir" ? /^error: option '--host <host>' argument missing$/ : message;
+        const expected =
+          command[0] === "demo-met" && bad[0] === "--data-dir"
+            ? /^error: option '--host <host>' argument missing$/
+            : message;
         expect(result.status, args.join(" ")).toBe(2);
-        expect(result.stderr.split("\n"), args.join(" ")).toEqual([expect.stringMatching(expected), "(run with --help for usage)", ""]);
+        expect(result.stderr.split("\n"), args.join(" ")).toEqual([
+          expect.stringMatching(expected),
+          "(run with --help for usage)",
+          "",
+        ]);
         expect(result.stdout, args.join(" ")).toBe("");
       }
     }
@@ -67,7 +103,9 @@ describe("service CLI", () => {
       const ingest = runCli(["ingest", "--from-archive", "data/samples"], { SERVICE_DATA_DIR: dir });
       expect(ingest.status).toBe(1);
       // The lock records its holder (here this test's process), and the refusal names it.
-      expect(ingest.stderr).toBe(`error: another ingestion run (pid ${process.pid}) is in progress for this data directory\n`);
+      expect(ingest.stderr).toBe(
+        `error: another ingestion run (pid ${process.pid}) is in progress for this data directory\n`,
+      );
       // The refused run wrote nothing: the registry is published under the lock, by the run that holds it.
       expect(existsSync(join(dir, "registry.json"))).toBe(false);
       const registryWhileLocked = runCli(["registry"], { SERVICE_DATA_DIR: dir });
@@ -82,7 +120,11 @@ describe("service CLI", () => {
     const version = runCli(["--version"]);
     expect(version.status).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    for (const args of [["query", "events", "--bogus"], ["query", "events", "--json", "--csv"], ["ingest", "--from-archive", "/nonexistent"]]) {
+    for (const args of [
+      ["query", "events", "--bogus"],
+      ["query", "events", "--json", "--csv"],
+      ["ingest", "--from-archive", "/nonexistent"],
+    ]) {
       const result = runCli(args, { SERVICE_DATA_DIR: dataDir() });
       expect(result.status, args.join(" ")).toBe(2);
       expect(result.stderr.split("\n")[0], args.join(" ")).toMatch(/^error: /);
@@ -96,8 +138,16 @@ describe("service CLI", () => {
   it("refuses an empty --data-dir, --registry-dir, --port, --from-archive or object-store URL as a usage error, writing nothing in the current directory", () => {
     const cwd = dataDir();
     const empty: [string[], string][] = [
-      ...[["serve"], ["keys", "create", "--scopes", "operator"], ["keys", "list"], ["openapi"], ["registry"], ["places"], ["ingest"], ["query", "events"]]
-        .map((command): [string[], string] => [[...command, "--data-dir", ""], "--data-dir"]),
+      ...[
+        ["serve"],
+        ["keys", "create", "--scopes", "operator"],
+        ["keys", "list"],
+        ["openapi"],
+        ["registry"],
+        ["places"],
+        ["ingest"],
+        ["query", "events"],
+      ].map((command): [string[], string] => [[...command, "--data-dir", ""], "--data-dir"]),
       [["registry", "--registry-dir", ""], "--registry-dir"],
       [["serve", "--port", ""], "--port"],
       [["demo-met", "--port", ""], "--port"],
@@ -110,7 +160,9 @@ describe("service CLI", () => {
     for (const [args, flag] of empty) {
       const result = runCli(args, { SERVICE_DATA_DIR: dataDir() }, { cwd });
       expect(result.status, args.join(" ")).toBe(2);
-      expect(result.stderr, args.join(" ")).toBe(`configuration error: ${flag} must not be empty\n(run with --help for usage)\n`);
+      expect(result.stderr, args.join(" ")).toBe(
+        `configuration error: ${flag} must not be empty\n(run with --help for usage)\n`,
+      );
       expect(readdirSync(cwd), args.join(" ")).toEqual([]);
     }
   });
@@ -126,7 +178,9 @@ describe("service CLI", () => {
   it("names the variable of a configuration problem", () => {
     const result = runCli(["serve"], { SERVICE_PORT: "eighty", SERVICE_DATA_DIR: dataDir() });
     expect(result.status, result.stderr).toBe(2);
-    expect(result.stderr).toBe("configuration error: SERVICE_PORT must be an integer from 0 to 65535\n(run with --help for usage)\n");
+    expect(result.stderr).toBe(
+      "configuration error: SERVICE_PORT must be an integer from 0 to 65535\n(run with --help for usage)\n",
+    );
     const cors = runCli(["openapi"], { SERVICE_CORS_ORIGINS: "*", SERVICE_DATA_DIR: dataDir() });
     expect(cors.status).toBe(2);
     expect(cors.stderr).toMatch(/^configuration error: SERVICE_CORS_ORIGINS/);
@@ -135,7 +189,10 @@ describe("service CLI", () => {
   it("creates a key, prints its secret once as the last line, stores only its hash, lists and revokes it", () => {
     const dir = dataDir();
     const env = { SERVICE_DATA_DIR: dir };
-    const created = runCli(["keys", "create", "--scopes", "weather:read,economics:read", "--name", "dashboard", "--env", "preview"], env);
+    const created = runCli(
+      ["keys", "create", "--scopes", "weather:read,economics:read", "--name", "dashboard", "--env", "preview"],
+      env,
+    );
     expect(created.status).toBe(0);
     const lines = created.stdout.trim().split("\n");
     const secret = lines.at(-1)!;
@@ -155,7 +212,11 @@ describe("service CLI", () => {
     const path = join(dir, "keys.json");
     const damaged = '{"keys":[{"id":1}]}';
     writeFileSync(path, damaged);
-    for (const args of [["keys", "list"], ["keys", "create", "--scopes", "operator"], ["keys", "revoke", "0123456789abcdef"]]) {
+    for (const args of [
+      ["keys", "list"],
+      ["keys", "create", "--scopes", "operator"],
+      ["keys", "revoke", "0123456789abcdef"],
+    ]) {
       const result = runCli(args, { SERVICE_DATA_DIR: dir });
       expect(result.status, args.join(" ")).toBe(1);
       expect(result.stderr, args.join(" ")).toBe(`error: key file ${path}: entry 1 has no id\n`);
@@ -175,8 +236,14 @@ describe("service CLI", () => {
   it("refuses an empty key name and an id no key can have as usage errors, exit code 2", () => {
     const env = { SERVICE_DATA_DIR: dataDir() };
     for (const [args, message] of [
-      [["keys", "create", "--scopes", "operator", "--name", " "], 'error: option \'--name <label>\' argument \' \' is invalid. the name must not be empty (leave --name out for "unnamed")'],
-      [["keys", "revoke", ""], "error: command-argument value '' is invalid for argument 'id'. a key id is 16 hexadecimal digits, as keys list shows it"],
+      [
+        ["keys", "create", "--scopes", "operator", "--name", " "],
+        "error: option '--name <label>' argument ' ' is invalid. the name must not be empty (leave --name out for \"unnamed\")",
+      ],
+      [
+        ["keys", "revoke", ""],
+        "error: command-argument value '' is invalid for argument 'id'. a key id is 16 hexadecimal digits, as keys list shows it",
+      ],
     ] as const) {
       const result = runCli([...args], env);
       expect([result.status, result.stderr.split("\n")[0]], args.join(" ")).toEqual([2, message]);
@@ -186,7 +253,10 @@ describe("service CLI", () => {
 
   it("writes keys to SERVICE_KEYS_FILE when set", () => {
     const file = join(dataDir(), "elsewhere.json");
-    expect(runCli(["keys", "create", "--scopes", "operator"], { SERVICE_KEYS_FILE: file, SERVICE_DATA_DIR: dataDir() }).status).toBe(0);
+    expect(
+      runCli(["keys", "create", "--scopes", "operator"], { SERVICE_KEYS_FILE: file, SERVICE_DATA_DIR: dataDir() })
+        .status,
+    ).toBe(0);
     expect(JSON.parse(readFileSync(file, "utf8")).keys[0].scopes).toEqual(["operator"]);
   });
 

@@ -28,7 +28,9 @@ describe("output that cannot be written", () => {
     running.child.stdout!.destroy();
     const [code] = await once(running.child, "close");
     expect(code).toBe(1);
-    expect(running.stderr()).toMatch(/^error: the secret of key [0-9a-f]+ could not be written \(.*\), so the key is revoked: create another\n$/);
+    expect(running.stderr()).toMatch(
+      /^error: the secret of key [0-9a-f]+ could not be written \(.*\), so the key is revoked: create another\n$/,
+    );
     const listed = runCli(["keys", "list"], runEnv);
     expect(listed.stdout).toMatch(/ lost  created \S+  revoked \S+\n$/);
 
@@ -40,23 +42,47 @@ describe("output that cannot be written", () => {
   it("a stderr nobody reads (`service ingest 2>&1 | head`) neither crashes the run nor ends it early: it publishes and exits 0", async () => {
     for (const logFormat of ["text", "json"]) {
       const runEnv = env();
-      const running = startCli(["ingest", "--from-archive", SAMPLES_DIR, "--source", "central-bank-meetings-calendar", "--log-format", logFormat], runEnv);
+      const running = startCli(
+        [
+          "ingest",
+          "--from-archive",
+          SAMPLES_DIR,
+          "--source",
+          "central-bank-meetings-calendar",
+          "--log-format",
+          logFormat,
+        ],
+        runEnv,
+      );
       // Gone before the first progress line: every write to stderr meets EPIPE.
       running.child.stderr!.destroy();
       const [code, signal] = await once(running.child, "close");
-      expect({ logFormat, code, signal, published: /index published/.test(running.stdout()) }).toEqual({ logFormat, code: 0, signal: null, published: true });
+      expect({ logFormat, code, signal, published: /index published/.test(running.stdout()) }).toEqual({
+        logFormat,
+        code: 0,
+        signal: null,
+        published: true,
+      });
       expect(existsSync(join(runEnv.SERVICE_DATA_DIR, DATA_FILES.index))).toBe(true);
     }
   }, 60_000);
 
-  it.skipIf(!existsSync("/dev/full"))("says so in one line with exit code 1 for any other failure (a full disk)", () => {
-    const full = openSync("/dev/full", "w");
-    try {
-      const result = spawnSync(process.execPath, [BIN, "openapi", "--no-storage"], { env: env(), stdio: ["ignore", full, "pipe"], encoding: "utf8", timeout: 30_000 });
-      expect(result.status).toBe(1);
-      expect(result.stderr).toBe("error: the output could not be written: ENOSPC: no space left on device, write\n");
-    } finally {
-      closeSync(full);
-    }
-  });
+  it.skipIf(!existsSync("/dev/full"))(
+    "says so in one line with exit code 1 for any other failure (a full disk)",
+    () => {
+      const full = openSync("/dev/full", "w");
+      try {
+        const result = spawnSync(process.execPath, [BIN, "openapi", "--no-storage"], {
+          env: env(),
+          stdio: ["ignore", full, "pipe"],
+          encoding: "utf8",
+          timeout: 30_000,
+        });
+        expect(result.status).toBe(1);
+        expect(result.stderr).toBe("error: the output could not be written: ENOSPC: no space left on device, write\n");
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
 });

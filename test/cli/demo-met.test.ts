@@ -3,7 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MET_STANDIN_NOTICE } from "../../cli/demo/met-standin.ts";
-import { MET_ATTRIBUTION, MET_SOURCE, provenanceOf, STANDIN_ATTRIBUTION, STANDIN_SOURCE } from "../../server/weather/provenance.ts";
+import {
+  MET_ATTRIBUTION,
+  MET_SOURCE,
+  provenanceOf,
+  STANDIN_ATTRIBUTION,
+  STANDIN_SOURCE,
+} from "../../server/weather/provenance.ts";
 import { startCli, type LongRunningCli } from "../support/long-running-cli.ts";
 import { runCli } from "../support/run-cli.ts";
 
@@ -31,9 +37,14 @@ describe("service demo-met", () => {
     expect(demo.stdout()).toContain(`SERVICE_WEATHER_BASE_URL=${url} npx service serve --seed-samples`);
     expect(demo.stdout()).toMatch(/NOT REAL WEATHER/);
 
-    for (const [lat, lon] of [["59.9139", "10.7522"], ["-33.8688", "151.2093"]] as const) {
+    for (const [lat, lon] of [
+      ["59.9139", "10.7522"],
+      ["-33.8688", "151.2093"],
+    ] as const) {
       const before = Date.now();
-      const response = await fetch(`${url}${FORECAST_PATH}?lat=${lat}&lon=${lon}`, { headers: { "user-agent": "demo-met-test" } });
+      const response = await fetch(`${url}${FORECAST_PATH}?lat=${lat}&lon=${lon}`, {
+        headers: { "user-agent": "demo-met-test" },
+      });
       const after = Date.now();
       expect(response.status).toBe(200);
       expect(response.headers.get("x-standin-notice")).toMatch(/^NOT REAL WEATHER/);
@@ -57,7 +68,10 @@ describe("service demo-met", () => {
     const demo = start(["demo-met", "--port", "0"]);
     const [, metUrl] = await demo.waitForStdout(URL_LINE);
     const dataDir = mkdtempSync(join(tmpdir(), "demo-met-"));
-    const service = start(["serve", "--port", "0", "--no-storage"], { SERVICE_WEATHER_BASE_URL: metUrl!, SERVICE_DATA_DIR: dataDir });
+    const service = start(["serve", "--port", "0", "--no-storage"], {
+      SERVICE_WEATHER_BASE_URL: metUrl!,
+      SERVICE_DATA_DIR: dataDir,
+    });
     const [, serviceUrl] = await service.waitForStdout(/listening on (http:\/\/\S+?)\/? with/);
 
     const before = Date.now();
@@ -73,14 +87,26 @@ describe("service demo-met", () => {
     const created = runCli(["keys", "create", "--scopes", "weather:read"], { SERVICE_DATA_DIR: dataDir });
     expect(created.status, created.stderr).toBe(0);
     const key = created.stdout.trim().split("\n").at(-1)!;
-    for (const path of ["/api/public/v1/weather/current", "/api/public/v1/weather/forecast", "/api/v1/weather/current", "/api/v1/weather/forecast"]) {
-      const answer = await fetch(`${serviceUrl}${path}?lat=48.86&lon=2.35`, { headers: { authorization: `Bearer ${key}` } });
+    for (const path of [
+      "/api/public/v1/weather/current",
+      "/api/public/v1/weather/forecast",
+      "/api/v1/weather/current",
+      "/api/v1/weather/forecast",
+    ]) {
+      const answer = await fetch(`${serviceUrl}${path}?lat=48.86&lon=2.35`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(answer.status, path).toBe(200);
       const body = await answer.json();
-      expect(body.meta.attributionRecords, path).toEqual([{
-        sourceId: "met-norway-standin-not-real-weather", required: true, licenseName: "NLOD 2.0 and CC BY 4.0",
-        termsUrl: "https://api.met.no/doc/TermsOfService", modifiedByService: true,
-      }]);
+      expect(body.meta.attributionRecords, path).toEqual([
+        {
+          sourceId: "met-norway-standin-not-real-weather",
+          required: true,
+          licenseName: "NLOD 2.0 and CC BY 4.0",
+          termsUrl: "https://api.met.no/doc/TermsOfService",
+          modifiedByService: true,
+        },
+      ]);
       const record = body.data.current;
       if (record) {
         expect(record.source.id, path).toBe("met-norway-standin-not-real-weather");
@@ -98,13 +124,21 @@ describe("service demo-met", () => {
     for (const port of ["eighty", "65536", "-1"]) {
       const result = runCli(["demo-met", "--port", port]);
       expect(result.status, port).toBe(2);
-      expect(result.stderr, port).toBe("configuration error: --port must be an integer from 0 to 65535\n(run with --help for usage)\n");
+      expect(result.stderr, port).toBe(
+        "configuration error: --port must be an integer from 0 to 65535\n(run with --help for usage)\n",
+      );
     }
   });
 
   it("labels only documents that carry the stand-in's notice: MET's own documents keep MET as their source", () => {
-    expect(provenanceOf({ updated_at: "2026-11-21T12:00:00Z", units: {} })).toEqual({ source: MET_SOURCE, attribution: MET_ATTRIBUTION });
+    expect(provenanceOf({ updated_at: "2026-11-21T12:00:00Z", units: {} })).toEqual({
+      source: MET_SOURCE,
+      attribution: MET_ATTRIBUTION,
+    });
     expect(provenanceOf({ notice: "a note about something else" }).source).toBe(MET_SOURCE);
-    expect(provenanceOf({ notice: MET_STANDIN_NOTICE })).toEqual({ source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION });
+    expect(provenanceOf({ notice: MET_STANDIN_NOTICE })).toEqual({
+      source: STANDIN_SOURCE,
+      attribution: STANDIN_ATTRIBUTION,
+    });
   });
 });

@@ -14,7 +14,11 @@ describe("an empty SERVICE_* variable", () => {
   it("SERVICE_KEYS_FILE: keys go to the data directory's keys.json, not the current directory", () => {
     const cwd = tempDir();
     const data = tempDir();
-    const result = runCli(["keys", "create", "--scopes", "operator"], { SERVICE_KEYS_FILE: "", SERVICE_DATA_DIR: data }, { cwd });
+    const result = runCli(
+      ["keys", "create", "--scopes", "operator"],
+      { SERVICE_KEYS_FILE: "", SERVICE_DATA_DIR: data },
+      { cwd },
+    );
     expect(result.status, result.stderr).toBe(0);
     expect(readdirSync(data)).toEqual(["keys.json"]);
     expect(readdirSync(cwd)).toEqual([]);
@@ -22,15 +26,32 @@ describe("an empty SERVICE_* variable", () => {
 
   it("SERVICE_ENV, SERVICE_HOST and SERVICE_METRICS_HOST: their defaults, as the server resolves them", () => {
     const data = tempDir();
-    const config = serviceConfigFrom({ SERVICE_DATA_DIR: data, SERVICE_KEYS_FILE: "", SERVICE_ENV: "", SERVICE_METRICS_PORT: "0", SERVICE_METRICS_HOST: "" }, {});
+    const config = serviceConfigFrom(
+      {
+        SERVICE_DATA_DIR: data,
+        SERVICE_KEYS_FILE: "",
+        SERVICE_ENV: "",
+        SERVICE_METRICS_PORT: "0",
+        SERVICE_METRICS_HOST: "",
+      },
+      {},
+    );
     expect(config.keysFile).toBe(join(data, "keys.json"));
     expect(config.environment).toBe("development");
     expect(config.metricsListener).toEqual({ port: 0, host: "127.0.0.1" });
-    expect(serveOptionsFrom({ SERVICE_HOST: "", SERVICE_PORT: "" }, {})).toEqual({ port: 3000, host: "127.0.0.1", portSetting: "--port", hostSetting: "--host" });
+    expect(serveOptionsFrom({ SERVICE_HOST: "", SERVICE_PORT: "" }, {})).toEqual({
+      port: 3000,
+      host: "127.0.0.1",
+      portSetting: "--port",
+      hostSetting: "--host",
+    });
   });
 
   it("SERVICE_LOG_FORMAT: ingest reports in text", () => {
-    const result = runCli(["ingest", "--from-archive", SAMPLES_DIR, "--source", "central-bank-meetings-calendar", "--data-dir", tempDir()], { SERVICE_LOG_FORMAT: "" });
+    const result = runCli(
+      ["ingest", "--from-archive", SAMPLES_DIR, "--source", "central-bank-meetings-calendar", "--data-dir", tempDir()],
+      { SERVICE_LOG_FORMAT: "" },
+    );
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain("central-bank-meetings-calendar: replaying");
     expect(result.stderr).not.toContain('"level"');

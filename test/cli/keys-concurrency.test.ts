@@ -25,13 +25,27 @@ describe("concurrent service keys commands", () => {
     const revokedId = /created key ([0-9a-f]+)/.exec(first.stdout)![1]!;
 
     const runs = await Promise.all([
-      ...Array.from({ length: 10 }, (_, i) => service(["keys", "create", "--scopes", "economics:read", "--name", `k${i}`], dataDir)),
+      ...Array.from({ length: 10 }, (_, i) =>
+        service(["keys", "create", "--scopes", "economics:read", "--name", `k${i}`], dataDir),
+      ),
       service(["keys", "revoke", revokedId], dataDir),
     ]);
 
     expect(runs.map((run) => run.status)).toEqual(Array(11).fill(0));
     const stored = readKeyFile(join(dataDir, "keys.json")).keys;
-    expect(stored.map((key) => key.name).sort()).toEqual(["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "to-revoke"]);
+    expect(stored.map((key) => key.name).sort()).toEqual([
+      "k0",
+      "k1",
+      "k2",
+      "k3",
+      "k4",
+      "k5",
+      "k6",
+      "k7",
+      "k8",
+      "k9",
+      "to-revoke",
+    ]);
     expect(stored.find((key) => key.id === revokedId)!.revokedAt).not.toBeNull();
   });
 });

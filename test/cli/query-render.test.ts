@@ -7,50 +7,69 @@ import { renderCsv, renderTable, renderTsv } from "../../cli/query/render.ts";
 const indicators = QUERY_VIEWS.indicators!;
 const data = {
   indicators: [
-    { slug: "consumer-prices-us", category: "prices", name: "US consumer prices: CPI-U, the all-items index and its 12-month change" },
-    { slug: "euro-area-hicp", category: "prices", name: "Euro area HICP – flash estimate, Zürich-style “quotes”\tand a tab" },
+    {
+      slug: "consumer-prices-us",
+      category: "prices",
+      name: "US consumer prices: CPI-U, the all-items index and its 12-month change",
+    },
+    {
+      slug: "euro-area-hicp",
+      category: "prices",
+      name: "Euro area HICP – flash estimate, Zürich-style “quotes”\tand a tab",
+    },
     { slug: "policy-rate", category: "monetary-policy", name: "ECB deposit facility rate" },
   ],
 };
 
 describe("query tables on a terminal", () => {
   it("aligns whole values when the terminal is wide enough, a tab or line break inside a value made a space", () => {
-    expect(renderTable(indicators, data, 200)).toBe([
-      "slug                category         name",
-      "------------------  ---------------  ----------------------------------------------------------------------",
-      `consumer-prices-us  prices           ${data.indicators[0]!.name}`,
-      "euro-area-hicp      prices           Euro area HICP – flash estimate, Zürich-style “quotes” and a tab",
-      "policy-rate         monetary-policy  ECB deposit facility rate",
-      "",
-    ].join("\n"));
+    expect(renderTable(indicators, data, 200)).toBe(
+      [
+        "slug                category         name",
+        "------------------  ---------------  ----------------------------------------------------------------------",
+        `consumer-prices-us  prices           ${data.indicators[0]!.name}`,
+        "euro-area-hicp      prices           Euro area HICP – flash estimate, Zürich-style “quotes” and a tab",
+        "policy-rate         monetary-policy  ECB deposit facility rate",
+        "",
+      ].join("\n"),
+    );
     expect(renderTable(indicators, data)).toBe(renderTable(indicators, data, 200));
   });
 
   it("fits a narrow terminal, narrowing the widest column first and cutting its values with an ellipsis", () => {
-    expect(renderTable(indicators, data, 60)).toBe([
-      "slug                category         name",
-      "------------------  ---------------  -----------------------",
-      "consumer-prices-us  prices           US consumer prices: CP…",
-      "euro-area-hicp      prices           Euro area HICP – flash…",
-      "policy-rate         monetary-policy  ECB deposit facility r…",
-      "",
-    ].join("\n"));
+    expect(renderTable(indicators, data, 60)).toBe(
+      [
+        "slug                category         name",
+        "------------------  ---------------  -----------------------",
+        "consumer-prices-us  prices           US consumer prices: CP…",
+        "euro-area-hicp      prices           Euro area HICP – flash…",
+        "policy-rate         monetary-policy  ECB deposit facility r…",
+        "",
+      ].join("\n"),
+    );
     // Once the widest column is as narrow as the next, both narrow together.
-    expect(renderTable(indicators, data, 45)).toBe([
-      "slug           category        name",
-      "-------------  --------------  --------------",
-      "consumer-pri…  prices          US consumer p…",
-      "euro-area-hi…  prices          Euro area HIC…",
-      "policy-rate    monetary-poli…  ECB deposit f…",
-      "",
-    ].join("\n"));
+    expect(renderTable(indicators, data, 45)).toBe(
+      [
+        "slug           category        name",
+        "-------------  --------------  --------------",
+        "consumer-pri…  prices          US consumer p…",
+        "euro-area-hi…  prices          Euro area HIC…",
+        "policy-rate    monetary-poli…  ECB deposit f…",
+        "",
+      ].join("\n"),
+    );
     for (const width of [80, 60, 45, 30]) {
-      for (const line of renderTable(indicators, data, width).split("\n")) expect(stringWidth(line), `${width}: ${line}`).toBeLessThanOrEqual(width);
+      for (const line of renderTable(indicators, data, width).split("\n"))
+        expect(stringWidth(line), `${width}: ${line}`).toBeLessThanOrEqual(width);
     }
   });
 
   it("keeps its headers and a few characters per column when the terminal is narrower than that", () => {
-    expect(renderTable(indicators, data, 10).split("\n").slice(0, 3)).toEqual(["slug    category  name", "------  --------  ------", "consu…  prices    US co…"]);
+    expect(renderTable(indicators, data, 10).split("\n").slice(0, 3)).toEqual([
+      "slug    category  name",
+      "------  --------  ------",
+      "consu…  prices    US co…",
+    ]);
   });
 
   it("says when there are no rows", () => {
@@ -75,17 +94,27 @@ describe("query rows for a pipe", () => {
   });
 
   it("stay RFC 4180 CSV with --csv", () => {
-    expect(renderCsv(indicators, { indicators: [{ slug: "a", category: "b", name: 'say "hi", then go' }] })).toBe('slug,category,name\r\na,b,"say ""hi"", then go"\r\n');
+    expect(renderCsv(indicators, { indicators: [{ slug: "a", category: "b", name: 'say "hi", then go' }] })).toBe(
+      'slug,category,name\r\na,b,"say ""hi"", then go"\r\n',
+    );
   });
 });
 
 describe("the line saying more rows exist", () => {
   const both = { limit: true, cursor: true };
   it("names the count, the total when known, and the flags that get the rest", () => {
-    expect(pageNote(5, { totalMatching: 243 }, { limit: true, cursor: false })).toBe("showing 5 of 243; --limit N for more");
-    expect(pageNote(5, { nextCursor: "bzoz" }, both)).toBe("showing 5, more exist; --limit N or --cursor bzoz for more");
-    expect(pageNote(5, { totalMatching: 243, nextCursor: "bzoz" }, both)).toBe("showing 5 of 243; --limit N or --cursor bzoz for more");
-    expect(pageNote(3, { nextCursor: "bzoz", truncated: true }, both)).toBe("showing 3, more exist; --limit N or --cursor bzoz for more; the answer was cut to fit the response size ceiling");
+    expect(pageNote(5, { totalMatching: 243 }, { limit: true, cursor: false })).toBe(
+      "showing 5 of 243; --limit N for more",
+    );
+    expect(pageNote(5, { nextCursor: "bzoz" }, both)).toBe(
+      "showing 5, more exist; --limit N or --cursor bzoz for more",
+    );
+    expect(pageNote(5, { totalMatching: 243, nextCursor: "bzoz" }, both)).toBe(
+      "showing 5 of 243; --limit N or --cursor bzoz for more",
+    );
+    expect(pageNote(3, { nextCursor: "bzoz", truncated: true }, both)).toBe(
+      "showing 3, more exist; --limit N or --cursor bzoz for more; the answer was cut to fit the response size ceiling",
+    );
   });
 
   it("is absent when every row is shown", () => {

@@ -14,8 +14,17 @@ describe("the server's log on a quiet server", () => {
       expect(response.status).toBe(200);
       const requestId = response.headers.get("x-request-id")!;
       await waitUntil(() => service.stderr().includes(requestId), 10_000, "the request's log line on stderr");
-      const line = service.stderr().split("\n").find((text) => text.includes(requestId))!;
-      expect(JSON.parse(line)).toMatchObject({ level: "info", msg: "request", requestId, route: "public.health.live", status: 200 });
+      const line = service
+        .stderr()
+        .split("\n")
+        .find((text) => text.includes(requestId))!;
+      expect(JSON.parse(line)).toMatchObject({
+        level: "info",
+        msg: "request",
+        requestId,
+        route: "public.health.live",
+        status: 200,
+      });
     } finally {
       await service.stop("SIGTERM");
     }

@@ -19,7 +19,9 @@ describe("serve started while an ingestion runs", () => {
     try {
       await service.waitForStdout(/listening on/, 30_000);
       expect({ text: readFileSync(path, "utf8"), mtimeMs: statSync(path).mtimeMs }).toEqual(before);
-      expect(service.stderr()).toContain(`an ingestion run (pid ${process.pid}) is in progress: it publishes the registry; serving the one in ${dataDir} until then\n`);
+      expect(service.stderr()).toContain(
+        `an ingestion run (pid ${process.pid}) is in progress: it publishes the registry; serving the one in ${dataDir} until then\n`,
+      );
     } finally {
       await service.stop("SIGTERM");
       release();

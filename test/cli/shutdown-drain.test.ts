@@ -10,7 +10,8 @@ describe("service serve on SIGTERM", () => {
     const met = await startMetStandin({ host: "127.0.0.1", port: 0, latencyMs: 2_000 });
     try {
       const service = startCli(["serve", "--port", "0", "--data-dir", mkdtempSync(join(tmpdir(), "drain-"))], {
-        SERVICE_WEATHER_BASE_URL: met.url, SERVICE_WEATHER_TIMEOUT_MS: "5000",
+        SERVICE_WEATHER_BASE_URL: met.url,
+        SERVICE_WEATHER_TIMEOUT_MS: "5000",
       });
       const [, url] = await service.waitForStdout(/listening on (http:\/\/[^\s/]+)/);
       const answer = fetch(`${url}/api/public/v1/weather/current?lat=59.91&lon=10.75`);

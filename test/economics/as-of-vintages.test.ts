@@ -15,12 +15,27 @@ import { removeTempDirs } from "../ingest/cli-process.ts";
  */
 
 const DOCUMENTS = [
-  { name: "2022-08-31-hicp-flash.sdmx.csv", body: modifiedHicpDocument("31/08/22 11:00:00", [["2022-08", "5.3", "p"]]) },
+  {
+    name: "2022-08-31-hicp-flash.sdmx.csv",
+    body: modifiedHicpDocument("31/08/22 11:00:00", [["2022-08", "5.3", "p"]]),
+  },
   { name: "2022-09-16-hicp-full.sdmx.csv", body: modifiedHicpDocument("16/09/22 11:00:00", [["2022-08", "5.4", ""]]) },
-  { name: "2022-10-31-hicp-revised.sdmx.csv", body: modifiedHicpDocument("31/10/22 11:00:00", [["2022-08", "5.5", ""], ["2022-09", "6.0", "p"]]) },
+  {
+    name: "2022-10-31-hicp-revised.sdmx.csv",
+    body: modifiedHicpDocument("31/10/22 11:00:00", [
+      ["2022-08", "5.5", ""],
+      ["2022-09", "6.0", "p"],
+    ]),
+  },
 ];
 // The figures of the third document restated under a later LAST UPDATE: no vintage, only a later sighting.
-const RESTATEMENT = { name: "2022-11-15-hicp-restated.sdmx.csv", body: modifiedHicpDocument("15/11/22 11:00:00", [["2022-08", "5.5", ""], ["2022-09", "6.0", "p"]]) };
+const RESTATEMENT = {
+  name: "2022-11-15-hicp-restated.sdmx.csv",
+  body: modifiedHicpDocument("15/11/22 11:00:00", [
+    ["2022-08", "5.5", ""],
+    ["2022-09", "6.0", "p"],
+  ]),
+};
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const path = (query: string) => `/api/v1/economics/series/${HICP_SERIES}/observations?${query}`;
 
@@ -41,14 +56,28 @@ describe("as-of and all-vintages answers on the credentialed observations route"
     const { status, body } = await get(path("vintages=all"));
     expect(status).toBe(200);
     expect(body.data.asOf).toBeNull();
-    expect(body.data.periods.map((period: { referencePeriod: string }) => period.referencePeriod)).toEqual(["2022-08", "2022-09"]);
+    expect(body.data.periods.map((period: { referencePeriod: string }) => period.referencePeriod)).toEqual([
+      "2022-08",
+      "2022-09",
+    ]);
     const august = body.data.periods[0].vintages;
-    expect(august.map((vintage: { sequence: number; value: string; publicationStatus: string | null; recordedAt: string }) => [vintage.sequence, vintage.value, vintage.publicationStatus, vintage.recordedAt])).toEqual([
+    expect(
+      august.map(
+        (vintage: { sequence: number; value: string; publicationStatus: string | null; recordedAt: string }) => [
+          vintage.sequence,
+          vintage.value,
+          vintage.publicationStatus,
+          vintage.recordedAt,
+        ],
+      ),
+    ).toEqual([
       [1, "5.3", "p", "2022-08-31T00:00:00.000Z"],
       [2, "5.4", null, "2022-09-16T00:00:00.000Z"],
       [3, "5.5", null, "2022-10-31T00:00:00.000Z"],
     ]);
-    expect(august.map((vintage: { provenance: { document: { sha256: string } } }) => vintage.provenance.document.sha256)).toEqual(DOCUMENTS.map((document) => sha256(document.body)));
+    expect(
+      august.map((vintage: { provenance: { document: { sha256: string } } }) => vintage.provenance.document.sha256),
+    ).toEqual(DOCUMENTS.map((document) => sha256(document.body)));
     expect(new Set(august.map((vintage: { runId: string }) => vintage.runId)).size).toBe(3);
   });
 
@@ -56,7 +85,14 @@ describe("as-of and all-vintages answers on the credentialed observations route"
     const expectations = [
       { asOf: "2022-08-31T00:00:00Z", value: "5.3", vintage: 1, revisionCount: 0, previousValue: null, periods: 1 },
       { asOf: "2022-09-15", value: "5.3", vintage: 1, revisionCount: 0, previousValue: null, periods: 1 },
-      { asOf: "2022-09-16T02:00:00+02:00", value: "5.4", vintage: 2, revisionCount: 1, previousValue: "5.3", periods: 1 },
+      {
+        asOf: "2022-09-16T02:00:00+02:00",
+        value: "5.4",
+        vintage: 2,
+        revisionCount: 1,
+        previousValue: "5.3",
+        periods: 1,
+      },
       { asOf: "2022-10-31", value: "5.5", vintage: 3, revisionCount: 2, previousValue: "5.4", periods: 2 },
     ];
     for (const expected of expectations) {
@@ -64,8 +100,12 @@ describe("as-of and all-vintages answers on the credentialed observations route"
       expect(status, expected.asOf).toBe(200);
       expect(body.data.observations, expected.asOf).toHaveLength(expected.periods);
       expect(body.data.observations[0], expected.asOf).toMatchObject({
-        referencePeriod: "2022-08", value: expected.value, vintage: expected.vintage, revisionCount: expected.revisionCount,
-        isRevision: expected.revisionCount > 0, previousValue: expected.previousValue,
+        referencePeriod: "2022-08",
+        value: expected.value,
+        vintage: expected.vintage,
+        revisionCount: expected.revisionCount,
+        isRevision: expected.revisionCount > 0,
+        previousValue: expected.previousValue,
       });
     }
   });
@@ -78,17 +118,26 @@ describe("as-of and all-vintages answers on the credentialed observations route"
     expect(justBefore.body.data.observations[0]).toMatchObject({ value: "5.3", vintage: 1 });
     const allThen = await get(path("vintages=all&asOf=2022-09-16"));
     expect(allThen.body.data.periods).toHaveLength(1);
-    expect(allThen.body.data.periods[0].vintages.map((vintage: { value: string }) => vintage.value)).toEqual(["5.3", "5.4"]);
+    expect(allThen.body.data.periods[0].vintages.map((vintage: { value: string }) => vintage.value)).toEqual([
+      "5.3",
+      "5.4",
+    ]);
   });
 
   it("pages by period and honours from and to", async () => {
     const first = await get(path("asOf=2022-11-01&limit=1"));
-    expect(first.body.data.observations.map((observation: { referencePeriod: string }) => observation.referencePeriod)).toEqual(["2022-08"]);
+    expect(
+      first.body.data.observations.map((observation: { referencePeriod: string }) => observation.referencePeriod),
+    ).toEqual(["2022-08"]);
     const next = await get(path(`asOf=2022-11-01&limit=1&cursor=${first.body.meta.nextCursor}`));
-    expect(next.body.data.observations.map((observation: { referencePeriod: string }) => observation.referencePeriod)).toEqual(["2022-09"]);
+    expect(
+      next.body.data.observations.map((observation: { referencePeriod: string }) => observation.referencePeriod),
+    ).toEqual(["2022-09"]);
     expect(next.body.meta.nextCursor).toBeNull();
     const ranged = await get(path("vintages=all&from=2022-09&to=2022-09"));
-    expect(ranged.body.data.periods.map((period: { referencePeriod: string }) => period.referencePeriod)).toEqual(["2022-09"]);
+    expect(ranged.body.data.periods.map((period: { referencePeriod: string }) => period.referencePeriod)).toEqual([
+      "2022-09",
+    ]);
   });
 
   it("refuses a malformed asOf or vintages value, and keeps the public route on the current vintage", async () => {
@@ -99,7 +148,9 @@ describe("as-of and all-vintages answers on the credentialed observations route"
     }
     const current = await get(path(""));
     expect(current.body.data.observations[0]).toMatchObject({ value: "5.5", revisionCount: 2 });
-    const publicAnswer = await service.request(`/api/public/v1/economics/observations?series=${HICP_SERIES}&asOf=2022-09-01`);
+    const publicAnswer = await service.request(
+      `/api/public/v1/economics/observations?series=${HICP_SERIES}&asOf=2022-09-01`,
+    );
     expect(publicAnswer.body.data.observations[0]).toMatchObject({ value: "5.5" });
   });
 });
@@ -118,16 +169,27 @@ describe("as-of sourceUpdatedAt after a restatement of the same figures", () => 
   });
 
   it("answers as the current route from the restatement's fetch on, and with the vintage's own statement before it", async () => {
-    const current = (await get(path(""))).body.data.observations as { referencePeriod: string; sourceUpdatedAt: string }[];
+    const current = (await get(path(""))).body.data.observations as {
+      referencePeriod: string;
+      sourceUpdatedAt: string;
+    }[];
     const after = (await get(path("asOf=2022-11-15"))).body.data.observations;
     expect(after).toHaveLength(current.length);
-    for (const [i, observation] of current.entries()) expect(after[i], observation.referencePeriod).toMatchObject(observation);
+    for (const [i, observation] of current.entries())
+      expect(after[i], observation.referencePeriod).toMatchObject(observation);
 
-    const vintages = (await get(path("vintages=all"))).body.data.periods as { vintages: { sequence: number; sourceUpdatedAt: string }[] }[];
+    const vintages = (await get(path("vintages=all"))).body.data.periods as {
+      vintages: { sequence: number; sourceUpdatedAt: string }[];
+    }[];
     const thirdStatement = vintages[0]!.vintages.find((vintage) => vintage.sequence === 3)!.sourceUpdatedAt;
     expect(thirdStatement).not.toBe(current[0]!.sourceUpdatedAt);
     const dayBefore = (await get(path("asOf=2022-11-14"))).body.data.observations;
-    expect(dayBefore[0]).toMatchObject({ referencePeriod: "2022-08", vintage: 3, value: "5.5", sourceUpdatedAt: thirdStatement });
+    expect(dayBefore[0]).toMatchObject({
+      referencePeriod: "2022-08",
+      vintage: 3,
+      value: "5.5",
+      sourceUpdatedAt: thirdStatement,
+    });
   });
 });
 

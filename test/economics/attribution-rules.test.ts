@@ -5,7 +5,13 @@ import type { EventRecord } from "../../schemas/event-record.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
-import { eventPublishers, newsPublishers, observationPublishers, releasePublishers, type NewsAttributionFacts } from "../../server/economics/attribution.ts";
+import {
+  eventPublishers,
+  newsPublishers,
+  observationPublishers,
+  releasePublishers,
+  type NewsAttributionFacts,
+} from "../../server/economics/attribution.ts";
 import { SAMPLE_INGESTED_AT, removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
 
 /**
@@ -16,7 +22,8 @@ import { SAMPLE_INGESTED_AT, removeEconomicsDataDirs, sampleDataDir } from "../s
 
 afterAll(removeEconomicsDataDirs);
 
-const summary = (records: readonly { sourceId: string; modifiedByService: boolean }[]) => records.map((record) => [record.sourceId, record.modifiedByService]);
+const summary = (records: readonly { sourceId: string; modifiedByService: boolean }[]) =>
+  records.map((record) => [record.sourceId, record.modifiedByService]);
 
 describe("which publishers an economics answer carries", () => {
   let events: EventRecord[];
@@ -26,8 +33,12 @@ describe("which publishers an economics answer carries", () => {
   beforeAll(async () => {
     const dir = await sampleDataDir();
     const db = new Database(join(dir, DATA_FILES.index), { readonly: true });
-    events = (db.prepare("SELECT record FROM events ORDER BY scheduled_date, id").pluck().all() as string[]).map((row) => JSON.parse(row) as EventRecord);
-    news = (db.prepare("SELECT record FROM news ORDER BY id").pluck().all() as string[]).map((row) => JSON.parse(row) as NewsAttributionFacts);
+    events = (db.prepare("SELECT record FROM events ORDER BY scheduled_date, id").pluck().all() as string[]).map(
+      (row) => JSON.parse(row) as EventRecord,
+    );
+    news = (db.prepare("SELECT record FROM news ORDER BY id").pluck().all() as string[]).map(
+      (row) => JSON.parse(row) as NewsAttributionFacts,
+    );
     db.close();
     registry = readRegistrySources(new Date(SAMPLE_INGESTED_AT));
   });
@@ -43,16 +54,37 @@ describe("which publishers an economics answer carries", () => {
 
   it("adds the publisher of another calendar that lists the release (modified copy: an ECB source added to a Eurostat event)", () => {
     const eurostat = of("EUROSTAT");
-    const listedTwice = { ...eurostat, sources: [...eurostat.sources, { sourceId: "central-bank-statistics-calendar", sourceEventId: "modified-copy", title: eurostat.title }] };
-    expect(summary(eventPublishers([listedTwice], registry).records())).toEqual([["EUROSTAT", false], ["ECB", false]]);
+    const listedTwice = {
+      ...eurostat,
+      sources: [
+        ...eurostat.sources,
+        { sourceId: "central-bank-statistics-calendar", sourceEventId: "modified-copy", title: eurostat.title },
+      ],
+    };
+    expect(summary(eventPublishers([listedTwice], registry).records())).toEqual([
+      ["EUROSTAT", false],
+      ["ECB", false],
+    ]);
   });
 
   it("marks the publisher modified when an event shows a derived value (modified copy: a CPI event given the derived series' value)", () => {
     const cpi = events.find((event) => event.release.slug === "bls-consumer-price-index")!;
     const derived = {
-      seriesSlug: "us-cpi-all-items-12-month-change", referencePeriod: "2023-09", value: "3.7", publicationStatus: null, publisherNote: null, vintage: 1,
-      recordedAt: "2023-10-12T12:30:00.000Z", revisions: [],
-      provenance: { sourceId: "bls-api", adapter: "bls-observations", derivation: "SERVICE_DERIVED" as const, transformation: [], document: null },
+      seriesSlug: "us-cpi-all-items-12-month-change",
+      referencePeriod: "2023-09",
+      value: "3.7",
+      publicationStatus: null,
+      publisherNote: null,
+      vintage: 1,
+      recordedAt: "2023-10-12T12:30:00.000Z",
+      revisions: [],
+      provenance: {
+        sourceId: "bls-api",
+        adapter: "bls-observations",
+        derivation: "SERVICE_DERIVED" as const,
+        transformation: [],
+        document: null,
+      },
     };
     const withDerived = { ...cpi, values: { ...cpi.values, actual: derived } };
     expect(summary(eventPublishers([withDerived], registry).records())).toEqual([["BLS", true]]);
@@ -62,25 +94,43 @@ describe("which publishers an economics answer carries", () => {
 
   it("names a series' publisher only when the page holds periods, modified for a derived series", () => {
     const bySlug = (slug: string) => registry.series.find((series) => series.slug === slug)!;
-    expect(summary(observationPublishers(bySlug("us-cpi-all-items-12-month-change"), 12).records())).toEqual([["BLS", true]]);
+    expect(summary(observationPublishers(bySlug("us-cpi-all-items-12-month-change"), 12).records())).toEqual([
+      ["BLS", true],
+    ]);
     expect(summary(observationPublishers(bySlug("ea-unemployment-rate"), 1).records())).toEqual([["EUROSTAT", false]]);
     expect(observationPublishers(bySlug("ea-unemployment-rate"), 0).records()).toEqual([]);
   });
 
   it("leaves out release records with nothing ingested, and marks a publisher with a derived value modified", () => {
     const release = (slug: string, availability = "AVAILABLE") => ({ series: { slug }, availability });
-    const published = [release("us-cpi-all-items-nsa"), release("ea-unemployment-rate"), release("ea-industrial-production-index", "UNAVAILABLE")];
-    expect(summary(releasePublishers(published, registry).records())).toEqual([["BLS", false], ["EUROSTAT", false]]);
+    const published = [
+      release("us-cpi-all-items-nsa"),
+      release("ea-unemployment-rate"),
+      release("ea-industrial-production-index", "UNAVAILABLE"),
+    ];
+    expect(summary(releasePublishers(published, registry).records())).toEqual([
+      ["BLS", false],
+      ["EUROSTAT", false],
+    ]);
     // One derived value among a publisher's rows makes its record modified.
     const withDerived = [release("us-cpi-all-items-nsa"), release("us-cpi-all-items-12-month-change")];
     expect(summary(releasePublishers(withDerived, registry).records())).toEqual([["BLS", true]]);
   });
 
   it("names each announcement's publisher, and the publisher of a linked value (modified copy: a derived value linked)", () => {
-    expect(summary(newsPublishers(news, registry).records())).toEqual([["BLS", false], ["ECB", false]]);
+    expect(summary(newsPublishers(news, registry).records())).toEqual([
+      ["BLS", false],
+      ["ECB", false],
+    ]);
     const ecbNotice = news.find((item) => item.source === "ecb-press-feed")!;
-    const linked = { ...ecbNotice, links: { series: [{ slug: "us-cpi-all-items-12-month-change", value: { value: "3.7" } }] } };
-    expect(summary(newsPublishers([linked], registry).records())).toEqual([["BLS", true], ["ECB", false]]);
+    const linked = {
+      ...ecbNotice,
+      links: { series: [{ slug: "us-cpi-all-items-12-month-change", value: { value: "3.7" } }] },
+    };
+    expect(summary(newsPublishers([linked], registry).records())).toEqual([
+      ["BLS", true],
+      ["ECB", false],
+    ]);
     const calendarAnnouncement = { source: "eu-stats-release-calendar", links: { series: [] } };
     expect(summary(newsPublishers([calendarAnnouncement], registry).records())).toEqual([["EUROSTAT", false]]);
   });

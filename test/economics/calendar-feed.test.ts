@@ -15,7 +15,16 @@ const CALENDAR = "/api/public/v1/economics/calendar";
 // does not know raw, so it is told the type to decode the escapes as those clients do.
 ICAL.design.icalendar.property["x-wr-caldesc"] = { defaultType: "text" };
 
-interface JsonEvent { id: string; title: string; scheduledDate: string; scheduledAt: string | null; status: string; updatedAt: string; release: { officialPageUrl: string; publisher: string }; changes: { field: string; detectedAt: string }[] }
+interface JsonEvent {
+  id: string;
+  title: string;
+  scheduledDate: string;
+  scheduledAt: string | null;
+  status: string;
+  updatedAt: string;
+  release: { officialPageUrl: string; publisher: string };
+  changes: { field: string; detectedAt: string }[];
+}
 
 describe("GET /api/public/v1/economics/calendar.ics", () => {
   let service: RunningService;
@@ -27,7 +36,11 @@ describe("GET /api/public/v1/economics/calendar.ics", () => {
   const feed = async (query: string) => {
     const response = await fetch(`${service.url}${FEED}?${query}`);
     const text = await response.text();
-    return { response, text, events: response.status === 200 ? new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent") : [] };
+    return {
+      response,
+      text,
+      events: response.status === 200 ? new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent") : [],
+    };
   };
   const jsonEvents = async (query: string): Promise<JsonEvent[]> => {
     const events: JsonEvent[] = [];
@@ -41,7 +54,11 @@ describe("GET /api/public/v1/economics/calendar.ics", () => {
   };
 
   it("holds exactly the JSON calendar's events, each with the same identity, times, status, page and last change", async () => {
-    for (const query of ["from=2023-08-01&to=2023-09-30", "from=2025-01-01&to=2025-03-31&source=labour-stats-release-schedule", "from=2026-10-01&to=2026-12-31&status=SCHEDULED"]) {
+    for (const query of [
+      "from=2023-08-01&to=2023-09-30",
+      "from=2025-01-01&to=2025-03-31&source=labour-stats-release-schedule",
+      "from=2026-10-01&to=2026-12-31&status=SCHEDULED",
+    ]) {
       const { response, events } = await feed(query);
       expect(response.status, query).toBe(200);
       expect(response.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
@@ -63,20 +80,27 @@ describe("GET /api/public/v1/economics/calendar.ics", () => {
         }
         expect(vevent.getFirstPropertyValue("status")).toBe(event.status === "CANCELLED" ? "CANCELLED" : "CONFIRMED");
         expect(vevent.getFirstPropertyValue("url")).toBe(event.release.officialPageUrl);
-        expect((vevent.getFirstPropertyValue("dtstamp") as ICAL.Time).toJSDate().toISOString()).toBe(new Date(Math.floor(Date.parse(event.updatedAt) / 1000) * 1000).toISOString());
+        expect((vevent.getFirstPropertyValue("dtstamp") as ICAL.Time).toJSDate().toISOString()).toBe(
+          new Date(Math.floor(Date.parse(event.updatedAt) / 1000) * 1000).toISOString(),
+        );
         expect(String(vevent.getFirstPropertyValue("summary"))).toContain(event.title);
-        expect(String(vevent.getFirstPropertyValue("description"))).toMatch(/^Source: |\nSource: |Source: ECB statistics/);
+        expect(String(vevent.getFirstPropertyValue("description"))).toMatch(
+          /^Source: |\nSource: |Source: ECB statistics/,
+        );
       }
     }
   });
 
   it("raises SEQUENCE for a rescheduled event, marks a removed one CANCELLED, and keeps date-only events dates", async () => {
     const { events } = await feed("from=2023-08-01&to=2023-09-30&source=eu-stats-release-calendar");
-    const titled = (title: string) => events.find((vevent) => String(vevent.getFirstPropertyValue("summary")).startsWith(`${title} (`))!;
+    const titled = (title: string) =>
+      events.find((vevent) => String(vevent.getFirstPropertyValue("summary")).startsWith(`${title} (`))!;
     const moved = titled("International trade in goods");
     expect(moved.getFirstPropertyValue("sequence")).toBe(1);
     expect((moved.getFirstPropertyValue("dtstart") as ICAL.Time).toString()).toBe("2023-08-17");
-    expect(String(moved.getFirstPropertyValue("description"))).toContain("Moved by the source from 2023-08-16 to 2023-08-17");
+    expect(String(moved.getFirstPropertyValue("description"))).toContain(
+      "Moved by the source from 2023-08-16 to 2023-08-17",
+    );
     const cancelled = titled("New inflation dashboard");
     expect(cancelled.getFirstPropertyValue("status")).toBe("CANCELLED");
     expect(cancelled.getFirstPropertyValue("sequence")).toBe(1);
@@ -90,11 +114,15 @@ describe("GET /api/public/v1/economics/calendar.ics", () => {
     const calendar = new ICAL.Component(ICAL.parse(text));
     expect(calendar.getAllProperties().map((property) => property.name)).not.toContain("source");
     const lines = String(calendar.getFirstPropertyValue("x-wr-caldesc")).split("\n");
-    const publishers = [...new Set((await jsonEvents(query)).map((event) => event.release.publisher))].sort() as (keyof typeof PUBLISHER_TERMS)[];
+    const publishers = [
+      ...new Set((await jsonEvents(query)).map((event) => event.release.publisher)),
+    ].sort() as (keyof typeof PUBLISHER_TERMS)[];
     expect(publishers.length).toBeGreaterThan(1);
     expect(lines).toEqual([
       "Release dates as the publishers state them (BLS, Eurostat, ECB).",
-      ...publishers.map((publisher) => `${PUBLISHER_TERMS[publisher].attributionText}. Terms: ${PUBLISHER_TERMS[publisher].termsUrl}`),
+      ...publishers.map(
+        (publisher) => `${PUBLISHER_TERMS[publisher].attributionText}. Terms: ${PUBLISHER_TERMS[publisher].termsUrl}`,
+      ),
     ]);
   });
 
@@ -115,7 +143,9 @@ describe("GET /api/public/v1/economics/calendar.ics", () => {
     expect(first.response.headers.get("cache-control")).toBe("public, max-age=300");
     const etag = first.response.headers.get("etag")!;
     expect(etag).toMatch(/^W\//);
-    const again = await fetch(`${service.url}${FEED}?from=2023-08-01&to=2023-09-30`, { headers: { "if-none-match": etag } });
+    const again = await fetch(`${service.url}${FEED}?from=2023-08-01&to=2023-09-30`, {
+      headers: { "if-none-match": etag },
+    });
     expect(again.status).toBe(304);
     const head = await fetch(`${service.url}${FEED}?from=2023-08-01&to=2023-09-30`, { method: "HEAD" });
     expect(head.status).toBe(200);
@@ -127,7 +157,7 @@ describe("GET /api/public/v1/economics/calendar.ics", () => {
       const response = await fetch(`${service.url}${FEED}?${query}`);
       expect(response.status, query).toBe(400);
       expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
-      expect((await response.json() as { error: { code: string } }).error.code).toBe("VALIDATION_FAILED");
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_FAILED");
     }
   });
 });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../server/http/params.ts";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
-import { edgeCaseDataDir, longTitleDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import {
+  edgeCaseDataDir,
+  longTitleDataDir,
+  sampleDataDir,
+  removeEconomicsDataDirs,
+} from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
 import { BULK, EDGE_EVENTS, EDGE_RUNS, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
 import { eventIdOf } from "../support/synthetic-index-spec.ts";
@@ -12,7 +17,10 @@ afterAll(removeEconomicsDataDirs);
 type Entry = Record<string, any> & { id: string; localDate: string };
 type Day = { date: string; entries: Entry[] };
 
-const ID = Object.fromEntries(Object.entries(EDGE_EVENTS).map(([name, spec]) => [name, eventIdOf(spec)])) as Record<keyof typeof EDGE_EVENTS, string>;
+const ID = Object.fromEntries(Object.entries(EDGE_EVENTS).map(([name, spec]) => [name, eventIdOf(spec)])) as Record<
+  keyof typeof EDGE_EVENTS,
+  string
+>;
 const MARCH = "from=2026-03-01&to=2026-03-31";
 
 const shape = (days: Day[]) => days.map((day) => ({ date: day.date, ids: day.entries.map((entry) => entry.id) }));
@@ -21,7 +29,8 @@ const flatten = (days: Day[]) => days.flatMap((day) => day.entries);
 /** Days of several pages grouped again: a day split across pages joins up. */
 function regroup(pages: Day[][]): { date: string; ids: string[] }[] {
   const merged = new Map<string, string[]>();
-  for (const day of pages.flat()) merged.set(day.date, [...(merged.get(day.date) ?? []), ...day.entries.map((entry) => entry.id)]);
+  for (const day of pages.flat())
+    merged.set(day.date, [...(merged.get(day.date) ?? []), ...day.entries.map((entry) => entry.id)]);
   return [...merged].map(([date, ids]) => ({ date, ids }));
 }
 
@@ -45,7 +54,9 @@ describe("GET /api/v1/economics/calendar over a synthetic index", () => {
 
   it("needs economics:read", async () => {
     expect((await service.request(`/api/v1/economics/calendar?${MARCH}`)).status).toBe(401);
-    expect((await credentialedClient(service, ["weather:read"])(`/api/v1/economics/calendar?${MARCH}`)).status).toBe(403);
+    expect((await credentialedClient(service, ["weather:read"])(`/api/v1/economics/calendar?${MARCH}`)).status).toBe(
+      403,
+    );
     const head = await get(`/api/v1/economics/calendar?${MARCH}`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.text).toBe("");
@@ -68,7 +79,12 @@ describe("GET /api/v1/economics/calendar over a synthetic index", () => {
       { date: "2026-03-18", ids: [ID.eci0317, ID.hicp0318] },
       { date: "2026-03-19", ids: [ID.ecbDecision0319] },
     ]);
-    expect(body.meta).toMatchObject({ lastIngestedAt: EDGE_RUNS.third, lastSuccessfulIngestionAt: EDGE_RUNS.second, dataUpdatedAt: EDGE_RUNS.third, nextCursor: null });
+    expect(body.meta).toMatchObject({
+      lastIngestedAt: EDGE_RUNS.third,
+      lastSuccessfulIngestionAt: EDGE_RUNS.second,
+      dataUpdatedAt: EDGE_RUNS.third,
+      nextCursor: null,
+    });
     expect(body.meta).not.toHaveProperty("dataStatus");
   });
 
@@ -84,7 +100,10 @@ describe("GET /api/v1/economics/calendar over a synthetic index", () => {
     for (const tz of ["UTC", "Pacific/Kiritimati", "America/Los_Angeles"]) {
       const fromCalendar = flatten((await calendar(`${MARCH}&tz=${tz}`)).body.data.days);
       const fromEvents: Entry[] = (await events(`${MARCH}&tz=${tz}`)).body.data.entries;
-      expect([...fromCalendar].sort((a, b) => a.id.localeCompare(b.id)), tz).toEqual([...fromEvents].sort((a, b) => a.id.localeCompare(b.id)));
+      expect(
+        [...fromCalendar].sort((a, b) => a.id.localeCompare(b.id)),
+        tz,
+      ).toEqual([...fromEvents].sort((a, b) => a.id.localeCompare(b.id)));
     }
   });
 
@@ -94,16 +113,33 @@ describe("GET /api/v1/economics/calendar over a synthetic index", () => {
     expect(shape(body.data.days)).toEqual([
       { date: "2026-03-10", ids: [ID.employment0309] },
       { date: "2026-03-11", ids: [ID.ppi0310] },
-      { date: "2026-03-12", ids: [...[ID.cpi0311, ID.realEarnings0311].sort(), ID.jolts0311, ...[ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash0312].sort()] },
+      {
+        date: "2026-03-12",
+        ids: [
+          ...[ID.cpi0311, ID.realEarnings0311].sort(),
+          ID.jolts0311,
+          ...[ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash0312].sort(),
+        ],
+      },
     ]);
     const cpi = flatten(body.data.days).find((entry) => entry.id === ID.cpi0311)!;
-    expect(cpi).toMatchObject({ scheduledDate: "2026-03-11", localDate: "2026-03-12", localTime: "02:30", localTimeZone: "Pacific/Kiritimati" });
+    expect(cpi).toMatchObject({
+      scheduledDate: "2026-03-11",
+      localDate: "2026-03-12",
+      localTime: "02:30",
+      localTimeZone: "Pacific/Kiritimati",
+    });
   });
 
   it("buckets by the local date in tz (America/Los_Angeles)", async () => {
     const { body } = await calendar("from=2026-03-09&to=2026-03-11&tz=America/Los_Angeles");
     // Range: 2026-03-09T07:00Z .. 2026-03-12T07:00Z, UTC dates 03-09 .. 03-12.
-    expect(body.data.days.map((day: Day) => day.date)).toEqual(["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12"]);
+    expect(body.data.days.map((day: Day) => day.date)).toEqual([
+      "2026-03-09",
+      "2026-03-10",
+      "2026-03-11",
+      "2026-03-12",
+    ]);
     const day11 = body.data.days.find((day: Day) => day.date === "2026-03-11");
     expect(day11.entries.map((entry: Entry) => entry.localTime)).toEqual(["05:30", "05:30", "07:00"]);
     const day12 = body.data.days.find((day: Day) => day.date === "2026-03-12");
@@ -132,7 +168,9 @@ describe("GET /api/v1/economics/calendar over a synthetic index", () => {
     const pages: Day[][] = [];
     let cursor: string | null = null;
     do {
-      const response: { status: number; body: any } = await calendar(`${query}&limit=120${cursor ? `&cursor=${cursor}` : ""}`);
+      const response: { status: number; body: any } = await calendar(
+        `${query}&limit=120${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(response.status).toBe(200);
       pages.push(response.body.data.days);
       cursor = response.body.meta.nextCursor;
@@ -148,9 +186,16 @@ describe("GET /api/v1/economics/calendar over a synthetic index", () => {
   it("takes the events parameters and limits", async () => {
     expect(flatten((await calendar("from=2027-01-01&to=2027-01-31")).body.data.days)).toHaveLength(100);
     expect(flatten((await calendar("from=2027-01-01&to=2027-01-31&limit=900")).body.data.days)).toHaveLength(500);
-    expect(flatten((await calendar(`${MARCH}&region=EA&importance=high`)).body.data.days).map((entry) => entry.id).sort())
-      .toEqual([ID.hicpFlash0312, ID.unemployment0312, ID.ecbDecision0319].sort());
-    expect(flatten((await calendar(`${MARCH}&source=central-bank-statistics-calendar`)).body.data.days).map((entry) => entry.id)).toEqual([ID.ecbDecision0319]);
+    expect(
+      flatten((await calendar(`${MARCH}&region=EA&importance=high`)).body.data.days)
+        .map((entry) => entry.id)
+        .sort(),
+    ).toEqual([ID.hicpFlash0312, ID.unemployment0312, ID.ecbDecision0319].sort());
+    expect(
+      flatten((await calendar(`${MARCH}&source=central-bank-statistics-calendar`)).body.data.days).map(
+        (entry) => entry.id,
+      ),
+    ).toEqual([ID.ecbDecision0319]);
     await expectError(`${MARCH}&tz=Atlantis/Capital`, "VALIDATION_FAILED");
     await expectError(`${MARCH}&region=moon`, "VALIDATION_FAILED");
     await expectError(`${MARCH}&importance=urgent`, "VALIDATION_FAILED");
@@ -193,14 +238,20 @@ describe("GET /api/v1/economics/calendar over the sample archive", () => {
   afterAll(() => service.close());
 
   it("groups a year of real releases into ascending local days", async () => {
-    const { status, body } = await get("/api/v1/economics/calendar?from=2023-01-01&to=2023-12-31&tz=Europe/Berlin&limit=500");
+    const { status, body } = await get(
+      "/api/v1/economics/calendar?from=2023-01-01&to=2023-12-31&tz=Europe/Berlin&limit=500",
+    );
     expect(status).toBe(200);
     const days: Day[] = body.data.days;
     expect(days.length).toBeGreaterThan(50);
     expect(days.map((day) => day.date)).toEqual([...new Set(days.map((day) => day.date))].sort());
-    for (const day of days) for (const entry of day.entries) expect(entry).toMatchObject({ localDate: day.date, localTimeZone: "Europe/Berlin" });
+    for (const day of days)
+      for (const entry of day.entries)
+        expect(entry).toMatchObject({ localDate: day.date, localTimeZone: "Europe/Berlin" });
     // The BLS CPI of 2023-01-12 at 08:30 New York is 14:30 in Berlin.
-    const cpi = flatten(days).find((entry) => entry.release.slug === "bls-consumer-price-index" && entry.scheduledDate === "2023-01-12");
+    const cpi = flatten(days).find(
+      (entry) => entry.release.slug === "bls-consumer-price-index" && entry.scheduledDate === "2023-01-12",
+    );
     expect(cpi).toMatchObject({ scheduledAt: "2023-01-12T13:30:00.000Z", localDate: "2023-01-12", localTime: "14:30" });
   });
 });

@@ -27,7 +27,8 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
     });
 
     it("refuses a limit below 1 or not starting with an integer", async () => {
-      for (const limit of ["0", "-1", "abc", ".5"]) await expectError(`${BULK_RANGE}&limit=${limit}`, 400, "VALIDATION_FAILED");
+      for (const limit of ["0", "-1", "abc", ".5"])
+        await expectError(`${BULK_RANGE}&limit=${limit}`, 400, "VALIDATION_FAILED");
     });
 
     it("pages through the whole filtered set with identical filters: no gaps, no repeats, same order", async () => {
@@ -75,7 +76,12 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
     });
 
     it("refuses an undecodable cursor and answers a cursor past the end with an empty page", async () => {
-      for (const cursor of ["not-a-cursor", "%25%25%25", encodeURIComponent(Buffer.from("o:-1").toString("base64url")), "bzp4"]) {
+      for (const cursor of [
+        "not-a-cursor",
+        "%25%25%25",
+        encodeURIComponent(Buffer.from("o:-1").toString("base64url")),
+        "bzp4",
+      ]) {
         await expectError(`${BULK_RANGE}&cursor=${cursor}`, 400, "VALIDATION_FAILED");
       }
       const past = await events(`${BULK_RANGE}&cursor=${encodeCursor(100_000)}`);
@@ -104,7 +110,9 @@ describe("GET /api/v1/economics/events at the response ceiling", () => {
     const reference: string[] = [];
     let cursor: string | null = null;
     do {
-      const response: { body: any } = await get(`/api/v1/economics/events?${RANGE}&limit=50${cursor ? `&cursor=${cursor}` : ""}`);
+      const response: { body: any } = await get(
+        `/api/v1/economics/events?${RANGE}&limit=50${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(response.body.meta.truncated).toBe(false);
       reference.push(...idsOf(response.body));
       cursor = response.body.meta.nextCursor;
@@ -115,7 +123,9 @@ describe("GET /api/v1/economics/events at the response ceiling", () => {
     let truncatedPages = 0;
     cursor = null;
     do {
-      const response: { status: number; text: string; body: any } = await get(`/api/v1/economics/events?${RANGE}&limit=500${cursor ? `&cursor=${cursor}` : ""}`);
+      const response: { status: number; text: string; body: any } = await get(
+        `/api/v1/economics/events?${RANGE}&limit=500${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(response.status).toBe(200);
       expect(Buffer.byteLength(response.text)).toBeLessThanOrEqual(RESPONSE_CEILING_BYTES);
       if (response.body.meta.truncated === true) truncatedPages++;

@@ -20,12 +20,14 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
 
     it("omits the three local fields with neither tz nor timezone, and includes them with either", async () => {
       const plain = await events(MARCH);
-      for (const entry of plain.body.data.entries) for (const field of LOCAL_FIELDS) expect(entry).not.toHaveProperty(field);
+      for (const entry of plain.body.data.entries)
+        for (const field of LOCAL_FIELDS) expect(entry).not.toHaveProperty(field);
       const emptySwitch = await events(`${MARCH}&timezone=`);
       for (const entry of emptySwitch.body.data.entries) expect(entry).not.toHaveProperty("localDate");
       for (const query of [`${MARCH}&tz=UTC`, `${MARCH}&timezone=1`, `${MARCH}&tz=Pacific/Kiritimati`]) {
         const { body } = await events(query);
-        for (const entry of body.data.entries) for (const field of LOCAL_FIELDS) expect(entry, query).toHaveProperty(field);
+        for (const entry of body.data.entries)
+          for (const field of LOCAL_FIELDS) expect(entry, query).toHaveProperty(field);
       }
     });
 
@@ -34,18 +36,34 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
       const cpi = body.data.entries.find((entry: Entry) => entry.id === ID.cpi0311);
       expect(cpi).toMatchObject({ localDate: "2026-03-11", localTime: "12:30", localTimeZone: "UTC" });
       const both = await events(`${MARCH}&tz=Pacific/Kiritimati&timezone=Europe/Paris`);
-      expect(both.body.data.entries.find((entry: Entry) => entry.id === ID.cpi0311).localTimeZone).toBe("Pacific/Kiritimati");
+      expect(both.body.data.entries.find((entry: Entry) => entry.id === ID.cpi0311).localTimeZone).toBe(
+        "Pacific/Kiritimati",
+      );
     });
 
     it("projects timed events into the zone and keeps a date-only event's date with no time", async () => {
       const kiritimati = await events(`${MARCH}&tz=Pacific/Kiritimati`);
       const k = new Map<string, Entry>(kiritimati.body.data.entries.map((entry: Entry) => [entry.id, entry]));
-      expect(k.get(ID.cpi0311)).toMatchObject({ scheduledDate: "2026-03-11", scheduledAt: "2026-03-11T12:30:00.000Z", localDate: "2026-03-12", localTime: "02:30", localTimeZone: "Pacific/Kiritimati" });
-      expect(k.get(ID.hicpFlash0312)).toMatchObject({ localDate: "2026-03-12", localTime: null, localTimeZone: "Pacific/Kiritimati" });
+      expect(k.get(ID.cpi0311)).toMatchObject({
+        scheduledDate: "2026-03-11",
+        scheduledAt: "2026-03-11T12:30:00.000Z",
+        localDate: "2026-03-12",
+        localTime: "02:30",
+        localTimeZone: "Pacific/Kiritimati",
+      });
+      expect(k.get(ID.hicpFlash0312)).toMatchObject({
+        localDate: "2026-03-12",
+        localTime: null,
+        localTimeZone: "Pacific/Kiritimati",
+      });
       const losAngeles = await events(`${MARCH}&tz=America/Los_Angeles`);
       const l = new Map<string, Entry>(losAngeles.body.data.entries.map((entry: Entry) => [entry.id, entry]));
       // 2026-03-09 is after the US switch to daylight time (UTC-7).
-      expect(l.get(ID.employment0309)).toMatchObject({ localDate: "2026-03-09", localTime: "05:30", localTimeZone: "America/Los_Angeles" });
+      expect(l.get(ID.employment0309)).toMatchObject({
+        localDate: "2026-03-09",
+        localTime: "05:30",
+        localTimeZone: "America/Los_Angeles",
+      });
       expect(l.get(ID.hicpFlash0312)).toMatchObject({ localDate: "2026-03-12", localTime: null });
     });
   });
@@ -67,14 +85,25 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
       // from = 2026-03-10T07:00Z, to = 2026-03-11T07:00Z: UTC dates 03-10 .. 03-11.
       expect(sorted(idsOf(body))).toEqual(sorted([ID.ppi0310, ID.cpi0311, ID.realEarnings0311, ID.jolts0311]));
       const next = await events("from=2026-03-11&to=2026-03-11&tz=America/Los_Angeles");
-      expect(sorted(idsOf(next.body))).toEqual(sorted([ID.cpi0311, ID.realEarnings0311, ID.jolts0311, ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash0312]));
+      expect(sorted(idsOf(next.body))).toEqual(
+        sorted([
+          ID.cpi0311,
+          ID.realEarnings0311,
+          ID.jolts0311,
+          ID.unemployment0312,
+          ID.industrialProduction0312,
+          ID.hicpFlash0312,
+        ]),
+      );
     });
 
     it("reduces instants with Z or an offset to their UTC date", async () => {
       const utc = await events("from=2026-03-11T00:00:00Z&to=2026-03-11T23:59:59Z");
       expect(sorted(idsOf(utc.body))).toEqual(sorted([ID.cpi0311, ID.realEarnings0311, ID.jolts0311]));
       // 20:00 on the 10th in Los Angeles is 03:00Z on the 11th: the PPI of the 10th is left out.
-      const lateEvening = await events(`from=${encodeURIComponent("2026-03-10T20:00:00-07:00")}&to=2026-03-11T12:00:00Z`);
+      const lateEvening = await events(
+        `from=${encodeURIComponent("2026-03-10T20:00:00-07:00")}&to=2026-03-11T12:00:00Z`,
+      );
       expect(sorted(idsOf(lateEvening.body))).toEqual(sorted([ID.cpi0311, ID.realEarnings0311, ID.jolts0311]));
       // 08:00 on the 11th in Kiritimati is 18:00Z on the 10th: the events of the 11th are left out.
       for (const offset of ["+14:00", "+1400"]) {
@@ -85,9 +114,17 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
 
     it("refuses a timestamp without a zone or anything unparsable with ECONOMICS_RANGE_INVALID", async () => {
       for (const query of [
-        "from=2026-03-10T10:00:00", "to=2026-03-10T10:00", "from=2026-03-10T10:00:00&to=2026-03-11T10:00:00Z",
-        "from=yesterday", "to=2026-3-10", "from=2026-02-30", "from=2026-03-10T25:00:00Z", "from=10/03/2026", "to=2026-03-10Z",
-      ]) await expectError(query, 400, "ECONOMICS_RANGE_INVALID");
+        "from=2026-03-10T10:00:00",
+        "to=2026-03-10T10:00",
+        "from=2026-03-10T10:00:00&to=2026-03-11T10:00:00Z",
+        "from=yesterday",
+        "to=2026-3-10",
+        "from=2026-02-30",
+        "from=2026-03-10T25:00:00Z",
+        "from=10/03/2026",
+        "to=2026-03-10Z",
+      ])
+        await expectError(query, 400, "ECONOMICS_RANGE_INVALID");
     });
 
     it("refuses a start not before the end", async () => {

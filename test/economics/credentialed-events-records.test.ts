@@ -2,7 +2,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { removeEconomicsDataDirs } from "../support/economics-index.ts";
 import { credentialedClient, inEventOrder } from "../support/economics-requests.ts";
 import { ECI_MOVED, EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
-import { ALL_MARCH, edgeCaseEventsService, type Entry, ID, idsOf, MARCH, sorted } from "./credentialed-events-fixtures.ts";
+import {
+  ALL_MARCH,
+  edgeCaseEventsService,
+  type Entry,
+  ID,
+  idsOf,
+  MARCH,
+  sorted,
+} from "./credentialed-events-fixtures.ts";
 
 afterAll(removeEconomicsDataDirs);
 
@@ -25,7 +33,8 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
       const full = await events(`${MARCH}&limit=2`);
       expect(head.status).toBe(200);
       expect(head.text).toBe("");
-      for (const name of ["content-type", "cache-control", "ratelimit-limit"]) expect(head.headers.get(name), name).toBe(full.headers.get(name));
+      for (const name of ["content-type", "cache-control", "ratelimit-limit"])
+        expect(head.headers.get(name), name).toBe(full.headers.get(name));
       const failing = await edge.get("/api/v1/economics/events?tz=Nowhere/Nothing", { method: "HEAD" });
       expect(failing.status).toBe(400);
       expect(failing.text).toBe("");
@@ -44,7 +53,12 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
 
     it("carries the economics freshness meta, a null nextCursor on the last page, and no public-only dataStatus", async () => {
       const { body, headers } = await events(MARCH);
-      expect(body.meta).toMatchObject({ lastIngestedAt: EDGE_RUNS.third, lastSuccessfulIngestionAt: EDGE_RUNS.second, dataUpdatedAt: EDGE_RUNS.third, nextCursor: null });
+      expect(body.meta).toMatchObject({
+        lastIngestedAt: EDGE_RUNS.third,
+        lastSuccessfulIngestionAt: EDGE_RUNS.second,
+        dataUpdatedAt: EDGE_RUNS.third,
+        nextCursor: null,
+      });
       expect(body.meta).not.toHaveProperty("dataStatus");
       expect(headers.get("cache-control")).toBe("no-store");
     });
@@ -53,24 +67,48 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
       const { body } = await events(MARCH);
       const byId = new Map<string, Entry>(body.data.entries.map((entry: Entry) => [entry.id, entry]));
       expect(byId.get(ID.ppi0310)).toMatchObject({
-        title: "Producer Price Index", release: { slug: "bls-producer-price-index", publisher: "BLS" },
-        country: "US", region: null, currency: "USD", scheduledDate: "2026-03-10", scheduledAt: "2026-03-10T12:30:00.000Z",
-        timePrecision: "EXACT_TIME", sourceTimezone: "America/New_York", status: "SCHEDULED", importance: "MEDIUM",
+        title: "Producer Price Index",
+        release: { slug: "bls-producer-price-index", publisher: "BLS" },
+        country: "US",
+        region: null,
+        currency: "USD",
+        scheduledDate: "2026-03-10",
+        scheduledAt: "2026-03-10T12:30:00.000Z",
+        timePrecision: "EXACT_TIME",
+        sourceTimezone: "America/New_York",
+        status: "SCHEDULED",
+        importance: "MEDIUM",
         publication: { releasedAt: null, detectedAt: null, confirmed: false, evidence: [], officialPublication: null },
         attribution: { text: "Source: U.S. Bureau of Labor Statistics", required: true },
       });
       expect(byId.get(ID.hicpFlash0312)).toMatchObject({
-        country: null, region: "EA", currency: "EUR", scheduledDate: "2026-03-12", scheduledAt: null, timePrecision: "DATE_ONLY",
-        sourceTimezone: "Europe/Luxembourg", referencePeriod: { kind: "MONTH", code: "2026-02", startDate: "2026-02-01", endDate: "2026-02-28" },
+        country: null,
+        region: "EA",
+        currency: "EUR",
+        scheduledDate: "2026-03-12",
+        scheduledAt: null,
+        timePrecision: "DATE_ONLY",
+        sourceTimezone: "Europe/Luxembourg",
+        referencePeriod: { kind: "MONTH", code: "2026-02", startDate: "2026-02-01", endDate: "2026-02-28" },
         // Past its date (the clock is 2026-03-14) with no value held: no longer "still coming".
         values: { availability: "UNAVAILABLE", actual: null, previous: null },
       });
       const ecb = byId.get(ID.ecbDecision0319)!;
-      expect(ecb).toMatchObject({ country: null, region: "EA", currency: "EUR", release: { slug: "ecb-monetary-policy-decision", publisher: "ECB" } });
+      expect(ecb).toMatchObject({
+        country: null,
+        region: "EA",
+        currency: "EUR",
+        release: { slug: "ecb-monetary-policy-decision", publisher: "ECB" },
+      });
       // The second source attached to the canonical event (no copy) and supplied the time the first lacked.
-      expect(ecb.sources.map((source: { sourceId: string }) => source.sourceId)).toEqual(["central-bank-meetings-calendar", "central-bank-statistics-calendar"]);
+      expect(ecb.sources.map((source: { sourceId: string }) => source.sourceId)).toEqual([
+        "central-bank-meetings-calendar",
+        "central-bank-statistics-calendar",
+      ]);
       expect(ecb).toMatchObject({ scheduledAt: "2026-03-19T13:15:00.000Z", timePrecision: "EXACT_TIME" });
-      expect(body.data.entries.filter((entry: Entry) => entry.release.slug === "ecb-monetary-policy-decision")).toHaveLength(1);
+      expect(
+        body.data.entries.filter((entry: Entry) => entry.release.slug === "ecb-monetary-policy-decision"),
+      ).toHaveLength(1);
     });
 
     it("confirms only with evidence and serves the published decimal strings in values", async () => {
@@ -78,11 +116,25 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
       const byId = new Map<string, Entry>(body.data.entries.map((entry: Entry) => [entry.id, entry]));
       const cpi = byId.get(ID.cpi0311)!;
       expect(cpi.status).toBe("SCHEDULED");
-      expect(cpi.publication).toMatchObject({ confirmed: true, releasedAt: "2026-03-11T12:30:00.000Z", detectedAt: EDGE_RUNS.second, officialPublication: { url: "https://www.bls.gov/news.release/cpi.toc.htm" } });
-      expect(cpi.publication.evidence.map((item: { kind: string }) => item.kind)).toEqual(["VERIFIED_VALUE", "VERIFIED_VALUE"]);
+      expect(cpi.publication).toMatchObject({
+        confirmed: true,
+        releasedAt: "2026-03-11T12:30:00.000Z",
+        detectedAt: EDGE_RUNS.second,
+        officialPublication: { url: "https://www.bls.gov/news.release/cpi.toc.htm" },
+      });
+      expect(cpi.publication.evidence.map((item: { kind: string }) => item.kind)).toEqual([
+        "VERIFIED_VALUE",
+        "VERIFIED_VALUE",
+      ]);
       expect(cpi.values).toMatchObject({
         availability: "AVAILABLE",
-        actual: { seriesSlug: "us-cpi-all-items-sa", referencePeriod: "2026-02", value: "327.000", vintage: 1, revisions: [] },
+        actual: {
+          seriesSlug: "us-cpi-all-items-sa",
+          referencePeriod: "2026-02",
+          value: "327.000",
+          vintage: 1,
+          revisions: [],
+        },
         previous: { seriesSlug: "us-cpi-all-items-sa", referencePeriod: "2026-01", value: "326.588", vintage: 1 },
       });
       const unemployment = byId.get(ID.unemployment0312)!;
@@ -91,13 +143,20 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
       // 6.2 was recorded before the release's date, 6.1 on the first run after it (the release's figure), 6.0 the run
       // after that: a revision, shown as one and never as the release's figure.
       expect(unemployment.values.actual).toMatchObject({
-        seriesSlug: "ea-unemployment-rate", referencePeriod: "2026-01", value: "6.1", vintage: 2,
+        seriesSlug: "ea-unemployment-rate",
+        referencePeriod: "2026-01",
+        value: "6.1",
+        vintage: 2,
         revisions: [{ vintage: 3, value: "6.0", publicationStatus: null, recordedAt: EDGE_RUNS.third }],
       });
       const hicp = byId.get(ID.hicp0318)!;
       expect(hicp.status).toBe("PUBLISHED");
       expect(hicp.publication.evidence.map((item: { kind: string }) => item.kind)).toEqual(["SOURCE_CALENDAR"]);
-      expect(byId.get(ID.eci0317)).toMatchObject({ status: "RESCHEDULED", scheduledDate: ECI_MOVED.date, scheduledAt: ECI_MOVED.at });
+      expect(byId.get(ID.eci0317)).toMatchObject({
+        status: "RESCHEDULED",
+        scheduledDate: ECI_MOVED.date,
+        scheduledAt: ECI_MOVED.at,
+      });
       expect(byId.get(ID.industrialProduction0312)!.status).toBe("CANCELLED");
     });
 
@@ -132,8 +191,12 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
       expect((await stateAt("2026-03-11T22:59:59.999Z", ID.hicpFlash0312)).derivedState).toBe("UPCOMING");
       expect((await stateAt("2026-03-11T23:00:00.000Z", ID.hicpFlash0312)).derivedState).toBe("DUE_TODAY");
       expect((await stateAt("2026-03-12T22:59:59.999Z", ID.hicpFlash0312)).derivedState).toBe("DUE_TODAY");
-      expect((await stateAt("2026-03-12T23:00:00.000Z", ID.hicpFlash0312)).derivedState).toBe("PAST_DUE_AWAITING_CONFIRMATION");
-      expect((await stateAt("2026-03-12T23:30:00.000Z", ID.hicpFlash0312)).derivedState).toBe("PAST_DUE_AWAITING_CONFIRMATION");
+      expect((await stateAt("2026-03-12T23:00:00.000Z", ID.hicpFlash0312)).derivedState).toBe(
+        "PAST_DUE_AWAITING_CONFIRMATION",
+      );
+      expect((await stateAt("2026-03-12T23:30:00.000Z", ID.hicpFlash0312)).derivedState).toBe(
+        "PAST_DUE_AWAITING_CONFIRMATION",
+      );
     });
 
     it("evidence gives CONFIRMED_PUBLISHED whatever the clock; a withdrawn event is CANCELLED_AT_SOURCE", async () => {

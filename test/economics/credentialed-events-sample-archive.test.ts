@@ -24,11 +24,18 @@ describe("GET /api/v1/economics/events over the sample archive", () => {
     expect(entries.length).toBeGreaterThan(100);
     expect(entries.map((entry) => entry.id)).toEqual(inEventOrder(entries).map((entry) => entry.id));
     for (const entry of entries) {
-      expect(entry.scheduledDate >= "2023-01-01" && entry.scheduledDate <= "2024-02-01", entry.scheduledDate).toBe(true);
+      expect(entry.scheduledDate >= "2023-01-01" && entry.scheduledDate <= "2024-02-01", entry.scheduledDate).toBe(
+        true,
+      );
     }
     const publishers = new Set(entries.map((entry) => entry.release.publisher));
     expect([...publishers].sort()).toEqual(["BLS", "ECB", "EUROSTAT"]);
-    expect(body.meta).toMatchObject({ lastIngestedAt: SAMPLE_INGESTED_AT, lastSuccessfulIngestionAt: SAMPLE_INGESTED_AT, dataUpdatedAt: SAMPLE_INGESTED_AT, nextCursor: null });
+    expect(body.meta).toMatchObject({
+      lastIngestedAt: SAMPLE_INGESTED_AT,
+      lastSuccessfulIngestionAt: SAMPLE_INGESTED_AT,
+      dataUpdatedAt: SAMPLE_INGESTED_AT,
+      nextCursor: null,
+    });
   });
 
   it("pages the real corpus with the default limit and identical filters", async () => {
@@ -36,7 +43,7 @@ describe("GET /api/v1/economics/events over the sample archive", () => {
     const first = await get(`/api/v1/economics/events?${RANGE}`);
     expect(first.body.data.entries).toHaveLength(100);
     const paged = [...idsOf(first.body)];
-    for (let cursor = first.body.meta.nextCursor; cursor !== null;) {
+    for (let cursor = first.body.meta.nextCursor; cursor !== null; ) {
       const next = await get(`/api/v1/economics/events?${RANGE}&cursor=${cursor}`);
       expect(next.body.data.entries.length).toBeLessThanOrEqual(100);
       paged.push(...idsOf(next.body));
@@ -50,8 +57,14 @@ describe("GET /api/v1/economics/events over the sample archive", () => {
     const { body } = await get(query);
     expect(body.data.entries).toHaveLength(1);
     expect(body.data.entries[0]).toMatchObject({
-      title: "Consumer Price Index", scheduledDate: "2025-07-15", scheduledAt: "2025-07-15T12:30:00.000Z", timePrecision: "EXACT_TIME",
-      sourceTimezone: "America/New_York", status: "SCHEDULED", importance: "HIGH", derivedState: "PAST_DUE_AWAITING_CONFIRMATION",
+      title: "Consumer Price Index",
+      scheduledDate: "2025-07-15",
+      scheduledAt: "2025-07-15T12:30:00.000Z",
+      timePrecision: "EXACT_TIME",
+      sourceTimezone: "America/New_York",
+      status: "SCHEDULED",
+      importance: "HIGH",
+      derivedState: "PAST_DUE_AWAITING_CONFIRMATION",
       publication: { confirmed: false, evidence: [] },
     });
     service.clock.set("2025-07-15T12:29:59Z");

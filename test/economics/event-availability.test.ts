@@ -51,7 +51,8 @@ describe("values.availability on the sample archive", () => {
 
   it("never says NOT_YET_AVAILABLE of a release that has passed: the 2021-2023 Eurostat events are UNAVAILABLE or AVAILABLE", async () => {
     const past: Entry[] = [];
-    for (const year of [2021, 2022, 2023]) past.push(...await entries(`from=${year}-01-01&to=${year}-12-31&source=eu-stats-release-calendar`));
+    for (const year of [2021, 2022, 2023])
+      past.push(...(await entries(`from=${year}-01-01&to=${year}-12-31&source=eu-stats-release-calendar`)));
     const linked = past.filter((entry) => entry.values.availability !== "NOT_LINKED");
     expect(linked.length).toBeGreaterThan(100);
     expect(linked.filter((entry) => entry.values.availability === "NOT_YET_AVAILABLE")).toEqual([]);
@@ -63,13 +64,18 @@ describe("values.availability on the sample archive", () => {
     const query = "from=2026-12-01&to=2026-12-18&release=eurostat-hicp-flash-estimate,eurostat-industrial-production";
     const coming = await entries(query);
     expect(coming.length).toBeGreaterThan(1);
-    for (const entry of coming) expect([entry.derivedState, entry.values.availability], entry.title).toEqual(["UPCOMING", "NOT_YET_AVAILABLE"]);
+    for (const entry of coming)
+      expect([entry.derivedState, entry.values.availability], entry.title).toEqual(["UPCOMING", "NOT_YET_AVAILABLE"]);
 
     clock.set("2026-12-19T00:00:00Z");
     try {
       const passed = await entries(query);
       expect(passed.map((entry) => entry.id)).toEqual(coming.map((entry) => entry.id));
-      for (const entry of passed) expect([entry.derivedState, entry.values.availability], entry.title).toEqual(["PAST_DUE_AWAITING_CONFIRMATION", "UNAVAILABLE"]);
+      for (const entry of passed)
+        expect([entry.derivedState, entry.values.availability], entry.title).toEqual([
+          "PAST_DUE_AWAITING_CONFIRMATION",
+          "UNAVAILABLE",
+        ]);
     } finally {
       clock.set("2026-11-23T12:00:00Z");
     }
@@ -79,12 +85,19 @@ describe("values.availability on the sample archive", () => {
     const august = await entries("from=2026-08-01&to=2026-08-31&release=bls-employment-situation");
     expect(august).toHaveLength(1);
     const jobs = august[0]!;
-    expect(jobs).toMatchObject({ scheduledAt: "2026-08-07T12:30:00.000Z", referencePeriod: { code: "2026-07" }, values: { availability: "AVAILABLE", actual: { referencePeriod: "2026-07", value: "158858" } } });
+    expect(jobs).toMatchObject({
+      scheduledAt: "2026-08-07T12:30:00.000Z",
+      referencePeriod: { code: "2026-07" },
+      values: { availability: "AVAILABLE", actual: { referencePeriod: "2026-07", value: "158858" } },
+    });
     expect(jobs.publication.confirmed).toBe(true);
-    expect(jobs.publication.evidence).toContainEqual(expect.objectContaining({
-      kind: "VERIFIED_VALUE",
-      detail: "us-unemployment-rate 2026-07 = 4.1, the newest period of a document retrieved 2026-08-24T00:00:00Z: this is the latest The Employment Situation event by then and the first after 2026-07 ended, so it published 2026-07",
-    }));
+    expect(jobs.publication.evidence).toContainEqual(
+      expect.objectContaining({
+        kind: "VERIFIED_VALUE",
+        detail:
+          "us-unemployment-rate 2026-07 = 4.1, the newest period of a document retrieved 2026-08-24T00:00:00Z: this is the latest The Employment Situation event by then and the first after 2026-07 ended, so it published 2026-07",
+      }),
+    );
     // No value says which period the CPI of 2025-10-24 published: it keeps no period rather than an inferred one.
     const october = await entries("from=2025-10-24&to=2025-10-24&release=bls-consumer-price-index");
     expect(october).toHaveLength(1);
@@ -105,12 +118,21 @@ describe("periods confirmed by values (BLS, whose calendar states none)", () => 
     const store = openStore(join(tempDir("period-links"), "store.sqlite"));
     stores.push(store);
     const snapshot = parseBlsReleaseSchedule(sample("labour-stats-release-schedule/bls-schedule-2025-2026.ics"));
-    applyCalendarSnapshot(store, createReleaseResolver(registry), "labour-stats-release-schedule", snapshot.events, { runId: "run_calendar", at: "2026-02-23T06:00:00.000Z" });
+    applyCalendarSnapshot(store, createReleaseResolver(registry), "labour-stats-release-schedule", snapshot.events, {
+      runId: "run_calendar",
+      at: "2026-02-23T06:00:00.000Z",
+    });
     return store;
   }
   const periodOn = (store: Store, release: string, date: string) =>
-    (store.db.prepare("SELECT json_extract(reference_period, '$.code') FROM events WHERE release_slug = ? AND scheduled_date = ?").pluck().get(release, date) as string | null);
-  const link = (store: Store, rows: typeof observations, retrievedAt: string) => linkPeriods(store, rows, retrievedAt, { runId: "run_values", at: "2026-11-21T06:00:00.000Z" });
+    store.db
+      .prepare(
+        "SELECT json_extract(reference_period, '$.code') FROM events WHERE release_slug = ? AND scheduled_date = ?",
+      )
+      .pluck()
+      .get(release, date) as string | null;
+  const link = (store: Store, rows: typeof observations, retrievedAt: string) =>
+    linkPeriods(store, rows, retrievedAt, { runId: "run_values", at: "2026-11-21T06:00:00.000Z" });
 
   it("links the newest period of a document to the release's latest event before it, when that is its first event after the period", () => {
     const store = scheduleStore();

@@ -11,7 +11,9 @@ import { SAMPLES_DIR } from "../ingest/cli-process.ts";
  * `changes[]` over the sample archive's two real Eurostat calendar snapshots (2023-07-19 and 2023-08-01): the later
  * one moves "International trade in goods" from 16 to 17 August and no longer lists the "New inflation dashboard".
  */
-const LATER_SNAPSHOT = readFileSync(join(SAMPLES_DIR, "eu-stats-release-calendar", "eurostat-release-calendar-2023-08-01.json"));
+const LATER_SNAPSHOT = readFileSync(
+  join(SAMPLES_DIR, "eu-stats-release-calendar", "eurostat-release-calendar-2023-08-01.json"),
+);
 const LATER_SHA256 = createHash("sha256").update(LATER_SNAPSHOT).digest("hex");
 
 describe("an event's changes[]: what its source changed, when it was detected and by which document", () => {
@@ -44,17 +46,35 @@ describe("an event's changes[]: what its source changed, when it was detected an
     const [cancelled] = await eventTitled("New inflation dashboard", "2023-08-15", "2023-09-15");
     expect(cancelled).toMatchObject({
       status: "CANCELLED",
-      changes: [{ field: "status", from: "SCHEDULED", to: "CANCELLED", detectedAt: expect.any(String), document: { sha256: LATER_SHA256, fetchedAt: "2023-08-01T00:00:00.000Z" } }],
+      changes: [
+        {
+          field: "status",
+          from: "SCHEDULED",
+          to: "CANCELLED",
+          detectedAt: expect.any(String),
+          document: { sha256: LATER_SHA256, fetchedAt: "2023-08-01T00:00:00.000Z" },
+        },
+      ],
     });
     const { body } = await get("/api/v1/economics/events?from=2023-07-20&to=2023-07-31&limit=500");
-    const unchanged = (body.data.entries as { status: string; changes: unknown[] }[]).filter((entry) => entry.status === "SCHEDULED");
+    const unchanged = (body.data.entries as { status: string; changes: unknown[] }[]).filter(
+      (entry) => entry.status === "SCHEDULED",
+    );
     expect(unchanged.length).toBeGreaterThan(0);
-    expect(unchanged.filter((entry) => entry.changes.length > 0 && !(entry.changes as { field: string }[]).every((change) => change.field === "release"))).toEqual([]);
+    expect(
+      unchanged.filter(
+        (entry) =>
+          entry.changes.length > 0 &&
+          !(entry.changes as { field: string }[]).every((change) => change.field === "release"),
+      ),
+    ).toEqual([]);
   });
 
   it("carries changes[] on the public calendar too", async () => {
     const { body } = await service.request("/api/public/v1/economics/calendar?from=2023-08-15&to=2023-08-20&limit=200");
-    const events = (body.data.days as { events: { title: string; changes: unknown[] }[] }[]).flatMap((day) => day.events);
+    const events = (body.data.days as { events: { title: string; changes: unknown[] }[] }[]).flatMap(
+      (day) => day.events,
+    );
     expect(events.find((event) => event.title === "International trade in goods")?.changes).toHaveLength(2);
   });
 });

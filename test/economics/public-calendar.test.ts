@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import { encodeCursor } from "../../server/http/params.ts";
 import { CALENDAR_SOURCES } from "../../schemas/vocabularies.ts";
-import { SAMPLE_INGESTED_AT, edgeCaseDataDir, longTitleDataDir, sampleDataDir, syntheticDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import {
+  SAMPLE_INGESTED_AT,
+  edgeCaseDataDir,
+  longTitleDataDir,
+  sampleDataDir,
+  syntheticDataDir,
+  removeEconomicsDataDirs,
+} from "../support/economics-index.ts";
 import { BULK, EDGE_EVENTS, EDGE_RUNS, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
 import { eventIdOf } from "../support/synthetic-index-spec.ts";
 import { fakeClock, startService, type RunningService } from "../support/service.ts";
@@ -12,7 +19,10 @@ afterAll(removeEconomicsDataDirs);
 type PublicEvent = Record<string, any> & { id: string; scheduledDate: string };
 type Day = { date: string; events: PublicEvent[] };
 
-const ID = Object.fromEntries(Object.entries(EDGE_EVENTS).map(([name, spec]) => [name, eventIdOf(spec)])) as Record<keyof typeof EDGE_EVENTS, string>;
+const ID = Object.fromEntries(Object.entries(EDGE_EVENTS).map(([name, spec]) => [name, eventIdOf(spec)])) as Record<
+  keyof typeof EDGE_EVENTS,
+  string
+>;
 const MARCH = "from=2026-03-01&to=2026-03-31";
 const CALENDAR = "/api/public/v1/economics/calendar";
 
@@ -59,11 +69,15 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
     for (const query of [MARCH, `${MARCH}&tz=`, `${MARCH}&tz=%20`]) {
       const { body } = await calendar(query);
       const days: Day[] = body.data.days;
-      expect(days.map((day) => day.date), query).toEqual(["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12", "2026-03-18", "2026-03-19"]);
-      for (const day of days) for (const event of day.events) {
-        expect(event.scheduledDate).toBe(day.date);
-        expect(event, query).not.toHaveProperty("local");
-      }
+      expect(
+        days.map((day) => day.date),
+        query,
+      ).toEqual(["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12", "2026-03-18", "2026-03-19"]);
+      for (const day of days)
+        for (const event of day.events) {
+          expect(event.scheduledDate).toBe(day.date);
+          expect(event, query).not.toHaveProperty("local");
+        }
       expect(idsOf(body)).toHaveLength(11);
     }
   });
@@ -71,8 +85,15 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
   it("adds local.date, local.time (null for date-only) and local.timeZone with tz, keeping the UTC values", async () => {
     const { body } = await calendar(`${MARCH}&tz=Pacific/Kiritimati`);
     const byId = new Map(flatten(body.data.days).map((event) => [event.id, event]));
-    expect(byId.get(ID.cpi0311)).toMatchObject({ scheduledDate: "2026-03-11", scheduledAt: "2026-03-11T12:30:00.000Z", local: { date: "2026-03-12", time: "02:30", timeZone: "Pacific/Kiritimati" } });
-    expect(byId.get(ID.hicpFlash0312)).toMatchObject({ scheduledAt: null, local: { date: "2026-03-12", time: null, timeZone: "Pacific/Kiritimati" } });
+    expect(byId.get(ID.cpi0311)).toMatchObject({
+      scheduledDate: "2026-03-11",
+      scheduledAt: "2026-03-11T12:30:00.000Z",
+      local: { date: "2026-03-12", time: "02:30", timeZone: "Pacific/Kiritimati" },
+    });
+    expect(byId.get(ID.hicpFlash0312)).toMatchObject({
+      scheduledAt: null,
+      local: { date: "2026-03-12", time: null, timeZone: "Pacific/Kiritimati" },
+    });
     for (const day of body.data.days as Day[]) for (const event of day.events) expect(event.local.date).toBe(day.date);
     const losAngeles = await calendar(`${MARCH}&tz=America/Los_Angeles`);
     const ecb = flatten(losAngeles.body.data.days).find((event) => event.id === ID.ecbDecision0319);
@@ -82,13 +103,17 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
 
   it("reads bare from/to as an inclusive window of local days in tz (Pacific/Kiritimati and America/Los_Angeles)", async () => {
     // The BLS events are at 12:30Z. Kiritimati's 2026-03-10 (UTC+14) runs 03-09T10:00Z to 03-10T10:00Z: only the 03-09 event.
-    expect(idsOf((await calendar("from=2026-03-10&to=2026-03-10&tz=Pacific/Kiritimati")).body)).toEqual([ID.employment0309]);
+    expect(idsOf((await calendar("from=2026-03-10&to=2026-03-10&tz=Pacific/Kiritimati")).body)).toEqual([
+      ID.employment0309,
+    ]);
     // Los Angeles' 2026-03-10 (UTC-7 after the DST change) runs 03-10T07:00Z to 03-11T07:00Z: only the 03-10 event.
     expect(idsOf((await calendar("from=2026-03-10&to=2026-03-10&tz=America/Los_Angeles")).body)).toEqual([ID.ppi0310]);
     // An instant `to` is inclusive: an event exactly at it is in the window.
     expect(idsOf((await calendar("from=2026-03-10T00:00:00Z&to=2026-03-10T12:30:00Z")).body)).toEqual([ID.ppi0310]);
     expect(idsOf((await calendar("from=2026-03-10T00:00:00Z&to=2026-03-10T12:29:59Z")).body)).toEqual([]);
-    expect(idsOf((await calendar("from=2026-03-19T00:00:00Z&to=2026-03-19T23:59:59Z")).body)).toEqual([ID.ecbDecision0319]);
+    expect(idsOf((await calendar("from=2026-03-19T00:00:00Z&to=2026-03-19T23:59:59Z")).body)).toEqual([
+      ID.ecbDecision0319,
+    ]);
   });
 
   it("defaults to 7 days back and 31 days ahead of today", async () => {
@@ -114,13 +139,17 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
   });
 
   it("filters by source, release, country and currency with up to 10 tokens each", async () => {
-    expect(idsOf((await calendar(`${MARCH}&source=central-bank-statistics-calendar`)).body)).toEqual([ID.ecbDecision0319]);
+    expect(idsOf((await calendar(`${MARCH}&source=central-bank-statistics-calendar`)).body)).toEqual([
+      ID.ecbDecision0319,
+    ]);
     expect(idsOf((await calendar(`${MARCH}&release=bls-consumer-price-index`)).body)).toEqual([ID.cpi0311]);
-    expect(sorted(idsOf((await calendar(`${MARCH}&country=us`)).body)))
-      .toEqual(sorted([ID.employment0309, ID.ppi0310, ID.cpi0311, ID.realEarnings0311, ID.jolts0311, ID.eci0317]));
+    expect(sorted(idsOf((await calendar(`${MARCH}&country=us`)).body))).toEqual(
+      sorted([ID.employment0309, ID.ppi0310, ID.cpi0311, ID.realEarnings0311, ID.jolts0311, ID.eci0317]),
+    );
     expect(idsOf((await calendar(`${MARCH}&country=EA`)).body)).toEqual([]);
-    expect(sorted(idsOf((await calendar(`${MARCH}&currency=eur`)).body)))
-      .toEqual(sorted([ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash0312, ID.hicp0318, ID.ecbDecision0319]));
+    expect(sorted(idsOf((await calendar(`${MARCH}&currency=eur`)).body))).toEqual(
+      sorted([ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash0312, ID.hicp0318, ID.ecbDecision0319]),
+    );
     for (const name of ["source", "release", "country", "currency"]) {
       expect((await calendar(`${MARCH}&${name}=${tokens(10, "x")}`)).status, name).toBe(200);
       await expectInvalid(`${MARCH}&${name}=${tokens(11, "x")}`);
@@ -128,12 +157,24 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
   });
 
   it("refuses unknown region and status values (closed enumerations) and filters by them", async () => {
-    expect(sorted(idsOf((await calendar(`${MARCH}&region=ea`)).body)))
-      .toEqual(sorted([ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash0312, ID.hicp0318, ID.ecbDecision0319]));
+    expect(sorted(idsOf((await calendar(`${MARCH}&region=ea`)).body))).toEqual(
+      sorted([ID.unemployment0312, ID.industrialProduction0312, ID.hicpFlash0312, ID.hicp0318, ID.ecbDecision0319]),
+    );
     expect(idsOf((await calendar(`${MARCH}&status=rescheduled`)).body)).toEqual([ID.eci0317]);
     expect(idsOf((await calendar(`${MARCH}&status=PUBLISHED`)).body)).toEqual([ID.hicp0318]);
-    expect(sorted(idsOf((await calendar(`${MARCH}&status=scheduled,published`)).body)))
-      .toEqual(sorted([ID.employment0309, ID.ppi0310, ID.cpi0311, ID.realEarnings0311, ID.jolts0311, ID.unemployment0312, ID.hicpFlash0312, ID.hicp0318, ID.ecbDecision0319]));
+    expect(sorted(idsOf((await calendar(`${MARCH}&status=scheduled,published`)).body))).toEqual(
+      sorted([
+        ID.employment0309,
+        ID.ppi0310,
+        ID.cpi0311,
+        ID.realEarnings0311,
+        ID.jolts0311,
+        ID.unemployment0312,
+        ID.hicpFlash0312,
+        ID.hicp0318,
+        ID.ecbDecision0319,
+      ]),
+    );
     await expectInvalid(`${MARCH}&region=US`);
     await expectInvalid(`${MARCH}&status=DELAYED`);
     await expectInvalid(`${MARCH}&status=scheduled,late`);
@@ -168,23 +209,39 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
 
   it("reports sourceChecks, dataUpdatedAt, dataStatus and nextCursor", async () => {
     const { body } = await calendar(MARCH);
-    expect(body.meta.sourceChecks).toEqual(CALENDAR_SOURCES.map((sourceId) => ({
-      sourceId,
-      // The BLS schedule failed in the third (partial) run.
-      latestCheck: sourceId === "labour-stats-release-schedule" ? "incomplete" : "successful",
-      lastSuccessAt: EDGE_RUNS.second,
-    })));
-    expect(body.meta).toMatchObject({ lastIngestedAt: EDGE_RUNS.third, lastSuccessfulIngestionAt: EDGE_RUNS.second, dataUpdatedAt: EDGE_RUNS.third, dataStatus: "fresh", nextCursor: null });
+    expect(body.meta.sourceChecks).toEqual(
+      CALENDAR_SOURCES.map((sourceId) => ({
+        sourceId,
+        // The BLS schedule failed in the third (partial) run.
+        latestCheck: sourceId === "labour-stats-release-schedule" ? "incomplete" : "successful",
+        lastSuccessAt: EDGE_RUNS.second,
+      })),
+    );
+    expect(body.meta).toMatchObject({
+      lastIngestedAt: EDGE_RUNS.third,
+      lastSuccessfulIngestionAt: EDGE_RUNS.second,
+      dataUpdatedAt: EDGE_RUNS.third,
+      dataStatus: "fresh",
+      nextCursor: null,
+    });
   });
 
   it("turns dataStatus stale 36 hours after the last successful ingestion", async () => {
     // Last success 2026-03-13T06:00Z.
-    expect(await at("2026-03-14T18:00:00.000Z", async () => (await calendar(MARCH)).body.meta.dataStatus)).toBe("fresh");
-    expect(await at("2026-03-14T18:00:00.001Z", async () => (await calendar(MARCH)).body.meta.dataStatus)).toBe("stale");
+    expect(await at("2026-03-14T18:00:00.000Z", async () => (await calendar(MARCH)).body.meta.dataStatus)).toBe(
+      "fresh",
+    );
+    expect(await at("2026-03-14T18:00:00.001Z", async () => (await calendar(MARCH)).body.meta.dataStatus)).toBe(
+      "stale",
+    );
   });
 
   it("computes derivedState from the clock", async () => {
-    const states = await at("2026-03-12T23:00:00Z", async () => new Map(flatten((await calendar(MARCH)).body.data.days).map((event) => [event.id, event.derivedState])));
+    const states = await at(
+      "2026-03-12T23:00:00Z",
+      async () =>
+        new Map(flatten((await calendar(MARCH)).body.data.days).map((event) => [event.id, event.derivedState])),
+    );
     expect(states.get(ID.hicpFlash0312)).toBe("PAST_DUE_AWAITING_CONFIRMATION");
     expect(states.get(ID.ppi0310)).toBe("PAST_DUE_AWAITING_CONFIRMATION");
     expect(states.get(ID.cpi0311)).toBe("CONFIRMED_PUBLISHED");
@@ -196,30 +253,55 @@ describe("GET /api/public/v1/economics/calendar over a synthetic index", () => {
 
 describe("GET /api/public/v1/economics/calendar meta on other indexes", () => {
   const services: RunningService[] = [];
-  afterAll(async () => { for (const service of services) await service.close(); });
+  afterAll(async () => {
+    for (const service of services) await service.close();
+  });
 
   it("reports not_recorded for calendar sources never checked, and an empty 200 when nothing matches", async () => {
-    const service = await startService({ seedDataDir: await syntheticDataDir({ runs: [{ at: "2026-03-05T06:00:00.000Z" }] }), clock: fakeClock("2026-03-05T12:00:00Z") });
+    const service = await startService({
+      seedDataDir: await syntheticDataDir({ runs: [{ at: "2026-03-05T06:00:00.000Z" }] }),
+      clock: fakeClock("2026-03-05T12:00:00Z"),
+    });
     services.push(service);
     const { status, body } = await service.request(CALENDAR);
     expect(status).toBe(200);
     expect(body.data.days).toEqual([]);
-    expect(body.meta.sourceChecks).toEqual(CALENDAR_SOURCES.map((sourceId) => ({ sourceId, lastSuccessAt: null, latestCheck: "not_recorded" })));
+    expect(body.meta.sourceChecks).toEqual(
+      CALENDAR_SOURCES.map((sourceId) => ({ sourceId, lastSuccessAt: null, latestCheck: "not_recorded" })),
+    );
     expect(body.meta.dataStatus).toBe("fresh");
   });
 
   it("reports dataStatus unavailable when no run ever fully succeeded", async () => {
     const dir = await syntheticDataDir({
-      runs: [{ at: "2026-03-05T06:00:00.000Z", calendars: { "labour-stats-release-schedule": [EDGE_EVENTS.ppi0310] }, incomplete: ["eu-stats-release-calendar"] }],
+      runs: [
+        {
+          at: "2026-03-05T06:00:00.000Z",
+          calendars: { "labour-stats-release-schedule": [EDGE_EVENTS.ppi0310] },
+          incomplete: ["eu-stats-release-calendar"],
+        },
+      ],
     });
     const service = await startService({ seedDataDir: dir, clock: fakeClock("2026-03-05T12:00:00Z") });
     services.push(service);
     const { status, body } = await service.request(CALENDAR);
     expect(status).toBe(200);
     expect(idsOf(body)).toEqual([ID.ppi0310]);
-    expect(body.meta).toMatchObject({ lastIngestedAt: "2026-03-05T06:00:00.000Z", lastSuccessfulIngestionAt: null, dataStatus: "unavailable" });
-    expect(body.meta.sourceChecks).toContainEqual({ sourceId: "eu-stats-release-calendar", lastSuccessAt: null, latestCheck: "incomplete" });
-    expect(body.meta.sourceChecks).toContainEqual({ sourceId: "labour-stats-release-schedule", lastSuccessAt: "2026-03-05T06:00:00.000Z", latestCheck: "successful" });
+    expect(body.meta).toMatchObject({
+      lastIngestedAt: "2026-03-05T06:00:00.000Z",
+      lastSuccessfulIngestionAt: null,
+      dataStatus: "unavailable",
+    });
+    expect(body.meta.sourceChecks).toContainEqual({
+      sourceId: "eu-stats-release-calendar",
+      lastSuccessAt: null,
+      latestCheck: "incomplete",
+    });
+    expect(body.meta.sourceChecks).toContainEqual({
+      sourceId: "labour-stats-release-schedule",
+      lastSuccessAt: "2026-03-05T06:00:00.000Z",
+      latestCheck: "successful",
+    });
   });
 
   it("cuts a page over 1 MB, marks it truncated and resumes after the last event served", async () => {
@@ -230,7 +312,9 @@ describe("GET /api/public/v1/economics/calendar meta on other indexes", () => {
     let truncated = 0;
     let cursor: string | null = null;
     do {
-      const response: { status: number; text: string; body: any } = await service.request(`${query}${cursor ? `&cursor=${cursor}` : ""}`);
+      const response: { status: number; text: string; body: any } = await service.request(
+        `${query}${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(response.status).toBe(200);
       expect(Buffer.byteLength(response.text)).toBeLessThanOrEqual(RESPONSE_CEILING_BYTES);
       if (response.body.meta.truncated === true) truncated++;
@@ -243,16 +327,27 @@ describe("GET /api/public/v1/economics/calendar meta on other indexes", () => {
   });
 
   it("serves the sample archive's default window around the clock", async () => {
-    const service = await startService({ seedDataDir: await sampleDataDir(), clock: fakeClock("2026-11-21T12:00:00Z") });
+    const service = await startService({
+      seedDataDir: await sampleDataDir(),
+      clock: fakeClock("2026-11-21T12:00:00Z"),
+    });
     services.push(service);
     const { status, body } = await service.request(`${CALENDAR}?tz=America/New_York`);
     expect(status).toBe(200);
     const events = flatten(body.data.days);
     expect(events.length).toBeGreaterThan(0);
-    for (const event of events) expect(event.scheduledDate >= "2026-11-14" && event.scheduledDate <= "2026-12-23", event.scheduledDate).toBe(true);
+    for (const event of events)
+      expect(event.scheduledDate >= "2026-11-14" && event.scheduledDate <= "2026-12-23", event.scheduledDate).toBe(
+        true,
+      );
     const cpi = events.find((event) => event.release.slug === "bls-consumer-price-index");
-    expect(cpi).toMatchObject({ scheduledDate: "2026-12-10", local: { date: "2026-12-10", time: "08:30", timeZone: "America/New_York" } });
+    expect(cpi).toMatchObject({
+      scheduledDate: "2026-12-10",
+      local: { date: "2026-12-10", time: "08:30", timeZone: "America/New_York" },
+    });
     expect(body.meta).toMatchObject({ dataUpdatedAt: SAMPLE_INGESTED_AT, dataStatus: "fresh" });
-    expect(body.meta.sourceChecks.every((check: { latestCheck: string }) => check.latestCheck === "successful")).toBe(true);
+    expect(body.meta.sourceChecks.every((check: { latestCheck: string }) => check.latestCheck === "successful")).toBe(
+      true,
+    );
   });
 });

@@ -2,7 +2,12 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../server/http/params.ts";
 import type { Series } from "../../schemas/registry.ts";
-import { SAMPLE_INGESTED_AT, edgeCaseDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import {
+  SAMPLE_INGESTED_AT,
+  edgeCaseDataDir,
+  sampleDataDir,
+  removeEconomicsDataDirs,
+} from "../support/economics-index.ts";
 import { EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
 import { periodEndDate } from "../../schemas/reference-periods.ts";
 import { startService, type RunningService } from "../support/service.ts";
@@ -11,18 +16,29 @@ afterAll(removeEconomicsDataDirs);
 
 type Release = Record<string, any> & { series: { slug: string }; availability: string };
 
-const REGISTRY_SERIES = JSON.parse(readFileSync(new URL("../../data/registry/series.json", import.meta.url), "utf8")) as Series[];
+const REGISTRY_SERIES = JSON.parse(
+  readFileSync(new URL("../../data/registry/series.json", import.meta.url), "utf8"),
+) as Series[];
 const ACTIVE = REGISTRY_SERIES.filter((series) => series.active);
 const RELEASES = "/api/public/v1/economics/releases";
 /** Registered series the sample archive holds no values for. */
 const SAMPLE_UNAVAILABLE = [
-  "ea-hicp-all-items-annual-rate", "ea-industrial-producer-prices-month-on-month", "ea-industrial-production-index", "ea-m3-annual-growth-rate",
-  "ea-real-gdp-quarter-on-quarter", "ea-retail-trade-volume-month-on-month", "ea-trade-in-goods-balance-extra-euro-area", "ecb-euro-short-term-rate-month-end", "ecb-usd-per-eur-reference-rate-monthly-average",
-  "us-employment-cost-index-12-month-change", "us-jolts-job-openings",
+  "ea-hicp-all-items-annual-rate",
+  "ea-industrial-producer-prices-month-on-month",
+  "ea-industrial-production-index",
+  "ea-m3-annual-growth-rate",
+  "ea-real-gdp-quarter-on-quarter",
+  "ea-retail-trade-volume-month-on-month",
+  "ea-trade-in-goods-balance-extra-euro-area",
+  "ecb-euro-short-term-rate-month-end",
+  "ecb-usd-per-eur-reference-rate-monthly-average",
+  "us-employment-cost-index-12-month-change",
+  "us-jolts-job-openings",
 ];
 
 const slugsOf = (body: any): string[] => body.data.releases.map((release: Release) => release.series.slug);
-const bySlug = (body: any) => new Map<string, Release>(body.data.releases.map((release: Release) => [release.series.slug, release]));
+const bySlug = (body: any) =>
+  new Map<string, Release>(body.data.releases.map((release: Release) => [release.series.slug, release]));
 
 /**
  * (current / yearAgo − 1) × 100, rounded half-up to `places` decimals, on the decimal strings in exact
@@ -63,19 +79,44 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
     const unavailable = body.data.releases.filter((release: Release) => release.availability === "UNAVAILABLE");
     expect(unavailable.map((release: Release) => release.series.slug).sort()).toEqual(SAMPLE_UNAVAILABLE);
     for (const release of unavailable) {
-      expect(release).toMatchObject({ referencePeriod: null, value: null, publicationStatus: null, publishedAt: null, ingestedAt: null, revision: null, previous: null, periods: [] });
+      expect(release).toMatchObject({
+        referencePeriod: null,
+        value: null,
+        publicationStatus: null,
+        publishedAt: null,
+        ingestedAt: null,
+        revision: null,
+        previous: null,
+        periods: [],
+      });
       expect(release).not.toHaveProperty("derived");
     }
     // Unavailable series come after every series with a value.
     const availability = body.data.releases.map((release: Release) => release.availability);
     expect(availability).toEqual([...availability].sort());
-    expect(body.meta).toMatchObject({ lastIngestedAt: SAMPLE_INGESTED_AT, lastSuccessfulIngestionAt: SAMPLE_INGESTED_AT, dataUpdatedAt: SAMPLE_INGESTED_AT, dataStatus: "fresh", nextCursor: null });
+    expect(body.meta).toMatchObject({
+      lastIngestedAt: SAMPLE_INGESTED_AT,
+      lastSuccessfulIngestionAt: SAMPLE_INGESTED_AT,
+      dataUpdatedAt: SAMPLE_INGESTED_AT,
+      dataStatus: "fresh",
+      nextCursor: null,
+    });
   });
 
   it("gives the newest value with the previous period, revision facts, attribution and links", async () => {
     const release = bySlug((await releases()).body).get("us-cpi-all-items-nsa")!;
     expect(release).toMatchObject({
-      series: { slug: "us-cpi-all-items-nsa", family: "consumer-prices-us", country: "US", region: null, frequency: "MONTHLY", unit: { code: "INDEX_1982_1984_100", scale: 0 }, seasonalAdjustment: "NOT_SEASONALLY_ADJUSTED", transformation: "INDEX", officialSeriesUrl: "https://data.bls.gov/timeseries/CUUR0000SA0" },
+      series: {
+        slug: "us-cpi-all-items-nsa",
+        family: "consumer-prices-us",
+        country: "US",
+        region: null,
+        frequency: "MONTHLY",
+        unit: { code: "INDEX_1982_1984_100", scale: 0 },
+        seasonalAdjustment: "NOT_SEASONALLY_ADJUSTED",
+        transformation: "INDEX",
+        officialSeriesUrl: "https://data.bls.gov/timeseries/CUUR0000SA0",
+      },
       availability: "AVAILABLE",
       referencePeriod: { code: "2026-07" },
       value: "333.918",
@@ -85,13 +126,22 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
       revision: { count: 0, isRevision: false, previousValue: null },
       previous: { referencePeriod: "2026-06", value: "333.952", publicationStatus: null },
       attribution: { text: "Source: U.S. Bureau of Labor Statistics", required: true },
-      links: { observations: "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa", calendar: "/api/public/v1/economics/calendar?country=US" },
+      links: {
+        observations: "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa",
+        calendar: "/api/public/v1/economics/calendar?country=US",
+      },
     });
     expect(release).not.toHaveProperty("derived");
     const ecb = bySlug((await releases()).body).get("ecb-deposit-facility-rate")!;
-    expect(ecb).toMatchObject({ attribution: { text: "Source: ECB statistics", required: true }, links: { calendar: "/api/public/v1/economics/calendar?region=EA" } });
+    expect(ecb).toMatchObject({
+      attribution: { text: "Source: ECB statistics", required: true },
+      links: { calendar: "/api/public/v1/economics/calendar?region=EA" },
+    });
     const eurostat = bySlug((await releases()).body).get("es-unemployment-rate-sa")!;
-    expect(eurostat).toMatchObject({ attribution: { text: "Source: Eurostat", required: true }, referencePeriod: { code: "1986-11" } });
+    expect(eurostat).toMatchObject({
+      attribution: { text: "Source: Eurostat", required: true },
+      referencePeriod: { code: "1986-11" },
+    });
   });
 
   it("links resolve: observations answer for series with values and 503 for the unavailable ones", async () => {
@@ -114,7 +164,12 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
     expect(release).toMatchObject({
       referencePeriod: { code: "2026-07" },
       value: "3.4",
-      provenance: { sourceId: "bls-api", adapter: "derive-series", derivation: "SERVICE_DERIVED", transformation: ["PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP"] },
+      provenance: {
+        sourceId: "bls-api",
+        adapter: "derive-series",
+        derivation: "SERVICE_DERIVED",
+        transformation: ["PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP"],
+      },
       derived: {
         formula: rule.formula,
         inputs: [
@@ -125,8 +180,16 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
       previous: { referencePeriod: "2024-05", value: "3.3" },
     });
     // The inputs are the values the BLS sample publishes.
-    const sample = JSON.parse(readFileSync(new URL("../../data/samples/bls-api/bls-v1-5series-2025-07_2026-07-captured-2026-08-24.json", import.meta.url), "utf8"));
-    const published = (year: string, period: string) => sample.Results.series[0].data.find((row: { year: string; period: string }) => row.year === year && row.period === period).value;
+    const sample = JSON.parse(
+      readFileSync(
+        new URL("../../data/samples/bls-api/bls-v1-5series-2025-07_2026-07-captured-2026-08-24.json", import.meta.url),
+        "utf8",
+      ),
+    );
+    const published = (year: string, period: string) =>
+      sample.Results.series[0].data.find(
+        (row: { year: string; period: string }) => row.year === year && row.period === period,
+      ).value;
     expect([published("2026", "M07"), published("2025", "M07")]).toEqual(["333.918", "323.048"]);
   });
 
@@ -136,18 +199,38 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
     expect(yearAgoChangeByHand("299.170", "281.148", 1)).toBe("6.4");
     // 301.836 / 287.504 = 1.049849…: 4.9849…% rounds to 5.0, and the trailing zero is kept.
     expect(yearAgoChangeByHand("301.836", "287.504", 1)).toBe("5.0");
-    const { body } = await service.request("/api/public/v1/economics/observations?series=us-cpi-all-items-12-month-change&from=2023-01&to=2023-03");
-    expect(body.data.observations.map((row: { referencePeriod: string; value: string }) => [row.referencePeriod, row.value]))
-      .toEqual([["2023-01", "6.4"], ["2023-02", yearAgoChangeByHand("300.840", "283.716", 1)], ["2023-03", "5.0"]]);
+    const { body } = await service.request(
+      "/api/public/v1/economics/observations?series=us-cpi-all-items-12-month-change&from=2023-01&to=2023-03",
+    );
+    expect(
+      body.data.observations.map((row: { referencePeriod: string; value: string }) => [row.referencePeriod, row.value]),
+    ).toEqual([
+      ["2023-01", "6.4"],
+      ["2023-02", yearAgoChangeByHand("300.840", "283.716", 1)],
+      ["2023-03", "5.0"],
+    ]);
   });
 
   it("perSeries: newest periods per series, default 1, clamped to 5, each with its current vintage", async () => {
     expect(bySlug((await releases()).body).get("us-cpi-all-items-nsa")!.periods).toEqual([
-      expect.objectContaining({ referencePeriod: "2026-07", value: "333.918", publicationStatus: null, publisherNote: null, revisionCount: 0 }),
+      expect.objectContaining({
+        referencePeriod: "2026-07",
+        value: "333.918",
+        publicationStatus: null,
+        publisherNote: null,
+        revisionCount: 0,
+      }),
     ]);
     const three = bySlug((await releases("perSeries=3")).body);
-    expect(three.get("us-cpi-all-items-nsa")!.periods.map((period: { referencePeriod: string; value: string }) => [period.referencePeriod, period.value]))
-      .toEqual([["2026-07", "333.918"], ["2026-06", "333.952"], ["2026-05", "335.123"]]);
+    expect(
+      three
+        .get("us-cpi-all-items-nsa")!
+        .periods.map((period: { referencePeriod: string; value: string }) => [period.referencePeriod, period.value]),
+    ).toEqual([
+      ["2026-07", "333.918"],
+      ["2026-06", "333.952"],
+      ["2026-05", "335.123"],
+    ]);
     expect(three.get("es-unemployment-rate-sa")!.periods).toHaveLength(1);
     const clamped = bySlug((await releases("perSeries=9")).body);
     expect(clamped.get("us-cpi-all-items-nsa")!.periods).toHaveLength(5);
@@ -175,7 +258,9 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
       paged.push(...slugsOf(response.body));
       cursor = response.body.meta.nextCursor;
     } while (cursor !== null);
-    expect(sizes).toEqual(Array.from({ length: Math.ceil(ACTIVE.length / 4) }, (_, page) => Math.min(4, ACTIVE.length - page * 4)));
+    expect(sizes).toEqual(
+      Array.from({ length: Math.ceil(ACTIVE.length / 4) }, (_, page) => Math.min(4, ACTIVE.length - page * 4)),
+    );
     expect(paged).toEqual(all);
     for (const query of ["limit=0", "limit=none", "cursor=~~", "cursor=bzo"]) {
       const { status, body } = await service.request(`${RELEASES}?${query}`);
@@ -189,15 +274,29 @@ describe("GET /api/public/v1/economics/releases over the sample archive", () => 
   });
 
   it("filters by series (up to 10 slugs), country and region", async () => {
-    expect(slugsOf((await releases("series=us-cpi-all-items-nsa,ea-unemployment-rate,no-such-series")).body).sort()).toEqual(["ea-unemployment-rate", "us-cpi-all-items-nsa"]);
+    expect(
+      slugsOf((await releases("series=us-cpi-all-items-nsa,ea-unemployment-rate,no-such-series")).body).sort(),
+    ).toEqual(["ea-unemployment-rate", "us-cpi-all-items-nsa"]);
     const ten = ACTIVE.slice(0, 10).map((series) => series.slug);
     expect(slugsOf((await releases(`series=${ten.join(",")}`)).body).sort()).toEqual([...ten].sort());
-    const eleven = await releases(`series=${ACTIVE.slice(0, 11).map((series) => series.slug).join(",")}`);
+    const eleven = await releases(
+      `series=${ACTIVE.slice(0, 11)
+        .map((series) => series.slug)
+        .join(",")}`,
+    );
     expect(eleven.status).toBe(400);
     expect(eleven.body.error.code).toBe("VALIDATION_FAILED");
-    expect(slugsOf((await releases("country=us")).body).sort()).toEqual(ACTIVE.filter((series) => series.country === "US").map((series) => series.slug).sort());
+    expect(slugsOf((await releases("country=us")).body).sort()).toEqual(
+      ACTIVE.filter((series) => series.country === "US")
+        .map((series) => series.slug)
+        .sort(),
+    );
     expect(slugsOf((await releases("country=DE")).body)).toEqual(["de-unemployment-rate"]);
-    expect(slugsOf((await releases("region=ea")).body).sort()).toEqual(ACTIVE.filter((series) => series.region === "EA").map((series) => series.slug).sort());
+    expect(slugsOf((await releases("region=ea")).body).sort()).toEqual(
+      ACTIVE.filter((series) => series.region === "EA")
+        .map((series) => series.slug)
+        .sort(),
+    );
     const badRegion = await releases("region=NAFTA");
     expect(badRegion.status).toBe(400);
     expect(badRegion.body.error.code).toBe("VALIDATION_FAILED");
@@ -226,32 +325,47 @@ describe("GET /api/public/v1/economics/releases over a synthetic index with late
   it("carries revision facts after a second and a third vintage", () => {
     const releases = bySlug(body);
     expect(releases.get("ea-unemployment-rate")).toMatchObject({
-      referencePeriod: { code: "2026-01" }, value: "6.0", ingestedAt: EDGE_RUNS.third, publishedAt: null,
+      referencePeriod: { code: "2026-01" },
+      value: "6.0",
+      ingestedAt: EDGE_RUNS.third,
+      publishedAt: null,
       revision: { count: 2, isRevision: true, previousValue: "6.1" },
       previous: { referencePeriod: "2025-12", value: "6.3", publicationStatus: null },
     });
     // A status change at the same number is a revision.
     expect(releases.get("us-nonfarm-payroll-employment")).toMatchObject({
-      value: "159000", publicationStatus: null, revision: { count: 1, isRevision: true, previousValue: "159000" }, previous: null,
+      value: "159000",
+      publicationStatus: null,
+      revision: { count: 1, isRevision: true, previousValue: "159000" },
+      previous: null,
     });
     // A formatting-only change is not.
-    expect(releases.get("us-unemployment-rate")).toMatchObject({ referencePeriod: { code: "2025-04" }, value: "4.2", revision: { count: 0, isRevision: false, previousValue: null } });
+    expect(releases.get("us-unemployment-rate")).toMatchObject({
+      referencePeriod: { code: "2025-04" },
+      value: "4.2",
+      revision: { count: 0, isRevision: false, previousValue: null },
+    });
   });
 
   it("stamps publishedAt from the confirmed release event and derives from the current input vintages", () => {
     const releases = bySlug(body);
     expect(releases.get("us-cpi-all-items-nsa")).toMatchObject({
-      referencePeriod: { code: "2026-02" }, value: "326.000", publishedAt: "2026-03-11T12:30:00.000Z", ingestedAt: EDGE_RUNS.second,
+      referencePeriod: { code: "2026-02" },
+      value: "326.000",
+      publishedAt: "2026-03-11T12:30:00.000Z",
+      ingestedAt: EDGE_RUNS.second,
       previous: { referencePeriod: "2026-01", value: "325.252" },
     });
     // By hand: 326.000 / 319.082 = 1.021681…, a change of 2.1681…%, which rounds half-up to 2.2.
     expect(yearAgoChangeByHand("326.000", "319.082", 1)).toBe("2.2");
     expect(releases.get("us-cpi-all-items-12-month-change")).toMatchObject({
       value: "2.2",
-      derived: { inputs: [
-        { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2026-02", value: "326.000" },
-        { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2025-02", value: "319.082" },
-      ] },
+      derived: {
+        inputs: [
+          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2026-02", value: "326.000" },
+          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2025-02", value: "319.082" },
+        ],
+      },
       previous: { referencePeriod: "2026-01", value: yearAgoChangeByHand("325.252", "317.671", 1) },
     });
   });
@@ -260,7 +374,9 @@ describe("GET /api/public/v1/economics/releases over a synthetic index with late
     const releases: Release[] = body.data.releases;
     const available = releases.filter((release) => release.availability === "AVAILABLE");
     const keys = available.map((release) => `${periodEndDate(release.referencePeriod!.code)}|${release.series.slug}`);
-    const expected = [...keys].sort((a, b) => b.split("|")[0]!.localeCompare(a.split("|")[0]!) || a.split("|")[1]!.localeCompare(b.split("|")[1]!));
+    const expected = [...keys].sort(
+      (a, b) => b.split("|")[0]!.localeCompare(a.split("|")[0]!) || a.split("|")[1]!.localeCompare(b.split("|")[1]!),
+    );
     expect(keys).toEqual(expected);
     expect(periodEndDate("2026-03")).toBe("2026-03-31");
     expect(periodEndDate("2026-Q1")).toBe("2026-03-31");

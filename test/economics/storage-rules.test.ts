@@ -3,7 +3,13 @@ import { copyFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import { edgeCaseDataDir, emptyIndexDataDir, noIngestionDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import {
+  edgeCaseDataDir,
+  emptyIndexDataDir,
+  noIngestionDataDir,
+  sampleDataDir,
+  removeEconomicsDataDirs,
+} from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
 import { fakeClock, startService, type RunningService, type ServiceOptions } from "../support/service.ts";
 
@@ -21,7 +27,9 @@ const STORAGE_ROUTES = [
 
 describe("storage rules of the economics routes", () => {
   const services: RunningService[] = [];
-  afterAll(async () => { for (const service of services) await service.close(); });
+  afterAll(async () => {
+    for (const service of services) await service.close();
+  });
 
   async function start(options: ServiceOptions) {
     const service = await startService({ clock: fakeClock("2026-03-14T12:00:00Z"), ...options });
@@ -70,10 +78,14 @@ describe("storage rules of the economics routes", () => {
     const calendar = await get("/api/v1/economics/calendar?from=2025-01-01&to=2025-01-31");
     expect(calendar.status).toBe(200);
     expect(calendar.body.data.days).toEqual([]);
-    const publicCalendar = await service.request("/api/public/v1/economics/calendar?from=2026-03-01&to=2026-03-31&release=no-such-release");
+    const publicCalendar = await service.request(
+      "/api/public/v1/economics/calendar?from=2026-03-01&to=2026-03-31&release=no-such-release",
+    );
     expect(publicCalendar.status).toBe(200);
     expect(publicCalendar.body.data.days).toEqual([]);
-    const observations = await service.request("/api/public/v1/economics/observations?series=us-cpi-all-items-nsa&from=1990-01&to=1990-12");
+    const observations = await service.request(
+      "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa&from=1990-01&to=1990-12",
+    );
     expect(observations.status).toBe(200);
     expect(observations.body.data.observations).toEqual([]);
   });
@@ -93,7 +105,9 @@ describe("storage rules of the economics routes", () => {
     const releases = await service.request("/api/public/v1/economics/releases?limit=100");
     expect(releases.status).toBe(200);
     expect(releases.body.data.releases.length).toBeGreaterThan(0);
-    expect(releases.body.data.releases.every((release: { availability: string }) => release.availability === "UNAVAILABLE")).toBe(true);
+    expect(
+      releases.body.data.releases.every((release: { availability: string }) => release.availability === "UNAVAILABLE"),
+    ).toBe(true);
     const observations = await service.request("/api/public/v1/economics/observations?series=us-cpi-all-items-nsa");
     expect(observations.status).toBe(503);
     expect(observations.body.error.code).toBe("SERVICE_UNAVAILABLE");

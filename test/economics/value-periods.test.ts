@@ -11,7 +11,10 @@ afterAll(removeEconomicsDataDirs);
 const OBSERVATIONS = "/api/public/v1/economics/observations";
 const SAMPLES = new URL("../../data/samples/", import.meta.url);
 const KEY_RATES = "ecb-data/2026-06-30-ecb-fm-key-rates-from-2012.csvdata.csv";
-const sha256OfSample = (path: string) => createHash("sha256").update(readFileSync(new URL(path, SAMPLES))).digest("hex");
+const sha256OfSample = (path: string) =>
+  createHash("sha256")
+    .update(readFileSync(new URL(path, SAMPLES)))
+    .digest("hex");
 
 /**
  * Issue 10 defect 9 and the 2025-2026 recordings, over the sample archive replayed by the real pipeline: every served
@@ -44,36 +47,84 @@ describe("served reference periods and the recorded 2024-2026 values", () => {
     const { body } = await service.request(`${OBSERVATIONS}?series=ecb-deposit-facility-rate&from=2025-05&limit=365`);
     // Changes recorded: 2025-06-11 → 2, 2026-06-17 → 2.25; the recording was fetched on 2026-06-30, so June 2026 has ended
     // for it and July 2026 has not.
-    expect(body.data.observations.map((row: { referencePeriod: string; value: string }) => [row.referencePeriod, row.value])).toEqual([
-      ["2025-05", "2.25"], ["2025-06", "2"], ["2025-07", "2"], ["2025-08", "2"], ["2025-09", "2"], ["2025-10", "2"], ["2025-11", "2"], ["2025-12", "2"],
-      ["2026-01", "2"], ["2026-02", "2"], ["2026-03", "2"], ["2026-04", "2"], ["2026-05", "2"], ["2026-06", "2.25"],
+    expect(
+      body.data.observations.map((row: { referencePeriod: string; value: string }) => [row.referencePeriod, row.value]),
+    ).toEqual([
+      ["2025-05", "2.25"],
+      ["2025-06", "2"],
+      ["2025-07", "2"],
+      ["2025-08", "2"],
+      ["2025-09", "2"],
+      ["2025-10", "2"],
+      ["2025-11", "2"],
+      ["2025-12", "2"],
+      ["2026-01", "2"],
+      ["2026-02", "2"],
+      ["2026-03", "2"],
+      ["2026-04", "2"],
+      ["2026-05", "2"],
+      ["2026-06", "2.25"],
     ]);
     const june = body.data.observations.at(-1);
     expect(june.provenance).toEqual({
-      sourceId: "ecb-data", adapter: "derive-series", derivation: "SERVICE_DERIVED", transformation: ["LEVEL_IN_FORCE_AT_PERIOD_END"],
+      sourceId: "ecb-data",
+      adapter: "derive-series",
+      derivation: "SERVICE_DERIVED",
+      transformation: ["LEVEL_IN_FORCE_AT_PERIOD_END"],
       document: { sha256: sha256OfSample(KEY_RATES), fetchedAt: "2026-06-30T00:00:00.000Z" },
     });
-    expect(june.derived.inputs).toEqual([{
-      sourceSeriesId: "FM.B.U2.EUR.4F.KR.DFR.LEV", referencePeriod: "2026-06", sourcePeriod: "2026-06-17", value: "2.25", vintage: 1,
-      document: { sha256: sha256OfSample(KEY_RATES), fetchedAt: "2026-06-30T00:00:00.000Z" },
-    }]);
+    expect(june.derived.inputs).toEqual([
+      {
+        sourceSeriesId: "FM.B.U2.EUR.4F.KR.DFR.LEV",
+        referencePeriod: "2026-06",
+        sourcePeriod: "2026-06-17",
+        value: "2.25",
+        vintage: 1,
+        document: { sha256: sha256OfSample(KEY_RATES), fetchedAt: "2026-06-30T00:00:00.000Z" },
+      },
+    ]);
     // Nothing before the first change the service has read (July 2012), nothing by day.
     const first = await service.request(`${OBSERVATIONS}?series=ecb-deposit-facility-rate&limit=1`);
     expect(first.body.data.observations[0]).toMatchObject({ referencePeriod: "2012-07", value: "0" });
     const negative = await service.request(`${OBSERVATIONS}?series=ecb-deposit-facility-rate&from=2014-06&to=2014-09`);
-    expect(negative.body.data.observations.map((row: { value: string }) => row.value)).toEqual(["-0.1", "-0.1", "-0.1", "-0.2"]);
+    expect(negative.body.data.observations.map((row: { value: string }) => row.value)).toEqual([
+      "-0.1",
+      "-0.1",
+      "-0.1",
+      "-0.2",
+    ]);
   });
 
   it("lists the ECB rate series as monthly, derived from the publisher's change dates", async () => {
     const { body } = await service.request("/api/v1/economics/series?region=EA&limit=100");
-    const rate = body.data.series.find((series: { slug: string }) => series.slug === "ecb-main-refinancing-operations-rate");
-    expect(rate).toMatchObject({ frequency: "MONTHLY", upstreamSeriesId: null, derived: { inputSeries: ["FM.B.U2.EUR.4F.KR.MRR_FR.LEV"] } });
+    const rate = body.data.series.find(
+      (series: { slug: string }) => series.slug === "ecb-main-refinancing-operations-rate",
+    );
+    expect(rate).toMatchObject({
+      frequency: "MONTHLY",
+      upstreamSeriesId: null,
+      derived: { inputSeries: ["FM.B.U2.EUR.4F.KR.MRR_FR.LEV"] },
+    });
   });
 
   it("keeps Eurostat's JSON-stat digits, its imputed-value flag with its label, and its no-data position as null", async () => {
-    const { body } = await service.request(`${OBSERVATIONS}?series=ea-industrial-production-month-on-month&from=2026-03`);
-    expect(body.data.observations.map((row: { referencePeriod: string; value: string | null; publicationStatus: string | null }) => [row.referencePeriod, row.value, row.publicationStatus])).toEqual([
-      ["2026-03", "0.4", null], ["2026-04", "0.3", "i"], ["2026-05", "0.3", "i"], ["2026-06", "0.0", "i"], ["2026-07", null, null],
+    const { body } = await service.request(
+      `${OBSERVATIONS}?series=ea-industrial-production-month-on-month&from=2026-03`,
+    );
+    expect(
+      body.data.observations.map(
+        (row: { referencePeriod: string; value: string | null; publicationStatus: string | null }) => [
+          row.referencePeriod,
+          row.value,
+          row.publicationStatus,
+        ],
+      ),
+    ).toEqual([
+      ["2026-03", "0.4", null],
+      ["2026-04", "0.3", "i"],
+      ["2026-05", "0.3", "i"],
+      ["2026-06", "0.0", "i"],
+      ["2026-07", null, null],
     ]);
     // The JSON number -1.0 stays "-1.0" (a float would have made it -1).
     const january = await service.request(`${OBSERVATIONS}?series=ea-industrial-production-month-on-month&to=2024-01`);
@@ -81,16 +132,36 @@ describe("served reference periods and the recorded 2024-2026 values", () => {
     expect(body.data.observations[1]).toMatchObject({
       publisherNote: "value imputed by Eurostat or other receiving agencies",
       sourceUpdatedAt: "2026-09-11T09:00:00.000Z",
-      provenance: { sourceId: "eurostat-sdmx", adapter: "eurostat-json-stat", transformation: ["JSON_NUMBER_TEXT_KEPT", "UPDATE_TIME_TO_UTC"] },
+      provenance: {
+        sourceId: "eurostat-sdmx",
+        adapter: "eurostat-json-stat",
+        transformation: ["JSON_NUMBER_TEXT_KEPT", "UPDATE_TIME_TO_UTC"],
+      },
     });
-    expect(body.data.observations[4].provenance.transformation).toEqual(["MISSING_MARKER_AS_NULL", "UPDATE_TIME_TO_UTC"]);
+    expect(body.data.observations[4].provenance.transformation).toEqual([
+      "MISSING_MARKER_AS_NULL",
+      "UPDATE_TIME_TO_UTC",
+    ]);
     const unemployment = await service.request(`${OBSERVATIONS}?series=ea-unemployment-rate&from=2026-06`);
-    expect(unemployment.body.data.observations.map((row: { value: string | null }) => row.value)).toEqual(["6.4", "6.4", null]);
+    expect(unemployment.body.data.observations.map((row: { value: string | null }) => row.value)).toEqual([
+      "6.4",
+      "6.4",
+      null,
+    ]);
   });
 
   it("shows current values on the releases route: the mid-2026 BLS and Eurostat figures", async () => {
-    const { body } = await service.request("/api/public/v1/economics/releases?series=us-unemployment-rate,us-ppi-final-demand,eu-unemployment-rate,ecb-deposit-facility-rate");
-    const newest = Object.fromEntries(body.data.releases.map((release: { series: { slug: string }; referencePeriod: { code: string }; value: string }) => [release.series.slug, [release.referencePeriod.code, release.value]]));
+    const { body } = await service.request(
+      "/api/public/v1/economics/releases?series=us-unemployment-rate,us-ppi-final-demand,eu-unemployment-rate,ecb-deposit-facility-rate",
+    );
+    const newest = Object.fromEntries(
+      body.data.releases.map(
+        (release: { series: { slug: string }; referencePeriod: { code: string }; value: string }) => [
+          release.series.slug,
+          [release.referencePeriod.code, release.value],
+        ],
+      ),
+    );
     expect(newest).toEqual({
       "us-unemployment-rate": ["2026-07", "4.1"],
       "us-ppi-final-demand": ["2026-07", "156.927"],

@@ -18,11 +18,21 @@ const PERIODS = Array.from({ length: PERIOD_COUNT }, (_, index) => periodOf(inde
 const DOCUMENTS = Array.from({ length: VINTAGE_COUNT }, (_, vintage) => {
   const month = String(vintage + 1).padStart(2, "0");
   // Every figure moves in every document, so each document appends a vintage to every period.
-  const rows = PERIODS.map((period, index): [string, string, string] => [period, (1 + (index % 40) / 10 + vintage / 100).toFixed(2), ""]);
-  return { name: `2023-${month}-15-hicp-revision-${vintage + 1}.sdmx.csv`, body: modifiedHicpDocument(`15/${month}/23 11:00:00`, rows) };
+  const rows = PERIODS.map((period, index): [string, string, string] => [
+    period,
+    (1 + (index % 40) / 10 + vintage / 100).toFixed(2),
+    "",
+  ]);
+  return {
+    name: `2023-${month}-15-hicp-revision-${vintage + 1}.sdmx.csv`,
+    body: modifiedHicpDocument(`15/${month}/23 11:00:00`, rows),
+  };
 });
 
-interface PeriodVintages { referencePeriod: string; vintages: { sequence: number }[] }
+interface PeriodVintages {
+  referencePeriod: string;
+  vintages: { sequence: number }[];
+}
 
 describe("vintages=all pages over the response ceiling", () => {
   let service: RunningService;
@@ -42,7 +52,9 @@ describe("vintages=all pages over the response ceiling", () => {
     const truncated: boolean[] = [];
     let cursor: string | null = null;
     do {
-      const response = await get(`/api/v1/economics/series/${HICP_SERIES}/observations?vintages=all&limit=10000${cursor ? `&cursor=${cursor}` : ""}`);
+      const response = await get(
+        `/api/v1/economics/series/${HICP_SERIES}/observations?vintages=all&limit=10000${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(response.status).toBe(200);
       expect(Buffer.byteLength(response.text)).toBeLessThanOrEqual(RESPONSE_CEILING_BYTES);
       expect(response.body.data.periods.length).toBeGreaterThan(0);
@@ -52,7 +64,10 @@ describe("vintages=all pages over the response ceiling", () => {
     } while (cursor !== null);
     expect(served.map((period) => period.referencePeriod)).toEqual(PERIODS);
     for (const period of served) {
-      expect(period.vintages.map((vintage) => vintage.sequence), period.referencePeriod).toEqual(Array.from({ length: VINTAGE_COUNT }, (_, index) => index + 1));
+      expect(
+        period.vintages.map((vintage) => vintage.sequence),
+        period.referencePeriod,
+      ).toEqual(Array.from({ length: VINTAGE_COUNT }, (_, index) => index + 1));
     }
     expect(truncated[0]).toBe(true);
     expect(truncated.at(-1)).toBe(false);

@@ -28,7 +28,12 @@ describe("operator ingestion routes", () => {
 
   beforeAll(async () => {
     publishers = await startPublisherStandin();
-    childEnv = { PATH: process.env.PATH ?? "", ...publishers.env, SERVICE_INGEST_RETRIES: "0", SERVICE_INGEST_TIMEOUT_MS: "5000" };
+    childEnv = {
+      PATH: process.env.PATH ?? "",
+      ...publishers.env,
+      SERVICE_INGEST_RETRIES: "0",
+      SERVICE_INGEST_TIMEOUT_MS: "5000",
+    };
     service = await startService({ launchIngestion: (dataDir) => createIngestionLauncher(dataDir, childEnv) });
     operator = service.createKey(["operator"]);
   });
@@ -37,8 +42,10 @@ describe("operator ingestion routes", () => {
     await publishers.close();
   });
 
-  const asOperator = (path = RUNS, init: RequestInit = {}) => service.request(path, { ...init, headers: { authorization: `Bearer ${operator}` } });
-  const finished = (answer: { status: number; body: any }) => answer.status === 200 && answer.body.data.run.outcome !== "running";
+  const asOperator = (path = RUNS, init: RequestInit = {}) =>
+    service.request(path, { ...init, headers: { authorization: `Bearer ${operator}` } });
+  const finished = (answer: { status: number; body: any }) =>
+    answer.status === 200 && answer.body.data.run.outcome !== "running";
 
   it("lists no runs before any ingestion", async () => {
     const { status, body } = await asOperator();
@@ -74,9 +81,14 @@ describe("operator ingestion routes", () => {
     expect(run.logFile).toBe(join(service.dataDir, "logs", `ingestion-${runId}.log`));
 
     // The summary is the child's last output, written just after the run is recorded finished.
-    const log = await poll(async () => readFileSync(run.logFile, "utf8"), (text) => text.includes(`run ${runId}: succeeded`));
+    const log = await poll(
+      async () => readFileSync(run.logFile, "utf8"),
+      (text) => text.includes(`run ${runId}: succeeded`),
+    );
     const lines = log.trimEnd().split("\n");
-    expect(lines[0]).toMatch(new RegExp(`^ingestion run ${runId} started through the operator route by the service \\(pid \\d+\\) at `));
+    expect(lines[0]).toMatch(
+      new RegExp(`^ingestion run ${runId} started through the operator route by the service \\(pid \\d+\\) at `),
+    );
     expect(log).toMatch(/^\[1\/\d+\] [a-z-]+: fetching…$/m);
     expect(log).toMatch(/^\[\d+\/\d+\] [a-z-]+: ok — \d+ documents?/m);
     expect(log).toContain(`run ${runId}: succeeded, index published`);
@@ -89,14 +101,19 @@ describe("operator ingestion routes", () => {
 
   it("does not start a second run while one is in progress, and names the run in progress", async () => {
     // The previous test's child may still be exiting after recording its run; wait until this server may start one.
-    const first = await poll(() => asOperator(RUNS, { method: "POST" }), (answer) => answer.body.data.started === true);
+    const first = await poll(
+      () => asOperator(RUNS, { method: "POST" }),
+      (answer) => answer.body.data.started === true,
+    );
     const second = await asOperator(RUNS, { method: "POST" });
     expect(first.body.data.started).toBe(true);
     expect(second.status).toBe(202);
     expect(second.body.data.started).toBe(false);
     expect(second.body.data.runId).toBe(first.body.data.runId);
     expect(second.headers.get("location")).toBe(first.headers.get("location"));
-    expect((await poll(() => asOperator(first.headers.get("location")!), finished)).body.data.run.outcome).toBe("succeeded");
+    expect((await poll(() => asOperator(first.headers.get("location")!), finished)).body.data.run.outcome).toBe(
+      "succeeded",
+    );
   });
 
   it("answers an unknown or malformed run id with NOT_FOUND, and every caller without an operator key like an unregistered path", async () => {
@@ -120,22 +137,32 @@ describe("an operator-launched run whose process ends before it records itself",
 
   beforeAll(async () => {
     const env = { PATH: process.env.PATH ?? "" };
-    service = await startService({ launchIngestion: (dataDir) => createIngestionLauncher(dataDir, env, "/nonexistent-registry-folder") });
+    service = await startService({
+      launchIngestion: (dataDir) => createIngestionLauncher(dataDir, env, "/nonexistent-registry-folder"),
+    });
     operator = service.createKey(["operator"]);
   });
   afterAll(() => service.close());
 
   it("is answered from the launch as failed, with the exit code and the log saying why", async () => {
-    const asOperator = (path: string, init: RequestInit = {}) => service.request(path, { ...init, headers: { authorization: `Bearer ${operator}` } });
+    const asOperator = (path: string, init: RequestInit = {}) =>
+      service.request(path, { ...init, headers: { authorization: `Bearer ${operator}` } });
     const started = await asOperator(RUNS, { method: "POST" });
     expect(started.status).toBe(202);
     expect(started.body.data.started).toBe(true);
-    const done = await poll(() => asOperator(started.headers.get("location")!), (answer) => answer.body.data.run.outcome !== "running");
+    const done = await poll(
+      () => asOperator(started.headers.get("location")!),
+      (answer) => answer.body.data.run.outcome !== "running",
+    );
     const run = done.body.data.run;
     expect(run).toMatchObject({ id: started.body.data.runId, outcome: "failed", sources: [] });
     expect(run.finishedAt).toEqual(expect.any(String));
-    expect(run.detail).toBe("the ingestion process ended before recording its run (exit code 2); its log file says why");
-    expect(readFileSync(run.logFile, "utf8")).toContain("configuration error: --registry-dir /nonexistent-registry-folder is not a folder");
+    expect(run.detail).toBe(
+      "the ingestion process ended before recording its run (exit code 2); its log file says why",
+    );
+    expect(readFileSync(run.logFile, "utf8")).toContain(
+      "configuration error: --registry-dir /nonexistent-registry-folder is not a folder",
+    );
     expect((await asOperator(RUNS)).body.data.runs).toEqual([]);
   });
 });
@@ -145,13 +172,16 @@ describe("a run another process has in progress (a scheduled `service ingest` ho
   let operator: string;
 
   beforeAll(async () => {
-    service = await startService({ launchIngestion: (dataDir) => createIngestionLauncher(dataDir, { PATH: process.env.PATH ?? "" }) });
+    service = await startService({
+      launchIngestion: (dataDir) => createIngestionLauncher(dataDir, { PATH: process.env.PATH ?? "" }),
+    });
     operator = service.createKey(["operator"]);
   });
   afterAll(() => service.close());
 
   it("is named by the trigger, which starts nothing", async () => {
-    const asOperator = (path: string, init: RequestInit = {}) => service.request(path, { ...init, headers: { authorization: `Bearer ${operator}` } });
+    const asOperator = (path: string, init: RequestInit = {}) =>
+      service.request(path, { ...init, headers: { authorization: `Bearer ${operator}` } });
     // This test process plays the scheduled run: it holds the data directory's lock and records its run.
     const release = acquireIngestionLock(service.dataDir);
     expect(release).not.toBeNull();
@@ -168,7 +198,14 @@ describe("a run another process has in progress (a scheduled `service ingest` ho
       expect(answer.body.data).toMatchObject({ started: false, runId: scheduledId });
       expect(answer.headers.get("location")).toBe(`${RUNS}/${scheduledId}`);
       const run = await asOperator(`${RUNS}/${scheduledId}`);
-      expect(run.body.data.run).toMatchObject({ id: scheduledId, outcome: "running", finishedAt: null, logFile: null, detail: null, sources: [] });
+      expect(run.body.data.run).toMatchObject({
+        id: scheduledId,
+        outcome: "running",
+        finishedAt: null,
+        logFile: null,
+        detail: null,
+        sources: [],
+      });
     } finally {
       store.finishRun(scheduledId, new Date().toISOString(), "failed", { error: "stopped by the test" });
       store.close();

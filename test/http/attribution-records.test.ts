@@ -23,9 +23,12 @@ let sampleDir = "";
 
 /** The test's own oracle of which publisher runs each source, written independently of schemas/publishers.ts. */
 const PUBLISHER_OF_SOURCE: Record<string, string> = {
-  "labour-stats-release-schedule": "BLS", "bls-news-feed": "BLS",
+  "labour-stats-release-schedule": "BLS",
+  "bls-news-feed": "BLS",
   "eu-stats-release-calendar": "EUROSTAT",
-  "central-bank-meetings-calendar": "ECB", "central-bank-statistics-calendar": "ECB", "ecb-press-feed": "ECB",
+  "central-bank-meetings-calendar": "ECB",
+  "central-bank-statistics-calendar": "ECB",
+  "ecb-press-feed": "ECB",
 };
 const MET = "met-norway-locationforecast";
 
@@ -45,7 +48,10 @@ const EXAMPLE_QUERIES: Record<string, string> = {
   "public.weather.places": "q=oslo",
 };
 
-interface SeriesFacts { publisher: string; derived: unknown }
+interface SeriesFacts {
+  publisher: string;
+  derived: unknown;
+}
 type Attribution = Map<string, boolean>;
 
 function add(expected: Attribution, sourceId: string, modified: boolean): void {
@@ -74,9 +80,15 @@ function expectedAttribution(route: RouteSpec, body: any, series: Map<string, Se
     case "v1.economics.events":
       return eventAttribution(data.entries, series);
     case "v1.economics.calendar":
-      return eventAttribution(data.days.flatMap((day: any) => day.entries), series);
+      return eventAttribution(
+        data.days.flatMap((day: any) => day.entries),
+        series,
+      );
     case "public.economics.calendar":
-      return eventAttribution(data.days.flatMap((day: any) => day.events), series);
+      return eventAttribution(
+        data.days.flatMap((day: any) => day.events),
+        series,
+      );
     case "v1.economics.seriesObservations":
     case "public.economics.observations":
       if (data.observations.length > 0) add(expected, data.series.publisher, data.series.derived !== null);
@@ -100,7 +112,8 @@ function expectedAttribution(route: RouteSpec, body: any, series: Map<string, Se
       return expected;
     default:
       if (route.tag === "weather") add(expected, MET, true);
-      else if (!["registry", "service", "status", "admin"].includes(route.tag)) throw new Error(`no attribution rule for ${route.name}`);
+      else if (!["registry", "service", "status", "admin"].includes(route.tag))
+        throw new Error(`no attribution rule for ${route.name}`);
       return expected;
   }
 }
@@ -109,13 +122,19 @@ function expectedAttribution(route: RouteSpec, body: any, series: Map<string, Se
 function firstEventDate(source: string): string {
   const db = new Database(join(sampleDir, DATA_FILES.index), { readonly: true });
   try {
-    return db.prepare("SELECT min(e.scheduled_date) FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ?").pluck().get(source) as string;
+    return db
+      .prepare(
+        "SELECT min(e.scheduled_date) FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ?",
+      )
+      .pluck()
+      .get(source) as string;
   } finally {
     db.close();
   }
 }
 
-const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const plusDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 function asMap(records: { sourceId: string; modifiedByService: boolean }[]): Attribution {
   return new Map(records.map((record) => [record.sourceId, record.modifiedByService]));
@@ -134,11 +153,18 @@ describe("meta.attributionRecords on every success answer", () => {
     sampleDir = await sampleDataDir();
     service = await startService({ seedDataDir: sampleDir, clock, weatherBaseUrl: met.url });
     // A small real gazetteer (GeoNames cities of Norway), so the places route serves GeoNames rows.
-    buildPlacesIndex(service.dataDir, { cities: loadAllTheCities().filter((city) => city.country === "NO" && city.population > 50_000) });
+    buildPlacesIndex(service.dataDir, {
+      cities: loadAllTheCities().filter((city) => city.country === "NO" && city.population > 50_000),
+    });
     keys.KEY = service.createKey(["weather:read", "economics:read"]);
     keys.OPERATOR = service.createKey(["operator"]);
     const listing = await service.request("/api/v1/economics/series?limit=1000");
-    series = new Map(listing.body.data.series.map((entry: any) => [entry.slug, { publisher: entry.publisher, derived: entry.derived }]));
+    series = new Map(
+      listing.body.data.series.map((entry: any) => [
+        entry.slug,
+        { publisher: entry.publisher, derived: entry.derived },
+      ]),
+    );
     operations = operationsOf((await service.request("/api/v1/openapi.json")).body);
   });
   afterAll(async () => {
@@ -147,11 +173,17 @@ describe("meta.attributionRecords on every success answer", () => {
   });
 
   const get = (operation: Operation, path: string) =>
-    service.request(path, operation.access === "PUBLIC" ? {} : { headers: { authorization: `Bearer ${keys[operation.access]}` } });
+    service.request(
+      path,
+      operation.access === "PUBLIC" ? {} : { headers: { authorization: `Bearer ${keys[operation.access]}` } },
+    );
 
   /** A value for each path parameter: a real family, a derived series, the newest recorded run. */
   async function concretePath(operation: Operation): Promise<string> {
-    let path = operation.path.replace("{slug}", operation.path.includes("/indicators/") ? "consumer-prices-us" : "us-cpi-all-items-12-month-change");
+    let path = operation.path.replace(
+      "{slug}",
+      operation.path.includes("/indicators/") ? "consumer-prices-us" : "us-cpi-all-items-12-month-change",
+    );
     if (path.includes("{runId}")) {
       const runs = await get(operation, "/api/v1/admin/ingestion/runs");
       path = path.replace("{runId}", runs.body.data.runs[0].id);
@@ -175,28 +207,45 @@ describe("meta.attributionRecords on every success answer", () => {
       for (const record of body.meta.attributionRecords) served.add(record.sourceId);
     }
     // The routes that matter were reached, and every publisher's data was served somewhere.
-    expect(checked).toEqual(expect.arrayContaining(["v1.economics.events", "public.economics.calendar", "public.news.events", "public.status", "v1.capabilities", "v1.economics.series", "v1.admin.ingestionRuns"]));
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        "v1.economics.events",
+        "public.economics.calendar",
+        "public.news.events",
+        "public.status",
+        "v1.capabilities",
+        "v1.economics.series",
+        "v1.admin.ingestionRuns",
+      ]),
+    );
     expect([...served].sort()).toEqual(["BLS", "ECB", "EUROSTAT", "geonames", MET]);
   });
 
   it("covers all three economics publishers in one events answer, each with its own terms", async () => {
     const operation = operations.find((candidate) => candidate.id === "v1.economics.events")!;
     const { body } = await get(operation, `/api/v1/economics/events?${EXAMPLE_QUERIES["v1.economics.events"]}`);
-    expect(body.meta.attributionRecords).toEqual((["BLS", "EUROSTAT", "ECB"] as const).map((publisher) => ({
-      sourceId: PUBLISHER_TERMS[publisher].sourceId,
-      required: PUBLISHER_TERMS[publisher].required,
-      licenseName: PUBLISHER_TERMS[publisher].licenseName,
-      termsUrl: PUBLISHER_TERMS[publisher].termsUrl,
-      modifiedByService: expect.any(Boolean),
-    })));
+    expect(body.meta.attributionRecords).toEqual(
+      (["BLS", "EUROSTAT", "ECB"] as const).map((publisher) => ({
+        sourceId: PUBLISHER_TERMS[publisher].sourceId,
+        required: PUBLISHER_TERMS[publisher].required,
+        licenseName: PUBLISHER_TERMS[publisher].licenseName,
+        termsUrl: PUBLISHER_TERMS[publisher].termsUrl,
+        modifiedByService: expect.any(Boolean),
+      })),
+    );
   });
 
   it("names only the publisher of the one calendar a public calendar is filtered to", async () => {
     for (const [source, publisher] of Object.entries(PUBLISHER_OF_SOURCE).filter(([slug]) => !slug.endsWith("-feed"))) {
       const from = firstEventDate(source);
-      const { body } = await service.request(`/api/public/v1/economics/calendar?from=${from}&to=${plusDays(from, 60)}&source=${source}&limit=500`);
+      const { body } = await service.request(
+        `/api/public/v1/economics/calendar?from=${from}&to=${plusDays(from, 60)}&source=${source}&limit=500`,
+      );
       expect(body.data.days.length, source).toBeGreaterThan(0);
-      expect(body.meta.attributionRecords.map((record: { sourceId: string }) => record.sourceId), source).toEqual([publisher]);
+      expect(
+        body.meta.attributionRecords.map((record: { sourceId: string }) => record.sourceId),
+        source,
+      ).toEqual([publisher]);
     }
   });
 
@@ -204,25 +253,47 @@ describe("meta.attributionRecords on every success answer", () => {
     const empty = await service.request("/api/public/v1/economics/calendar?from=2031-01-01&to=2031-01-31");
     expect(empty.body.data.days).toEqual([]);
     expect(empty.body.meta.attributionRecords).toEqual([]);
-    const noPeriods = await service.request("/api/public/v1/economics/observations?series=us-unemployment-rate&from=2999-01");
+    const noPeriods = await service.request(
+      "/api/public/v1/economics/observations?series=us-unemployment-rate&from=2999-01",
+    );
     expect(noPeriods.body.data.observations).toEqual([]);
     expect(noPeriods.body.meta.attributionRecords).toEqual([]);
   });
 
   it("marks a publisher modified only where the service derived a value from its data", async () => {
-    const derived = await service.request("/api/public/v1/economics/observations?series=us-cpi-all-items-12-month-change");
-    expect(derived.body.meta.attributionRecords).toEqual([expect.objectContaining({ sourceId: "BLS", modifiedByService: true })]);
+    const derived = await service.request(
+      "/api/public/v1/economics/observations?series=us-cpi-all-items-12-month-change",
+    );
+    expect(derived.body.meta.attributionRecords).toEqual([
+      expect.objectContaining({ sourceId: "BLS", modifiedByService: true }),
+    ]);
     const index = await service.request("/api/public/v1/economics/observations?series=us-cpi-all-items-nsa");
-    expect(index.body.meta.attributionRecords).toEqual([expect.objectContaining({ sourceId: "BLS", modifiedByService: false })]);
-    const pairs = (records: { sourceId: string; modifiedByService: boolean }[]) => records.map((record) => [record.sourceId, record.modifiedByService]);
+    expect(index.body.meta.attributionRecords).toEqual([
+      expect.objectContaining({ sourceId: "BLS", modifiedByService: false }),
+    ]);
+    const pairs = (records: { sourceId: string; modifiedByService: boolean }[]) =>
+      records.map((record) => [record.sourceId, record.modifiedByService]);
     // For each publisher, one series of its own published values that the sample holds.
     const all: any[] = (await service.request("/api/public/v1/economics/releases?limit=100")).body.data.releases;
-    const ownValues = ["BLS", "EUROSTAT", "ECB"].flatMap((publisher) => all.filter((release) => release.availability === "AVAILABLE"
-      && !("derived" in release) && series.get(release.series.slug)!.publisher === publisher).slice(0, 1).map((release) => [publisher, release.series.slug]));
+    const ownValues = ["BLS", "EUROSTAT", "ECB"].flatMap((publisher) =>
+      all
+        .filter(
+          (release) =>
+            release.availability === "AVAILABLE" &&
+            !("derived" in release) &&
+            series.get(release.series.slug)!.publisher === publisher,
+        )
+        .slice(0, 1)
+        .map((release) => [publisher, release.series.slug]),
+    );
     expect(ownValues.length).toBeGreaterThanOrEqual(2);
-    const releases = await service.request(`/api/public/v1/economics/releases?series=${ownValues.map(([, slug]) => slug).join(",")}`);
+    const releases = await service.request(
+      `/api/public/v1/economics/releases?series=${ownValues.map(([, slug]) => slug).join(",")}`,
+    );
     expect(pairs(releases.body.meta.attributionRecords)).toEqual(ownValues.map(([publisher]) => [publisher, false]));
-    const withDerived = await service.request("/api/public/v1/economics/releases?series=us-cpi-all-items-nsa,us-cpi-all-items-12-month-change");
+    const withDerived = await service.request(
+      "/api/public/v1/economics/releases?series=us-cpi-all-items-nsa,us-cpi-all-items-12-month-change",
+    );
     expect(pairs(withDerived.body.meta.attributionRecords)).toEqual([["BLS", true]]);
   });
 });

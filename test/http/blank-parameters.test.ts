@@ -15,19 +15,51 @@ const BLANKS = ["%20", "+%09"];
 
 /** Each route with the query it is asked with anyway, and the parameters to leave blank in turn. */
 const ROUTES: { path: string; base: string; credentialed: boolean; params: string[] }[] = [
-  { path: "/api/public/v1/economics/calendar", base: "", credentialed: false, params: ["from", "to", "tz", "limit", "cursor"] },
+  {
+    path: "/api/public/v1/economics/calendar",
+    base: "",
+    credentialed: false,
+    params: ["from", "to", "tz", "limit", "cursor"],
+  },
   { path: "/api/public/v1/economics/calendar.ics", base: "", credentialed: false, params: ["from", "to", "tz"] },
-  { path: "/api/public/v1/news/events", base: "", credentialed: false, params: ["from", "to", "tz", "limit", "cursor"] },
-  { path: "/api/public/v1/economics/releases", base: "", credentialed: false, params: ["country", "perSeries", "limit", "cursor"] },
-  { path: "/api/public/v1/economics/observations", base: `series=${SERIES}`, credentialed: false, params: ["from", "to", "limit", "cursor"] },
+  {
+    path: "/api/public/v1/news/events",
+    base: "",
+    credentialed: false,
+    params: ["from", "to", "tz", "limit", "cursor"],
+  },
+  {
+    path: "/api/public/v1/economics/releases",
+    base: "",
+    credentialed: false,
+    params: ["country", "perSeries", "limit", "cursor"],
+  },
+  {
+    path: "/api/public/v1/economics/observations",
+    base: `series=${SERIES}`,
+    credentialed: false,
+    params: ["from", "to", "limit", "cursor"],
+  },
   { path: "/api/public/v1/economics/observations", base: "", credentialed: false, params: ["series"] },
-  { path: "/api/v1/economics/events", base: "", credentialed: true, params: ["from", "to", "tz", "timezone", "limit", "cursor"] },
+  {
+    path: "/api/v1/economics/events",
+    base: "",
+    credentialed: true,
+    params: ["from", "to", "tz", "timezone", "limit", "cursor"],
+  },
   { path: "/api/v1/economics/calendar", base: "", credentialed: true, params: ["from", "to", "tz", "limit", "cursor"] },
-  { path: `/api/v1/economics/series/${SERIES}/observations`, base: "", credentialed: true, params: ["asOf", "vintages", "from", "to", "limit", "cursor"] },
+  {
+    path: `/api/v1/economics/series/${SERIES}/observations`,
+    base: "",
+    credentialed: true,
+    params: ["asOf", "vintages", "from", "to", "limit", "cursor"],
+  },
   { path: "/api/v1/economics/series", base: "", credentialed: true, params: ["indicator", "country", "limit"] },
 ];
 
-const CASES = ROUTES.flatMap((route) => route.params.flatMap((param) => BLANKS.map((blank) => ({ ...route, param, blank }))));
+const CASES = ROUTES.flatMap((route) =>
+  route.params.flatMap((param) => BLANKS.map((blank) => ({ ...route, param, blank }))),
+);
 
 describe("a blank parameter is answered as an absent one", () => {
   let service: RunningService;
@@ -62,7 +94,11 @@ describe("a blank parameter is answered as an absent one", () => {
 
   it.each(CASES)("$path?$base with $param=$blank", async ({ path, base, credentialed, param, blank }) => {
     const absent = await answer(credentialed, path, base);
-    const blanked = await answer(credentialed, path, [base, `${param}=${blank}`].filter((part) => part !== "").join("&"));
+    const blanked = await answer(
+      credentialed,
+      path,
+      [base, `${param}=${blank}`].filter((part) => part !== "").join("&"),
+    );
     expect(blanked).toEqual(absent);
   });
 

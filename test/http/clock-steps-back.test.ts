@@ -27,7 +27,9 @@ describe("a wall clock that steps backwards, as NTP can", () => {
 
     clock.advance(-2 * HOUR);
     const started = performance.now();
-    const weather = await service.request("/api/v1/weather/forecast?lat=59.9139&lon=10.7522&tz=Europe/Oslo", { headers });
+    const weather = await service.request("/api/v1/weather/forecast?lat=59.9139&lon=10.7522&tz=Europe/Oslo", {
+      headers,
+    });
     expect(weather.status).toBe(200);
     const earlier = await service.request(calendar);
     expect(earlier.status).toBe(200);

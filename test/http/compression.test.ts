@@ -24,7 +24,14 @@ describe("compressing a constant head once and a tail per response", () => {
           const body = compressor.encode(owner, () => Buffer.from(head), Buffer.from(tail), coding);
           expect(decode(body, coding).equals(Buffer.concat([head, tail]))).toBe(true);
           // The second response reuses the kept head and frames its own tail.
-          const again = compressor.encode(owner, () => { throw new Error("head compressed twice"); }, Buffer.from("x"), coding);
+          const again = compressor.encode(
+            owner,
+            () => {
+              throw new Error("head compressed twice");
+            },
+            Buffer.from("x"),
+            coding,
+          );
           expect(decode(again, coding).equals(Buffer.concat([head, Buffer.from("x")]))).toBe(true);
         },
       ),
@@ -54,7 +61,6 @@ describe("compressing a constant head once and a tail per response", () => {
   });
 });
 
-
 describe("compressed answers on the real server", () => {
   let service: RunningService;
   beforeAll(async () => {
@@ -62,7 +68,10 @@ describe("compressed answers on the real server", () => {
   });
   afterAll(() => service.close());
 
-  const largeAnswers = ["/api/public/v1/economics/calendar?from=2026-01-01&to=2026-03-31&limit=200", "/api/v1/openapi.json"];
+  const largeAnswers = [
+    "/api/public/v1/economics/calendar?from=2026-01-01&to=2026-03-31&limit=200",
+    "/api/v1/openapi.json",
+  ];
 
   it.each(largeAnswers)("sends %s in brotli or gzip as asked, the same answer as uncompressed", async (path) => {
     const plain = await rawRequest(service.url + path, {});
@@ -71,7 +80,11 @@ describe("compressed answers on the real server", () => {
     expect(plain.headers.vary).toMatch(/accept-encoding/);
     expect(plain.body.length).toBeGreaterThan(1024);
     const plainJson = JSON.parse(plain.body.toString());
-    for (const [accept, coding] of [["gzip, deflate, br", "br"], ["gzip", "gzip"], ["br;q=0, gzip;q=0.8", "gzip"]] as const) {
+    for (const [accept, coding] of [
+      ["gzip, deflate, br", "br"],
+      ["gzip", "gzip"],
+      ["br;q=0, gzip;q=0.8", "gzip"],
+    ] as const) {
       for (let round = 0; round < 2; round++) {
         const encoded = await rawRequest(service.url + path, { "accept-encoding": accept });
         expect(encoded.status).toBe(200);
@@ -84,7 +97,10 @@ describe("compressed answers on the real server", () => {
         if (json.meta) {
           expect(json.meta.requestId).toBe(encoded.headers["x-request-id"]);
           expect(json.meta.requestId).not.toBe(plainJson.meta.requestId);
-          expect({ ...json, meta: { ...json.meta, requestId: "", generatedAt: "" } }).toEqual({ ...plainJson, meta: { ...plainJson.meta, requestId: "", generatedAt: "" } });
+          expect({ ...json, meta: { ...json.meta, requestId: "", generatedAt: "" } }).toEqual({
+            ...plainJson,
+            meta: { ...plainJson.meta, requestId: "", generatedAt: "" },
+          });
         } else {
           expect(json).toEqual(plainJson);
         }
@@ -96,11 +112,16 @@ describe("compressed answers on the real server", () => {
     const small = await rawRequest(`${service.url}/api/public/v1/health/live`, { "accept-encoding": "br, gzip" });
     expect(small.headers["content-encoding"]).toBeUndefined();
     expect(JSON.parse(small.body.toString()).data).toEqual({ status: "live" });
-    const error = await rawRequest(`${service.url}/api/public/v1/economics/calendar?from=nonsense`, { "accept-encoding": "br, gzip" });
+    const error = await rawRequest(`${service.url}/api/public/v1/economics/calendar?from=nonsense`, {
+      "accept-encoding": "br, gzip",
+    });
     expect(error.status).toBe(400);
     expect(error.headers["content-encoding"]).toBeUndefined();
     const first = await rawRequest(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip" });
-    const notModified = await rawRequest(`${service.url}${largeAnswers[0]}`, { "accept-encoding": "gzip", "if-none-match": String(first.headers.etag) });
+    const notModified = await rawRequest(`${service.url}${largeAnswers[0]}`, {
+      "accept-encoding": "gzip",
+      "if-none-match": String(first.headers.etag),
+    });
     expect(notModified.status).toBe(304);
     expect(notModified.body.length).toBe(0);
   });

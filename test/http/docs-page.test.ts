@@ -72,64 +72,88 @@ describe("the documentation page's files over HTTP", () => {
   });
 });
 
-if (!chromiumInstalled) console.warn(`docs page browser test skipped: ${CHROMIUM} is missing (install Debian's "chromium" package: apt-get install chromium)`);
+if (!chromiumInstalled)
+  console.warn(
+    `docs page browser test skipped: ${CHROMIUM} is missing (install Debian's "chromium" package: apt-get install chromium)`,
+  );
 
-describe.skipIf(!chromiumInstalled)(`the documentation page in headless Chromium (skipped without ${CHROMIUM}, Debian package "chromium")`, () => {
-  let service: RunningService;
-  let browser: Browser;
-  let page: Page;
-  const requested: string[] = [];
-  const pageErrors: string[] = [];
+describe.skipIf(!chromiumInstalled)(
+  `the documentation page in headless Chromium (skipped without ${CHROMIUM}, Debian package "chromium")`,
+  () => {
+    let service: RunningService;
+    let browser: Browser;
+    let page: Page;
+    const requested: string[] = [];
+    const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    service = await startService();
-    browser = await chromium.launch(CHROMIUM_LAUNCH);
-    page = await browser.newPage();
-    page.on("request", (request) => void requested.push(request.url()));
-    page.on("pageerror", (error) => void pageErrors.push(error.message));
-    await page.goto(`${service.url}/docs`);
-  }, 60_000);
+    beforeAll(async () => {
+      service = await startService();
+      browser = await chromium.launch(CHROMIUM_LAUNCH);
+      page = await browser.newPage();
+      page.on("request", (request) => void requested.push(request.url()));
+      page.on("pageerror", (error) => void pageErrors.push(error.message));
+      await page.goto(`${service.url}/docs`);
+    }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+    afterAll(async () => {
+      await browser?.close();
+      await service?.close();
+    });
 
-  it("renders every route group of the live description", async () => {
-    const document = (await service.request("/api/v1/openapi.json")).body as { tags: { name: string }[]; paths: Record<string, Record<string, { tags: string[] }>> };
-    const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
-    const groups = new Set(operations.flatMap((operation) => operation.tags));
-    expect([...groups].sort()).toEqual(["economics", "news", "registry", "service", "status", "weather"]);
-    // The description names only groups that hold operations, so the page shows no empty group (nor the operators' one).
-    expect(document.tags.map((tag) => tag.name).sort()).toEqual([...groups].sort());
-    await page.locator(".swagger-ui .info .title").waitFor({ timeout: 30_000 });
-    expect(await page.locator(".swagger-ui .info .title").innerText()).toContain("Weather and economics data service");
-    await expect.poll(() => page.locator("h3.opblock-tag").evaluateAll((headings) => headings.map((heading) => heading.getAttribute("data-tag"))), { timeout: 30_000 })
-      .toEqual(document.tags.map((tag) => tag.name));
-    // Every operation of the description (GET and HEAD of each path) is listed under its group.
-    expect(await page.locator(".opblock").count()).toBe(operations.length);
-  }, 60_000);
+    it("renders every route group of the live description", async () => {
+      const document = (await service.request("/api/v1/openapi.json")).body as {
+        tags: { name: string }[];
+        paths: Record<string, Record<string, { tags: string[] }>>;
+      };
+      const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
+      const groups = new Set(operations.flatMap((operation) => operation.tags));
+      expect([...groups].sort()).toEqual(["economics", "news", "registry", "service", "status", "weather"]);
+      // The description names only groups that hold operations, so the page shows no empty group (nor the operators' one).
+      expect(document.tags.map((tag) => tag.name).sort()).toEqual([...groups].sort());
+      await page.locator(".swagger-ui .info .title").waitFor({ timeout: 30_000 });
+      expect(await page.locator(".swagger-ui .info .title").innerText()).toContain(
+        "Weather and economics data service",
+      );
+      await expect
+        .poll(
+          () =>
+            page
+              .locator("h3.opblock-tag")
+              .evaluateAll((headings) => headings.map((heading) => heading.getAttribute("data-tag"))),
+          { timeout: 30_000 },
+        )
+        .toEqual(document.tags.map((tag) => tag.name));
+      // Every operation of the description (GET and HEAD of each path) is listed under its group.
+      expect(await page.locator(".opblock").count()).toBe(operations.length);
+    }, 60_000);
 
-  it("sends a 'Try it out' request to the running server and shows its live answer", async () => {
-    const operation = page.locator(".opblock-get").filter({ has: page.locator(`.opblock-summary-path[data-path="/api/public/v1/health/live"]`) });
-    await operation.locator(".opblock-summary-control").click();
-    await operation.locator("button.try-out__btn").click();
-    await operation.locator("button.execute").click();
-    const response = operation.locator(".live-responses-table .response");
-    await response.first().waitFor({ timeout: 30_000 });
-    expect((await response.locator(".response-col_status").first().innerText()).trim()).toBe("200");
-    const shown = JSON.parse(await response.locator(".response-col_description pre.microlight").first().innerText()) as { data: unknown; meta: { requestId: string } };
-    expect(shown.data).toEqual({ status: "live" });
-    // The answer shown is the one this server logged for that very request.
-    expect(service.logEntries).toContainEqual(expect.objectContaining({ route: "public.health.live", status: 200, requestId: shown.meta.requestId }));
-  }, 60_000);
+    it("sends a 'Try it out' request to the running server and shows its live answer", async () => {
+      const operation = page
+        .locator(".opblock-get")
+        .filter({ has: page.locator(`.opblock-summary-path[data-path="/api/public/v1/health/live"]`) });
+      await operation.locator(".opblock-summary-control").click();
+      await operation.locator("button.try-out__btn").click();
+      await operation.locator("button.execute").click();
+      const response = operation.locator(".live-responses-table .response");
+      await response.first().waitFor({ timeout: 30_000 });
+      expect((await response.locator(".response-col_status").first().innerText()).trim()).toBe("200");
+      const shown = JSON.parse(
+        await response.locator(".response-col_description pre.microlight").first().innerText(),
+      ) as { data: unknown; meta: { requestId: string } };
+      expect(shown.data).toEqual({ status: "live" });
+      // The answer shown is the one this server logged for that very request.
+      expect(service.logEntries).toContainEqual(
+        expect.objectContaining({ route: "public.health.live", status: 200, requestId: shown.meta.requestId }),
+      );
+    }, 60_000);
 
-  it("loads nothing from any host but the server under test and raises no script error", () => {
-    const origin = new URL(service.url).origin;
-    const elsewhere = requested.filter((url) => /^(https?|wss?):/.test(url) && new URL(url).origin !== origin);
-    expect(requested).toContain(`${origin}/docs/swagger-ui-bundle.js`);
-    expect(requested).toContain(`${origin}/api/v1/openapi.json`);
-    expect(elsewhere).toEqual([]);
-    expect(pageErrors).toEqual([]);
-  });
-});
+    it("loads nothing from any host but the server under test and raises no script error", () => {
+      const origin = new URL(service.url).origin;
+      const elsewhere = requested.filter((url) => /^(https?|wss?):/.test(url) && new URL(url).origin !== origin);
+      expect(requested).toContain(`${origin}/docs/swagger-ui-bundle.js`);
+      expect(requested).toContain(`${origin}/api/v1/openapi.json`);
+      expect(elsewhere).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    });
+  },
+);

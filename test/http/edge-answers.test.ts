@@ -60,13 +60,18 @@ describe("answers at the edge", () => {
     expect(atTheEdge.body.data).toEqual(routedByH3.body.data);
     expect(atTheEdge.body.meta.requestId).toBe(atTheEdge.headers.get("x-request-id"));
     expect(atTheEdge.body.meta.requestId).not.toBe(routedByH3.body.meta.requestId);
-    expect(Number(atTheEdge.headers.get("ratelimit-remaining"))).toBe(Number(routedByH3.headers.get("ratelimit-remaining")) - 1);
+    expect(Number(atTheEdge.headers.get("ratelimit-remaining"))).toBe(
+      Number(routedByH3.headers.get("ratelimit-remaining")) - 1,
+    );
     const identity = await service.request(path, { headers: { "accept-encoding": "identity" } });
     expect(identity.headers.get("content-encoding")).toBeNull();
     expect(Buffer.byteLength(identity.text)).toBe(Number(identity.headers.get("content-length")));
     expect(head.text).toBe("");
     expect(head.headers.get("content-length")).toBe(atTheEdge.headers.get("content-length"));
-    expect(service.logEntries.find((entry) => entry.requestId === atTheEdge.body.meta.requestId)).toMatchObject({ cache: "kept", status: 200 });
+    expect(service.logEntries.find((entry) => entry.requestId === atTheEdge.body.meta.requestId)).toMatchObject({
+      cache: "kept",
+      status: 200,
+    });
   });
 
   it("write the status line as srvx writes it for h3's answers", async () => {
@@ -112,7 +117,8 @@ describe("answers at the edge", () => {
     expect(posted.status).toBe(405);
     // Sent as written (a WHATWG client would send %27): h3 may read the quote otherwise, so the edge never takes it.
     const { hostname, port } = new URL(service.url);
-    for (let i = 0; i < 3; i++) expect((await rawRequest({ host: hostname, port, path: `${path}&x='` }, {})).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await rawRequest({ host: hostname, port, path: `${path}&x='` }, {})).status).toBe(200);
     expect(service.edgeAnswers()).toBe(before);
   });
 
@@ -134,14 +140,29 @@ describe("recognised URLs", () => {
   const routeOf = (spec: RouteSpec): BoundRoute[] => [{ spec, handler: () => ({ data: null }) }];
   const publicRoute = routeOf(testSpec({ name: "public", path: "/x" }));
   const incoming = (pathname: string, search = "", routed = true): Incoming => ({
-    req: { method: "GET", headers: new Headers() }, pathname, search, params: { slug: "a" }, ...(routed ? { event: {} as never } : {}),
+    req: { method: "GET", headers: new Headers() },
+    pathname,
+    search,
+    params: { slug: "a" },
+    ...(routed ? { event: {} as never } : {}),
   });
 
   it("are the URLs h3 routed that it reads verbatim, with their route and parameters", () => {
     const urls = createRecognisedUrls();
     urls.remember(incoming("/x", "?a=1&b=%20"), publicRoute);
-    expect(urls.find("/x?a=1&b=%20")).toMatchObject({ routes: publicRoute, pathname: "/x", search: "?a=1&b=%20", params: { slug: "a" } });
-    for (const [pathname, search] of [["/x/./y", ""], ["/x//y", ""], ["/x/..", ""], ["/caf%C3%A9", ""], ["/x", "?q=\"a\""]] as const) {
+    expect(urls.find("/x?a=1&b=%20")).toMatchObject({
+      routes: publicRoute,
+      pathname: "/x",
+      search: "?a=1&b=%20",
+      params: { slug: "a" },
+    });
+    for (const [pathname, search] of [
+      ["/x/./y", ""],
+      ["/x//y", ""],
+      ["/x/..", ""],
+      ["/caf%C3%A9", ""],
+      ["/x", '?q="a"'],
+    ] as const) {
       urls.remember(incoming(pathname, search), publicRoute);
       expect(urls.find(pathname + search)).toBeUndefined();
     }
@@ -149,7 +170,10 @@ describe("recognised URLs", () => {
 
   it("never include operator paths or requests the edge itself answered", () => {
     const urls = createRecognisedUrls();
-    urls.remember(incoming("/admin"), routeOf(testSpec({ name: "admin", path: "/admin", access: "OPERATOR", scope: "operator" })));
+    urls.remember(
+      incoming("/admin"),
+      routeOf(testSpec({ name: "admin", path: "/admin", access: "OPERATOR", scope: "operator" })),
+    );
     urls.remember(incoming("/y", "", false), publicRoute);
     expect(urls.find("/admin")).toBeUndefined();
     expect(urls.find("/y")).toBeUndefined();
@@ -165,18 +189,30 @@ describe("recognised URLs", () => {
   it("answer a failure of the pipeline with the contract's INTERNAL error, never a bare 500", async () => {
     const clock = { now: () => Date.parse("2026-11-23T12:00:00Z") };
     const context: PipelineContext = {
-      environment: "test", corsOrigins: [], clock,
+      environment: "test",
+      corsOrigins: [],
+      clock,
       keyLookup: () => undefined,
-      rateLimiter: () => { throw new Error("a defect in the rate limiter"); },
-      storageBound: true, trustedProxies: new Set(), keptAnswers: createKeptAnswers(clock.now), answersByKey: createAnswersByKey(),
-      recognisedUrls: createRecognisedUrls(), compressor: createCompressor(), logger: createLogger("silent"), metrics: createMetrics(),
+      rateLimiter: () => {
+        throw new Error("a defect in the rate limiter");
+      },
+      storageBound: true,
+      trustedProxies: new Set(),
+      keptAnswers: createKeptAnswers(clock.now),
+      answersByKey: createAnswersByKey(),
+      recognisedUrls: createRecognisedUrls(),
+      compressor: createCompressor(),
+      logger: createLogger("silent"),
+      metrics: createMetrics(),
     };
     context.recognisedUrls.remember(incoming("/x"), publicRoute);
     const request = { url: "/x", method: "GET", headers: {}, rawHeaders: [], socket: { remoteAddress: "127.0.0.1" } };
     const answer = answerRecognised(request as never, context) as HttpAnswer;
     expect(answer.status).toBe(500);
     expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(JSON.parse(String(answer.body))).toMatchObject({ error: { code: "INTERNAL", requestId: answer.headers["x-request-id"] } });
+    expect(JSON.parse(String(answer.body))).toMatchObject({
+      error: { code: "INTERNAL", requestId: answer.headers["x-request-id"] },
+    });
   });
 
   it("write a large answer from the bytes its data section is kept in, byte for byte its whole body", async () => {
@@ -184,15 +220,32 @@ describe("recognised URLs", () => {
     const answer = prepareAnswer({ data, meta: { cached: true, note: "Tromsø – 東京" } }, {});
     const body = renderAnswer(answer, "6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d", "2026-11-23T12:00:00.000Z");
     expect(body).toBeInstanceOf(SplicedBody);
-    const server = createServer((_req, res) => writeNodeAnswerOrFailure(res, new HttpAnswer(200, { "content-type": "application/json; charset=utf-8" }, body), () => {
-      throw new Error("the answer could not be written");
-    }));
+    const server = createServer((_req, res) =>
+      writeNodeAnswerOrFailure(
+        res,
+        new HttpAnswer(200, { "content-type": "application/json; charset=utf-8" }, body),
+        () => {
+          throw new Error("the answer could not be written");
+        },
+      ),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const whole = await fetch(base);
       const bytes = Buffer.from(await whole.arrayBuffer());
-      const expected = { data, meta: { requestId: "6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d", generatedAt: "2026-11-23T12:00:00.000Z", cached: true, cacheAgeSeconds: 0, stale: false, degraded: false, note: "Tromsø – 東京" } };
+      const expected = {
+        data,
+        meta: {
+          requestId: "6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d",
+          generatedAt: "2026-11-23T12:00:00.000Z",
+          cached: true,
+          cacheAgeSeconds: 0,
+          stale: false,
+          degraded: false,
+          note: "Tromsø – 東京",
+        },
+      };
       expect(bytes.toString()).toBe(JSON.stringify(expected));
       expect(Number(whole.headers.get("content-length"))).toBe(Buffer.byteLength(JSON.stringify(expected)));
       const head = await fetch(base, { method: "HEAD" });
@@ -205,8 +258,17 @@ describe("recognised URLs", () => {
   it("answer with the failure's answer when Node refuses to write theirs, and the server goes on", async () => {
     const server = createServer((req, res) => {
       // A header Node refuses (a line break in its value) makes writeHead throw inside Node's request listener.
-      const answer = new HttpAnswer(200, { "content-type": "text/plain", "x-broken": req.url === "/broken" ? "a\r\nb" : "fine" }, "ok");
-      writeNodeAnswerOrFailure(res, answer, () => new HttpAnswer(500, { "content-type": "application/json; charset=utf-8" }, '{"error":{"code":"INTERNAL"}}'));
+      const answer = new HttpAnswer(
+        200,
+        { "content-type": "text/plain", "x-broken": req.url === "/broken" ? "a\r\nb" : "fine" },
+        "ok",
+      );
+      writeNodeAnswerOrFailure(
+        res,
+        answer,
+        () =>
+          new HttpAnswer(500, { "content-type": "application/json; charset=utf-8" }, '{"error":{"code":"INTERNAL"}}'),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -2,7 +2,12 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlacesIndex, loadAllTheCities } from "../../cli/places/build-places-index.ts";
-import { problemsWith, standardLeakMarkers, type LeakMarkers, type ReceivedAnswer } from "../support/answer-invariants.ts";
+import {
+  problemsWith,
+  standardLeakMarkers,
+  type LeakMarkers,
+  type ReceivedAnswer,
+} from "../support/answer-invariants.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
 import { fuzzTransport, type FuzzTransport } from "../support/fuzz-transport.ts";
 import { hostileRequests, type HostileRequest, type KeyRing } from "../support/hostile-requests.ts";
@@ -30,7 +35,9 @@ const RUNS = Math.ceil((MINIMUM_REQUESTS + 256) / BATCH);
 const TIME_LIMIT_MS = 60_000;
 
 const registrySlugs = (file: string): string[] =>
-  (JSON.parse(readFileSync(new URL(`../../data/registry/${file}`, import.meta.url), "utf8")) as { slug: string }[]).map((entry) => entry.slug);
+  (JSON.parse(readFileSync(new URL(`../../data/registry/${file}`, import.meta.url), "utf8")) as { slug: string }[]).map(
+    (entry) => entry.slug,
+  );
 
 /** Long values would drown the report; the seed reproduces them in full. */
 function describeRequest(request: HostileRequest): string {
@@ -48,8 +55,13 @@ function describeAnswer(answer: ReceivedAnswer | Error): string {
  */
 async function reportFailure<T>(details: fc.RunDetails<T>): Promise<void> {
   if (!details.failed) return;
-  const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance ?? "interrupted (time limit)");
-  throw new Error(`fuzz failed: seed ${details.seed}, after ${details.numRuns} runs, shrunk ${details.numShrinks} times (replay: FUZZ_SEED=${details.seed}).\n${cause}`);
+  const cause =
+    details.errorInstance instanceof Error
+      ? details.errorInstance.message
+      : String(details.errorInstance ?? "interrupted (time limit)");
+  throw new Error(
+    `fuzz failed: seed ${details.seed}, after ${details.numRuns} runs, shrunk ${details.numShrinks} times (replay: FUZZ_SEED=${details.seed}).\n${cause}`,
+  );
 }
 
 describe("random and hostile requests to every operation of the description", () => {
@@ -64,7 +76,10 @@ describe("random and hostile requests to every operation of the description", ()
   beforeAll(async () => {
     met = await startMetStandin({ now: clock.now });
     service = await startService({
-      clock, seedDataDir: await sampleDataDir(), weatherBaseUrl: met.url, corsOrigins: ["https://app.example.com"],
+      clock,
+      seedDataDir: await sampleDataDir(),
+      weatherBaseUrl: met.url,
+      corsOrigins: ["https://app.example.com"],
       // Limits out of reach, so requests reach the handlers instead of all being 429 after the first window.
       rateLimit: { publicPerWindow: 1_000_000_000, credentialedPerWindow: 1_000_000_000 },
       // The trigger is attacked, but must not start real ingestion processes while it is.
@@ -78,7 +93,9 @@ describe("random and hostile requests to every operation of the description", ()
       operator: service.createKey(["operator"]),
       everything: service.createKey(["weather:read", "economics:read", "operator"]),
       revoked: service.createKey(["weather:read", "economics:read", "operator"], { revoked: true }),
-      otherEnvironment: service.createKey(["weather:read", "economics:read", "operator"], { environment: "production" }),
+      otherEnvironment: service.createKey(["weather:read", "economics:read", "operator"], {
+        environment: "production",
+      }),
     };
     const document = await (await fetch(`${service.url}/api/v1/openapi.json`)).json();
     operations = operationsOf(document);
@@ -86,7 +103,14 @@ describe("random and hostile requests to every operation of the description", ()
     // Values long enough to be secrets or paths; FUZZ_SEED is this test's own input, a number can match an id by chance,
     // and npm's npm_package_* variables are the package's own public description (its name is the feed's PRODID).
     const environmentValues = Object.entries(process.env)
-      .filter(([name, value]) => name !== "FUZZ_SEED" && !name.startsWith("npm_package_") && value !== undefined && value.length >= 8 && !/^\d+$/.test(value))
+      .filter(
+        ([name, value]) =>
+          name !== "FUZZ_SEED" &&
+          !name.startsWith("npm_package_") &&
+          value !== undefined &&
+          value.length >= 8 &&
+          !/^\d+$/.test(value),
+      )
       .map(([, value]) => value!);
     markers = standardLeakMarkers([service.dataDir, "service-test-", metHost, ...environmentValues]);
     transport = fuzzTransport(service.url, CONCURRENCY);
@@ -101,45 +125,83 @@ describe("random and hostile requests to every operation of the description", ()
 
   it("covers every published operation and the operator routes", () => {
     const ids = operations.map((operation) => operation.id);
-    expect(ids).toEqual(expect.arrayContaining(["v1.weather.current", "v1.economics.events", "public.weather.places", "v1.openapi", "v1.admin.ingestionRuns", "v1.admin.ingestionTrigger"]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "v1.weather.current",
+        "v1.economics.events",
+        "public.weather.places",
+        "v1.openapi",
+        "v1.admin.ingestionRuns",
+        "v1.admin.ingestionTrigger",
+      ]),
+    );
     expect(ids.filter((id) => id.endsWith(".head")).length).toBeGreaterThan(10);
   });
 
-  it(`answers ${MINIMUM_REQUESTS}+ requests without a 5xx, a contract break or a leak`, async () => {
-    const slugs: KnownSlugs = { families: registrySlugs("families.json"), series: registrySlugs("series.json"), releases: registrySlugs("releases.json") };
-    const perOperation = new Map<string, number>();
-    const statuses = new Map<string, number>();
-    const started = Date.now();
-    try {
-      await fc.assert(
-        fc.asyncProperty(fc.array(hostileRequests(operations, slugs, keys), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
-          const answers = await transport.sendAll(batch);
-          const failures: string[] = [];
-          batch.forEach((request, index) => {
-            const answer = answers[index]!;
-            perOperation.set(request.operation, (perOperation.get(request.operation) ?? 0) + 1);
-            if (answer instanceof Error) {
-              // undici refusing to send is the generator's mistake, not the service's; it is counted and reported apart.
-              if (answer.name !== "InvalidArgumentError") failures.push(`${describeRequest(request)}\n  → ${describeAnswer(answer)}`);
-              return;
-            }
-            const code = answer.status >= 400 ? /"code":"([A-Z_]+)"/.exec(answer.text)?.[1] : undefined;
-            const outcome = code ? `${answer.status} ${code}` : String(answer.status);
-            statuses.set(outcome, (statuses.get(outcome) ?? 0) + 1);
-            const problems = problemsWith(request, answer, markers);
-            if (problems.length > 0) failures.push(`${describeRequest(request)}\n  → ${describeAnswer(answer)}\n  ✗ ${problems.join("\n  ✗ ")}`);
-          });
-          if (failures.length > 0) throw new Error(`${failures.length} of ${batch.length} answers broke the invariants:\n${failures.join("\n")}`);
-        }),
-        { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: true, asyncReporter: reportFailure },
-      );
-    } finally {
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const byStatus = [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, count]) => `${status}:${count}`).join(" ");
-      const byOperation = [...perOperation].map(([operation, count]) => `${operation}:${count}`).join(" ");
-      console.log(`fuzz: seed ${SEED} (FUZZ_SEED overrides), ${transport.sent} requests sent in ${seconds} s, ${transport.refusedByClient} refused by the client ${JSON.stringify(transport.refusalSamples)}; statuses ${byStatus}; per operation ${byOperation}`);
-    }
-    expect(transport.sent).toBeGreaterThanOrEqual(MINIMUM_REQUESTS);
-    expect(new Set(perOperation.keys())).toEqual(new Set(operations.map((operation) => operation.id)));
-  }, TIME_LIMIT_MS + 30_000);
+  it(
+    `answers ${MINIMUM_REQUESTS}+ requests without a 5xx, a contract break or a leak`,
+    async () => {
+      const slugs: KnownSlugs = {
+        families: registrySlugs("families.json"),
+        series: registrySlugs("series.json"),
+        releases: registrySlugs("releases.json"),
+      };
+      const perOperation = new Map<string, number>();
+      const statuses = new Map<string, number>();
+      const started = Date.now();
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(hostileRequests(operations, slugs, keys), { minLength: BATCH, maxLength: BATCH }),
+            async (batch) => {
+              const answers = await transport.sendAll(batch);
+              const failures: string[] = [];
+              batch.forEach((request, index) => {
+                const answer = answers[index]!;
+                perOperation.set(request.operation, (perOperation.get(request.operation) ?? 0) + 1);
+                if (answer instanceof Error) {
+                  // undici refusing to send is the generator's mistake, not the service's; it is counted and reported apart.
+                  if (answer.name !== "InvalidArgumentError")
+                    failures.push(`${describeRequest(request)}\n  → ${describeAnswer(answer)}`);
+                  return;
+                }
+                const code = answer.status >= 400 ? /"code":"([A-Z_]+)"/.exec(answer.text)?.[1] : undefined;
+                const outcome = code ? `${answer.status} ${code}` : String(answer.status);
+                statuses.set(outcome, (statuses.get(outcome) ?? 0) + 1);
+                const problems = problemsWith(request, answer, markers);
+                if (problems.length > 0)
+                  failures.push(
+                    `${describeRequest(request)}\n  → ${describeAnswer(answer)}\n  ✗ ${problems.join("\n  ✗ ")}`,
+                  );
+              });
+              if (failures.length > 0)
+                throw new Error(
+                  `${failures.length} of ${batch.length} answers broke the invariants:\n${failures.join("\n")}`,
+                );
+            },
+          ),
+          {
+            seed: SEED,
+            numRuns: RUNS,
+            interruptAfterTimeLimit: TIME_LIMIT_MS,
+            markInterruptAsFailure: true,
+            asyncReporter: reportFailure,
+          },
+        );
+      } finally {
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const byStatus = [...statuses]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([status, count]) => `${status}:${count}`)
+          .join(" ");
+        const byOperation = [...perOperation].map(([operation, count]) => `${operation}:${count}`).join(" ");
+        console.log(
+          `fuzz: seed ${SEED} (FUZZ_SEED overrides), ${transport.sent} requests sent in ${seconds} s, ${transport.refusedByClient} refused by the client ${JSON.stringify(transport.refusalSamples)}; statuses ${byStatus}; per operation ${byOperation}`,
+        );
+      }
+      expect(transport.sent).toBeGreaterThanOrEqual(MINIMUM_REQUESTS);
+      expect(new Set(perOperation.keys())).toEqual(new Set(operations.map((operation) => operation.id)));
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
 });

@@ -10,10 +10,12 @@ describe("generatedAt", () => {
 
   beforeAll(async () => {
     // MET's answer takes time: the clock runs on by two seconds each time the stand-in reads it while answering.
-    met = await startMetStandin({ now: () => {
-      clock.advance(2_000);
-      return clock.now();
-    } });
+    met = await startMetStandin({
+      now: () => {
+        clock.advance(2_000);
+        return clock.now();
+      },
+    });
     service = await startService({ clock, weatherBaseUrl: met.url });
   });
   afterAll(async () => {

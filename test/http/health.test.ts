@@ -28,6 +28,10 @@ describe("liveness and readiness", () => {
     expect((await service.request("/api/public/v1/health/live")).status).toBe(200);
     await service.close();
     service = await startService({ storageEnabled: false });
-    expect((await service.request("/api/public/v1/health/ready")).body.data).toEqual({ ready: true, registry: "loaded", index: "not-bound" });
+    expect((await service.request("/api/public/v1/health/ready")).body.data).toEqual({
+      ready: true,
+      registry: "loaded",
+      index: "not-bound",
+    });
   });
 });

@@ -22,20 +22,25 @@ interface Sample {
 
 /** The samples of a Prometheus text exposition (format 0.0.4): `name{label="value",…} number` lines. */
 function parseExposition(text: string): Sample[] {
-  return text.split("\n").filter((line) => line !== "" && !line.startsWith("#")).map((line) => {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) throw new Error(`not a sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const [, name, value] of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
-      labels[name!] = value!.replace(/\\n/g, "\n").replace(/\\(["\\])/g, "$1");
-    }
-    return { name: match[1]!, labels, value: Number(match[3]) };
-  });
+  return text
+    .split("\n")
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((line) => {
+      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!match) throw new Error(`not a sample line: ${line}`);
+      const labels: Record<string, string> = {};
+      for (const [, name, value] of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+        labels[name!] = value!.replace(/\\n/g, "\n").replace(/\\(["\\])/g, "$1");
+      }
+      return { name: match[1]!, labels, value: Number(match[3]) };
+    });
 }
 
 /** The value of the one sample with this name and these labels (among possibly more); undefined when there is none. */
 function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  const found = samples.filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
   return found[0]?.value;
 }
@@ -88,22 +93,43 @@ describe("Prometheus metrics for operators", () => {
       expect(valueOf(samples, "service_http_request_duration_seconds_count", labels)).toBe(count);
       expect(valueOf(samples, "service_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" })).toBe(count);
       expect(valueOf(samples, "service_http_request_duration_seconds_sum", labels)).toBeGreaterThan(0);
-      const buckets = samples.filter((sample) => sample.name === "service_http_request_duration_seconds_bucket" && sample.labels.route === route && sample.labels.status === status);
+      const buckets = samples.filter(
+        (sample) =>
+          sample.name === "service_http_request_duration_seconds_bucket" &&
+          sample.labels.route === route &&
+          sample.labels.status === status,
+      );
       expect(buckets.length).toBeGreaterThan(10);
       // Cumulative buckets never decrease.
       buckets.forEach((bucket, index) => expect(bucket.value).toBeGreaterThanOrEqual(buckets[index - 1]?.value ?? 0));
     }
     // The scrape counts itself once its answer is sent: seen by the next scrape.
-    expect(valueOf(samples, "service_http_request_duration_seconds_count", { route: "v1.admin.metrics" })).toBeUndefined();
-    expect(valueOf((await scrape()).samples, "service_http_request_duration_seconds_count", { route: "v1.admin.metrics", status: "200" })).toBe(1);
+    expect(
+      valueOf(samples, "service_http_request_duration_seconds_count", { route: "v1.admin.metrics" }),
+    ).toBeUndefined();
+    expect(
+      valueOf((await scrape()).samples, "service_http_request_duration_seconds_count", {
+        route: "v1.admin.metrics",
+        status: "200",
+      }),
+    ).toBe(1);
   });
 
   it("counts weather cache hits, misses, revalidations and stale serves, and MET calls by outcome", async () => {
     const lookups = async () => {
       const { samples } = await scrape();
       const outcome = (name: string) => valueOf(samples, "service_weather_cache_lookups_total", { outcome: name });
-      const upstream = (name: string) => valueOf(samples, "service_upstream_requests_total", { upstream: MET, outcome: name }) ?? 0;
-      return { hit: outcome("hit"), miss: outcome("miss"), revalidated: outcome("revalidated"), stale: outcome("stale"), ok: upstream("ok"), httpStatus: upstream("http-status"), timeout: upstream("timeout") };
+      const upstream = (name: string) =>
+        valueOf(samples, "service_upstream_requests_total", { upstream: MET, outcome: name }) ?? 0;
+      return {
+        hit: outcome("hit"),
+        miss: outcome("miss"),
+        revalidated: outcome("revalidated"),
+        stale: outcome("stale"),
+        ok: upstream("ok"),
+        httpStatus: upstream("http-status"),
+        timeout: upstream("timeout"),
+      };
     };
     const before = await lookups();
     const where = "/api/public/v1/weather/forecast?lat=48.5&lon=2.5";
@@ -131,7 +157,8 @@ describe("Prometheus metrics for operators", () => {
   });
 
   it("counts a MET request that times out under its own outcome", async () => {
-    const timeouts = async () => valueOf((await scrape()).samples, "service_upstream_requests_total", { upstream: MET, outcome: "timeout" }) ?? 0;
+    const timeouts = async () =>
+      valueOf((await scrape()).samples, "service_upstream_requests_total", { upstream: MET, outcome: "timeout" }) ?? 0;
     const before = await timeouts();
     met.setMode("hang");
     try {
@@ -149,7 +176,8 @@ describe("Prometheus metrics for operators", () => {
     expect(valueOf(samples, "service_index_generation")).toBe(published / 1000);
     expect(valueOf(samples, "service_index_age_seconds")).toBe((clock.now() - published) / 1000);
     expect(valueOf(samples, "service_ingestion_runs", { outcome: "succeeded" })).toBe(1);
-    for (const outcome of ["running", "partial", "failed"]) expect(valueOf(samples, "service_ingestion_runs", { outcome })).toBe(0);
+    for (const outcome of ["running", "partial", "failed"])
+      expect(valueOf(samples, "service_ingestion_runs", { outcome })).toBe(0);
 
     clock.advance(90_000);
     const later = (await scrape()).samples;
@@ -158,7 +186,13 @@ describe("Prometheus metrics for operators", () => {
 
   it("includes the process's own metrics", async () => {
     const { text, samples } = await scrape();
-    for (const family of ["process_cpu_user_seconds_total", "process_resident_memory_bytes", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_seconds", "nodejs_gc_duration_seconds"]) {
+    for (const family of [
+      "process_cpu_user_seconds_total",
+      "process_resident_memory_bytes",
+      "nodejs_heap_size_used_bytes",
+      "nodejs_eventloop_lag_seconds",
+      "nodejs_gc_duration_seconds",
+    ]) {
       expect(declaredFamilies(text)).toContain(family);
     }
     expect(valueOf(samples, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
@@ -176,7 +210,10 @@ describe("Prometheus metrics for operators", () => {
     for (const headers of callers) {
       const answer = await service.request(METRICS, { headers });
       expect(answer.status).toBe(404);
-      expect(answer.body.error).toMatchObject({ code: unregistered.body.error.code, message: unregistered.body.error.message });
+      expect(answer.body.error).toMatchObject({
+        code: unregistered.body.error.code,
+        message: unregistered.body.error.message,
+      });
       expect([...answer.headers.keys()].sort()).toEqual([...unregistered.headers.keys()].sort());
       expect(answer.text).not.toContain("service_http_request_duration_seconds_count");
     }
@@ -188,7 +225,10 @@ describe("metrics where there is no index", () => {
     const empty = await startService();
     const unbound = await startService({ storageEnabled: false });
     try {
-      for (const [service, runs] of [[empty, 0], [unbound, undefined]] as const) {
+      for (const [service, runs] of [
+        [empty, 0],
+        [unbound, undefined],
+      ] as const) {
         const operator = service.createKey(["operator"]);
         const response = await fetch(`${service.url}${METRICS}`, { headers: { "x-api-key": operator } });
         expect(response.status).toBe(200);
@@ -212,7 +252,11 @@ describe("service serve with SERVICE_METRICS_PORT", () => {
   it("serves the same metrics at /metrics on a separate listener, with no key", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "metrics-port-"));
     const env = { SERVICE_DATA_DIR: dataDir, SERVICE_ENV: "test" };
-    const service = startCli(["serve", "--port", "0"], { ...env, SERVICE_METRICS_PORT: "0", SERVICE_LOG_LEVEL: "silent" });
+    const service = startCli(["serve", "--port", "0"], {
+      ...env,
+      SERVICE_METRICS_PORT: "0",
+      SERVICE_LOG_LEVEL: "silent",
+    });
     try {
       const [, url] = await service.waitForStdout(/listening on (http:\/\/[^\s/]+)/);
       const [, metricsUrl] = await service.waitForStdout(/metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/);
@@ -222,7 +266,12 @@ describe("service serve with SERVICE_METRICS_PORT", () => {
       expect(separate.status).toBe(200);
       expect(separate.headers.get("content-type")).toBe(PROMETHEUS_TEXT);
       const separateText = await separate.text();
-      expect(valueOf(parseExposition(separateText), "service_http_request_duration_seconds_count", { route: "public.health.live", status: "200" })).toBe(1);
+      expect(
+        valueOf(parseExposition(separateText), "service_http_request_duration_seconds_count", {
+          route: "public.health.live",
+          status: "200",
+        }),
+      ).toBe(1);
 
       const created = runCli(["keys", "create", "--scopes", "operator"], env);
       expect(created.status).toBe(0);
@@ -231,7 +280,12 @@ describe("service serve with SERVICE_METRICS_PORT", () => {
       expect(viaRoute.status).toBe(200);
       const routeText = await viaRoute.text();
       expect(declaredFamilies(routeText)).toEqual(declaredFamilies(separateText));
-      expect(valueOf(parseExposition(routeText), "service_http_request_duration_seconds_count", { route: "public.health.live", status: "200" })).toBe(1);
+      expect(
+        valueOf(parseExposition(routeText), "service_http_request_duration_seconds_count", {
+          route: "public.health.live",
+          status: "200",
+        }),
+      ).toBe(1);
 
       // Only /metrics, only read: the listener is not a second door to the API.
       const origin = new URL(metricsUrl!).origin;
@@ -269,7 +323,9 @@ describe("the bytes each bounded cache holds", () => {
       const bytesOf = async () => {
         const response = await fetch(`${service.url}${METRICS}`, { headers: { authorization: `Bearer ${operator}` } });
         const samples = parseExposition(await response.text());
-        return Object.fromEntries(CACHE_NAMES.map((cache) => [cache, valueOf(samples, "service_cache_bytes", { cache })]));
+        return Object.fromEntries(
+          CACHE_NAMES.map((cache) => [cache, valueOf(samples, "service_cache_bytes", { cache })]),
+        );
       };
       const empty = await bytesOf();
       for (const cache of CACHE_NAMES) expect(empty[cache], cache).toBe(0);
@@ -282,7 +338,9 @@ describe("the bytes each bounded cache holds", () => {
       const filled = await bytesOf();
       for (const cache of CACHE_NAMES) expect(filled[cache], cache).toBeGreaterThan(0);
 
-      expect((await service.request("/api/public/v1/economics/calendar?from=2026-08-01&to=2026-08-31")).status).toBe(200);
+      expect((await service.request("/api/public/v1/economics/calendar?from=2026-08-01&to=2026-08-31")).status).toBe(
+        200,
+      );
       const after = await bytesOf();
       expect(after.kept_answers).toBeGreaterThan(filled.kept_answers!);
       expect(after.weather_payloads).toBe(filled.weather_payloads);

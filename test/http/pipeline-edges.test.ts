@@ -11,7 +11,11 @@ describe("a trailing slash", () => {
   afterAll(() => service.close());
 
   it("answers a path with a trailing slash like an unregistered path; a bad slug never falls through to the listing", async () => {
-    for (const path of ["/api/v1/economics/indicators/", "/api/v1/economics/indicators/consumer-prices-us/", "/api/public/v1/status/"]) {
+    for (const path of [
+      "/api/v1/economics/indicators/",
+      "/api/v1/economics/indicators/consumer-prices-us/",
+      "/api/public/v1/status/",
+    ]) {
       const { status, body } = await service.request(path);
       expect(status, path).toBe(404);
       expect(body.error.code).toBe("NOT_FOUND");
@@ -28,9 +32,10 @@ describe("a malformed URL", () => {
 
   it("is shaped, headed and counted like every other answer", async () => {
     // fetch would normalise the URL; undici sends the path as written.
-    const malformed = () => request(`${service.url}/api/v1/economics/indicators/%ZZ`, { headers: { origin: "https://elsewhere.example" } });
+    const malformed = () =>
+      request(`${service.url}/api/v1/economics/indicators/%ZZ`, { headers: { origin: "https://elsewhere.example" } });
     const first = await malformed();
-    const body = await first.body.json() as { error: { code: string; requestId: string } };
+    const body = (await first.body.json()) as { error: { code: string; requestId: string } };
     expect(first.statusCode).toBe(400);
     expect(body.error.code).toBe("BAD_REQUEST");
     expect(body.error.requestId).toBe(first.headers["x-request-id"]);
@@ -52,7 +57,9 @@ describe("an unreadable key file", () => {
   afterAll(() => service.close());
 
   it("is a logged CONFIGURATION_ERROR on credentialed routes, never an unexplained 500", async () => {
-    const { status, body, text } = await service.request("/api/v1/capabilities", { headers: { "x-api-key": "svc_0123456789abcdef_" + "A".repeat(43) } });
+    const { status, body, text } = await service.request("/api/v1/capabilities", {
+      headers: { "x-api-key": "svc_0123456789abcdef_" + "A".repeat(43) },
+    });
     expect(status).toBe(500);
     expect(body.error.code).toBe("CONFIGURATION_ERROR");
     expect(text).not.toMatch(/json|keys\.json|position/i);
@@ -60,7 +67,9 @@ describe("an unreadable key file", () => {
   });
 
   it("leaves operator paths answering like unregistered ones", async () => {
-    const hidden = await service.request("/api/v1/admin/ingestion/runs", { headers: { authorization: "Bearer svc_0123456789abcdef_" + "A".repeat(43) } });
+    const hidden = await service.request("/api/v1/admin/ingestion/runs", {
+      headers: { authorization: "Bearer svc_0123456789abcdef_" + "A".repeat(43) },
+    });
     const unknown = await service.request("/api/v1/no-such-thing");
     expect(hidden.status).toBe(404);
     expect(hidden.body.error.message).toBe(unknown.body.error.message);
@@ -82,9 +91,19 @@ describe("a request Node itself cannot parse", () => {
     const { connect } = await import("node:net");
     const { port } = new URL(service.url);
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), "127.0.0.1", () => socket.write(Buffer.concat([Buffer.from("GET /api/v1/economics/"), Buffer.from([0xff, 0xfe]), Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n")])));
+      const socket = connect(Number(port), "127.0.0.1", () =>
+        socket.write(
+          Buffer.concat([
+            Buffer.from("GET /api/v1/economics/"),
+            Buffer.from([0xff, 0xfe]),
+            Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n"),
+          ]),
+        ),
+      );
       let received = "";
-      socket.on("data", (chunk) => { received += chunk.toString("latin1"); });
+      socket.on("data", (chunk) => {
+        received += chunk.toString("latin1");
+      });
       socket.on("end", () => resolve(received));
       socket.on("error", reject);
     });

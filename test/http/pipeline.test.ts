@@ -5,37 +5,75 @@ import { SWEEP_EVERY_MS } from "../../server/memory/cache-sweep.ts";
 import { startPipeline, testSpec } from "../support/pipeline-harness.ts";
 
 const bigItems = Array.from({ length: 3000 }, (_, index) => ({ index, padding: "x".repeat(500) }));
-const hugeFirstItems = [{ index: 0, padding: "x".repeat(RESPONSE_CEILING_BYTES) }, { index: 1, padding: "x" }];
+const hugeFirstItems = [
+  { index: 0, padding: "x".repeat(RESPONSE_CEILING_BYTES) },
+  { index: 1, padding: "x" },
+];
 
 describe("shared pipeline rules", () => {
   let service: Awaited<ReturnType<typeof startPipeline>>;
   beforeAll(async () => {
-    service = await startPipeline([
-      { spec: testSpec({ name: "t.scoped", path: "/scoped", access: "ECOSYSTEM_INTERNAL", scope: "weather:read" }), handler: () => ({ data: { ok: true } }) },
-      { spec: testSpec({ name: "t.admin", path: "/admin", access: "OPERATOR", scope: "operator" }), handler: () => ({ data: { admin: true } }) },
-      { spec: testSpec({ name: "t.admin.post", path: "/admin", method: "POST", access: "OPERATOR", scope: "operator" }), handler: () => ({ data: { started: true } }) },
-      { spec: testSpec({ name: "t.storage", path: "/storage", requiresDurableStorage: true }), handler: () => ({ data: [] }) },
-      { spec: testSpec({ name: "t.fails", path: "/fails" }), handler: () => { throw new Error("secret stack detail at /etc/passwd"); } },
-      { spec: testSpec({ name: "t.upstream", path: "/upstream" }), handler: () => { throw new ApiError("UPSTREAM_TIMEOUT"); } },
-      {
-        spec: testSpec({ name: "t.big", path: "/big" }),
-        handler: () => ({
-          data: { items: bigItems },
-          cut: { count: bigItems.length, keep: (n) => ({ data: { items: bigItems.slice(0, n) } }) },
-        }),
-      },
-      {
-        spec: testSpec({ name: "t.hugeFirst", path: "/huge-first" }),
-        handler: () => {
-          const keep = (n: number) => ({ data: { items: hugeFirstItems.slice(0, n) }, meta: { nextCursor: n < hugeFirstItems.length ? `after-${n}` : null } });
-          return { ...keep(hugeFirstItems.length), cut: { count: hugeFirstItems.length, keep } };
+    service = await startPipeline(
+      [
+        {
+          spec: testSpec({ name: "t.scoped", path: "/scoped", access: "ECOSYSTEM_INTERNAL", scope: "weather:read" }),
+          handler: () => ({ data: { ok: true } }),
         },
-      },
-    ], { storageBound: false });
+        {
+          spec: testSpec({ name: "t.admin", path: "/admin", access: "OPERATOR", scope: "operator" }),
+          handler: () => ({ data: { admin: true } }),
+        },
+        {
+          spec: testSpec({
+            name: "t.admin.post",
+            path: "/admin",
+            method: "POST",
+            access: "OPERATOR",
+            scope: "operator",
+          }),
+          handler: () => ({ data: { started: true } }),
+        },
+        {
+          spec: testSpec({ name: "t.storage", path: "/storage", requiresDurableStorage: true }),
+          handler: () => ({ data: [] }),
+        },
+        {
+          spec: testSpec({ name: "t.fails", path: "/fails" }),
+          handler: () => {
+            throw new Error("secret stack detail at /etc/passwd");
+          },
+        },
+        {
+          spec: testSpec({ name: "t.upstream", path: "/upstream" }),
+          handler: () => {
+            throw new ApiError("UPSTREAM_TIMEOUT");
+          },
+        },
+        {
+          spec: testSpec({ name: "t.big", path: "/big" }),
+          handler: () => ({
+            data: { items: bigItems },
+            cut: { count: bigItems.length, keep: (n) => ({ data: { items: bigItems.slice(0, n) } }) },
+          }),
+        },
+        {
+          spec: testSpec({ name: "t.hugeFirst", path: "/huge-first" }),
+          handler: () => {
+            const keep = (n: number) => ({
+              data: { items: hugeFirstItems.slice(0, n) },
+              meta: { nextCursor: n < hugeFirstItems.length ? `after-${n}` : null },
+            });
+            return { ...keep(hugeFirstItems.length), cut: { count: hugeFirstItems.length, keep } };
+          },
+        },
+      ],
+      { storageBound: false },
+    );
   });
   afterAll(() => service.close());
 
-  const get = (path: string, headers: Record<string, string> = {}, method = "GET") => fetch(`${service.url}${path}`, { method, headers });
+  const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+    fetch(`${service.url}${path}`, { method, headers });
 
   it("401 without a key, 403 with a key lacking the scope, 200 with it", async () => {
     expect((await get("/scoped")).status).toBe(401);
@@ -49,7 +87,12 @@ describe("shared pipeline rules", () => {
 
   it("operator paths answer exactly like an unregistered path to everyone without an operator key", async () => {
     const plain = service.key(["weather:read", "economics:read"]);
-    for (const [method, headers] of [["GET", {}], ["POST", {}], ["GET", { authorization: `Bearer ${plain}` }], ["DELETE", { "x-api-key": plain }]] as const) {
+    for (const [method, headers] of [
+      ["GET", {}],
+      ["POST", {}],
+      ["GET", { authorization: `Bearer ${plain}` }],
+      ["DELETE", { "x-api-key": plain }],
+    ] as const) {
       const hidden = await get("/admin", headers, method);
       const unknown = await get("/no-such-path", headers, method);
       expect(hidden.status).toBe(404);
@@ -111,11 +154,13 @@ describe("kept answers of a data generation since replaced", () => {
     // Only the sweep's timer is faked: the server's sockets keep their real timers.
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     let published = { index: 1 };
-    const service = await startPipeline([{
-      spec: testSpec({ name: "t.kept", path: "/kept" }),
-      handler: () => ({ data: { ok: true }, validUntil: Number.POSITIVE_INFINITY }),
-      generation: () => [published],
-    }]);
+    const service = await startPipeline([
+      {
+        spec: testSpec({ name: "t.kept", path: "/kept" }),
+        handler: () => ({ data: { ok: true }, validUntil: Number.POSITIVE_INFINITY }),
+        generation: () => [published],
+      },
+    ]);
     try {
       expect((await fetch(`${service.url}/kept`)).status).toBe(200);
       const kept = service.keptAnswerBytes();

@@ -7,7 +7,9 @@ describe("place search route", () => {
   let without: RunningService;
   beforeAll(async () => {
     withGazetteer = await startService();
-    const cities = loadAllTheCities().filter((city) => ["NO", "CH", "BR", "FR"].includes(city.country) && city.population > 50_000);
+    const cities = loadAllTheCities().filter(
+      (city) => ["NO", "CH", "BR", "FR"].includes(city.country) && city.population > 50_000,
+    );
     buildPlacesIndex(withGazetteer.dataDir, { cities });
     without = await startService();
   });

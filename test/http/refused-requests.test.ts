@@ -26,7 +26,10 @@ describe("requests refused before routing", () => {
   afterAll(() => service.close());
 
   it("CONNECT gets the error envelope, and parser refusals are headed and counted under the unregistered route", async () => {
-    const connectAnswer = await rawExchange(service.url, "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    const connectAnswer = await rawExchange(
+      service.url,
+      "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+    );
     expect(connectAnswer.head).toMatch(/^http\/1.1 400/);
     expect(connectAnswer.head).toContain("ratelimit-limit: 3");
     expect(connectAnswer.head).toContain("ratelimit-remaining: 2");
@@ -51,9 +54,11 @@ describe("CORS preflights", () => {
   afterAll(() => service.close());
 
   it("carry X-Request-Id and RateLimit-* and are counted like any request to their route", async () => {
-    const preflight = () => fetch(`${service.url}/api/v1/economics/series`, {
-      method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "GET" },
-    });
+    const preflight = () =>
+      fetch(`${service.url}/api/v1/economics/series`, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example.com", "access-control-request-method": "GET" },
+      });
     const first = await preflight();
     expect(first.status).toBe(204);
     expect(first.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);

@@ -4,8 +4,12 @@ import type { IndicatorFamily, Series } from "../../schemas/registry.ts";
 import { CATEGORIES } from "../../schemas/vocabularies.ts";
 import { startService, type RunningService } from "../support/service.ts";
 
-const families = JSON.parse(readFileSync(new URL("../../data/registry/families.json", import.meta.url), "utf8")) as IndicatorFamily[];
-const series = JSON.parse(readFileSync(new URL("../../data/registry/series.json", import.meta.url), "utf8")) as Series[];
+const families = JSON.parse(
+  readFileSync(new URL("../../data/registry/families.json", import.meta.url), "utf8"),
+) as IndicatorFamily[];
+const series = JSON.parse(
+  readFileSync(new URL("../../data/registry/series.json", import.meta.url), "utf8"),
+) as Series[];
 
 describe("registry routes", () => {
   let service: RunningService;
@@ -18,8 +22,12 @@ describe("registry routes", () => {
     const { status, body } = await service.request("/api/v1/economics/indicators");
     expect(status).toBe(200);
     expect(body.data.categories).toEqual([...CATEGORIES]);
-    expect(body.data.indicators.map((family: IndicatorFamily) => family.slug)).toEqual(families.filter((family) => family.active).map((family) => family.slug));
-    expect(body.data.indicators.map((family: IndicatorFamily) => family.slug)).not.toContain("euro-overnight-index-average");
+    expect(body.data.indicators.map((family: IndicatorFamily) => family.slug)).toEqual(
+      families.filter((family) => family.active).map((family) => family.slug),
+    );
+    expect(body.data.indicators.map((family: IndicatorFamily) => family.slug)).not.toContain(
+      "euro-overnight-index-average",
+    );
   });
 
   it("keeps US CPI and HICP as separate, related price families", async () => {
@@ -44,7 +52,9 @@ describe("registry routes", () => {
     const { status, body } = await service.request("/api/v1/economics/indicators/consumer-prices-us?category=weather");
     expect(status).toBe(200);
     expect(body.data.indicator.slug).toBe("consumer-prices-us");
-    const expected = series.filter((entry) => entry.familySlug === "consumer-prices-us" && entry.active).map((entry) => entry.slug);
+    const expected = series
+      .filter((entry) => entry.familySlug === "consumer-prices-us" && entry.active)
+      .map((entry) => entry.slug);
     expect(body.data.series.map((entry: { slug: string }) => entry.slug)).toEqual(expected);
     for (const slug of ["Consumer-Prices", "cpi_us", "no-such-family", "caf%C3%A9"]) {
       const missing = await service.request(`/api/v1/economics/indicators/${slug}`);
@@ -69,8 +79,12 @@ describe("registry routes", () => {
 
   it("applies indicator, country and region filters as the spec says", async () => {
     const byFamily = await service.request("/api/v1/economics/series?indicator=unemployment-rate");
-    expect(byFamily.body.data.series.every((entry: { family: string }) => entry.family === "unemployment-rate")).toBe(true);
-    expect((await service.request("/api/v1/economics/series?indicator=Unemployment-Rate")).body.data.totalMatching).toBe(0);
+    expect(byFamily.body.data.series.every((entry: { family: string }) => entry.family === "unemployment-rate")).toBe(
+      true,
+    );
+    expect(
+      (await service.request("/api/v1/economics/series?indicator=Unemployment-Rate")).body.data.totalMatching,
+    ).toBe(0);
     expect((await service.request("/api/v1/economics/series?indicator=nothing")).body.data.totalMatching).toBe(0);
 
     const us = await service.request("/api/v1/economics/series?country=us");
@@ -79,7 +93,11 @@ describe("registry routes", () => {
 
     const euroArea = await service.request("/api/v1/economics/series?region=ea");
     expect(euroArea.body.data.series.length).toBeGreaterThan(0);
-    expect(euroArea.body.data.series.every((entry: { region: string; country: null }) => entry.region === "EA" && entry.country === null)).toBe(true);
+    expect(
+      euroArea.body.data.series.every(
+        (entry: { region: string; country: null }) => entry.region === "EA" && entry.country === null,
+      ),
+    ).toBe(true);
     expect((await service.request("/api/v1/economics/series?region=XX")).body.error.code).toBe("VALIDATION_FAILED");
   });
 

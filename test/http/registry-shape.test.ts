@@ -16,8 +16,12 @@ const ROUTES = [
   "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa",
   "/api/public/v1/news/events",
 ];
-const NEEDS_REGISTRY = new Set(["/api/v1/economics/series", "/api/v1/economics/indicators", "/api/public/v1/economics/releases",
-  "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa"]);
+const NEEDS_REGISTRY = new Set([
+  "/api/v1/economics/series",
+  "/api/v1/economics/indicators",
+  "/api/public/v1/economics/releases",
+  "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa",
+]);
 
 afterAll(removeEconomicsDataDirs);
 
@@ -37,7 +41,11 @@ describe("a published registry of the wrong shape", () => {
     await new Promise((resolve) => setTimeout(resolve, 3 * PUBLISHED_FILE_RECHECK_MS));
   };
 
-  it.each(['{"families":[]}', "[]", "null"])("%s is an unreadable registry until a good one is published", async (text) => {
+  it.each([
+    '{"families":[]}',
+    "[]",
+    "null",
+  ])("%s is an unreadable registry until a good one is published", async (text) => {
     service = await startService({ seedDataDir: await sampleDataDir() });
     const headers = { "x-api-key": service.createKey(["economics:read"]) };
     expect((await service.request("/api/public/v1/health/ready")).status).toBe(200);
@@ -53,12 +61,17 @@ describe("a published registry of the wrong shape", () => {
     expect(ready.body.error.code).toBe("SERVICE_UNAVAILABLE");
     expect(service.logs).not.toContain("internal error");
     // Said once for the file, not once per request.
-    const said = service.logs.filter((line) => line.startsWith(`registry ${join(service!.dataDir, DATA_FILES.registry)} could not be read (registry is invalid: `));
+    const said = service.logs.filter((line) =>
+      line.startsWith(
+        `registry ${join(service!.dataDir, DATA_FILES.registry)} could not be read (registry is invalid: `,
+      ),
+    );
     expect(said).toHaveLength(1);
 
     rebuildRegistry(service.dataDir);
     await new Promise((resolve) => setTimeout(resolve, 3 * PUBLISHED_FILE_RECHECK_MS));
-    for (const route of ROUTES) expect([route, (await service.request(route, { headers })).status]).toEqual([route, 200]);
+    for (const route of ROUTES)
+      expect([route, (await service.request(route, { headers })).status]).toEqual([route, 200]);
     expect((await service.request("/api/public/v1/health/ready")).status).toBe(200);
   });
 });

@@ -22,7 +22,13 @@ describe("structured logs", () => {
     const second = await service.request("/api/public/v1/weather/current?lat=59.91&lon=10.75");
     await service.request("/api/v1/no-such-path");
     const lines = requestLines().slice(-3);
-    expect(lines[0]).toMatchObject({ level: "info", requestId: first.headers.get("x-request-id"), route: "public.weather.current", status: 200, cache: "miss" });
+    expect(lines[0]).toMatchObject({
+      level: "info",
+      requestId: first.headers.get("x-request-id"),
+      route: "public.weather.current",
+      status: 200,
+      cache: "miss",
+    });
     expect(lines[1]).toMatchObject({ requestId: second.headers.get("x-request-id"), status: 200, cache: "hit" });
     expect(lines[2]).toMatchObject({ route: "unmatched", status: 404 });
     for (const line of lines) expect(line.durationMs).toEqual(expect.any(Number));

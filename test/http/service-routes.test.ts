@@ -21,12 +21,16 @@ function dataDirWithIndex(ingestedAt: string | null): string {
 
 describe("capabilities", () => {
   const services: RunningService[] = [];
-  afterAll(async () => { for (const service of services) await service.close(); });
+  afterAll(async () => {
+    for (const service of services) await service.close();
+  });
 
   async function capabilitiesOf(options: Parameters<typeof startService>[0]) {
     const service = await startService(options);
     services.push(service);
-    const { status, body } = await service.request("/api/v1/capabilities", { headers: { "x-api-key": service.createKey(["weather:read"]) } });
+    const { status, body } = await service.request("/api/v1/capabilities", {
+      headers: { "x-api-key": service.createKey(["weather:read"]) },
+    });
     expect(status).toBe(200);
     return body.data;
   }
@@ -34,21 +38,40 @@ describe("capabilities", () => {
   it("reports storage-backed routes unavailable with no index", async () => {
     const data = await capabilitiesOf({});
     expect(data.environment).toBe("test");
-    expect(data.durableStorage).toEqual({ bound: true, indexPresent: false, ingestionCompleted: false, storageBackedRoutesAvailable: false, lastIngestedAt: null, lastSuccessfulIngestionAt: null });
+    expect(data.durableStorage).toEqual({
+      bound: true,
+      indexPresent: false,
+      ingestionCompleted: false,
+      storageBackedRoutesAvailable: false,
+      lastIngestedAt: null,
+      lastSuccessfulIngestionAt: null,
+    });
   });
 
   it("reports them unavailable when an index exists but no ingestion completed", async () => {
     const data = await capabilitiesOf({ seedDataDir: dataDirWithIndex(null) });
-    expect(data.durableStorage).toMatchObject({ indexPresent: true, ingestionCompleted: false, storageBackedRoutesAvailable: false });
+    expect(data.durableStorage).toMatchObject({
+      indexPresent: true,
+      ingestionCompleted: false,
+      storageBackedRoutesAvailable: false,
+    });
   });
 
   it("reports them available with an index from a completed ingestion", async () => {
     const data = await capabilitiesOf({ seedDataDir: dataDirWithIndex("2026-11-20T06:00:00.000Z") });
-    expect(data.durableStorage).toMatchObject({ indexPresent: true, ingestionCompleted: true, storageBackedRoutesAvailable: true, lastSuccessfulIngestionAt: "2026-11-20T06:00:00.000Z" });
+    expect(data.durableStorage).toMatchObject({
+      indexPresent: true,
+      ingestionCompleted: true,
+      storageBackedRoutesAvailable: true,
+      lastSuccessfulIngestionAt: "2026-11-20T06:00:00.000Z",
+    });
   });
 
   it("reports no durable store on a deployment without one, even with an index file", async () => {
-    const data = await capabilitiesOf({ storageEnabled: false, seedDataDir: dataDirWithIndex("2026-11-20T06:00:00.000Z") });
+    const data = await capabilitiesOf({
+      storageEnabled: false,
+      seedDataDir: dataDirWithIndex("2026-11-20T06:00:00.000Z"),
+    });
     expect(data.durableStorage).toMatchObject({ bound: false, storageBackedRoutesAvailable: false });
   });
 });
@@ -75,7 +98,9 @@ describe("OpenAPI description", () => {
   });
 
   it("describes every other route of the contract with the service extensions", () => {
-    for (const route of ALL_ROUTES.filter((candidate) => candidate.access !== "OPERATOR" && candidate.described !== false)) {
+    for (const route of ALL_ROUTES.filter(
+      (candidate) => candidate.access !== "OPERATOR" && candidate.described !== false,
+    )) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation, route.name).toBeDefined();
       expect(operation["x-service-route-name"]).toBe(route.name);
@@ -87,31 +112,69 @@ describe("OpenAPI description", () => {
       expect(operation["x-service-public-cache-seconds"]).toBe(route.publicCacheSeconds);
       if (route.method === "GET") expect(document.paths[route.path].head).toBeDefined();
     }
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["serviceApiKeyBearer", "serviceApiKeyHeader"]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
+      "serviceApiKeyBearer",
+      "serviceApiKeyHeader",
+    ]);
   });
 
   it("publishes the spec's error code sets", () => {
     const codes = (path: string) => document.paths[path].get["x-service-error-codes"];
-    const firstSeven = ["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "METHOD_NOT_ALLOWED", "RATE_LIMITED", "CONFIGURATION_ERROR", "INTERNAL"];
-    expect(codes("/api/v1/weather/current").sort()).toEqual([...firstSeven, "VALIDATION_FAILED", "WEATHER_LOCATION_INVALID", "SOURCE_DISABLED", "UPSTREAM_UNAVAILABLE", "UPSTREAM_INVALID_PAYLOAD", "UPSTREAM_PAYLOAD_TOO_LARGE", "UPSTREAM_TIMEOUT"].sort());
-    expect(codes("/api/v1/economics/events").sort()).toEqual([...firstSeven, "VALIDATION_FAILED", "ECONOMICS_RANGE_INVALID", "SERVICE_UNAVAILABLE", "STORAGE_UNAVAILABLE"].sort());
+    const firstSeven = [
+      "BAD_REQUEST",
+      "UNAUTHORIZED",
+      "FORBIDDEN",
+      "METHOD_NOT_ALLOWED",
+      "RATE_LIMITED",
+      "CONFIGURATION_ERROR",
+      "INTERNAL",
+    ];
+    expect(codes("/api/v1/weather/current").sort()).toEqual(
+      [
+        ...firstSeven,
+        "VALIDATION_FAILED",
+        "WEATHER_LOCATION_INVALID",
+        "SOURCE_DISABLED",
+        "UPSTREAM_UNAVAILABLE",
+        "UPSTREAM_INVALID_PAYLOAD",
+        "UPSTREAM_PAYLOAD_TOO_LARGE",
+        "UPSTREAM_TIMEOUT",
+      ].sort(),
+    );
+    expect(codes("/api/v1/economics/events").sort()).toEqual(
+      [
+        ...firstSeven,
+        "VALIDATION_FAILED",
+        "ECONOMICS_RANGE_INVALID",
+        "SERVICE_UNAVAILABLE",
+        "STORAGE_UNAVAILABLE",
+      ].sort(),
+    );
     expect(codes("/api/v1/economics/indicators").sort()).toEqual([...firstSeven, "VALIDATION_FAILED"].sort());
     expect(codes("/api/v1/economics/indicators/{slug}").sort()).toEqual([...firstSeven, "NOT_FOUND"].sort());
   });
 
   it("states what the service does with counts, tz and vintages", () => {
     const parameters = Object.values(document.paths as Record<string, Record<string, { parameters?: any[] }>>)
-      .flatMap((item) => Object.values(item)).flatMap((operation) => operation.parameters ?? []);
+      .flatMap((item) => Object.values(item))
+      .flatMap((operation) => operation.parameters ?? []);
     const named = (name: string) => parameters.filter((parameter) => parameter.name === name);
     // Every count is read by one rule (parseLimit): empty is its default, below 1 is refused.
-    for (const count of [...named("limit"), ...named("hours"), ...named("perSeries"), ...named("days").filter((days) => days.schema.type === "integer")]) {
+    for (const count of [
+      ...named("limit"),
+      ...named("hours"),
+      ...named("perSeries"),
+      ...named("days").filter((days) => days.schema.type === "integer"),
+    ]) {
       expect(count.schema, count.name).toMatchObject({ type: "integer", minimum: 1, default: expect.any(Number) });
       expect(count.description, count.name).toMatch(/empty is the default.*below 1 .*gives VALIDATION_FAILED/);
     }
     expect(named("hours")).toHaveLength(2);
     expect(named("perSeries")).toHaveLength(2);
     // Absent, tz projects nothing: only the forecasts, whose days are UTC without it, state a default.
-    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { parameters?: any[] }>>)) {
+    for (const [path, item] of Object.entries(
+      document.paths as Record<string, Record<string, { parameters?: any[] }>>,
+    )) {
       const tz = item.get?.parameters?.find((parameter) => parameter.name === "tz");
       if (tz) expect(tz.schema.default, path).toBe(path.endsWith("/weather/forecast") ? "UTC" : undefined);
     }

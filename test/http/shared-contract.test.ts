@@ -13,7 +13,13 @@ describe("shared HTTP contract on the real server", () => {
     const { status, headers, body } = await service.request("/api/v1/economics/indicators");
     expect(status).toBe(200);
     expect(body.meta.requestId).toBe(headers.get("x-request-id"));
-    expect(body.meta).toMatchObject({ generatedAt: "2026-11-21T12:00:00.000Z", cached: false, cacheAgeSeconds: 0, stale: false, degraded: false });
+    expect(body.meta).toMatchObject({
+      generatedAt: "2026-11-21T12:00:00.000Z",
+      cached: false,
+      cacheAgeSeconds: 0,
+      stale: false,
+      degraded: false,
+    });
     expect(headers.get("ratelimit-limit")).toBe("1000");
     expect(headers.get("ratelimit-remaining")).toMatch(/^[0-9]+$/);
     expect(headers.get("ratelimit-reset")).toMatch(/^[0-9]+$/);
@@ -29,7 +35,11 @@ describe("shared HTTP contract on the real server", () => {
   it("answers an unknown path with 404 NOT_FOUND in the error envelope", async () => {
     const { status, headers, body } = await service.request("/api/v1/nothing-here");
     expect(status).toBe(404);
-    expect(body.error).toEqual({ code: "NOT_FOUND", message: expect.any(String), requestId: headers.get("x-request-id") });
+    expect(body.error).toEqual({
+      code: "NOT_FOUND",
+      message: expect.any(String),
+      requestId: headers.get("x-request-id"),
+    });
     expect(headers.get("vary")?.toLowerCase()).toContain("origin");
     expect(headers.get("ratelimit-limit")).not.toBeNull();
   });
@@ -42,11 +52,17 @@ describe("shared HTTP contract on the real server", () => {
   });
 
   it("answers HEAD with the status and headers of GET and no body", async () => {
-    const get = await service.request("/api/v1/capabilities", { headers: { "x-api-key": service.createKey(["weather:read"]) } });
-    const head = await fetch(`${service.url}/api/v1/capabilities`, { method: "HEAD", headers: { "x-api-key": service.createKey(["weather:read"]) } });
+    const get = await service.request("/api/v1/capabilities", {
+      headers: { "x-api-key": service.createKey(["weather:read"]) },
+    });
+    const head = await fetch(`${service.url}/api/v1/capabilities`, {
+      method: "HEAD",
+      headers: { "x-api-key": service.createKey(["weather:read"]) },
+    });
     expect(head.status).toBe(get.status);
     expect(await head.text()).toBe("");
-    for (const name of ["content-type", "cache-control", "vary", "ratelimit-limit"]) expect(head.headers.get(name)).toBe(get.headers.get(name));
+    for (const name of ["content-type", "cache-control", "vary", "ratelimit-limit"])
+      expect(head.headers.get(name)).toBe(get.headers.get(name));
     const unauthorised = await fetch(`${service.url}/api/v1/capabilities`, { method: "HEAD" });
     expect(unauthorised.status).toBe(401);
     expect(await unauthorised.text()).toBe("");
@@ -54,7 +70,8 @@ describe("shared HTTP contract on the real server", () => {
 
   it("answers HEAD of an error with the headers its GET has, Content-Length included", async () => {
     const perResponse = new Set(["x-request-id", "ratelimit-remaining", "date"]);
-    const comparable = (headers: RawAnswer["headers"]) => Object.fromEntries(Object.entries(headers).filter(([name]) => !perResponse.has(name)));
+    const comparable = (headers: RawAnswer["headers"]) =>
+      Object.fromEntries(Object.entries(headers).filter(([name]) => !perResponse.has(name)));
     const errors = {
       "a malformed URL (400)": "/api/v1/economics/indicators/%ZZ",
       "a missing key (401)": "/api/v1/capabilities",
@@ -85,13 +102,21 @@ describe("shared HTTP contract on the real server", () => {
   });
 
   it("grants CORS only to configured origins, never *", async () => {
-    const allowed = await service.request("/api/v1/economics/indicators", { headers: { origin: "https://app.example.com" } });
+    const allowed = await service.request("/api/v1/economics/indicators", {
+      headers: { origin: "https://app.example.com" },
+    });
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
-    const other = await service.request("/api/v1/economics/indicators", { headers: { origin: "https://evil.example.net" } });
+    const other = await service.request("/api/v1/economics/indicators", {
+      headers: { origin: "https://evil.example.net" },
+    });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
     const preflight = await fetch(`${service.url}/api/v1/capabilities`, {
       method: "OPTIONS",
-      headers: { origin: "https://app.example.com", "access-control-request-method": "GET", "access-control-request-headers": "authorization" },
+      headers: {
+        origin: "https://app.example.com",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");

@@ -21,13 +21,18 @@ describe("public rate limits behind a trusted proxy", () => {
 
   const statuses = async (forwardedFor: string[]) => {
     const answers = [];
-    for (const client of forwardedFor) answers.push((await service!.request("/api/v1/economics/indicators", { headers: { "x-forwarded-for": client } })).status);
+    for (const client of forwardedFor)
+      answers.push(
+        (await service!.request("/api/v1/economics/indicators", { headers: { "x-forwarded-for": client } })).status,
+      );
     return answers;
   };
 
   it("count each forwarded client on its own when the proxy is trusted", async () => {
     service = await startService({ trustedProxies: ["127.0.0.1"], rateLimit: { publicPerWindow: 2 } });
-    expect(await statuses(["203.0.113.1", "203.0.113.1", "203.0.113.2", "203.0.113.2", "203.0.113.1"])).toEqual([200, 200, 200, 200, 429]);
+    expect(await statuses(["203.0.113.1", "203.0.113.1", "203.0.113.2", "203.0.113.2", "203.0.113.1"])).toEqual([
+      200, 200, 200, 200, 429,
+    ]);
   });
 
   it("count everyone together as the peer when no proxy is trusted, whatever X-Forwarded-For says", async () => {

@@ -13,7 +13,8 @@ describe("kept weather answers", () => {
   let service: RunningService;
   let point = 0;
   const freshPoint = () => `lat=${(48 + ++point / 100).toFixed(2)}&lon=2.35`;
-  const cacheOutcomeOf = (requestId: string | null) => service.logEntries.find((entry) => entry.requestId === requestId)?.cache;
+  const cacheOutcomeOf = (requestId: string | null) =>
+    service.logEntries.find((entry) => entry.requestId === requestId)?.cache;
 
   beforeAll(async () => {
     // Expires 30 min after Date: MET's Date is whole seconds, so the copy expires at 12:30:00.000, 29 min 59.5 s after its fetch.
@@ -65,7 +66,9 @@ describe("kept weather answers", () => {
     const path = `/api/public/v1/weather/current?${freshPoint()}`;
     const hits = async () => {
       const key = service.createKey(["operator"]);
-      const text = await (await fetch(new URL("/api/v1/admin/metrics", service.url), { headers: { authorization: `Bearer ${key}` } })).text();
+      const text = await (
+        await fetch(new URL("/api/v1/admin/metrics", service.url), { headers: { authorization: `Bearer ${key}` } })
+      ).text();
       return Number(/^service_weather_cache_lookups_total\{outcome="hit"\} (\d+)$/m.exec(text)?.[1]);
     };
     await service.request(path);

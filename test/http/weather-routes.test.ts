@@ -33,14 +33,27 @@ describe("weather routes against a MET stand-in", () => {
       location: { latitude: 51.5, longitude: -0.1, altitudeMetres: 25 },
       observedAt: "2020-07-20T11:00:00Z",
       providerModelUpdatedAt: "2020-07-20T01:30:57Z",
-      temperatureC: 18.8, windSpeedMps: 2.3, humidityPercent: 47, pressureHpa: 1023.2, windDirectionDegrees: 349.3,
-      cloudCoverPercent: 12.5, uvIndex: 6.4, precipitationMm: 0,
+      temperatureC: 18.8,
+      windSpeedMps: 2.3,
+      humidityPercent: 47,
+      pressureHpa: 1023.2,
+      windDirectionDegrees: 349.3,
+      cloudCoverPercent: 12.5,
+      uvIndex: 6.4,
+      precipitationMm: 0,
       condition: { code: "CLEAR_SKY", thunder: false, dayPart: "DAY" },
       attribution: { required: true, licenseName: "NLOD 2.0 and CC BY 4.0" },
     });
     expect(current.source.id).toBe("met-norway-locationforecast");
-    expect(body.meta.attributionRecords).toEqual([expect.objectContaining({ sourceId: "met-norway-locationforecast", required: true, modifiedByService: true })]);
-    expect(body.meta.canonicalUnits).toEqual({ temperature: "celsius", windSpeed: "m/s", pressure: "hPa", precipitation: "mm" });
+    expect(body.meta.attributionRecords).toEqual([
+      expect.objectContaining({ sourceId: "met-norway-locationforecast", required: true, modifiedByService: true }),
+    ]);
+    expect(body.meta.canonicalUnits).toEqual({
+      temperature: "celsius",
+      windSpeed: "m/s",
+      pressure: "hPa",
+      precipitation: "mm",
+    });
   });
 
   it("requires weather:read", async () => {
@@ -93,7 +106,13 @@ describe("weather routes against a MET stand-in", () => {
   it("shares one cache entry and one upstream call between both routes, any tz, and concurrent callers", async () => {
     const where = freshPoint();
     const before = met.requests;
-    await Promise.all(Array.from({ length: 20 }, (_, index) => credentialed(index % 2 ? `/api/v1/weather/current?${where}` : `/api/v1/weather/forecast?${where}&tz=Europe/Oslo`)));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        credentialed(
+          index % 2 ? `/api/v1/weather/current?${where}` : `/api/v1/weather/forecast?${where}&tz=Europe/Oslo`,
+        ),
+      ),
+    );
     await credentialed(`/api/v1/weather/forecast?${where}&tz=America/New_York`);
     await service.request(`/api/public/v1/weather/current?${where}`);
     expect(met.requests - before).toBe(1);
@@ -101,8 +120,12 @@ describe("weather routes against a MET stand-in", () => {
 
   it("maps each provider failure to its code and status, never inventing a payload", async () => {
     const cases = [
-      ["server-error", 503, "UPSTREAM_UNAVAILABLE"], ["rate-limited", 503, "UPSTREAM_UNAVAILABLE"], ["forbidden", 503, "UPSTREAM_UNAVAILABLE"],
-      ["hang", 504, "UPSTREAM_TIMEOUT"], ["oversized", 502, "UPSTREAM_PAYLOAD_TOO_LARGE"], ["invalid-json", 502, "UPSTREAM_INVALID_PAYLOAD"],
+      ["server-error", 503, "UPSTREAM_UNAVAILABLE"],
+      ["rate-limited", 503, "UPSTREAM_UNAVAILABLE"],
+      ["forbidden", 503, "UPSTREAM_UNAVAILABLE"],
+      ["hang", 504, "UPSTREAM_TIMEOUT"],
+      ["oversized", 502, "UPSTREAM_PAYLOAD_TOO_LARGE"],
+      ["invalid-json", 502, "UPSTREAM_INVALID_PAYLOAD"],
     ] as const;
     for (const [mode, status, code] of cases) {
       met.setMode(mode);
@@ -114,7 +137,15 @@ describe("weather routes against a MET stand-in", () => {
   });
 
   it("validates credentialed coordinates with WEATHER_LOCATION_INVALID and rounds to 4 decimals", async () => {
-    for (const query of ["lat=abc&lon=1", "lat=91&lon=1", "lat=1&lon=-180.5", "lon=1", "lat=1&lon=1&altitude=9001", "lat=1&lon=1&altitude=-501", "lat=1e2&lon=1"]) {
+    for (const query of [
+      "lat=abc&lon=1",
+      "lat=91&lon=1",
+      "lat=1&lon=-180.5",
+      "lon=1",
+      "lat=1&lon=1&altitude=9001",
+      "lat=1&lon=1&altitude=-501",
+      "lat=1e2&lon=1",
+    ]) {
       const { status, body } = await credentialed(`/api/v1/weather/current?${query}`);
       expect(status, query).toBe(400);
       expect(body.error.code, query).toBe("WEATHER_LOCATION_INVALID");
@@ -122,18 +153,33 @@ describe("weather routes against a MET stand-in", () => {
     await credentialed("/api/v1/weather/forecast?lat=59.123456&lon=10.987654&altitude=99.6");
     const sent = met.received.at(-1)!.query;
     expect([sent.get("lat"), sent.get("lon"), sent.get("altitude")]).toEqual(["59.1235", "10.9877", "100"]);
-    expect((await credentialed("/api/v1/weather/forecast?lat=59.123456&lon=10.987654&altitude=99.6")).body.data.location).toEqual({ latitude: 59.1235, longitude: 10.9877, altitudeMetres: 100 });
+    expect(
+      (await credentialed("/api/v1/weather/forecast?lat=59.123456&lon=10.987654&altitude=99.6")).body.data.location,
+    ).toEqual({ latitude: 59.1235, longitude: 10.9877, altitudeMetres: 100 });
   });
 
   it("reads coordinates written with an exponent, as JavaScript's String writes small numbers, and nothing else that is not a decimal", async () => {
     expect(String(1e-7)).toBe("1e-7");
     const plain = await credentialed("/api/v1/weather/current?lat=59.9&lon=0");
-    for (const query of [`lat=59.9&lon=${1e-7}`, "lat=5.99e1&lon=0", "lat=599E-1&lon=-0e0", "lat=%2B.599e%2B2&lon=1e-400"]) {
+    for (const query of [
+      `lat=59.9&lon=${1e-7}`,
+      "lat=5.99e1&lon=0",
+      "lat=599E-1&lon=-0e0",
+      "lat=%2B.599e%2B2&lon=1e-400",
+    ]) {
       const { status, body } = await credentialed(`/api/v1/weather/current?${query}`);
       expect(status, query).toBe(200);
       expect(body.data.current.location, query).toEqual(plain.body.data.current.location);
     }
-    for (const query of ["lat=0x10&lon=1", "lat=Infinity&lon=1", "lat=1e&lon=1", "lat=1e%2B&lon=1", "lat=e5&lon=1", "lat=1e400&lon=1", "lat=1_0&lon=1"]) {
+    for (const query of [
+      "lat=0x10&lon=1",
+      "lat=Infinity&lon=1",
+      "lat=1e&lon=1",
+      "lat=1e%2B&lon=1",
+      "lat=e5&lon=1",
+      "lat=1e400&lon=1",
+      "lat=1_0&lon=1",
+    ]) {
       const { status, body } = await credentialed(`/api/v1/weather/current?${query}`);
       expect(status, query).toBe(400);
       expect(body.error.code, query).toBe("WEATHER_LOCATION_INVALID");
@@ -143,7 +189,12 @@ describe("weather routes against a MET stand-in", () => {
   it("adds imperial fields beside metric ones on the credentialed route; other units values are metric", async () => {
     const imperial = (await credentialed("/api/v1/weather/current?lat=51.5&lon=-0.1&units=imperial")).body.data;
     expect(imperial.units).toBe("imperial");
-    expect(imperial.current).toMatchObject({ temperatureC: 18.8, temperatureF: 65.8, windSpeedMps: 2.3, windSpeedMph: 5.1 });
+    expect(imperial.current).toMatchObject({
+      temperatureC: 18.8,
+      temperatureF: 65.8,
+      windSpeedMps: 2.3,
+      windSpeedMph: 5.1,
+    });
     for (const units of ["Imperial", "IMPERIAL", "", "kelvin"]) {
       const { status, body } = await credentialed(`/api/v1/weather/current?lat=51.5&lon=-0.1&units=${units}`);
       expect(status).toBe(200);
@@ -160,11 +211,20 @@ describe("weather routes against a MET stand-in", () => {
     const clamped = (await credentialed("/api/v1/weather/forecast?lat=51.5&lon=-0.1&limit=50")).body;
     expect(clamped.data.daily.length).toBeLessThanOrEqual(10);
     expect(clamped.data.daily.length).toBeGreaterThanOrEqual(defaults.data.daily.length);
-    expect((await credentialed("/api/v1/weather/forecast?lat=51.5&lon=-0.1&limit=2.9")).body.data.daily).toHaveLength(2);
-    expect((await credentialed("/api/v1/weather/forecast?lat=51.5&lon=-0.1&limit=0")).body.error.code).toBe("VALIDATION_FAILED");
-    expect((await credentialed("/api/v1/weather/forecast?lat=51.5&lon=-0.1&tz=Mars/Olympus")).body.error.code).toBe("VALIDATION_FAILED");
+    expect((await credentialed("/api/v1/weather/forecast?lat=51.5&lon=-0.1&limit=2.9")).body.data.daily).toHaveLength(
+      2,
+    );
+    expect((await credentialed("/api/v1/weather/forecast?lat=51.5&lon=-0.1&limit=0")).body.error.code).toBe(
+      "VALIDATION_FAILED",
+    );
+    expect((await credentialed("/api/v1/weather/forecast?lat=51.5&lon=-0.1&tz=Mars/Olympus")).body.error.code).toBe(
+      "VALIDATION_FAILED",
+    );
     const day = defaults.data.daily[1];
-    expect(day).toMatchObject({ derivation: "SERVICE_DERIVED", transformation: expect.arrayContaining(["AGGREGATION"]) });
+    expect(day).toMatchObject({
+      derivation: "SERVICE_DERIVED",
+      transformation: expect.arrayContaining(["AGGREGATION"]),
+    });
     expect(defaults.data.daily[0].partial).toBe(true);
   });
 

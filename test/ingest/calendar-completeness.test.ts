@@ -24,13 +24,24 @@ const EUROSTAT: CalendarSource = "eu-stats-release-calendar";
 const MEETINGS: CalendarSource = "central-bank-meetings-calendar";
 const STATISTICS: CalendarSource = "central-bank-statistics-calendar";
 
-const sampleFiles = (source: string) => readdirSync(join(SAMPLES_DIR, source)).filter((name) => !name.endsWith(".md")).sort().map((name) => readFileSync(join(SAMPLES_DIR, source, name), "utf8"));
+const sampleFiles = (source: string) =>
+  readdirSync(join(SAMPLES_DIR, source))
+    .filter((name) => !name.endsWith(".md"))
+    .sort()
+    .map((name) => readFileSync(join(SAMPLES_DIR, source, name), "utf8"));
 
 /** Record ids read from the raw documents with nothing but regular expressions and JSON.parse: the calendars' own count. */
 const RECORDS_IN_DOCUMENTS: Record<Exclude<CalendarSource, "central-bank-statistics-calendar">, () => Set<string>> = {
-  [BLS]: () => new Set(sampleFiles(BLS).flatMap((text) => [...text.matchAll(/^UID:(.+?)\r?$/gm)].map((match) => match[1]!))),
-  [MEETINGS]: () => new Set(sampleFiles(MEETINGS).flatMap((text) => [...text.matchAll(/^UID:(.+?)\r?$/gm)].map((match) => match[1]!))),
-  [EUROSTAT]: () => new Set(sampleFiles(EUROSTAT).flatMap((text) => (JSON.parse(text) as { recordid: string }[]).map((record) => String(record.recordid)))),
+  [BLS]: () =>
+    new Set(sampleFiles(BLS).flatMap((text) => [...text.matchAll(/^UID:(.+?)\r?$/gm)].map((match) => match[1]!))),
+  [MEETINGS]: () =>
+    new Set(sampleFiles(MEETINGS).flatMap((text) => [...text.matchAll(/^UID:(.+?)\r?$/gm)].map((match) => match[1]!))),
+  [EUROSTAT]: () =>
+    new Set(
+      sampleFiles(EUROSTAT).flatMap((text) =>
+        (JSON.parse(text) as { recordid: string }[]).map((record) => String(record.recordid)),
+      ),
+    ),
 };
 
 function ledger<T>(dataDir: string, sql: string, ...params: unknown[]): T[] {
@@ -48,70 +59,148 @@ describe("every record of every calendar of the sample archive", () => {
 
   beforeAll(async () => {
     let tick = Date.parse("2026-11-21T06:00:00.000Z");
-    summary = await runIngestion({ dataDir, registry, mode: { kind: "archive", dir: SAMPLES_DIR }, only: null, now: () => tick++, progress: () => {} });
+    summary = await runIngestion({
+      dataDir,
+      registry,
+      mode: { kind: "archive", dir: SAMPLES_DIR },
+      only: null,
+      now: () => tick++,
+      progress: () => {},
+    });
     expect(summary.outcome).toBe("succeeded");
   });
 
   it("is an event or a skipped record with its reason, never both and never neither", () => {
     for (const [source, read] of Object.entries(RECORDS_IN_DOCUMENTS)) {
       const records = read();
-      const events = new Set(ledger<{ id: string }>(dataDir, "SELECT source_event_id AS id FROM event_sources WHERE source = ?", source).map((row) => row.id));
-      const skipped = new Set(ledger<{ id: string }>(dataDir, "SELECT record AS id FROM skipped_calendar_records WHERE source = ?", source).map((row) => row.id));
-      expect([...events].filter((id) => skipped.has(id)), source).toEqual([]);
+      const events = new Set(
+        ledger<{ id: string }>(dataDir, "SELECT source_event_id AS id FROM event_sources WHERE source = ?", source).map(
+          (row) => row.id,
+        ),
+      );
+      const skipped = new Set(
+        ledger<{ id: string }>(
+          dataDir,
+          "SELECT record AS id FROM skipped_calendar_records WHERE source = ?",
+          source,
+        ).map((row) => row.id),
+      );
+      expect(
+        [...events].filter((id) => skipped.has(id)),
+        source,
+      ).toEqual([]);
       expect(new Set([...events, ...skipped]), source).toEqual(records);
     }
     // The statistical calendar page has no ids: its 147 release rows (one header row aside) are 147 events.
     const rows = sampleFiles(STATISTICS).reduce((total, text) => total + [...text.matchAll(/<dt>/g)].length - 1, 0);
-    expect(ledger<{ n: number }>(dataDir, "SELECT count(*) AS n FROM event_sources WHERE source = ?", STATISTICS)[0]!.n).toBe(rows);
+    expect(
+      ledger<{ n: number }>(dataDir, "SELECT count(*) AS n FROM event_sources WHERE source = ?", STATISTICS)[0]!.n,
+    ).toBe(rows);
   });
 
   it("makes the releases the registry does not curate events of their own, UNCLASSIFIED, with a slug from the publisher's title", () => {
     const titles: [CalendarSource, string][] = [
-      [BLS, "U.S. Import and Export Price Indexes"], [BLS, "Productivity and Costs"], [BLS, "Employer Costs for Employee Compensation"],
-      [BLS, "Usual Weekly Earnings of Wage and Salary Workers"], [BLS, "State Employment and Unemployment (Monthly)"],
+      [BLS, "U.S. Import and Export Price Indexes"],
+      [BLS, "Productivity and Costs"],
+      [BLS, "Employer Costs for Employee Compensation"],
+      [BLS, "Usual Weekly Earnings of Wage and Salary Workers"],
+      [BLS, "State Employment and Unemployment (Monthly)"],
       [BLS, "Metropolitan Area Employment and Unemployment (Monthly)"],
-      [EUROSTAT, "Production in construction"], [EUROSTAT, "Labour cost index"],
-      [EUROSTAT, "Job vacancy"], [EUROSTAT, "House price index"], [EUROSTAT, "General government deficit and debt"],
+      [EUROSTAT, "Production in construction"],
+      [EUROSTAT, "Labour cost index"],
+      [EUROSTAT, "Job vacancy"],
+      [EUROSTAT, "House price index"],
+      [EUROSTAT, "General government deficit and debt"],
       [STATISTICS, "Harmonised Competitiveness Indicators (Dataset: EXR)"],
     ];
     const resolve = createReleaseResolver(registry);
     const curated = new Set(registry.releases.map((release) => release.slug));
     for (const [source, title] of titles) {
-      const rows = ledger<{ release_slug: string }>(dataDir, "SELECT DISTINCT e.release_slug FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ? AND s.title = ?", source, title);
+      const rows = ledger<{ release_slug: string }>(
+        dataDir,
+        "SELECT DISTINCT e.release_slug FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ? AND s.title = ?",
+        source,
+        title,
+      );
       expect(rows, title).toHaveLength(1);
       const resolved = resolve(source, title);
       expect(rows[0]!.release_slug, title).toBe(resolved.release.slug);
       if (resolved.curated) continue;
       expect(resolved.release.slug).toBe(uncuratedSlug(source, title, curated));
-      expect(resolved.release).toMatchObject({ importance: "UNCLASSIFIED", importanceBasis: UNCLASSIFIED_BASIS, category: "OTHER", seriesSlugs: [] });
-      expect(ledger(dataDir, "SELECT slug, source FROM uncurated_releases WHERE slug = ?", rows[0]!.release_slug)).toEqual([{ slug: rows[0]!.release_slug, source }]);
+      expect(resolved.release).toMatchObject({
+        importance: "UNCLASSIFIED",
+        importanceBasis: UNCLASSIFIED_BASIS,
+        category: "OTHER",
+        seriesSlugs: [],
+      });
+      expect(
+        ledger(dataDir, "SELECT slug, source FROM uncurated_releases WHERE slug = ?", rows[0]!.release_slug),
+      ).toEqual([{ slug: rows[0]!.release_slug, source }]);
     }
-    expect(uncuratedSlug(BLS, "U.S. Import and Export Price Indexes", curated)).toBe("bls-u-s-import-and-export-price-indexes");
-    expect(uncuratedSlug(STATISTICS, "Harmonised Competitiveness Indicators (Dataset: EXR)", curated)).toBe("ecb-harmonised-competitiveness-indicators-dataset-exr");
+    expect(uncuratedSlug(BLS, "U.S. Import and Export Price Indexes", curated)).toBe(
+      "bls-u-s-import-and-export-price-indexes",
+    );
+    expect(uncuratedSlug(STATISTICS, "Harmonised Competitiveness Indicators (Dataset: EXR)", curated)).toBe(
+      "ecb-harmonised-competitiveness-indicators-dataset-exr",
+    );
     // Title variants of one release are one release; a curated slug is never borrowed.
-    expect(uncuratedSlug(EUROSTAT, "GDP and main aggregates / Employment - database update", curated))
-      .toBe(uncuratedSlug(EUROSTAT, "GDP and main aggregates/Employment - database update", curated));
+    expect(uncuratedSlug(EUROSTAT, "GDP and main aggregates / Employment - database update", curated)).toBe(
+      uncuratedSlug(EUROSTAT, "GDP and main aggregates/Employment - database update", curated),
+    );
     expect(uncuratedSlug(BLS, "Consumer Price Index", curated)).toBe("bls-consumer-price-index-unclassified");
   });
 
   it("names what was skipped, by reason, in the run summary and the run record", () => {
     const bySource = Object.fromEntries(summary.sources.map((source) => [source.source, source]));
     expect(bySource[BLS]!.skipped).toEqual([]);
-    expect(bySource[EUROSTAT]!.skipped).toEqual([{
-      reason: "DATE_THE_SOURCE_GETS_WRONG", count: 2,
-      titles: [{ title: "R&D expenditure", detail: "scheduled 2189-05-10, after 2025-12-31: no Eurostat calendar reaches that far", records: 1, first: { record: "13018735", scheduledDate: "2189-05-10" } }],
-    }]);
+    expect(bySource[EUROSTAT]!.skipped).toEqual([
+      {
+        reason: "DATE_THE_SOURCE_GETS_WRONG",
+        count: 2,
+        titles: [
+          {
+            title: "R&D expenditure",
+            detail: "scheduled 2189-05-10, after 2025-12-31: no Eurostat calendar reaches that far",
+            records: 1,
+            first: { record: "13018735", scheduledDate: "2189-05-10" },
+          },
+        ],
+      },
+    ]);
     const meetings = bySource[MEETINGS]!.skipped!;
     expect(meetings.map((entry) => [entry.reason, entry.count])).toEqual([["NOT_A_RELEASE", 61]]);
-    expect(meetings[0]!.titles.reduce((total, title) => total + title.records, 0)).toBe(ledger(dataDir, "SELECT record FROM skipped_calendar_records WHERE source = ?", MEETINGS).length);
-    expect(meetings[0]!.titles.find((title) => title.first.scheduledDate === "2028-10-11")).toMatchObject({ title: "ECB GovC: monetary policy meeting in Frankfurt", records: 1 });
-    expect(meetings[0]!.titles.find((title) => title.title === "ECB GovC: non-monetary policy meeting (virtual)")).toMatchObject({ records: 18 });
+    expect(meetings[0]!.titles.reduce((total, title) => total + title.records, 0)).toBe(
+      ledger(dataDir, "SELECT record FROM skipped_calendar_records WHERE source = ?", MEETINGS).length,
+    );
+    expect(meetings[0]!.titles.find((title) => title.first.scheduledDate === "2028-10-11")).toMatchObject({
+      title: "ECB GovC: monetary policy meeting in Frankfurt",
+      records: 1,
+    });
+    expect(
+      meetings[0]!.titles.find((title) => title.title === "ECB GovC: non-monetary policy meeting (virtual)"),
+    ).toMatchObject({ records: 18 });
     expect(meetings[0]!.titles.every((title) => !/\(Day 2\)/.test(title.title!))).toBe(true);
     const run = ledger<{ summary: string }>(dataDir, "SELECT summary FROM runs")[0]!;
-    expect((JSON.parse(run.summary) as { sources: IngestSummary["sources"] }).sources.find((source) => source.source === MEETINGS)!.skipped).toEqual(meetings);
+    expect(
+      (JSON.parse(run.summary) as { sources: IngestSummary["sources"] }).sources.find(
+        (source) => source.source === MEETINGS,
+      )!.skipped,
+    ).toEqual(meetings);
     // Kept in the ledger, each with its reason and what the source said.
-    expect(ledger(dataDir, "SELECT record, reason, title, scheduled_date FROM skipped_calendar_records WHERE source = ? AND record = '13018735'", EUROSTAT))
-      .toEqual([{ record: "13018735", reason: "DATE_THE_SOURCE_GETS_WRONG", title: "R&D expenditure", scheduled_date: "2189-05-10" }]);
+    expect(
+      ledger(
+        dataDir,
+        "SELECT record, reason, title, scheduled_date FROM skipped_calendar_records WHERE source = ? AND record = '13018735'",
+        EUROSTAT,
+      ),
+    ).toEqual([
+      {
+        record: "13018735",
+        reason: "DATE_THE_SOURCE_GETS_WRONG",
+        title: "R&D expenditure",
+        scheduled_date: "2189-05-10",
+      },
+    ]);
   });
 
   it("serves uncurated events on every event route, valid against the JSON Schemas", async () => {
@@ -120,20 +209,40 @@ describe("every record of every calendar of the sample archive", () => {
       service = await startService({ seedDataDir: dataDir, clock: fakeClock("2026-11-23T12:00:00Z") });
       const get = credentialedClient(service);
       // Every response of `request` is checked against its route's JSON Schema (test/support/contract.ts).
-      const events = await get("/api/v1/economics/events?from=2025-01-01&to=2025-12-31&importance=UNCLASSIFIED&limit=500");
+      const events = await get(
+        "/api/v1/economics/events?from=2025-01-01&to=2025-12-31&importance=UNCLASSIFIED&limit=500",
+      );
       expect(events.status).toBe(200);
       expect(events.body.data.entries.length).toBeGreaterThan(50);
-      expect(new Set(events.body.data.entries.map((entry: { importance: string }) => entry.importance))).toEqual(new Set(["UNCLASSIFIED"]));
-      const ecec = events.body.data.entries.find((entry: { title: string }) => entry.title === "Employer Costs for Employee Compensation");
+      expect(new Set(events.body.data.entries.map((entry: { importance: string }) => entry.importance))).toEqual(
+        new Set(["UNCLASSIFIED"]),
+      );
+      const ecec = events.body.data.entries.find(
+        (entry: { title: string }) => entry.title === "Employer Costs for Employee Compensation",
+      );
       expect(ecec).toMatchObject({
-        release: { slug: "bls-employer-costs-for-employee-compensation", publisher: "BLS", officialPageUrl: "https://www.bls.gov/schedule/news_release/" },
-        country: "US", currency: "USD", category: "OTHER", importanceBasis: UNCLASSIFIED_BASIS, values: { availability: "NOT_LINKED", actual: null, previous: null },
+        release: {
+          slug: "bls-employer-costs-for-employee-compensation",
+          publisher: "BLS",
+          officialPageUrl: "https://www.bls.gov/schedule/news_release/",
+        },
+        country: "US",
+        currency: "USD",
+        category: "OTHER",
+        importanceBasis: UNCLASSIFIED_BASIS,
+        values: { availability: "NOT_LINKED", actual: null, previous: null },
       });
-      const calendar = await get("/api/v1/economics/calendar?from=2026-10-01&to=2026-12-31&tz=Europe/Berlin&limit=500&release=ecb-harmonised-competitiveness-indicators-dataset-exr,eurostat-house-price-index");
+      const calendar = await get(
+        "/api/v1/economics/calendar?from=2026-10-01&to=2026-12-31&tz=Europe/Berlin&limit=500&release=ecb-harmonised-competitiveness-indicators-dataset-exr,eurostat-house-price-index",
+      );
       expect(calendar.status).toBe(200);
-      const publicCalendar = await service.request("/api/public/v1/economics/calendar?from=2026-10-01&to=2026-12-31&limit=200&region=EA");
+      const publicCalendar = await service.request(
+        "/api/public/v1/economics/calendar?from=2026-10-01&to=2026-12-31&limit=200&region=EA",
+      );
       expect(publicCalendar.status).toBe(200);
-      const titles = publicCalendar.body.data.days.flatMap((day: { events: { title: string }[] }) => day.events.map((event) => event.title));
+      const titles = publicCalendar.body.data.days.flatMap((day: { events: { title: string }[] }) =>
+        day.events.map((event) => event.title),
+      );
       expect(titles).toEqual(expect.arrayContaining(["House price index", "Job vacancy", "Labour cost index"]));
     } finally {
       await service?.close();
@@ -146,13 +255,41 @@ describe("an event the registry starts curating, and an event whose record turns
     const store = openStore(join(tempDir("curating"), "store.sqlite"));
     try {
       const record = {
-        source: BLS, sourceEventId: "uid-ecec", title: "Employer Costs for Employee Compensation", scheduledDate: "2026-03-20", scheduledAt: "2026-03-20T12:30:00.000Z",
-        timePrecision: "EXACT_TIME" as const, sourceTimezone: "America/New_York", referencePeriod: null, referencePeriodText: null, sourceStatus: "SCHEDULED" as const, sourceUrl: null,
+        source: BLS,
+        sourceEventId: "uid-ecec",
+        title: "Employer Costs for Employee Compensation",
+        scheduledDate: "2026-03-20",
+        scheduledAt: "2026-03-20T12:30:00.000Z",
+        timePrecision: "EXACT_TIME" as const,
+        sourceTimezone: "America/New_York",
+        referencePeriod: null,
+        referencePeriodText: null,
+        sourceStatus: "SCHEDULED" as const,
+        sourceUrl: null,
       };
-      applyCalendarSnapshot(store, createReleaseResolver(registry), BLS, [record], { runId: "run_1", at: "2026-03-01T06:00:00.000Z" });
-      expect(store.event(stableEventId(BLS, "uid-ecec"))!.release_slug).toBe("bls-employer-costs-for-employee-compensation");
-      const curating: Registry = { ...registry, releases: [...registry.releases, { ...registry.releases[0]!, slug: "bls-ecec", seriesSlugs: [], titlePatterns: { [BLS]: ["^Employer Costs for Employee Compensation$"] } }] };
-      const counts = applyCalendarSnapshot(store, createReleaseResolver(curating), BLS, [record], { runId: "run_2", at: "2026-03-02T06:00:00.000Z" });
+      applyCalendarSnapshot(store, createReleaseResolver(registry), BLS, [record], {
+        runId: "run_1",
+        at: "2026-03-01T06:00:00.000Z",
+      });
+      expect(store.event(stableEventId(BLS, "uid-ecec"))!.release_slug).toBe(
+        "bls-employer-costs-for-employee-compensation",
+      );
+      const curating: Registry = {
+        ...registry,
+        releases: [
+          ...registry.releases,
+          {
+            ...registry.releases[0]!,
+            slug: "bls-ecec",
+            seriesSlugs: [],
+            titlePatterns: { [BLS]: ["^Employer Costs for Employee Compensation$"] },
+          },
+        ],
+      };
+      const counts = applyCalendarSnapshot(store, createReleaseResolver(curating), BLS, [record], {
+        runId: "run_2",
+        at: "2026-03-02T06:00:00.000Z",
+      });
       expect(counts).toMatchObject({ changed: 1, uncurated: 0 });
       expect(store.event(stableEventId(BLS, "uid-ecec"))!.release_slug).toBe("bls-ecec");
       expect(store.db.prepare("SELECT field, old_value, new_value FROM event_changes").all()).toEqual([
@@ -171,21 +308,45 @@ describe("an event the registry starts curating, and an event whose record turns
       const snapshot = parseEcbMeetingsCalendar(document);
       const day1 = snapshot.skipped.find((row) => row.scheduledDate === "2028-10-11")!;
       // What a store written before the fix holds: the row read as a decision of its own.
-      const asEvent = { ...snapshot.events.find((event) => event.scheduledDate === "2028-10-12")!, sourceEventId: day1.record, title: day1.title!, scheduledDate: "2028-10-11" };
+      const asEvent = {
+        ...snapshot.events.find((event) => event.scheduledDate === "2028-10-12")!,
+        sourceEventId: day1.record,
+        title: day1.title!,
+        scheduledDate: "2028-10-11",
+      };
       const resolve = createReleaseResolver(registry);
-      applyCalendarSnapshot(store, resolve, MEETINGS, [...snapshot.events, asEvent], { runId: "run_old", at: "2026-05-01T06:00:00.000Z" });
-      const facts = { publishedAt: "2026-05-02T06:00:00.000Z", lastIngestedAt: "2026-05-02T06:00:00.000Z", lastSuccessfulIngestionAt: "2026-05-02T06:00:00.000Z" };
+      applyCalendarSnapshot(store, resolve, MEETINGS, [...snapshot.events, asEvent], {
+        runId: "run_old",
+        at: "2026-05-01T06:00:00.000Z",
+      });
+      const facts = {
+        publishedAt: "2026-05-02T06:00:00.000Z",
+        lastIngestedAt: "2026-05-02T06:00:00.000Z",
+        lastSuccessfulIngestionAt: "2026-05-02T06:00:00.000Z",
+      };
       const decisionsIn = async () => {
         const index = new Database(await publishIndex(store, registry, dataDir, facts), { readonly: true });
         try {
-          return (index.prepare("SELECT scheduled_date FROM events WHERE release_slug = 'ecb-monetary-policy-decision' AND scheduled_date LIKE '2028-10-%' ORDER BY 1").pluck().all());
+          return index
+            .prepare(
+              "SELECT scheduled_date FROM events WHERE release_slug = 'ecb-monetary-policy-decision' AND scheduled_date LIKE '2028-10-%' ORDER BY 1",
+            )
+            .pluck()
+            .all();
         } finally {
           index.close();
         }
       };
       expect(await decisionsIn()).toEqual(["2028-10-11", "2028-10-12"]);
 
-      const counts = applyCalendarSnapshot(store, resolve, MEETINGS, snapshot.events, { runId: "run_new", at: "2026-05-02T06:00:00.000Z" }, snapshot.skipped);
+      const counts = applyCalendarSnapshot(
+        store,
+        resolve,
+        MEETINGS,
+        snapshot.events,
+        { runId: "run_new", at: "2026-05-02T06:00:00.000Z" },
+        snapshot.skipped,
+      );
       expect(counts).toMatchObject({ cancelled: 0, skipped: snapshot.skipped.length });
       expect(await decisionsIn()).toEqual(["2028-10-12"]);
       expect(store.event(stableEventId(MEETINGS, day1.record))!.status).toBe("SCHEDULED");
@@ -197,10 +358,20 @@ describe("an event the registry starts curating, and an event whose record turns
 
 describe("service ingest --from-archive data/samples", () => {
   it("prints the skipped records by source and reason, naming them", async () => {
-    const result = await runCliAsync(["ingest", "--from-archive", SAMPLES_DIR, "--data-dir", tempDir("completeness-cli")], {}, 60_000);
+    const result = await runCliAsync(
+      ["ingest", "--from-archive", SAMPLES_DIR, "--data-dir", tempDir("completeness-cli")],
+      {},
+      60_000,
+    );
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^skipped eu-stats-release-calendar DATE_THE_SOURCE_GETS_WRONG 2: "R&D expenditure" \(record 13018735, 2189-05-10\)$/m);
-    expect(result.stdout).toMatch(/^skipped central-bank-meetings-calendar NOT_A_RELEASE 61: "ECB GovC: monetary policy meeting in Frankfurt \(Day 1\)" ×19, /m);
-    expect(result.stderr).toMatch(/^\[1\/\d+\] labour-stats-release-schedule: ok — 2 documents, 567 received, 567 created, 324 uncurated$/m);
+    expect(result.stdout).toMatch(
+      /^skipped eu-stats-release-calendar DATE_THE_SOURCE_GETS_WRONG 2: "R&D expenditure" \(record 13018735, 2189-05-10\)$/m,
+    );
+    expect(result.stdout).toMatch(
+      /^skipped central-bank-meetings-calendar NOT_A_RELEASE 61: "ECB GovC: monetary policy meeting in Frankfurt \(Day 1\)" ×19, /m,
+    );
+    expect(result.stderr).toMatch(
+      /^\[1\/\d+\] labour-stats-release-schedule: ok — 2 documents, 567 received, 567 created, 324 uncurated$/m,
+    );
   });
 });

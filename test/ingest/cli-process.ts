@@ -34,8 +34,12 @@ export function startCli(args: string[], env: Record<string, string> = {}): CliP
   });
   let stdout = "";
   let stderr = "";
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => { stdout += chunk; });
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => { stderr += chunk; });
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
   const exited = new Promise<CliExit>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr }));
@@ -44,7 +48,11 @@ export function startCli(args: string[], env: Record<string, string> = {}): CliP
 }
 
 /** Runs the real CLI to the end (killed after `timeoutMs`). */
-export async function runCliAsync(args: string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<CliExit> {
+export async function runCliAsync(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<CliExit> {
   const running = startCli(args, env);
   const timer = setTimeout(() => running.child.kill("SIGKILL"), timeoutMs);
   try {

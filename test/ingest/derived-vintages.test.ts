@@ -17,7 +17,10 @@ import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 
 const REAL_NAME = "bls-v1-5series-2025-07_2026-07-captured-2026-08-24.json";
 const REAL = readFileSync(join(SAMPLES_DIR, "bls-api", REAL_NAME), "utf8");
-const REVISED = REAL.replace('{"year":"2025","period":"M07","periodName":"July","value":"323.048"', '{"year":"2025","period":"M07","periodName":"July","value":"322.000"');
+const REVISED = REAL.replace(
+  '{"year":"2025","period":"M07","periodName":"July","value":"323.048"',
+  '{"year":"2025","period":"M07","periodName":"July","value":"322.000"',
+);
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 const DERIVED = "us-cpi-all-items-12-month-change";
@@ -43,8 +46,12 @@ describe("a derived series vintaged with its inputs (issue 10, defect 5)", () =>
     writeFileSync(join(archive, "bls-api", "2026-08-24-bls-5series.json"), REAL);
     writeFileSync(join(archive, "bls-api", "2026-09-11-bls-5series-revised.json"), REVISED);
     summary = await runIngestion({
-      dataDir, registry: readRegistrySources(new Date("2026-11-21T00:00:00Z")), mode: { kind: "archive", dir: archive }, only: ["bls-api"],
-      now: () => Date.parse("2026-11-21T06:00:00.000Z"), progress: () => {},
+      dataDir,
+      registry: readRegistrySources(new Date("2026-11-21T00:00:00Z")),
+      mode: { kind: "archive", dir: archive },
+      only: ["bls-api"],
+      now: () => Date.parse("2026-11-21T06:00:00.000Z"),
+      progress: () => {},
     });
     service = await startService({ seedDataDir: dataDir });
   });
@@ -61,13 +68,25 @@ describe("a derived series vintaged with its inputs (issue 10, defect 5)", () =>
     expect(changeByHand("333.918", "322.000")).toBe("3.7");
     const store = new Database(join(dataDir, "store.sqlite"), { readonly: true });
     try {
-      const vintages = store.prepare("SELECT reference_period, sequence, value, derivation, derived_inputs FROM vintages WHERE series_slug = ? ORDER BY reference_period, sequence").all(DERIVED) as { derived_inputs: string }[];
+      const vintages = store
+        .prepare(
+          "SELECT reference_period, sequence, value, derivation, derived_inputs FROM vintages WHERE series_slug = ? ORDER BY reference_period, sequence",
+        )
+        .all(DERIVED) as { derived_inputs: string }[];
       expect(vintages.map(({ derived_inputs: _, ...rest }) => rest)).toEqual([
         { reference_period: "2026-07", sequence: 1, value: "3.4", derivation: "SERVICE_DERIVED" },
         { reference_period: "2026-07", sequence: 2, value: "3.7", derivation: "SERVICE_DERIVED" },
       ]);
       // The earlier figure keeps the inputs it was computed from.
-      expect(JSON.parse(vintages[0]!.derived_inputs).map((input: { value: string; vintage: number }) => [input.value, input.vintage])).toEqual([["333.918", 1], ["323.048", 1]]);
+      expect(
+        JSON.parse(vintages[0]!.derived_inputs).map((input: { value: string; vintage: number }) => [
+          input.value,
+          input.vintage,
+        ]),
+      ).toEqual([
+        ["333.918", 1],
+        ["323.048", 1],
+      ]);
     } finally {
       store.close();
     }
@@ -76,34 +95,82 @@ describe("a derived series vintaged with its inputs (issue 10, defect 5)", () =>
   it("serves the revised change with its revision facts, formula and input vintages", async () => {
     const { body } = await service.request(`${OBSERVATIONS}?series=${DERIVED}`);
     const rule = readRegistrySources().series.find((series) => series.slug === DERIVED)!.derived!;
-    expect(body.data.observations).toEqual([{
-      referencePeriod: "2026-07", value: "3.7", publicationStatus: null, publisherNote: null,
-      revisionCount: 1, isRevision: true, previousValue: "3.4", sourceUpdatedAt: null, ingestedAt: "2026-11-21T06:00:00.000Z",
-      provenance: {
-        sourceId: "bls-api", adapter: "derive-series", derivation: "SERVICE_DERIVED", transformation: ["PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP"],
-        document: { sha256: sha256(REVISED), fetchedAt: "2026-09-11T00:00:00.000Z" },
+    expect(body.data.observations).toEqual([
+      {
+        referencePeriod: "2026-07",
+        value: "3.7",
+        publicationStatus: null,
+        publisherNote: null,
+        revisionCount: 1,
+        isRevision: true,
+        previousValue: "3.4",
+        sourceUpdatedAt: null,
+        ingestedAt: "2026-11-21T06:00:00.000Z",
+        provenance: {
+          sourceId: "bls-api",
+          adapter: "derive-series",
+          derivation: "SERVICE_DERIVED",
+          transformation: ["PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP"],
+          document: { sha256: sha256(REVISED), fetchedAt: "2026-09-11T00:00:00.000Z" },
+        },
+        derived: {
+          formula: rule.formula,
+          inputs: [
+            {
+              sourceSeriesId: "CUUR0000SA0",
+              referencePeriod: "2026-07",
+              value: "333.918",
+              vintage: 1,
+              document: { sha256: sha256(REAL), fetchedAt: "2026-08-24T00:00:00.000Z" },
+            },
+            {
+              sourceSeriesId: "CUUR0000SA0",
+              referencePeriod: "2025-07",
+              value: "322.000",
+              vintage: 2,
+              document: { sha256: sha256(REVISED), fetchedAt: "2026-09-11T00:00:00.000Z" },
+            },
+          ],
+        },
       },
-      derived: {
-        formula: rule.formula,
-        inputs: [
-          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2026-07", value: "333.918", vintage: 1, document: { sha256: sha256(REAL), fetchedAt: "2026-08-24T00:00:00.000Z" } },
-          { sourceSeriesId: "CUUR0000SA0", referencePeriod: "2025-07", value: "322.000", vintage: 2, document: { sha256: sha256(REVISED), fetchedAt: "2026-09-11T00:00:00.000Z" } },
-        ],
-      },
-    }]);
+    ]);
     const releases = await service.request(`/api/public/v1/economics/releases?series=${DERIVED}`);
-    expect(releases.body.data.releases[0]).toMatchObject({ value: "3.7", revision: { count: 1, isRevision: true, previousValue: "3.4" }, derived: { formula: rule.formula } });
+    expect(releases.body.data.releases[0]).toMatchObject({
+      value: "3.7",
+      revision: { count: 1, isRevision: true, previousValue: "3.4" },
+      derived: { formula: rule.formula },
+    });
   });
 
   it("serves BLS's October 2025 gap as null with BLS's own footnote, never a number and never left out", async () => {
     const { body } = await service.request(`${OBSERVATIONS}?series=us-cpi-all-items-nsa&from=2025-09&to=2025-11`);
-    expect(body.data.observations.map((row: { referencePeriod: string; value: string | null }) => [row.referencePeriod, row.value])).toEqual([["2025-09", "324.800"], ["2025-10", null], ["2025-11", "324.122"]]);
+    expect(
+      body.data.observations.map((row: { referencePeriod: string; value: string | null }) => [
+        row.referencePeriod,
+        row.value,
+      ]),
+    ).toEqual([
+      ["2025-09", "324.800"],
+      ["2025-10", null],
+      ["2025-11", "324.122"],
+    ]);
     expect(body.data.observations[1]).toMatchObject({
-      publicationStatus: "X", publisherNote: "Data unavailable due to the 2025 lapse in appropriations",
-      provenance: { sourceId: "bls-api", adapter: "bls-timeseries-json", transformation: ["PERIOD_CODE_REWRITTEN", "MISSING_MARKER_AS_NULL"] },
+      publicationStatus: "X",
+      publisherNote: "Data unavailable due to the 2025 lapse in appropriations",
+      provenance: {
+        sourceId: "bls-api",
+        adapter: "bls-timeseries-json",
+        transformation: ["PERIOD_CODE_REWRITTEN", "MISSING_MARKER_AS_NULL"],
+      },
     });
     const unemployment = await service.request(`${OBSERVATIONS}?series=us-unemployment-rate&from=2025-10&to=2025-10`);
-    expect(unemployment.body.data.observations).toEqual([expect.objectContaining({ value: null, publicationStatus: "9", publisherNote: "Data unavailable due to the 2025 lapse in appropriations." })]);
+    expect(unemployment.body.data.observations).toEqual([
+      expect.objectContaining({
+        value: null,
+        publicationStatus: "9",
+        publisherNote: "Data unavailable due to the 2025 lapse in appropriations.",
+      }),
+    ]);
   });
 });
 
@@ -117,17 +184,27 @@ describe("BLS failures inside HTTP 200 are failed source checks, never empty suc
   ])("%s: the source is incomplete and nothing is published", async (name, detail) => {
     const archive = tempDir("bls-failure-archive");
     mkdirSync(join(archive, "bls-api"), { recursive: true });
-    writeFileSync(join(archive, "bls-api", name), readFileSync(new URL(`../fixtures/observations/${name}`, import.meta.url)));
+    writeFileSync(
+      join(archive, "bls-api", name),
+      readFileSync(new URL(`../fixtures/observations/${name}`, import.meta.url)),
+    );
     const dataDir = tempDir("bls-failure-data");
     const summary = await runIngestion({
-      dataDir, registry: readRegistrySources(), mode: { kind: "archive", dir: archive }, only: ["bls-api"], now: () => Date.parse("2026-11-21T06:00:00.000Z"), progress: () => {},
+      dataDir,
+      registry: readRegistrySources(),
+      mode: { kind: "archive", dir: archive },
+      only: ["bls-api"],
+      now: () => Date.parse("2026-11-21T06:00:00.000Z"),
+      progress: () => {},
     });
     expect(summary).toMatchObject({ outcome: "failed", published: false });
     expect(summary.sources[0]).toMatchObject({ source: "bls-api", ok: false });
     expect(summary.sources[0]!.detail).toMatch(detail);
     const store = new Database(join(dataDir, "store.sqlite"), { readonly: true });
     try {
-      expect(store.prepare("SELECT result FROM source_checks WHERE source = 'bls-api'").pluck().all()).toEqual(["incomplete"]);
+      expect(store.prepare("SELECT result FROM source_checks WHERE source = 'bls-api'").pluck().all()).toEqual([
+        "incomplete",
+      ]);
       expect(store.prepare("SELECT count(*) FROM vintages").pluck().get()).toBe(0);
     } finally {
       store.close();

@@ -44,12 +44,32 @@ describe.skipIf(!canMount)("ingestion on a full disk", () => {
     const dataDir = join(MOUNT_POINT, "data");
     let tick = Date.parse("2026-11-21T06:00:00Z");
     const now = () => tick++;
-    expect((await runIngestion({ dataDir, registry, mode: { kind: "archive", dir: SAMPLES_DIR }, only: null, now, progress: () => {} })).outcome).toBe("succeeded");
+    expect(
+      (
+        await runIngestion({
+          dataDir,
+          registry,
+          mode: { kind: "archive", dir: SAMPLES_DIR },
+          only: null,
+          now,
+          progress: () => {},
+        })
+      ).outcome,
+    ).toBe("succeeded");
     const publishedIndex = readFileSync(join(dataDir, "index.sqlite"));
 
-    const available = Number(execFileSync("df", ["-B1", "--output=avail", MOUNT_POINT]).toString().split("\n")[1]!.trim());
+    const available = Number(
+      execFileSync("df", ["-B1", "--output=avail", MOUNT_POINT]).toString().split("\n")[1]!.trim(),
+    );
     writeFileSync(join(MOUNT_POINT, "filler"), Buffer.alloc(Math.max(0, available - 200_000)));
-    const run = await runIngestion({ dataDir, registry, mode: { kind: "archive", dir: changedArchive() }, only: null, now, progress: () => {} });
+    const run = await runIngestion({
+      dataDir,
+      registry,
+      mode: { kind: "archive", dir: changedArchive() },
+      only: null,
+      now,
+      progress: () => {},
+    });
 
     expect(run.sources).toHaveLength(9);
     expect(run.sources.some((source) => !source.ok && /ENOSPC|disk is full/.test(source.detail))).toBe(true);
@@ -59,7 +79,14 @@ describe.skipIf(!canMount)("ingestion on a full disk", () => {
     // A write-ahead log may stay when even its checkpoint finds no room (the store says so): it is replayed on the
     // next open. With space back, the next run takes every change and leaves none behind.
     rmSync(join(MOUNT_POINT, "filler"));
-    const recovered = await runIngestion({ dataDir, registry, mode: { kind: "archive", dir: changedArchive() }, only: null, now, progress: () => {} });
+    const recovered = await runIngestion({
+      dataDir,
+      registry,
+      mode: { kind: "archive", dir: changedArchive() },
+      only: null,
+      now,
+      progress: () => {},
+    });
     expect(recovered.outcome).toBe("succeeded");
     expect(recovered.published).toBe(true);
     expect(readdirSync(dataDir).filter((name) => name.endsWith(".building") || name.endsWith("-wal"))).toEqual([]);

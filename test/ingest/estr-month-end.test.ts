@@ -29,11 +29,23 @@ const recording = readFileSync(join(SAMPLES_DIR, "ecb-data", RECORDING), "utf8")
 const OBSERVATIONS = "/api/public/v1/economics/observations";
 
 const day = (referencePeriod: string, value: string | null, sequence = 1): InputVintage => ({
-  referencePeriod, value, note: value === null ? "no value" : null, sequence, documentSha256: "d".repeat(64), documentFetchedAt: "2026-06-24T00:00:00.000Z",
+  referencePeriod,
+  value,
+  note: value === null ? "no value" : null,
+  sequence,
+  documentSha256: "d".repeat(64),
+  documentFetchedAt: "2026-06-24T00:00:00.000Z",
 });
 /** The recording's WT rates, 2 to 10 January 2025. */
-const RECORDED_DAYS = [["2025-01-02", "2.92"], ["2025-01-03", "2.919"], ["2025-01-06", "2.917"], ["2025-01-07", "2.918"], ["2025-01-08", "2.917"], ["2025-01-09", "2.92"], ["2025-01-10", "2.917"]]
-  .map(([date, value]) => day(date!, value!));
+const RECORDED_DAYS = [
+  ["2025-01-02", "2.92"],
+  ["2025-01-03", "2.919"],
+  ["2025-01-06", "2.917"],
+  ["2025-01-07", "2.918"],
+  ["2025-01-08", "2.917"],
+  ["2025-01-09", "2.92"],
+  ["2025-01-10", "2.917"],
+].map(([date, value]) => day(date!, value!));
 
 describe("the last TARGET business day of a month", () => {
   it.each([
@@ -67,20 +79,42 @@ describe("the monthly rule on daily inputs", () => {
   });
 
   it("states a month once its last TARGET business day has a rate: that rate, as written, with the day as its input", () => {
-    expect(derive([...RECORDED_DAYS, day("2025-01-31", "2.916")])).toEqual([{
-      referencePeriod: "2025-01", value: "2.916", note: null,
-      inputs: [{ sourceSeriesId: INPUT, referencePeriod: "2025-01", sourcePeriod: "2025-01-31", value: "2.916", vintage: 1, document: { sha256: "d".repeat(64), fetchedAt: "2026-06-24T00:00:00.000Z" } }],
-    }]);
+    expect(derive([...RECORDED_DAYS, day("2025-01-31", "2.916")])).toEqual([
+      {
+        referencePeriod: "2025-01",
+        value: "2.916",
+        note: null,
+        inputs: [
+          {
+            sourceSeriesId: INPUT,
+            referencePeriod: "2025-01",
+            sourcePeriod: "2025-01-31",
+            value: "2.916",
+            vintage: 1,
+            document: { sha256: "d".repeat(64), fetchedAt: "2026-06-24T00:00:00.000Z" },
+          },
+        ],
+      },
+    ]);
   });
 
   it("a later month's data do not complete an earlier one, and a gap earlier in a month does not matter", () => {
     // January ends on the 30th (the 31st not read), February is read only on its last TARGET day (Friday 28th).
-    expect(derive([day("2025-01-30", "2.9"), day("2025-02-03", "2.8"), day("2025-02-28", "2.686")]).map((month) => [month.referencePeriod, month.value])).toEqual([["2025-02", "2.686"]]);
+    expect(
+      derive([day("2025-01-30", "2.9"), day("2025-02-03", "2.8"), day("2025-02-28", "2.686")]).map((month) => [
+        month.referencePeriod,
+        month.value,
+      ]),
+    ).toEqual([["2025-02", "2.686"]]);
   });
 
   it("a last day the publisher states without a value is a null month with the reason, not a dropped one", () => {
     const [month] = derive([day("2025-01-31", null)]);
-    expect(month).toMatchObject({ referencePeriod: "2025-01", value: null, note: `No value: the publisher states ${INPUT} 2025-01-31 without one (no value).` });
+    expect(month).toMatchObject({
+      referencePeriod: "2025-01",
+      value: null,
+      note: `No value: the publisher states ${INPUT} 2025-01-31 without one (no value).`,
+    });
   });
 });
 
@@ -95,14 +129,25 @@ describe("ingested by the real pipeline", () => {
     mkdirSync(join(archive, "ecb-data"));
     for (const [name, text] of Object.entries(files)) writeFileSync(join(archive, "ecb-data", name), text);
     const dataDir = tempDir("estr-data");
-    const summary = await runIngestion({ dataDir, registry, mode: { kind: "archive", dir: archive }, only: ["ecb-data"], now: () => Date.parse("2026-07-24T06:00:00.000Z"), progress: () => {} });
+    const summary = await runIngestion({
+      dataDir,
+      registry,
+      mode: { kind: "archive", dir: archive },
+      only: ["ecb-data"],
+      now: () => Date.parse("2026-07-24T06:00:00.000Z"),
+      progress: () => {},
+    });
     expect(summary.outcome).toBe("succeeded");
     return dataDir;
   };
   const ledger = (dataDir: string, key: string) => {
     const db = new Database(join(dataDir, "store.sqlite"), { readonly: true });
     try {
-      return db.prepare("SELECT reference_period AS period, value FROM vintages WHERE series_slug = ? ORDER BY reference_period").all(key) as { period: string; value: string }[];
+      return db
+        .prepare(
+          "SELECT reference_period AS period, value FROM vintages WHERE series_slug = ? ORDER BY reference_period",
+        )
+        .all(key) as { period: string; value: string }[];
     } finally {
       db.close();
     }
@@ -111,13 +156,17 @@ describe("ingested by the real pipeline", () => {
   it("the sample recording: the daily rates are kept as the derivation's input, the series is registered and shows no value", async () => {
     const dataDir = await ingestEcbData({ [RECORDING]: recording });
     const key = inputLedgerKey(RULE.inputUpstream!);
-    expect(ledger(dataDir, key).map((row) => [row.period, row.value])).toEqual(RECORDED_DAYS.map((input) => [input.referencePeriod, input.value]));
+    expect(ledger(dataDir, key).map((row) => [row.period, row.value])).toEqual(
+      RECORDED_DAYS.map((input) => [input.referencePeriod, input.value]),
+    );
     expect(ledger(dataDir, SLUG)).toEqual([]);
     service = await startService({ seedDataDir: dataDir });
     const observations = await service.request(`${OBSERVATIONS}?series=${SLUG}`);
     expect(observations.status).toBe(503);
     const releases = await service.request(`/api/public/v1/economics/releases?series=${SLUG}`);
-    expect(releases.body.data.releases).toMatchObject([{ series: { slug: SLUG, frequency: "MONTHLY" }, availability: "UNAVAILABLE", value: null }]);
+    expect(releases.body.data.releases).toMatchObject([
+      { series: { slug: SLUG, frequency: "MONTHLY" }, availability: "UNAVAILABLE", value: null },
+    ]);
     await service.close();
     service = null;
   });
@@ -129,12 +178,34 @@ describe("ingested by the real pipeline", () => {
     service = await startService({ seedDataDir: dataDir });
     const { status, body } = await service.request(`${OBSERVATIONS}?series=${SLUG}`);
     expect(status).toBe(200);
-    const document = { sha256: createHash("sha256").update(modified).digest("hex"), fetchedAt: "2026-06-24T00:00:00.000Z" };
+    const document = {
+      sha256: createHash("sha256").update(modified).digest("hex"),
+      fetchedAt: "2026-06-24T00:00:00.000Z",
+    };
     expect(body.data.observations).toHaveLength(1);
     expect(body.data.observations[0]).toMatchObject({
-      referencePeriod: "2025-01", value: "2.917",
-      provenance: { sourceId: "ecb-data", adapter: "derive-series", derivation: "SERVICE_DERIVED", transformation: ["VALUE_ON_LAST_TARGET_BUSINESS_DAY"], document },
-      derived: { formula: RULE.formula, inputs: [{ sourceSeriesId: INPUT, referencePeriod: "2025-01", sourcePeriod: "2025-01-31", value: "2.917", vintage: 1, document }] },
+      referencePeriod: "2025-01",
+      value: "2.917",
+      provenance: {
+        sourceId: "ecb-data",
+        adapter: "derive-series",
+        derivation: "SERVICE_DERIVED",
+        transformation: ["VALUE_ON_LAST_TARGET_BUSINESS_DAY"],
+        document,
+      },
+      derived: {
+        formula: RULE.formula,
+        inputs: [
+          {
+            sourceSeriesId: INPUT,
+            referencePeriod: "2025-01",
+            sourcePeriod: "2025-01-31",
+            value: "2.917",
+            vintage: 1,
+            document,
+          },
+        ],
+      },
     });
   });
 });

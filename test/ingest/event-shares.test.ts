@@ -18,23 +18,27 @@ const inRange = (id: string, { after, through }: IdRange) => id > after && id <=
 describe("the shares of events the publishing threads claim", () => {
   it("hold every event exactly once, however two claimants interleave", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 6 }), { maxLength: 300 }), fc.array(fc.boolean(), { maxLength: 200 }), (ids, turns) => {
-        const shares = shareEvents(ledgerWithIds(ids));
-        // Two threads claiming from one counter: whose turn it is decides who gets the next share.
-        const claimants = [claimShares(shares), claimShares(shares)];
-        const claimed: IdRange[][] = [[], []];
-        let turn = 0;
-        for (;;) {
-          const who = turns[turn++] ? 1 : 0;
-          const next = claimants[who]!.next();
-          if (next.done) break;
-          claimed[who]!.push(next.value);
-        }
-        // The other claimant finds none left.
-        expect(claimants.map((claimant) => claimant.next().done)).toEqual([true, true]);
-        const ranges = claimed.flat();
-        for (const id of ids) expect(ranges.filter((range) => inRange(id, range))).toHaveLength(1);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 6 }), { maxLength: 300 }),
+        fc.array(fc.boolean(), { maxLength: 200 }),
+        (ids, turns) => {
+          const shares = shareEvents(ledgerWithIds(ids));
+          // Two threads claiming from one counter: whose turn it is decides who gets the next share.
+          const claimants = [claimShares(shares), claimShares(shares)];
+          const claimed: IdRange[][] = [[], []];
+          let turn = 0;
+          for (;;) {
+            const who = turns[turn++] ? 1 : 0;
+            const next = claimants[who]!.next();
+            if (next.done) break;
+            claimed[who]!.push(next.value);
+          }
+          // The other claimant finds none left.
+          expect(claimants.map((claimant) => claimant.next().done)).toEqual([true, true]);
+          const ranges = claimed.flat();
+          for (const id of ids) expect(ranges.filter((range) => inRange(id, range))).toHaveLength(1);
+        },
+      ),
       { numRuns: 200 },
     );
   });

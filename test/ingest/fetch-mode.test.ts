@@ -12,23 +12,41 @@ import { dumpTables } from "./sqlite-dump.ts";
 
 const registry = readRegistrySources();
 /** Publisher series fetched from one API: those of active series and those active derived series read as input. */
-const activeSeriesOf = (api: string) => registry.series.filter((series) => series.active)
-  .flatMap((series) => [series.upstream, series.derived?.inputUpstream ?? null]).filter((upstream) => upstream?.api === api).length;
+const activeSeriesOf = (api: string) =>
+  registry.series
+    .filter((series) => series.active)
+    .flatMap((series) => [series.upstream, series.derived?.inputUpstream ?? null])
+    .filter((upstream) => upstream?.api === api).length;
 
-interface CheckRow { source: string; latest_check: string; last_success_at: string | null; checked_at: string }
-const checksOf = (dataDir: string) => new Map((dumpTables(join(dataDir, "index.sqlite")).source_checks as unknown as CheckRow[]).map((row) => [row.source, row]));
+interface CheckRow {
+  source: string;
+  latest_check: string;
+  last_success_at: string | null;
+  checked_at: string;
+}
+const checksOf = (dataDir: string) =>
+  new Map(
+    (dumpTables(join(dataDir, "index.sqlite")).source_checks as unknown as CheckRow[]).map((row) => [row.source, row]),
+  );
 const positionOf = (slug: string) => `[${SOURCES.findIndex((source) => source.slug === slug) + 1}/${SOURCES.length}]`;
-const factsOf = (dataDir: string) => Object.fromEntries(dumpTables(join(dataDir, "index.sqlite")).publication!.map((row) => [row.key, row.value]));
+const factsOf = (dataDir: string) =>
+  Object.fromEntries(dumpTables(join(dataDir, "index.sqlite")).publication!.map((row) => [row.key, row.value]));
 
 describe("service ingest fetching from the publishers' paths (stand-in)", () => {
   let standin: PublisherStandin;
   const dataDir = tempDir("fetch-mode");
   let env: Record<string, string>;
-  const ingest = (args: string[] = [], extra: Record<string, string> = {}) => runCliAsync(["ingest", "--data-dir", dataDir, ...args], { ...env, ...extra });
+  const ingest = (args: string[] = [], extra: Record<string, string> = {}) =>
+    runCliAsync(["ingest", "--data-dir", dataDir, ...args], { ...env, ...extra });
 
   beforeAll(async () => {
     standin = await startPublisherStandin();
-    env = { ...standin.env, SERVICE_INGEST_TIMEOUT_MS: "5000", SERVICE_INGEST_RETRIES: "0", SERVICE_INGEST_USER_AGENT: "fetch-mode-test (test@example.org)" };
+    env = {
+      ...standin.env,
+      SERVICE_INGEST_TIMEOUT_MS: "5000",
+      SERVICE_INGEST_RETRIES: "0",
+      SERVICE_INGEST_USER_AGENT: "fetch-mode-test (test@example.org)",
+    };
   });
   afterAll(async () => {
     await standin?.close();
@@ -52,12 +70,20 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
       eurostatData: standin.count(PUBLISHER_PATHS.eurostatData),
       ecbData: standin.count(PUBLISHER_PATHS.ecbData),
     }).toEqual({
-      blsSchedule: 1, eurostatCalendar: 1, ecbMeetings: 1, ecbStatistics: 1, blsApi: 1,
-      eurostatData: activeSeriesOf("eurostat-sdmx"), ecbData: activeSeriesOf("ecb-data"),
+      blsSchedule: 1,
+      eurostatCalendar: 1,
+      ecbMeetings: 1,
+      ecbStatistics: 1,
+      blsApi: 1,
+      eurostatData: activeSeriesOf("eurostat-sdmx"),
+      ecbData: activeSeriesOf("ecb-data"),
     });
     // Exactly the requests the source catalogue makes, each once, and nothing else.
-    const expected = SOURCES.flatMap((source) => source.requests({ hosts: standin.hosts, registry, now: DateTime.utc(), blsApiKey: null }))
-      .map((request) => `${request.method ?? "GET"} ${new URL(request.url).pathname}`).sort();
+    const expected = SOURCES.flatMap((source) =>
+      source.requests({ hosts: standin.hosts, registry, now: DateTime.utc(), blsApiKey: null }),
+    )
+      .map((request) => `${request.method ?? "GET"} ${new URL(request.url).pathname}`)
+      .sort();
     expect(standin.requests.map((request) => `${request.method} ${request.path}`).sort()).toEqual(expected);
     const blsRequest = standin.requests.find((request) => request.path === PUBLISHER_PATHS.blsApi)!;
     expect(blsRequest.method).toBe("POST");
@@ -65,7 +91,8 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
 
     const checks = checksOf(dataDir);
     expect([...checks.keys()].sort()).toEqual(SOURCES.map((source) => source.slug).sort());
-    for (const check of checks.values()) expect(check).toMatchObject({ latest_check: "successful", last_success_at: check.checked_at });
+    for (const check of checks.values())
+      expect(check).toMatchObject({ latest_check: "successful", last_success_at: check.checked_at });
     const index = dumpTables(join(dataDir, "index.sqlite"));
     expect(index.events!.length).toBeGreaterThan(0);
     expect(index.observations!.length).toBeGreaterThan(0);
@@ -73,7 +100,9 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
 
   it("with one publisher path failing: exits 1, that source incomplete, the others successful, the index still published", async () => {
     const before = factsOf(dataDir);
-    const statsEventsBefore = (dumpTables(join(dataDir, "index.sqlite")).event_sources as { source: string }[]).filter((row) => row.source === "central-bank-statistics-calendar").length;
+    const statsEventsBefore = (dumpTables(join(dataDir, "index.sqlite")).event_sources as { source: string }[]).filter(
+      (row) => row.source === "central-bank-statistics-calendar",
+    ).length;
     expect(statsEventsBefore).toBeGreaterThan(0);
     const requestsBefore = standin.count(PUBLISHER_PATHS.ecbStatistics);
     standin.fail(PUBLISHER_PATHS.ecbStatistics, 500);
@@ -84,7 +113,12 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
       expect(standin.count(PUBLISHER_PATHS.ecbStatistics) - requestsBefore).toBe(2);
       expect(result.stdout).toMatch(/: partial, index published$/m);
       expect(result.stdout).toMatch(/^incomplete sources: central-bank-statistics-calendar$/m);
-      expect(result.stderr).toMatch(new RegExp(`^\\${positionOf("central-bank-statistics-calendar")} central-bank-statistics-calendar: INCOMPLETE — .*HTTP 500`, "m"));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^\\${positionOf("central-bank-statistics-calendar")} central-bank-statistics-calendar: INCOMPLETE — .*HTTP 500`,
+          "m",
+        ),
+      );
       for (const source of SOURCES.filter((source) => source.slug !== "central-bank-statistics-calendar")) {
         expect(result.stderr).toMatch(new RegExp(`\\] ${source.slug}: ok — `));
       }
@@ -102,9 +136,12 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
     expect(failed.latest_check).toBe("incomplete");
     expect(failed.last_success_at).not.toBeNull();
     expect(failed.last_success_at! < failed.checked_at).toBe(true);
-    for (const [source, check] of checks) if (source !== "central-bank-statistics-calendar") expect(check.latest_check, source).toBe("successful");
+    for (const [source, check] of checks)
+      if (source !== "central-bank-statistics-calendar") expect(check.latest_check, source).toBe("successful");
     // What the failed source had brought earlier is still there.
-    const statsEventsAfter = (dumpTables(join(dataDir, "index.sqlite")).event_sources as { source: string }[]).filter((row) => row.source === "central-bank-statistics-calendar").length;
+    const statsEventsAfter = (dumpTables(join(dataDir, "index.sqlite")).event_sources as { source: string }[]).filter(
+      (row) => row.source === "central-bank-statistics-calendar",
+    ).length;
     expect(statsEventsAfter).toBe(statsEventsBefore);
 
     // And the public calendar says so.
@@ -112,11 +149,19 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
     try {
       const calendar = await service.request("/api/public/v1/economics/calendar");
       expect(calendar.status).toBe(200);
-      const sourceChecks = calendar.body.meta.sourceChecks as { sourceId: string; latestCheck: string; lastSuccessAt: string | null }[];
+      const sourceChecks = calendar.body.meta.sourceChecks as {
+        sourceId: string;
+        latestCheck: string;
+        lastSuccessAt: string | null;
+      }[];
       expect(sourceChecks.find((check) => check.sourceId === "central-bank-statistics-calendar")).toEqual({
-        sourceId: "central-bank-statistics-calendar", latestCheck: "incomplete", lastSuccessAt: failed.last_success_at,
+        sourceId: "central-bank-statistics-calendar",
+        latestCheck: "incomplete",
+        lastSuccessAt: failed.last_success_at,
       });
-      expect(sourceChecks.find((check) => check.sourceId === "labour-stats-release-schedule")!.latestCheck).toBe("successful");
+      expect(sourceChecks.find((check) => check.sourceId === "labour-stats-release-schedule")!.latestCheck).toBe(
+        "successful",
+      );
     } finally {
       await service.close();
     }
@@ -129,7 +174,12 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
       const result = await ingest([], { SERVICE_INGEST_TIMEOUT_MS: "400" });
       expect(result.status).toBe(1);
       expect(Date.now() - started).toBeLessThan(15_000);
-      expect(result.stderr).toMatch(new RegExp(`^\\${positionOf("labour-stats-release-schedule")} labour-stats-release-schedule: INCOMPLETE — .*did not answer within 400 ms`, "m"));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^\\${positionOf("labour-stats-release-schedule")} labour-stats-release-schedule: INCOMPLETE — .*did not answer within 400 ms`,
+          "m",
+        ),
+      );
       expect(result.stdout).toMatch(/: partial, index published$/m);
       expect(result.stdout).toMatch(/^incomplete sources: labour-stats-release-schedule$/m);
     } finally {
@@ -156,7 +206,9 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
     const seen = standin.requests.length;
     const result = await ingest(["--source", "labour-stats-release-schedule"]);
     expect(result.status, result.stderr).toBe(0);
-    expect(standin.requests.slice(seen).map((request) => `${request.method} ${request.path}`)).toEqual([`GET ${PUBLISHER_PATHS.blsSchedule}`]);
+    expect(standin.requests.slice(seen).map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET ${PUBLISHER_PATHS.blsSchedule}`,
+    ]);
     expect(result.stderr).toContain("[1/1] labour-stats-release-schedule: fetching…");
     expect(result.stderr).toMatch(/^\[1\/1\] labour-stats-release-schedule: ok — 1 document, /m);
     expect(result.stderr).not.toMatch(/eu-stats-release-calendar|bls-api|ecb-data/);
@@ -164,8 +216,13 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
     const two = standin.requests.length;
     const both = await ingest(["--source", "labour-stats-release-schedule", "--source", "ecb-data"]);
     expect(both.status, both.stderr).toBe(0);
-    expect(new Set(standin.requests.slice(two).map((request) => request.path.startsWith("/service/data/") ? "ecb-data" : request.path)))
-      .toEqual(new Set([PUBLISHER_PATHS.blsSchedule, "ecb-data"]));
+    expect(
+      new Set(
+        standin.requests
+          .slice(two)
+          .map((request) => (request.path.startsWith("/service/data/") ? "ecb-data" : request.path)),
+      ),
+    ).toEqual(new Set([PUBLISHER_PATHS.blsSchedule, "ecb-data"]));
   });
 
   it("refuses an unknown --source with exit code 2 and asks no publisher", async () => {

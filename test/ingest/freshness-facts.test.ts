@@ -8,7 +8,12 @@ afterAll(removeTempDirs);
 const facts = (dataDir: string) => {
   const db = new Database(join(dataDir, "index.sqlite"), { readonly: true });
   try {
-    return Object.fromEntries((db.prepare("SELECT key, value FROM publication").all() as { key: string; value: string | null }[]).map((row) => [row.key, row.value]));
+    return Object.fromEntries(
+      (db.prepare("SELECT key, value FROM publication").all() as { key: string; value: string | null }[]).map((row) => [
+        row.key,
+        row.value,
+      ]),
+    );
   } finally {
     db.close();
   }
@@ -21,15 +26,24 @@ describe("the economics freshness fact (lastSuccessfulIngestionAt)", () => {
     const dir = tempDir("freshness");
     const summary = await ingest(dir, archiveWith(broken), "2026-11-21T06:00:00.000Z");
     expect(summary.outcome).toBe("partial");
-    expect(facts(dir)).toMatchObject({ lastIngestedAt: "2026-11-21T06:00:00.000Z", lastSuccessfulIngestionAt: "2026-11-21T06:00:00.000Z" });
+    expect(facts(dir)).toMatchObject({
+      lastIngestedAt: "2026-11-21T06:00:00.000Z",
+      lastSuccessfulIngestionAt: "2026-11-21T06:00:00.000Z",
+    });
   });
 
   it("stays at the last economics success when an economics source fails, and is not moved by a news-only run", async () => {
     const dir = tempDir("freshness-economics");
     await ingest(dir, archiveWith({}), "2026-11-20T06:00:00.000Z");
     await ingest(dir, archiveWith({ "ecb-data": { "broken.csv": "not,csvdata\n" } }), "2026-11-21T06:00:00.000Z");
-    expect(facts(dir)).toMatchObject({ lastIngestedAt: "2026-11-21T06:00:00.000Z", lastSuccessfulIngestionAt: "2026-11-20T06:00:00.000Z" });
+    expect(facts(dir)).toMatchObject({
+      lastIngestedAt: "2026-11-21T06:00:00.000Z",
+      lastSuccessfulIngestionAt: "2026-11-20T06:00:00.000Z",
+    });
     await ingest(dir, archiveWith({}), "2026-11-22T06:00:00.000Z", ["bls-news-feed"]);
-    expect(facts(dir)).toMatchObject({ lastIngestedAt: "2026-11-22T06:00:00.000Z", lastSuccessfulIngestionAt: "2026-11-20T06:00:00.000Z" });
+    expect(facts(dir)).toMatchObject({
+      lastIngestedAt: "2026-11-22T06:00:00.000Z",
+      lastSuccessfulIngestionAt: "2026-11-20T06:00:00.000Z",
+    });
   });
 });

@@ -11,7 +11,10 @@ afterEach(removeTempDirs);
 const publishedSuccess = (dataDir: string) => {
   const index = new Database(join(dataDir, "index.sqlite"), { readonly: true });
   try {
-    return index.prepare("SELECT value FROM publication WHERE key = 'lastSuccessfulIngestionAt'").pluck().get() as string;
+    return index
+      .prepare("SELECT value FROM publication WHERE key = 'lastSuccessfulIngestionAt'")
+      .pluck()
+      .get() as string;
   } finally {
     index.close();
   }
@@ -22,14 +25,26 @@ describe("lastSuccessfulIngestionAt", () => {
     const dataDir = tempDir("freshness");
     const registry = readRegistrySources(new Date("2026-11-21T00:00:00Z"));
     let tick = Date.parse("2026-11-20T06:00:00Z");
-    const run = (dir: string) => runIngestion({ dataDir, registry, mode: { kind: "archive", dir }, only: null, now: () => tick++, progress: () => {} });
+    const run = (dir: string) =>
+      runIngestion({
+        dataDir,
+        registry,
+        mode: { kind: "archive", dir },
+        only: null,
+        now: () => tick++,
+        progress: () => {},
+      });
     await run(SAMPLES_DIR);
     tick = Date.parse("2026-11-21T06:00:00Z");
     await run(SAMPLES_DIR);
     const secondSuccess = publishedSuccess(dataDir);
     // The state a SIGKILL leaves after the index was renamed into place and before finishRun.
     const store = new Database(join(dataDir, "store.sqlite"));
-    store.prepare("UPDATE runs SET outcome = 'running', finished_at = NULL WHERE finished_at = (SELECT MAX(finished_at) FROM runs)").run();
+    store
+      .prepare(
+        "UPDATE runs SET outcome = 'running', finished_at = NULL WHERE finished_at = (SELECT MAX(finished_at) FROM runs)",
+      )
+      .run();
     store.close();
 
     // A partial run: one economics source has nothing to read.

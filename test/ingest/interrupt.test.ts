@@ -17,7 +17,11 @@ describe("Ctrl-C (SIGINT) during a long command", () => {
     const running = startCli(["ingest", "--from-archive", SAMPLES_DIR, "--data-dir", dataDir]);
     // A replay announces every source, then applies their documents interleaved (seconds), then publishes.
     const firstStep = `[1/${SOURCES.length}] ${SOURCES[0]!.slug}: replaying…`;
-    await waitUntil(() => running.stderr().includes(firstStep) || running.child.exitCode !== null, 20_000, "the replay to start");
+    await waitUntil(
+      () => running.stderr().includes(firstStep) || running.child.exitCode !== null,
+      20_000,
+      "the replay to start",
+    );
     running.child.kill("SIGINT");
     const interrupted = await running.exited;
 
@@ -36,7 +40,11 @@ describe("Ctrl-C (SIGINT) during a long command", () => {
   it("ends a gazetteer build at once, leaving no gazetteer", async () => {
     const dataDir = tempDir("interrupt-places");
     const running = startCli(["places", "--data-dir", dataDir]);
-    await waitUntil(() => running.stderr().includes("building the search index") || running.child.exitCode !== null, 20_000, "the build to start");
+    await waitUntil(
+      () => running.stderr().includes("building the search index") || running.child.exitCode !== null,
+      20_000,
+      "the build to start",
+    );
     running.child.kill("SIGINT");
     const interrupted = await running.exited;
 

@@ -12,7 +12,16 @@ import { SOURCES } from "../../cli/ingest/sources.ts";
 import { PUBLISHER_PATHS } from "../support/publisher-paths.ts";
 import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
 import { startService, type RunningService } from "../support/service.ts";
-import { removeTempDirs, runCliAsync, SAMPLES_DIR, startCli, tempDir, waitUntil, type CliExit, type CliProcess } from "./cli-process.ts";
+import {
+  removeTempDirs,
+  runCliAsync,
+  SAMPLES_DIR,
+  startCli,
+  tempDir,
+  waitUntil,
+  type CliExit,
+  type CliProcess,
+} from "./cli-process.ts";
 
 /** The run hangs on the Eurostat data requests; the sources before it have done their work by then. */
 const HANGING = SOURCES.findIndex((source) => source.slug === "eurostat-sdmx");
@@ -25,11 +34,16 @@ const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex
 function archiveFiles(dataDir: string): { path: string; name: string; complete: boolean }[] {
   const root = join(dataDir, "archive");
   // Source folders only: the archive's fetch record (archive.ts FETCH_ORDER_FILE) lies beside them.
-  return readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).flatMap((source) => readdirSync(join(root, source)).map((name) => {
-    const path = join(root, source, name);
-    const hash = /-([0-9a-f]{64})\.[a-z]+$/.exec(name)?.[1];
-    return { path, name, complete: hash !== undefined && sha256(readFileSync(path)) === hash };
-  }));
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .flatMap((source) =>
+      readdirSync(join(root, source)).map((name) => {
+        const path = join(root, source, name);
+        const hash = /-([0-9a-f]{64})\.[a-z]+$/.exec(name)?.[1];
+        return { path, name, complete: hash !== undefined && sha256(readFileSync(path)) === hash };
+      }),
+    );
 }
 
 describe("an ingestion run killed mid-way (SIGKILL of the real CLI)", () => {
@@ -51,7 +65,14 @@ describe("an ingestion run killed mid-way (SIGKILL of the real CLI)", () => {
     // A published index from a replay of the sample archive, served by a running service.
     const seed = tempDir("kill-seed");
     let tick = Date.parse("2026-11-20T06:00:00.000Z");
-    const replay = await runIngestion({ dataDir: seed, registry: readRegistrySources(), mode: { kind: "archive", dir: SAMPLES_DIR }, only: null, now: () => tick++, progress: () => {} });
+    const replay = await runIngestion({
+      dataDir: seed,
+      registry: readRegistrySources(),
+      mode: { kind: "archive", dir: SAMPLES_DIR },
+      only: null,
+      now: () => tick++,
+      progress: () => {},
+    });
     expect(replay.published).toBe(true);
     seedOutcome = replay.outcome;
     service = await startService({ seedDataDir: seed });
@@ -67,11 +88,19 @@ describe("an ingestion run killed mid-way (SIGKILL of the real CLI)", () => {
     // A fetch-mode run into the service's data directory, whose Eurostat data requests never answer.
     standin = await startPublisherStandin();
     standin.hang(PUBLISHER_PATHS.eurostatData);
-    const running = startCli(["ingest", "--data-dir", service.dataDir], { ...standin.env, SERVICE_INGEST_TIMEOUT_MS: "120000", SERVICE_INGEST_RETRIES: "0" });
+    const running = startCli(["ingest", "--data-dir", service.dataDir], {
+      ...standin.env,
+      SERVICE_INGEST_TIMEOUT_MS: "120000",
+      SERVICE_INGEST_RETRIES: "0",
+    });
     child = running;
     killedPid = running.pid;
     await standin.waitForRequest(PUBLISHER_PATHS.eurostatData, 15_000);
-    await waitUntil(() => running.stderr().includes(`${step(HANGING)} eurostat-sdmx: fetching…`), 5000, "the run to reach eurostat-sdmx");
+    await waitUntil(
+      () => running.stderr().includes(`${step(HANGING)} eurostat-sdmx: fetching…`),
+      5000,
+      "the run to reach eurostat-sdmx",
+    );
     expect(running.child.exitCode).toBeNull();
     stderrAtKill = running.stderr();
     running.child.kill("SIGKILL");
@@ -93,10 +122,19 @@ describe("an ingestion run killed mid-way (SIGKILL of the real CLI)", () => {
     expect(stderrAtKill).not.toContain("publishing the index");
     const store = new Database(join(service.dataDir, "store.sqlite"), { readonly: true });
     try {
-      const runs = store.prepare("SELECT id, outcome, finished_at FROM runs ORDER BY started_at").all() as { id: string; outcome: string; finished_at: string | null }[];
-      expect(runs.map((run) => [run.outcome, run.finished_at === null])).toEqual([[seedOutcome, false], ["running", true]]);
+      const runs = store.prepare("SELECT id, outcome, finished_at FROM runs ORDER BY started_at").all() as {
+        id: string;
+        outcome: string;
+        finished_at: string | null;
+      }[];
+      expect(runs.map((run) => [run.outcome, run.finished_at === null])).toEqual([
+        [seedOutcome, false],
+        ["running", true],
+      ]);
       // Each source before the hanging one committed its work and its check; the killed run's own record stays "running".
-      const checks = store.prepare("SELECT source, result FROM source_checks WHERE run_id = ? ORDER BY source").all(runs[1]!.id);
+      const checks = store
+        .prepare("SELECT source, result FROM source_checks WHERE run_id = ? ORDER BY source")
+        .all(runs[1]!.id);
       expect(checks).toEqual([...DONE_BEFORE].sort().map((source) => ({ source, result: "successful" })));
     } finally {
       store.close();
@@ -119,8 +157,10 @@ describe("an ingestion run killed mid-way (SIGKILL of the real CLI)", () => {
       expect(store.pragma("integrity_check", { simple: true })).toBe("ok");
       expect(store.pragma("foreign_key_check")).toEqual([]);
       // Vintages are numbered 1..n per period with no gap: no append was torn.
-      const gaps = store.prepare(`SELECT series_slug, reference_period FROM vintages GROUP BY series_slug, reference_period
-        HAVING max(sequence) <> count(*) OR min(sequence) <> 1`).all();
+      const gaps = store
+        .prepare(`SELECT series_slug, reference_period FROM vintages GROUP BY series_slug, reference_period
+        HAVING max(sequence) <> count(*) OR min(sequence) <> 1`)
+        .all();
       expect(gaps).toEqual([]);
       // Every document on record is in the archive, whole.
       const paths = store.prepare("SELECT DISTINCT archive_path FROM documents").pluck().all() as string[];
@@ -142,7 +182,11 @@ describe("an ingestion run killed mid-way (SIGKILL of the real CLI)", () => {
 
   it("lets the next run take over the stale lock, close the killed run as failed, succeed and publish; the running service picks the new index up", async () => {
     standin.reset();
-    const next = await runCliAsync(["ingest", "--data-dir", service.dataDir], { ...standin.env, SERVICE_INGEST_TIMEOUT_MS: "5000", SERVICE_INGEST_RETRIES: "0" });
+    const next = await runCliAsync(["ingest", "--data-dir", service.dataDir], {
+      ...standin.env,
+      SERVICE_INGEST_TIMEOUT_MS: "5000",
+      SERVICE_INGEST_RETRIES: "0",
+    });
     expect(next.status, next.stderr).toBe(0);
     expect(next.stdout).toMatch(/: succeeded, index published$/m);
     expect(existsSync(join(service.dataDir, "ingest.lock"))).toBe(false);
@@ -153,7 +197,11 @@ describe("an ingestion run killed mid-way (SIGKILL of the real CLI)", () => {
     expect(calendar.body.meta.dataUpdatedAt > calendarBefore.dataUpdatedAt).toBe(true);
     const store = new Database(join(service.dataDir, "store.sqlite"), { readonly: true });
     try {
-      expect(store.prepare("SELECT outcome FROM runs ORDER BY started_at").pluck().all()).toEqual([seedOutcome, "failed", "succeeded"]);
+      expect(store.prepare("SELECT outcome FROM runs ORDER BY started_at").pluck().all()).toEqual([
+        seedOutcome,
+        "failed",
+        "succeeded",
+      ]);
       expect(store.prepare("SELECT summary FROM runs ORDER BY started_at").pluck().all()[1]).toMatch(/interrupted/);
       expect(store.pragma("integrity_check", { simple: true })).toBe("ok");
     } finally {
@@ -170,10 +218,20 @@ describe("the archive after a run killed while writing a document", () => {
     const hash = sha256(body);
     // What a kill between writeFileSync and renameSync leaves behind: a temporary, possibly cut short.
     mkdirSync(join(archive, "labour-stats-release-schedule"), { recursive: true });
-    writeFileSync(join(archive, "labour-stats-release-schedule", `20261120T060000Z-${hash}.ics.tmp`), body.subarray(0, 1000));
+    writeFileSync(
+      join(archive, "labour-stats-release-schedule", `20261120T060000Z-${hash}.ics.tmp`),
+      body.subarray(0, 1000),
+    );
 
     // The ledger never recorded the killed run's document, so it has no archived path for this hash.
-    const archived = archiveDocument(archive, "labour-stats-release-schedule", body, "2026-11-21T06:00:00.000Z", "ics", () => undefined);
+    const archived = archiveDocument(
+      archive,
+      "labour-stats-release-schedule",
+      body,
+      "2026-11-21T06:00:00.000Z",
+      "ics",
+      () => undefined,
+    );
     expect(archived.path.endsWith(".tmp")).toBe(false);
     expect(readFileSync(archived.path).equals(body)).toBe(true);
     const replayable = replayDocuments(archive, "labour-stats-release-schedule");
@@ -186,8 +244,22 @@ describe("the archive after a run killed while writing a document", () => {
     const dataDir = tempDir("kill-archive-known");
     const archive = join(dataDir, "archive");
     const body = readFileSync(join(SAMPLES_DIR, "labour-stats-release-schedule", "bls-schedule-2025-2026.ics"));
-    const first = archiveDocument(archive, "labour-stats-release-schedule", body, "2026-11-21T06:00:00.000Z", "ics", () => undefined);
-    const again = archiveDocument(archive, "labour-stats-release-schedule", body, "2026-11-22T06:00:00.000Z", "ics", () => first.path);
+    const first = archiveDocument(
+      archive,
+      "labour-stats-release-schedule",
+      body,
+      "2026-11-21T06:00:00.000Z",
+      "ics",
+      () => undefined,
+    );
+    const again = archiveDocument(
+      archive,
+      "labour-stats-release-schedule",
+      body,
+      "2026-11-22T06:00:00.000Z",
+      "ics",
+      () => first.path,
+    );
     expect(again.path).toBe(first.path);
     expect(replayDocuments(archive, "labour-stats-release-schedule")).toHaveLength(1);
     removeTempDirs();

@@ -31,7 +31,13 @@ const SEED = 20261120;
 const TRIALS = 24;
 const random = seededRandom(SEED);
 type Generation = "recorded" | "revised";
-interface Trial { number: number; fromFirstRequest: boolean; fraction: number; generation: Generation; nextViaCli: boolean }
+interface Trial {
+  number: number;
+  fromFirstRequest: boolean;
+  fraction: number;
+  generation: Generation;
+  nextViaCli: boolean;
+}
 const PLAN: Trial[] = Array.from({ length: TRIALS }, (_, index) => ({
   number: index + 1,
   nextViaCli: (index + 1) % 6 === 0,
@@ -41,14 +47,22 @@ const PLAN: Trial[] = Array.from({ length: TRIALS }, (_, index) => ({
   generation: index % 2 === 0 ? "recorded" : "revised",
 }));
 const nameOf = (trial: Trial) =>
-  `trial ${trial.number}: ${trial.generation} values, SIGKILL at ${Math.round(trial.fraction * 100)}% of a run's time after ${trial.fromFirstRequest ? "its first request" : "start"}`
-  + `, next run ${trial.nextViaCli ? "the executable" : "in-process"}`;
+  `trial ${trial.number}: ${trial.generation} values, SIGKILL at ${Math.round(trial.fraction * 100)}% of a run's time after ${trial.fromFirstRequest ? "its first request" : "start"}` +
+  `, next run ${trial.nextViaCli ? "the executable" : "in-process"}`;
 
-const envOf = (standin: PublisherStandin) => ({ ...standin.env, SERVICE_INGEST_TIMEOUT_MS: "5000", SERVICE_INGEST_RETRIES: "0" });
+const envOf = (standin: PublisherStandin) => ({
+  ...standin.env,
+  SERVICE_INGEST_TIMEOUT_MS: "5000",
+  SERVICE_INGEST_RETRIES: "0",
+});
 const registry = readRegistrySources();
 
 /** The run after a kill, as the executable makes it (lock, registry, run) or the executable itself; "<outcome>, <published>". */
-async function followingRun(dataDir: string, standin: PublisherStandin, viaCli: boolean): Promise<{ result: string; log: string }> {
+async function followingRun(
+  dataDir: string,
+  standin: PublisherStandin,
+  viaCli: boolean,
+): Promise<{ result: string; log: string }> {
   if (viaCli) {
     const exit = await runCliAsync(["ingest", "--data-dir", dataDir], envOf(standin));
     const summary = /: (\w+, (?:index published|nothing published))$/m.exec(exit.stdout)?.[1];
@@ -60,10 +74,22 @@ async function followingRun(dataDir: string, standin: PublisherStandin, viaCli: 
   try {
     publishRegistry(registry, dataDir);
     const summary = await runIngestion({
-      dataDir, registry, only: null, now: () => Date.now(), progress: (line) => lines.push(line),
-      mode: { kind: "fetch", hosts: standin.hosts, blsApiKey: null, http: { userAgent: "kill-trials (test@example.org)", timeoutMs: 5000, maxBytes: 20_000_000, retries: 0 } },
+      dataDir,
+      registry,
+      only: null,
+      now: () => Date.now(),
+      progress: (line) => lines.push(line),
+      mode: {
+        kind: "fetch",
+        hosts: standin.hosts,
+        blsApiKey: null,
+        http: { userAgent: "kill-trials (test@example.org)", timeoutMs: 5000, maxBytes: 20_000_000, retries: 0 },
+      },
     });
-    return { result: `exit ${summary.outcome === "succeeded" ? 0 : 1}: ${summary.outcome}, ${summary.published ? "index published" : "nothing published"}`, log: lines.join("\n") };
+    return {
+      result: `exit ${summary.outcome === "succeeded" ? 0 : 1}: ${summary.outcome}, ${summary.published ? "index published" : "nothing published"}`,
+      log: lines.join("\n"),
+    };
   } finally {
     release();
   }
@@ -75,7 +101,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function servedValues(dataDir: string): string {
   const index = new Database(join(dataDir, "index.sqlite"), { readonly: true, fileMustExist: true });
   try {
-    return JSON.stringify(index.prepare("SELECT series_slug, reference_period, value FROM observations ORDER BY series_slug, reference_period").all());
+    return JSON.stringify(
+      index
+        .prepare("SELECT series_slug, reference_period, value FROM observations ORDER BY series_slug, reference_period")
+        .all(),
+    );
   } finally {
     index.close();
   }
@@ -91,14 +121,29 @@ function dataDirState(dataDir: string, killedPid: number) {
       storeIntegrity: store.pragma("integrity_check", { simple: true }),
       storeForeignKeys: store.pragma("foreign_key_check"),
       // Vintages numbered 1..n per period without a gap: no append was torn.
-      vintageGaps: store.prepare(`SELECT series_slug, reference_period FROM vintages GROUP BY series_slug, reference_period
-        HAVING max(sequence) <> count(*) OR min(sequence) <> 1`).all(),
+      vintageGaps: store
+        .prepare(`SELECT series_slug, reference_period FROM vintages GROUP BY series_slug, reference_period
+        HAVING max(sequence) <> count(*) OR min(sequence) <> 1`)
+        .all(),
       indexIntegrity: index.pragma("integrity_check", { simple: true }),
       indexPublished: index.prepare("SELECT value FROM publication WHERE key = 'publishedAt'").pluck().get() !== null,
-      registryReadable: (() => { try { return typeof JSON.parse(readFileSync(join(dataDir, "registry.json"), "utf8")) === "object"; } catch { return false; } })(),
-      lock: !existsSync(lock) ? "none" : readFileSync(lock, "utf8").trim() === String(killedPid) ? "the killed run's" : `someone else's: ${readFileSync(lock, "utf8")}`,
+      registryReadable: (() => {
+        try {
+          return typeof JSON.parse(readFileSync(join(dataDir, "registry.json"), "utf8")) === "object";
+        } catch {
+          return false;
+        }
+      })(),
+      lock: !existsSync(lock)
+        ? "none"
+        : readFileSync(lock, "utf8").trim() === String(killedPid)
+          ? "the killed run's"
+          : `someone else's: ${readFileSync(lock, "utf8")}`,
       unfinishedRuns: store.prepare("SELECT count(*) FROM runs WHERE outcome = 'running'").pluck().get() as number,
-      failedRunsNotInterrupted: store.prepare("SELECT count(*) FROM runs WHERE outcome = 'failed' AND summary NOT LIKE '%interrupted%'").pluck().get() as number,
+      failedRunsNotInterrupted: store
+        .prepare("SELECT count(*) FROM runs WHERE outcome = 'failed' AND summary NOT LIKE '%interrupted%'")
+        .pluck()
+        .get() as number,
     };
   } finally {
     store.close();
@@ -142,7 +187,8 @@ describe("service ingest killed with SIGKILL at seeded random moments", () => {
 
   /** Starts a run and kills it at the trial's moment; a run that finished first is tried again, earlier. */
   async function killedRun(trial: Trial): Promise<{ exit: CliExit; pid: number; attempts: number }> {
-    let delayMs = trial.fraction * (trial.fromFirstRequest ? calibrated.workMs : calibrated.startupMs + calibrated.workMs);
+    let delayMs =
+      trial.fraction * (trial.fromFirstRequest ? calibrated.workMs : calibrated.startupMs + calibrated.workMs);
     for (let attempt = 1; attempt <= 4; attempt++, delayMs /= 2) {
       const standin = await startPublisherStandin({ samplesDir: samplesOf[trial.generation] });
       try {
@@ -173,7 +219,9 @@ describe("service ingest killed with SIGKILL at seeded random moments", () => {
   afterAll(() => {
     const counts = new Map<string, number>();
     for (const phase of phases) counts.set(phase, (counts.get(phase) ?? 0) + 1);
-    process.stderr.write(`kill trials: ${phases.length} kills; where: ${[...counts].map(([phase, count]) => `${phase} ×${count}`).join(", ")}\n`);
+    process.stderr.write(
+      `kill trials: ${phases.length} kills; where: ${[...counts].map(([phase, count]) => `${phase} ×${count}`).join(", ")}\n`,
+    );
     removeTempDirs();
   });
 
@@ -184,16 +232,29 @@ describe("service ingest killed with SIGKILL at seeded random moments", () => {
 
     const killed = await killedRun(trial);
     phases.push(`${phaseOf(killed.exit.stderr)}${killed.attempts > 1 ? ` (attempt ${killed.attempts})` : ""}`);
-    const { unfinishedRuns: _unfinished, failedRunsNotInterrupted: _failed, lock, ...afterKill } = dataDirState(dataDir, killed.pid);
-    expect({
-      signal: killed.exit.signal,
-      ...afterKill,
-      lockIsNoneOrTheKilledRuns: lock === "none" || lock === "the killed run's",
-      storeLosses: storeLosses(storeBefore, storeView(dataDir)),
-      indexLosses: indexLosses(indexBefore, indexView(dataDir)),
-    }, killed.exit.stderr).toEqual({
+    const {
+      unfinishedRuns: _unfinished,
+      failedRunsNotInterrupted: _failed,
+      lock,
+      ...afterKill
+    } = dataDirState(dataDir, killed.pid);
+    expect(
+      {
+        signal: killed.exit.signal,
+        ...afterKill,
+        lockIsNoneOrTheKilledRuns: lock === "none" || lock === "the killed run's",
+        storeLosses: storeLosses(storeBefore, storeView(dataDir)),
+        indexLosses: indexLosses(indexBefore, indexView(dataDir)),
+      },
+      killed.exit.stderr,
+    ).toEqual({
       signal: "SIGKILL",
-      storeIntegrity: "ok", storeForeignKeys: [], vintageGaps: [], indexIntegrity: "ok", indexPublished: true, registryReadable: true,
+      storeIntegrity: "ok",
+      storeForeignKeys: [],
+      vintageGaps: [],
+      indexIntegrity: "ok",
+      indexPublished: true,
+      registryReadable: true,
       lockIsNoneOrTheKilledRuns: true,
       storeLosses: [],
       indexLosses: [],
@@ -202,16 +263,24 @@ describe("service ingest killed with SIGKILL at seeded random moments", () => {
     const standin = await startPublisherStandin({ samplesDir: samplesOf[trial.generation] });
     try {
       const next = await followingRun(dataDir, standin, trial.nextViaCli);
-      expect({
-        next: next.result,
-        ...dataDirState(dataDir, killed.pid),
-        abandonedIndexBuilds: readdirSync(dataDir).filter((name) => name.endsWith(".building")),
-        servesItsGeneration: servedValues(dataDir) === valuesOf[trial.generation],
-        storeLosses: storeLosses(storeBefore, storeView(dataDir)),
-        indexLosses: indexLosses(indexBefore, indexView(dataDir)),
-      }, next.log).toEqual({
+      expect(
+        {
+          next: next.result,
+          ...dataDirState(dataDir, killed.pid),
+          abandonedIndexBuilds: readdirSync(dataDir).filter((name) => name.endsWith(".building")),
+          servesItsGeneration: servedValues(dataDir) === valuesOf[trial.generation],
+          storeLosses: storeLosses(storeBefore, storeView(dataDir)),
+          indexLosses: indexLosses(indexBefore, indexView(dataDir)),
+        },
+        next.log,
+      ).toEqual({
         next: "exit 0: succeeded, index published",
-        storeIntegrity: "ok", storeForeignKeys: [], vintageGaps: [], indexIntegrity: "ok", indexPublished: true, registryReadable: true,
+        storeIntegrity: "ok",
+        storeForeignKeys: [],
+        vintageGaps: [],
+        indexIntegrity: "ok",
+        indexPublished: true,
+        registryReadable: true,
         // The killed run's lock was taken over and released; its run record (if it got that far) closed as interrupted.
         lock: "none",
         unfinishedRuns: 0,

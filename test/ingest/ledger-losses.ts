@@ -40,11 +40,24 @@ type Row = Record<string, string | number | null>;
 
 export function storeView(dataDir: string): LedgerView {
   return withDatabase(join(dataDir, "store.sqlite"), (db) => ({
-    vintages: new Set((db.prepare("SELECT series_slug, reference_period, sequence, value, publication_status FROM vintages").all() as Row[])
-      .map((row) => JSON.stringify([row.series_slug, row.reference_period, row.sequence, row.value, row.publication_status]))),
-    events: new Map((db.prepare("SELECT id, status FROM events").all() as Row[]).map((row) => [String(row.id), String(row.status)])),
-    announcements: new Map((db.prepare("SELECT source, source_item_id, state FROM announcements").all() as Row[])
-      .map((row) => [`${row.source}/${row.source_item_id}`, String(row.state)])),
+    vintages: new Set(
+      (
+        db
+          .prepare("SELECT series_slug, reference_period, sequence, value, publication_status FROM vintages")
+          .all() as Row[]
+      ).map((row) =>
+        JSON.stringify([row.series_slug, row.reference_period, row.sequence, row.value, row.publication_status]),
+      ),
+    ),
+    events: new Map(
+      (db.prepare("SELECT id, status FROM events").all() as Row[]).map((row) => [String(row.id), String(row.status)]),
+    ),
+    announcements: new Map(
+      (db.prepare("SELECT source, source_item_id, state FROM announcements").all() as Row[]).map((row) => [
+        `${row.source}/${row.source_item_id}`,
+        String(row.state),
+      ]),
+    ),
   }));
 }
 
@@ -53,9 +66,17 @@ export function indexView(dataDir: string): IndexView | null {
   const path = join(dataDir, "index.sqlite");
   if (!existsSync(path)) return null;
   return withDatabase(path, (db) => ({
-    observations: new Set((db.prepare("SELECT series_slug, reference_period FROM observations").all() as Row[]).map((row) => `${row.series_slug}/${row.reference_period}`)),
-    events: new Map((db.prepare("SELECT id, status FROM events").all() as Row[]).map((row) => [String(row.id), String(row.status)])),
-    news: new Map((db.prepare("SELECT id, state FROM news").all() as Row[]).map((row) => [String(row.id), String(row.state)])),
+    observations: new Set(
+      (db.prepare("SELECT series_slug, reference_period FROM observations").all() as Row[]).map(
+        (row) => `${row.series_slug}/${row.reference_period}`,
+      ),
+    ),
+    events: new Map(
+      (db.prepare("SELECT id, status FROM events").all() as Row[]).map((row) => [String(row.id), String(row.status)]),
+    ),
+    news: new Map(
+      (db.prepare("SELECT id, state FROM news").all() as Row[]).map((row) => [String(row.id), String(row.state)]),
+    ),
   }));
 }
 
@@ -72,7 +93,8 @@ function lostOrTakenAway(kind: string, before: Map<string, string>, after: Map<s
   return found;
 }
 
-const missing = (kind: string, before: Set<string>, after: Set<string>) => [...before].filter((key) => !after.has(key)).map((key) => `${kind} ${key} lost`);
+const missing = (kind: string, before: Set<string>, after: Set<string>) =>
+  [...before].filter((key) => !after.has(key)).map((key) => `${kind} ${key} lost`);
 
 /** Everything of `before` that `after` lost or cancelled; empty when nothing was. */
 export function storeLosses(before: LedgerView, after: LedgerView): string[] {

@@ -19,17 +19,26 @@ describe("a refused observation document", () => {
 
   beforeAll(async () => {
     standin = await startPublisherStandin();
-    env = { ...standin.env, SERVICE_INGEST_TIMEOUT_MS: "5000", SERVICE_INGEST_RETRIES: "0", SERVICE_INGEST_USER_AGENT: "refused-document-test (test@example.org)" };
+    env = {
+      ...standin.env,
+      SERVICE_INGEST_TIMEOUT_MS: "5000",
+      SERVICE_INGEST_RETRIES: "0",
+      SERVICE_INGEST_USER_AGENT: "refused-document-test (test@example.org)",
+    };
   });
   afterAll(async () => {
     await standin?.close();
     removeTempDirs();
   });
 
-  const eurostatPaths = () => SOURCES.find((source) => source.slug === "eurostat-sdmx")!
-    .requests({ hosts: standin.hosts, registry, now: DateTime.utc(), blsApiKey: null }).map((request) => new URL(request.url).pathname);
-  const eurostatValues = (dataDir: string) => (dumpTables(join(dataDir, "index.sqlite")).observations as { source: string | null }[])
-    .filter((row) => row.source === "eurostat-sdmx").length;
+  const eurostatPaths = () =>
+    SOURCES.find((source) => source.slug === "eurostat-sdmx")!
+      .requests({ hosts: standin.hosts, registry, now: DateTime.utc(), blsApiKey: null })
+      .map((request) => new URL(request.url).pathname);
+  const eurostatValues = (dataDir: string) =>
+    (dumpTables(join(dataDir, "index.sqlite")).observations as { source: string | null }[]).filter(
+      (row) => row.source === "eurostat-sdmx",
+    ).length;
 
   it("fails alone on a 404: the other datasets' values are served and the source is incomplete, naming the refusal", async () => {
     const paths = eurostatPaths();
@@ -37,7 +46,11 @@ describe("a refused observation document", () => {
     const refused = paths.at(-1)!;
     standin.fail(refused, 404);
     const dataDir = tempDir("refused-404");
-    const run = await runCliAsync(["ingest", "--data-dir", dataDir, "--source", "eurostat-sdmx", "--source", "eu-stats-release-calendar"], env, 60_000);
+    const run = await runCliAsync(
+      ["ingest", "--data-dir", dataDir, "--source", "eurostat-sdmx", "--source", "eu-stats-release-calendar"],
+      env,
+      60_000,
+    );
     expect(run.status, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/incomplete sources: eurostat-sdmx/);
     expect(run.stderr).toMatch(/eurostat-sdmx: .*answered HTTP 404/);
@@ -48,7 +61,11 @@ describe("a refused observation document", () => {
     const paths = eurostatPaths();
     standin.fail(paths.at(-1)!, 500);
     const dataDir = tempDir("refused-500");
-    const run = await runCliAsync(["ingest", "--data-dir", dataDir, "--source", "eurostat-sdmx", "--source", "eu-stats-release-calendar"], env, 60_000);
+    const run = await runCliAsync(
+      ["ingest", "--data-dir", dataDir, "--source", "eurostat-sdmx", "--source", "eu-stats-release-calendar"],
+      env,
+      60_000,
+    );
     expect(run.status, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/eurostat-sdmx: .*answered HTTP 500/);
     expect(eurostatValues(dataDir)).toBe(0);

@@ -29,14 +29,20 @@ function recordedTitles(source: CalendarSourceDefinition): Set<string> {
   const folder = join(SAMPLES_DIR, source.slug);
   const titles = new Set<string>();
   for (const name of readdirSync(folder).filter((file) => !file.endsWith(".md"))) {
-    for (const event of source.parse(readFileSync(join(folder, name)), "2026-09-12T00:00:00.000Z").events) titles.add(event.title);
+    for (const event of source.parse(readFileSync(join(folder, name)), "2026-09-12T00:00:00.000Z").events)
+      titles.add(event.title);
   }
   return titles;
 }
 
 describe("Eurostat's October–December 2026 calendar against the registry", () => {
   const resolve = createReleaseResolver(registry);
-  const titles = new Set(parseEurostatReleaseCalendar(readFileSync(join(SAMPLES_DIR, EUROSTAT, Q4_2026)), "2026-09-12T00:00:00.000Z").events.map((event) => event.title));
+  const titles = new Set(
+    parseEurostatReleaseCalendar(
+      readFileSync(join(SAMPLES_DIR, EUROSTAT, Q4_2026)),
+      "2026-09-12T00:00:00.000Z",
+    ).events.map((event) => event.title),
+  );
 
   it("curates the headline euro indicators the registry has releases for, each under its release", () => {
     const expected: [string, string][] = [
@@ -59,7 +65,10 @@ describe("Eurostat's October–December 2026 calendar against the registry", () 
 
   it("registers each curated release's series from a dataset the calendar itself names for that release", () => {
     // The calendar's records list the datasets each release updates (`datasetCodes`), read here from the raw document.
-    const records = JSON.parse(readFileSync(join(SAMPLES_DIR, EUROSTAT, Q4_2026), "utf8")) as { title: string; datasetCodes?: string }[];
+    const records = JSON.parse(readFileSync(join(SAMPLES_DIR, EUROSTAT, Q4_2026), "utf8")) as {
+      title: string;
+      datasetCodes?: string;
+    }[];
     const series = new Map(registry.series.map((entry) => [entry.slug, entry]));
     // Eurostat's calendar still lists the ECOICOP ver. 1 dataset prc_hicp_manr for the HICP releases, which ended at
     // 2025-12 (data/registry/README.md, review points); the registry follows its successor.
@@ -67,13 +76,22 @@ describe("Eurostat's October–December 2026 calendar against the registry", () 
     for (const release of registry.releases) {
       const patterns = (release.titlePatterns[EUROSTAT] ?? []).map((pattern) => new RegExp(pattern, "i"));
       if (patterns.length === 0) continue;
-      const named = new Set(records.filter((record) => patterns.some((pattern) => pattern.test(record.title))).flatMap((record) => record.datasetCodes?.split(",") ?? []));
+      const named = new Set(
+        records
+          .filter((record) => patterns.some((pattern) => pattern.test(record.title)))
+          .flatMap((record) => record.datasetCodes?.split(",") ?? []),
+      );
       for (const slug of release.seriesSlugs) {
         const dataset = series.get(slug)!.upstream!.id;
-        expect(named.has(dataset) || named.has(successors[dataset] ?? ""), `${release.slug}: ${slug} (${dataset})`).toBe(true);
+        expect(
+          named.has(dataset) || named.has(successors[dataset] ?? ""),
+          `${release.slug}: ${slug} (${dataset})`,
+        ).toBe(true);
       }
     }
-    expect(resolve(EUROSTAT, "International trade in goods").release.seriesSlugs).toEqual(["ea-trade-in-goods-balance-extra-euro-area"]);
+    expect(resolve(EUROSTAT, "International trade in goods").release.seriesSlugs).toEqual([
+      "ea-trade-in-goods-balance-extra-euro-area",
+    ]);
   });
 
   it("leaves the GDP dataset refresh and the releases the registry does not hold uncurated", () => {
@@ -87,7 +105,12 @@ describe("Eurostat's October–December 2026 calendar against the registry", () 
     const dataDir = tempDir("title-curation");
     beforeAll(async () => {
       const summary = await runIngestion({
-        dataDir, registry, mode: { kind: "archive", dir: SAMPLES_DIR }, only: [EUROSTAT], now: () => Date.parse("2026-09-12T06:00:00.000Z"), progress: () => {},
+        dataDir,
+        registry,
+        mode: { kind: "archive", dir: SAMPLES_DIR },
+        only: [EUROSTAT],
+        now: () => Date.parse("2026-09-12T06:00:00.000Z"),
+        progress: () => {},
       });
       expect(summary.outcome).toBe("succeeded");
     });
@@ -95,13 +118,17 @@ describe("Eurostat's October–December 2026 calendar against the registry", () 
     it("the 7 December 2026 release is an event of eurostat-gdp-and-employment for 2026-Q3, not an uncurated one", () => {
       const db = new Database(join(dataDir, "store.sqlite"), { readonly: true });
       try {
-        const rows = db.prepare(`SELECT e.release_slug AS release, e.scheduled_date AS date, json_extract(e.reference_period, '$.code') AS period
-          FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ? AND s.title = ?`).all(EUROSTAT, "GDP main aggregates and employment");
+        const rows = db
+          .prepare(`SELECT e.release_slug AS release, e.scheduled_date AS date, json_extract(e.reference_period, '$.code') AS period
+          FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ? AND s.title = ?`)
+          .all(EUROSTAT, "GDP main aggregates and employment");
         expect(rows).toEqual([{ release: "eurostat-gdp-and-employment", date: "2026-12-07", period: "2026-Q3" }]);
         const curatedSlugs = new Set(registry.releases.map((release) => release.slug));
         const uncurated = db.prepare("SELECT slug FROM uncurated_releases").pluck().all();
         expect(uncurated).not.toContain(uncuratedSlug(EUROSTAT, "GDP main aggregates and employment", curatedSlugs));
-        expect(uncurated).toContain(uncuratedSlug(EUROSTAT, "GDP main aggregates and employment - update", curatedSlugs));
+        expect(uncurated).toContain(
+          uncuratedSlug(EUROSTAT, "GDP main aggregates and employment - update", curatedSlugs),
+        );
       } finally {
         db.close();
       }
@@ -112,15 +139,23 @@ describe("Eurostat's October–December 2026 calendar against the registry", () 
 describe("a release the registry takes up after it was first seen uncurated", () => {
   const dataDir = tempDir("taken-up");
   const TRADE = "eurostat-international-trade-in-goods";
-  const run = (sources: typeof registry) => runIngestion({
-    dataDir, registry: sources, mode: { kind: "archive", dir: SAMPLES_DIR }, only: [EUROSTAT], now: () => Date.parse("2026-09-12T06:00:00.000Z"), progress: () => {},
-  });
+  const run = (sources: typeof registry) =>
+    runIngestion({
+      dataDir,
+      registry: sources,
+      mode: { kind: "archive", dir: SAMPLES_DIR },
+      only: [EUROSTAT],
+      now: () => Date.parse("2026-09-12T06:00:00.000Z"),
+      progress: () => {},
+    });
   /** The served events of the release: their importance, category and the release's page. */
   const servedEvents = () => {
     const index = new Database(join(dataDir, "index.sqlite"), { readonly: true });
     try {
       const records = index.prepare("SELECT record FROM events WHERE release_slug = ?").pluck().all(TRADE) as string[];
-      return records.map((record) => JSON.parse(record)).map(({ importance, category, release }) => ({ importance, category, page: release.officialPageUrl }));
+      return records
+        .map((record) => JSON.parse(record))
+        .map(({ importance, category, release }) => ({ importance, category, page: release.officialPageUrl }));
     } finally {
       index.close();
     }
@@ -137,7 +172,9 @@ describe("a release the registry takes up after it was first seen uncurated", ()
     expect((await run(registry)).outcome).toBe("succeeded");
     const after = servedEvents();
     expect(after).toHaveLength(before.length);
-    expect(after).toEqual(before.map(() => ({ importance: "LOW", category: "EXTERNAL_SECTOR", page: trade.officialPageUrl })));
+    expect(after).toEqual(
+      before.map(() => ({ importance: "LOW", category: "EXTERNAL_SECTOR", page: trade.officialPageUrl })),
+    );
   });
 });
 
@@ -147,7 +184,10 @@ describe("the registry's title patterns and the recorded calendars", () => {
       const titles = [...recordedTitles(source)];
       for (const release of registry.releases) {
         for (const pattern of release.titlePatterns[source.slug as CalendarSource] ?? []) {
-          expect(titles.some((title) => new RegExp(pattern, "i").test(title)), `${release.slug} ${source.slug} ${pattern}`).toBe(true);
+          expect(
+            titles.some((title) => new RegExp(pattern, "i").test(title)),
+            `${release.slug} ${source.slug} ${pattern}`,
+          ).toBe(true);
         }
       }
     }
@@ -156,7 +196,11 @@ describe("the registry's title patterns and the recorded calendars", () => {
   it("no recorded title is claimed by two releases of the same source", () => {
     for (const source of CALENDARS) {
       for (const title of recordedTitles(source)) {
-        const claiming = registry.releases.filter((release) => (release.titlePatterns[source.slug as CalendarSource] ?? []).some((pattern) => new RegExp(pattern, "i").test(title)));
+        const claiming = registry.releases.filter((release) =>
+          (release.titlePatterns[source.slug as CalendarSource] ?? []).some((pattern) =>
+            new RegExp(pattern, "i").test(title),
+          ),
+        );
         expect(claiming.length, `${source.slug}: ${title}`).toBeLessThanOrEqual(1);
       }
     }

@@ -49,13 +49,22 @@ describe("an event's value is the vintage its release produced, with provenance 
   let indexAfterFirst: Record<string, { values: any; publication: any }>;
   let service: RunningService;
 
-  const ingest = (at: string) => runIngestion({
-    dataDir, registry, mode: { kind: "archive", dir: archive }, only: ["eu-stats-release-calendar", "eurostat-sdmx"], now: () => Date.parse(at), progress: () => {},
-  });
+  const ingest = (at: string) =>
+    runIngestion({
+      dataDir,
+      registry,
+      mode: { kind: "archive", dir: archive },
+      only: ["eu-stats-release-calendar", "eurostat-sdmx"],
+      now: () => Date.parse(at),
+      progress: () => {},
+    });
   const eventsOf = (): Record<string, { values: any; publication: any }> => {
     const index = new Database(join(dataDir, "index.sqlite"), { readonly: true });
     try {
-      const rows = index.prepare("SELECT record FROM events WHERE release_slug IN (?, ?)").pluck().all(FLASH_RELEASE, FULL_RELEASE) as string[];
+      const rows = index
+        .prepare("SELECT record FROM events WHERE release_slug IN (?, ?)")
+        .pluck()
+        .all(FLASH_RELEASE, FULL_RELEASE) as string[];
       const records = rows.map((row) => JSON.parse(row)).filter((record) => record.referencePeriod?.code === "2022-08");
       return Object.fromEntries(records.map((record) => [record.release.slug, record]));
     } finally {
@@ -66,8 +75,12 @@ describe("an event's value is the vintage its release produced, with provenance 
   beforeAll(async () => {
     mkdirSync(join(archive, "eu-stats-release-calendar"), { recursive: true });
     mkdirSync(join(archive, "eurostat-sdmx"), { recursive: true });
-    copyFileSync(join(SAMPLES_DIR, "eu-stats-release-calendar", "eurostat-release-calendar-2023-07-19.json"), join(archive, "eu-stats-release-calendar", "eurostat-release-calendar-2023-07-19.json"));
-    for (const document of [DOCUMENTS.flash, DOCUMENTS.full]) writeFileSync(join(archive, "eurostat-sdmx", document.name), document.body);
+    copyFileSync(
+      join(SAMPLES_DIR, "eu-stats-release-calendar", "eurostat-release-calendar-2023-07-19.json"),
+      join(archive, "eu-stats-release-calendar", "eurostat-release-calendar-2023-07-19.json"),
+    );
+    for (const document of [DOCUMENTS.flash, DOCUMENTS.full])
+      writeFileSync(join(archive, "eurostat-sdmx", document.name), document.body);
     first = await ingest("2026-11-21T06:00:00.000Z");
     indexAfterFirst = eventsOf();
     writeFileSync(join(archive, "eurostat-sdmx", DOCUMENTS.restamped.name), DOCUMENTS.restamped.body);
@@ -81,12 +94,35 @@ describe("an event's value is the vintage its release produced, with provenance 
 
   it("replays both documents: two vintages of 2022-08, the second a revision", () => {
     expect(first.outcome).toBe("succeeded");
-    expect(first.sources.find((source) => source.source === "eurostat-sdmx")!.counts).toMatchObject({ appended: 2, unregistered: 0 });
+    expect(first.sources.find((source) => source.source === "eurostat-sdmx")!.counts).toMatchObject({
+      appended: 2,
+      unregistered: 0,
+    });
     const store = new Database(join(dataDir, "store.sqlite"), { readonly: true });
     try {
-      expect(store.prepare("SELECT sequence, value, publication_status, adapter, document_sha256, document_fetched_at FROM vintages WHERE series_slug = ? ORDER BY sequence").all(SERIES)).toEqual([
-        { sequence: 1, value: "5.3", publication_status: "p", adapter: "eurostat-sdmx-csv", document_sha256: sha256(DOCUMENTS.flash.body), document_fetched_at: "2022-08-31T00:00:00.000Z" },
-        { sequence: 2, value: "5.4", publication_status: null, adapter: "eurostat-sdmx-csv", document_sha256: sha256(DOCUMENTS.full.body), document_fetched_at: "2022-09-16T00:00:00.000Z" },
+      expect(
+        store
+          .prepare(
+            "SELECT sequence, value, publication_status, adapter, document_sha256, document_fetched_at FROM vintages WHERE series_slug = ? ORDER BY sequence",
+          )
+          .all(SERIES),
+      ).toEqual([
+        {
+          sequence: 1,
+          value: "5.3",
+          publication_status: "p",
+          adapter: "eurostat-sdmx-csv",
+          document_sha256: sha256(DOCUMENTS.flash.body),
+          document_fetched_at: "2022-08-31T00:00:00.000Z",
+        },
+        {
+          sequence: 2,
+          value: "5.4",
+          publication_status: null,
+          adapter: "eurostat-sdmx-csv",
+          document_sha256: sha256(DOCUMENTS.full.body),
+          document_fetched_at: "2022-09-16T00:00:00.000Z",
+        },
       ]);
     } finally {
       store.close();
@@ -97,7 +133,12 @@ describe("an event's value is the vintage its release produced, with provenance 
     const flash = indexAfterFirst[FLASH_RELEASE]!;
     expect(flash.values.availability).toBe("AVAILABLE");
     expect(flash.values.actual).toMatchObject({
-      seriesSlug: SERIES, referencePeriod: "2022-08", value: "5.3", publicationStatus: "p", vintage: 1, recordedAt: "2022-08-31T00:00:00.000Z",
+      seriesSlug: SERIES,
+      referencePeriod: "2022-08",
+      value: "5.3",
+      publicationStatus: "p",
+      vintage: 1,
+      recordedAt: "2022-08-31T00:00:00.000Z",
       revisions: [{ vintage: 2, value: "5.4", publicationStatus: null, recordedAt: "2022-09-16T00:00:00.000Z" }],
     });
     const details = flash.publication.evidence.map((item: { detail: string }) => item.detail);
@@ -108,31 +149,53 @@ describe("an event's value is the vintage its release produced, with provenance 
   it("shows the full release's figure (5.4) as its actual, with its own evidence naming vintage 2", () => {
     const full = indexAfterFirst[FULL_RELEASE]!;
     expect(full.values.actual).toMatchObject({ value: "5.4", publicationStatus: null, vintage: 2, revisions: [] });
-    expect(full.publication.evidence.map((item: { detail: string }) => item.detail)).toEqual([`${SERIES} 2022-08 = 5.4 (vintage 2)`]);
+    expect(full.publication.evidence.map((item: { detail: string }) => item.detail)).toEqual([
+      `${SERIES} 2022-08 = 5.4 (vintage 2)`,
+    ]);
   });
 
   it("carries on each event value the provenance of its own vintage: source, adapter, transformations, document", () => {
     expect(indexAfterFirst[FLASH_RELEASE]!.values.actual.provenance).toEqual({
-      sourceId: "eurostat-sdmx", adapter: "eurostat-sdmx-csv", derivation: "PUBLISHER_VALUE", transformation: ["UPDATE_TIME_TO_UTC"],
+      sourceId: "eurostat-sdmx",
+      adapter: "eurostat-sdmx-csv",
+      derivation: "PUBLISHER_VALUE",
+      transformation: ["UPDATE_TIME_TO_UTC"],
       document: { sha256: sha256(DOCUMENTS.flash.body), fetchedAt: "2022-08-31T00:00:00.000Z" },
     });
-    expect(indexAfterFirst[FULL_RELEASE]!.values.actual.provenance.document).toEqual({ sha256: sha256(DOCUMENTS.full.body), fetchedAt: "2022-09-16T00:00:00.000Z" });
+    expect(indexAfterFirst[FULL_RELEASE]!.values.actual.provenance.document).toEqual({
+      sha256: sha256(DOCUMENTS.full.body),
+      fetchedAt: "2022-09-16T00:00:00.000Z",
+    });
   });
 
   it("appends no vintage when only LAST UPDATE changes (and 5.4 is written 5.40), but sourceUpdatedAt moves", async () => {
     expect(restamp.totals.vintagesAppended).toBe(0);
-    expect(restamp.sources.find((source) => source.source === "eurostat-sdmx")!.counts).toMatchObject({ known: 2, unchanged: 1 });
+    expect(restamp.sources.find((source) => source.source === "eurostat-sdmx")!.counts).toMatchObject({
+      known: 2,
+      unchanged: 1,
+    });
     const { body } = await service.request(`/api/public/v1/economics/observations?series=${SERIES}`);
-    expect(body.data.observations).toEqual([{
-      referencePeriod: "2022-08", value: "5.4", publicationStatus: null, publisherNote: null, revisionCount: 1, isRevision: true, previousValue: "5.3",
-      // "20/09/22 11:00:00" in Brussels (CEST) is 09:00Z: the newer statement, although the value did not change.
-      sourceUpdatedAt: "2022-09-20T09:00:00.000Z",
-      ingestedAt: "2026-11-21T06:00:00.000Z",
-      provenance: {
-        sourceId: "eurostat-sdmx", adapter: "eurostat-sdmx-csv", derivation: "PUBLISHER_VALUE", transformation: ["UPDATE_TIME_TO_UTC"],
-        document: { sha256: sha256(DOCUMENTS.full.body), fetchedAt: "2022-09-16T00:00:00.000Z" },
+    expect(body.data.observations).toEqual([
+      {
+        referencePeriod: "2022-08",
+        value: "5.4",
+        publicationStatus: null,
+        publisherNote: null,
+        revisionCount: 1,
+        isRevision: true,
+        previousValue: "5.3",
+        // "20/09/22 11:00:00" in Brussels (CEST) is 09:00Z: the newer statement, although the value did not change.
+        sourceUpdatedAt: "2022-09-20T09:00:00.000Z",
+        ingestedAt: "2026-11-21T06:00:00.000Z",
+        provenance: {
+          sourceId: "eurostat-sdmx",
+          adapter: "eurostat-sdmx-csv",
+          derivation: "PUBLISHER_VALUE",
+          transformation: ["UPDATE_TIME_TO_UTC"],
+          document: { sha256: sha256(DOCUMENTS.full.body), fetchedAt: "2022-09-16T00:00:00.000Z" },
+        },
       },
-    }]);
+    ]);
   });
 
   it("serves the same provenance on the credentialed observations route and on the event in the events route", async () => {
@@ -143,6 +206,10 @@ describe("an event's value is the vintage its release produced, with provenance 
     const events = await get(`/api/v1/economics/events?from=2022-08-30&to=2022-09-01&release=${FLASH_RELEASE}`);
     expect(events.status).toBe(200);
     const [flash] = events.body.data.entries;
-    expect(flash.values.actual).toMatchObject({ value: "5.3", vintage: 1, provenance: { document: { sha256: sha256(DOCUMENTS.flash.body) } } });
+    expect(flash.values.actual).toMatchObject({
+      value: "5.3",
+      vintage: 1,
+      provenance: { document: { sha256: sha256(DOCUMENTS.flash.body) } },
+    });
   });
 });

@@ -34,7 +34,10 @@ function storeRow<T>(dataDir: string, sql: string, ...params: unknown[]): T {
   }
 }
 
-const archiveNames = (dataDir: string, source: string) => readdirSync(join(dataDir, "archive", source)).filter((name) => !name.endsWith(".tmp")).sort();
+const archiveNames = (dataDir: string, source: string) =>
+  readdirSync(join(dataDir, "archive", source))
+    .filter((name) => !name.endsWith(".tmp"))
+    .sort();
 
 /**
  * Modified copies of the real Eurostat snapshot of 2023-08-01 (data/samples, labelled as modified here, never served as
@@ -44,10 +47,22 @@ const archiveNames = (dataDir: string, source: string) => readdirSync(join(dataD
  */
 const RECORDED = readFileSync(join(SAMPLES_DIR, EUROSTAT, "eurostat-release-calendar-2023-08-01.json"));
 const onAug31 = RECORDED;
-const onSep1 = Buffer.from(RECORDED.toString("utf8").split("\n").map((line) => (line.startsWith('{"recordid":"15204840"')
-  ? line.replace('"start":"2023-08-31T10:00:00Z"', '"start":"2023-09-01T09:00:00Z"') : line)).join("\n"));
-const eventOf15204840 = (dataDir: string) => storeRow<{ scheduled_date: string; status: string }>(dataDir,
-  "SELECT e.scheduled_date, e.status FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ? AND s.source_event_id = '15204840'", EUROSTAT);
+const onSep1 = Buffer.from(
+  RECORDED.toString("utf8")
+    .split("\n")
+    .map((line) =>
+      line.startsWith('{"recordid":"15204840"')
+        ? line.replace('"start":"2023-08-31T10:00:00Z"', '"start":"2023-09-01T09:00:00Z"')
+        : line,
+    )
+    .join("\n"),
+);
+const eventOf15204840 = (dataDir: string) =>
+  storeRow<{ scheduled_date: string; status: string }>(
+    dataDir,
+    "SELECT e.scheduled_date, e.status FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ? AND s.source_event_id = '15204840'",
+    EUROSTAT,
+  );
 
 describe("two Eurostat calendar snapshots fetched in the same second", () => {
   let standin: PublisherStandin;
@@ -56,7 +71,12 @@ describe("two Eurostat calendar snapshots fetched in the same second", () => {
 
   beforeAll(async () => {
     standin = await startPublisherStandin();
-    fetchMode = { kind: "fetch", hosts: standin.hosts, blsApiKey: null, http: { userAgent: "replay-order-test (test@example.org)", timeoutMs: 5000, maxBytes: 20_000_000, retries: 0 } };
+    fetchMode = {
+      kind: "fetch",
+      hosts: standin.hosts,
+      blsApiKey: null,
+      http: { userAgent: "replay-order-test (test@example.org)", timeoutMs: 5000, maxBytes: 20_000_000, retries: 0 },
+    };
     expect(onSep1.equals(onAug31)).toBe(false);
     standin.replace(PUBLISHER_PATHS.eurostatCalendar, onAug31, "application/json");
     expect((await ingest(live, fetchMode, "2026-11-21T06:00:00.100Z", [EUROSTAT])).outcome).toBe("succeeded");
@@ -78,7 +98,9 @@ describe("two Eurostat calendar snapshots fetched in the same second", () => {
 
   it("replay into an empty data directory in fetch order: the release stays moved to 09-01, and the index is the live one's", async () => {
     const again = tempDir("same-second-replay");
-    expect((await ingest(again, replay(join(live, "archive")), "2026-11-22T09:00:00.000Z", [EUROSTAT])).outcome).toBe("succeeded");
+    expect((await ingest(again, replay(join(live, "archive")), "2026-11-22T09:00:00.000Z", [EUROSTAT])).outcome).toBe(
+      "succeeded",
+    );
     expect(eventOf15204840(again)).toEqual({ scheduled_date: "2023-09-01", status: "RESCHEDULED" });
     const withoutPublication = (dataDir: string) => {
       const { publication: _, source_checks: __, ...rest } = dumpTables(join(dataDir, "index.sqlite"));
@@ -86,7 +108,9 @@ describe("two Eurostat calendar snapshots fetched in the same second", () => {
     };
     expect(withoutPublication(again)).toEqual(withoutPublication(live));
     // The replayed data directory records the same fetches, so it replays the same way in turn.
-    expect(readFileSync(join(again, "archive", FETCH_ORDER_FILE), "utf8")).toBe(readFileSync(join(live, "archive", FETCH_ORDER_FILE), "utf8"));
+    expect(readFileSync(join(again, "archive", FETCH_ORDER_FILE), "utf8")).toBe(
+      readFileSync(join(live, "archive", FETCH_ORDER_FILE), "utf8"),
+    );
   });
 
   it("an archive without its fetch record (an older one) still replays, in name order: here the older snapshot last", async () => {
@@ -98,7 +122,12 @@ describe("two Eurostat calendar snapshots fetched in the same second", () => {
     expect(summary.sources.find((source) => source.source === EUROSTAT)).toMatchObject({ ok: true, documents: 2 });
     // The documents carry their fetch second from their names, and the second applied moves the release back.
     expect(eventOf15204840(replayed)).toEqual({ scheduled_date: "2023-08-31", status: "RESCHEDULED" });
-    expect(storeRow<{ first_seen_at: string }>(replayed, "SELECT first_seen_at FROM event_sources WHERE source_event_id = '15204840'").first_seen_at).toBe("2026-11-21T06:00:00.000Z");
+    expect(
+      storeRow<{ first_seen_at: string }>(
+        replayed,
+        "SELECT first_seen_at FROM event_sources WHERE source_event_id = '15204840'",
+      ).first_seen_at,
+    ).toBe("2026-11-21T06:00:00.000Z");
   });
 
   it("a publisher going back to an earlier snapshot is replayed too: the same content fetched again applies at its place", async () => {
@@ -128,15 +157,25 @@ describe("the sample archive replayed from a data directory's own archive", () =
 
   beforeAll(async () => {
     expect((await ingest(first, replay(SAMPLES_DIR), "2026-11-21T06:00:00.000Z")).outcome).toBe("succeeded");
-    expect((await ingest(second, replay(join(first, "archive")), "2026-11-22T06:00:00.000Z")).outcome).toBe("succeeded");
+    expect((await ingest(second, replay(join(first, "archive")), "2026-11-22T06:00:00.000Z")).outcome).toBe(
+      "succeeded",
+    );
   });
 
   it("holds calendars whose archive names sort against their fetch order (the two BLS schedules)", () => {
-    const fetched = recordedFetches(join(first, "archive")).filter((fetch) => fetch.source === "labour-stats-release-schedule");
-    expect(fetched.map((fetch) => fetch.url)).toEqual(["file:bls-schedule-2023-2024.ics", "file:bls-schedule-2025-2026.ics"]);
+    const fetched = recordedFetches(join(first, "archive")).filter(
+      (fetch) => fetch.source === "labour-stats-release-schedule",
+    );
+    expect(fetched.map((fetch) => fetch.url)).toEqual([
+      "file:bls-schedule-2023-2024.ics",
+      "file:bls-schedule-2025-2026.ics",
+    ]);
     expect(archiveNames(first, "labour-stats-release-schedule")).toEqual(fetched.map((fetch) => fetch.file).reverse());
-    expect(recordedFetches(join(first, "archive")).filter((fetch) => fetch.source === "central-bank-meetings-calendar").map((fetch) => fetch.url))
-      .toEqual(["file:ecb-govc-meetings-2023-06-02.derived.ics", "file:ecb-govc-meetings-2026-05-01.derived.ics"]);
+    expect(
+      recordedFetches(join(first, "archive"))
+        .filter((fetch) => fetch.source === "central-bank-meetings-calendar")
+        .map((fetch) => fetch.url),
+    ).toEqual(["file:ecb-govc-meetings-2023-06-02.derived.ics", "file:ecb-govc-meetings-2026-05-01.derived.ics"]);
   });
 
   it("serves identical answers from both data directories", async () => {
@@ -158,8 +197,13 @@ describe("the sample archive replayed from a data directory's own archive", () =
         "/api/public/v1/news/events?from=2025-01-01&to=2026-11-23",
       ];
       for (const path of paths) {
-        const headers = path.startsWith("/api/v1/") ? [{ authorization: `Bearer ${keyA}` }, { authorization: `Bearer ${keyB}` }] : [{}, {}];
-        const [answerA, answerB] = await Promise.all([a.request(path, { headers: headers[0] }), b.request(path, { headers: headers[1] })]);
+        const headers = path.startsWith("/api/v1/")
+          ? [{ authorization: `Bearer ${keyA}` }, { authorization: `Bearer ${keyB}` }]
+          : [{}, {}];
+        const [answerA, answerB] = await Promise.all([
+          a.request(path, { headers: headers[0] }),
+          b.request(path, { headers: headers[1] }),
+        ]);
         expect(answerA.status, path).toBe(200);
         expect(answerB.status, path).toBe(200);
         expect(answerB.body.data, path).toEqual(answerA.body.data);

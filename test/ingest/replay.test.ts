@@ -9,15 +9,27 @@ import { dumpTables, maskRunTimes, rowCounts, type TableDump } from "./sqlite-du
 
 const fresh = (label: string) => tempDir(`replay-${label}`);
 afterAll(removeTempDirs);
-const sampleFiles = (source: string) => readdirSync(join(SAMPLES_DIR, source)).filter((name) => !name.startsWith(".") && extname(name) !== ".md");
+const sampleFiles = (source: string) =>
+  readdirSync(join(SAMPLES_DIR, source)).filter((name) => !name.startsWith(".") && extname(name) !== ".md");
 const ALL_SAMPLE_FILES = SOURCES.reduce((total, source) => total + sampleFiles(source.slug).length, 0);
 /** What a run changed, by the names the progress lines use. */
-const CHANGE_COUNTS = ["created", "attached", "changed", "cancelled", "appended", "new", "updated", "withdrawn", "confirmed"];
+const CHANGE_COUNTS = [
+  "created",
+  "attached",
+  "changed",
+  "cancelled",
+  "appended",
+  "new",
+  "updated",
+  "withdrawn",
+  "confirmed",
+];
 
 /** Per-source progress lines of a run: `[i/n] slug: ok — <detail>`. */
 function progressOf(stderr: string): Map<string, { state: string; detail: string }> {
   const lines = new Map<string, { state: string; detail: string }>();
-  for (const match of stderr.matchAll(/^\[(\d+)\/(\d+)\] ([a-z-]+): (ok|INCOMPLETE) — (.*)$/gm)) lines.set(match[3]!, { state: match[4]!, detail: match[5]! });
+  for (const match of stderr.matchAll(/^\[(\d+)\/(\d+)\] ([a-z-]+): (ok|INCOMPLETE) — (.*)$/gm))
+    lines.set(match[3]!, { state: match[4]!, detail: match[5]! });
   return lines;
 }
 
@@ -58,7 +70,12 @@ describe("replay of the sample archive through the real CLI", () => {
       }
       expect(result.stderr).toContain("publishing the index…");
       expect(result.stdout).toMatch(/^run run_\d{8}T\d{6}_[0-9a-f]{6}: succeeded, index published$/m);
-      expect(result.stdout).toMatch(new RegExp(`^documents ${ALL_SAMPLE_FILES}, events new \\d+, changed \\d+, cancelled \\d+, vintages appended \\d+, \\d+\\.\\d s$`, "m"));
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `^documents ${ALL_SAMPLE_FILES}, events new \\d+, changed \\d+, cancelled \\d+, vintages appended \\d+, \\d+\\.\\d s$`,
+          "m",
+        ),
+      );
       expect(result.stdout).not.toMatch(/incomplete sources/);
     }
   });
@@ -86,7 +103,9 @@ describe("replay of the sample archive through the real CLI", () => {
   });
 
   it("appends no vintage and changes no event when the same archive is replayed into the same data directory", () => {
-    expect(again.stdout).toMatch(new RegExp(`^documents ${ALL_SAMPLE_FILES}, events new 0, changed 0, cancelled 0, vintages appended 0,`, "m"));
+    expect(again.stdout).toMatch(
+      new RegExp(`^documents ${ALL_SAMPLE_FILES}, events new 0, changed 0, cancelled 0, vintages appended 0,`, "m"),
+    );
     for (const [slug, { detail }] of progressOf(again.stderr)) {
       const counts = countsOf(detail);
       for (const name of CHANGE_COUNTS) expect(counts[name] ?? 0, `${slug} ${name}`).toBe(0);
@@ -94,14 +113,20 @@ describe("replay of the sample archive through the real CLI", () => {
     // Every table of the ledger but the run records is as the first replay left it, apart from "last seen" times.
     const store = dumpTables(join(dirA, "store.sqlite"));
     const withoutLastSeen = (rows: Record<string, unknown>[] = []) => rows.map(({ last_seen_at: _, ...row }) => row);
-    for (const table of Object.keys(storeAfterFirst).filter((name) => !["runs", "source_checks", "documents"].includes(name))) {
+    for (const table of Object.keys(storeAfterFirst).filter(
+      (name) => !["runs", "source_checks", "documents"].includes(name),
+    )) {
       expect(withoutLastSeen(store[table]), table).toEqual(withoutLastSeen(storeAfterFirst[table]));
     }
     expect(store.vintages!.length).toBeGreaterThan(0);
     expect(store.events!.length).toBeGreaterThan(0);
     // Two runs are on record; the documents of the second are the same bytes (same hashes) as the first's.
     expect(store.runs!.map((run) => run.outcome)).toEqual(["succeeded", "succeeded"]);
-    const hashes = (rows: Record<string, unknown>[], runId: unknown) => rows.filter((row) => row.run_id === runId).map((row) => row.sha256).sort();
+    const hashes = (rows: Record<string, unknown>[], runId: unknown) =>
+      rows
+        .filter((row) => row.run_id === runId)
+        .map((row) => row.sha256)
+        .sort();
     expect(hashes(store.documents!, store.runs![1]!.id)).toEqual(hashes(store.documents!, store.runs![0]!.id));
 
     const index = dumpTables(join(dirA, "index.sqlite"));
@@ -116,7 +141,15 @@ describe("replay with a pinned clock and run id", () => {
     const registry = readRegistrySources(new Date("2026-11-21T00:00:00Z"));
     const replay = async (dataDir: string): Promise<IngestSummary> => {
       let tick = Date.parse("2026-11-21T06:00:00.000Z");
-      return runIngestion({ dataDir, registry, mode: { kind: "archive", dir: SAMPLES_DIR }, only: null, now: () => tick++, progress: () => {}, runId: "run_20261121T060000_0a0b0c" });
+      return runIngestion({
+        dataDir,
+        registry,
+        mode: { kind: "archive", dir: SAMPLES_DIR },
+        only: null,
+        now: () => tick++,
+        progress: () => {},
+        runId: "run_20261121T060000_0a0b0c",
+      });
     };
     const [dirA, dirB] = [fresh("pinned-a"), fresh("pinned-b")];
     const a = await replay(dirA);

@@ -49,12 +49,18 @@ describe("a running server and the index ingestion publishes", () => {
     // The same archive again: the new index has the same events, so every answer must hold all of them.
     const run = startCli(["ingest", "--from-archive", SAMPLES_DIR, "--data-dir", service.dataDir]);
     let running = true;
-    void run.exited.then(() => { running = false; });
+    void run.exited.then(() => {
+      running = false;
+    });
     const seen: { status: number; entries: number; updatedAt: string }[] = [];
     while (running) {
       const response = await fetch(`${service.url}${EVENTS}`, auth);
-      const body = await response.json() as { data?: { entries: unknown[] }; meta?: { dataUpdatedAt: string } };
-      seen.push({ status: response.status, entries: body.data?.entries.length ?? -1, updatedAt: body.meta?.dataUpdatedAt ?? "" });
+      const body = (await response.json()) as { data?: { entries: unknown[] }; meta?: { dataUpdatedAt: string } };
+      seen.push({
+        status: response.status,
+        entries: body.data?.entries.length ?? -1,
+        updatedAt: body.meta?.dataUpdatedAt ?? "",
+      });
     }
     const exit = await run.exited;
     expect(exit.stdout, exit.stderr).toMatch(/, index published$/m);

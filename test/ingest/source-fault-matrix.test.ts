@@ -28,7 +28,13 @@ import { indexLosses, indexView, storeLosses, storeView } from "./ledger-losses.
 /** Small, so that the time-out and oversized cells are quick; still well above what a healthy local answer needs. */
 const LIMITS: FaultLimits = { timeoutMs: 1500, maxBytes: 400_000 };
 /** One retry (without the back-off wait): a fault that persists must outlast it. */
-const HTTP = { userAgent: "source-fault-matrix (test@example.org)", timeoutMs: LIMITS.timeoutMs, maxBytes: LIMITS.maxBytes, retries: 1, sleep: async () => {} };
+const HTTP = {
+  userAgent: "source-fault-matrix (test@example.org)",
+  timeoutMs: LIMITS.timeoutMs,
+  maxBytes: LIMITS.maxBytes,
+  retries: 1,
+  sleep: async () => {},
+};
 
 const BASELINE_AT = Date.parse("2026-11-20T06:00:00.000Z");
 const CELL_AT = Date.parse("2026-11-21T06:00:00.000Z");
@@ -36,18 +42,33 @@ const registry = readRegistrySources(new Date(BASELINE_AT));
 const SLUGS = SOURCES.map((source) => source.slug);
 
 /** The stand-in path pattern(s) of each source: all of its requests meet the fault. */
-const patternsOf = (slug: string) => (Object.keys(PUBLISHER_PATHS) as (keyof typeof PUBLISHER_PATHS)[])
-  .filter((key) => SOURCE_OF_PATH[key] === slug).map((key) => PUBLISHER_PATHS[key]);
+const patternsOf = (slug: string) =>
+  (Object.keys(PUBLISHER_PATHS) as (keyof typeof PUBLISHER_PATHS)[])
+    .filter((key) => SOURCE_OF_PATH[key] === slug)
+    .map((key) => PUBLISHER_PATHS[key]);
 
 interface Cell {
   source: string;
   fault: PublisherFault;
 }
 const CELLS: Cell[] = SOURCES.flatMap((source) => PUBLISHER_FAULTS.map((fault) => ({ source: source.slug, fault })));
-const nameOf = (cell: Cell) => `${cell.source} (${SOURCES.find((source) => source.slug === cell.source)!.kind}): ${cell.fault.name}`;
+const nameOf = (cell: Cell) =>
+  `${cell.source} (${SOURCES.find((source) => source.slug === cell.source)!.kind}): ${cell.fault.name}`;
 
-function ingest(dataDir: string, standin: PublisherStandin, only: string[] | null, now: () => number): Promise<IngestSummary> {
-  return runIngestion({ dataDir, registry, mode: { kind: "fetch", hosts: standin.hosts, blsApiKey: null, http: HTTP }, only, now, progress: () => {} });
+function ingest(
+  dataDir: string,
+  standin: PublisherStandin,
+  only: string[] | null,
+  now: () => number,
+): Promise<IngestSummary> {
+  return runIngestion({
+    dataDir,
+    registry,
+    mode: { kind: "fetch", hosts: standin.hosts, blsApiKey: null, http: HTTP },
+    only,
+    now,
+    progress: () => {},
+  });
 }
 
 const bySource = <T>(entries: [string, T][]) => Object.fromEntries([...entries].sort(([a], [b]) => a.localeCompare(b)));
@@ -59,10 +80,22 @@ function recordedRun(dataDir: string, runId: string) {
   const store = new Database(join(dataDir, "store.sqlite"), { readonly: true, fileMustExist: true });
   const index = new Database(join(dataDir, "index.sqlite"), { readonly: true, fileMustExist: true });
   try {
-    const run = store.prepare("SELECT outcome, finished_at FROM runs WHERE id = ?").get(runId) as { outcome: string; finished_at: string | null };
-    const checks = store.prepare("SELECT source, result FROM source_checks WHERE run_id = ?").all(runId) as { source: string; result: string }[];
-    const indexChecks = index.prepare("SELECT source, latest_check FROM source_checks").all() as { source: string; latest_check: string }[];
-    const publishedAt = index.prepare("SELECT value FROM publication WHERE key = 'publishedAt'").pluck().get() as string;
+    const run = store.prepare("SELECT outcome, finished_at FROM runs WHERE id = ?").get(runId) as {
+      outcome: string;
+      finished_at: string | null;
+    };
+    const checks = store.prepare("SELECT source, result FROM source_checks WHERE run_id = ?").all(runId) as {
+      source: string;
+      result: string;
+    }[];
+    const indexChecks = index.prepare("SELECT source, latest_check FROM source_checks").all() as {
+      source: string;
+      latest_check: string;
+    }[];
+    const publishedAt = index
+      .prepare("SELECT value FROM publication WHERE key = 'publishedAt'")
+      .pluck()
+      .get() as string;
     return {
       recordedOutcome: run.outcome,
       storeChecks: bySource(checks.map((check) => [check.source, check.result])),
@@ -87,7 +120,11 @@ function refusal(summary: IngestSummary, cell: Cell): string {
   return matches ? "as the fault" : result.detail;
 }
 
-const whatWentWrong = (summary: IngestSummary) => summary.sources.filter((source) => !source.ok).map((source) => `${source.source}: ${source.detail}`).join("\n");
+const whatWentWrong = (summary: IngestSummary) =>
+  summary.sources
+    .filter((source) => !source.ok)
+    .map((source) => `${source.source}: ${source.detail}`)
+    .join("\n");
 
 describe("ingestion faults per source, in fetch mode against the publisher stand-in", () => {
   const baseline = tempDir("fault-matrix-baseline");
@@ -120,12 +157,22 @@ describe("ingestion faults per source, in fetch mode against the publisher stand
     const store = new Database(join(damaged, "store.sqlite"));
     try {
       store.prepare("DELETE FROM vintages WHERE rowid = (SELECT min(rowid) FROM vintages)").run();
-      store.prepare("UPDATE events SET status = 'CANCELLED' WHERE id = (SELECT min(id) FROM events WHERE status <> 'CANCELLED')").run();
-      store.prepare("UPDATE announcements SET state = 'WITHDRAWN' WHERE rowid = (SELECT min(rowid) FROM announcements)").run();
+      store
+        .prepare(
+          "UPDATE events SET status = 'CANCELLED' WHERE id = (SELECT min(id) FROM events WHERE status <> 'CANCELLED')",
+        )
+        .run();
+      store
+        .prepare("UPDATE announcements SET state = 'WITHDRAWN' WHERE rowid = (SELECT min(rowid) FROM announcements)")
+        .run();
     } finally {
       store.close();
     }
-    expect(storeLosses(before, storeView(damaged)).map((loss) => loss.split(" ")[0])).toEqual(["vintage", "event", "announcement"]);
+    expect(storeLosses(before, storeView(damaged)).map((loss) => loss.split(" ")[0])).toEqual([
+      "vintage",
+      "event",
+      "announcement",
+    ]);
   });
 
   describe.concurrent("cell", () => {
@@ -142,15 +189,18 @@ describe("ingestion faults per source, in fetch mode against the publisher stand
         const indexBefore = indexView(dataDir);
 
         const all = await ingest(dataDir, standin, null, now);
-        expect({
-          outcome: all.outcome,
-          published: all.published,
-          sources: bySource(all.sources.map((source) => [source.source, source.ok ? "ok" : "incomplete"])),
-          refused: refusal(all, cell),
-          ...recordedRun(dataDir, all.runId),
-          storeLosses: storeLosses(storeBefore, storeView(dataDir)),
-          indexLosses: indexLosses(indexBefore, indexView(dataDir)),
-        }, whatWentWrong(all)).toEqual({
+        expect(
+          {
+            outcome: all.outcome,
+            published: all.published,
+            sources: bySource(all.sources.map((source) => [source.source, source.ok ? "ok" : "incomplete"])),
+            refused: refusal(all, cell),
+            ...recordedRun(dataDir, all.runId),
+            storeLosses: storeLosses(storeBefore, storeView(dataDir)),
+            indexLosses: indexLosses(indexBefore, indexView(dataDir)),
+          },
+          whatWentWrong(all),
+        ).toEqual({
           outcome: "partial",
           published: true,
           sources: expectedChecks(cell.source, SLUGS, "ok", "incomplete"),
@@ -167,15 +217,18 @@ describe("ingestion faults per source, in fetch mode against the publisher stand
 
         const indexBytes = readFileSync(join(dataDir, "index.sqlite"));
         const alone = await ingest(dataDir, standin, [cell.source], now);
-        expect({
-          outcome: alone.outcome,
-          published: alone.published,
-          sources: bySource(alone.sources.map((source) => [source.source, source.ok ? "ok" : "incomplete"])),
-          refused: refusal(alone, cell),
-          ...recordedRun(dataDir, alone.runId),
-          indexUnchanged: readFileSync(join(dataDir, "index.sqlite")).equals(indexBytes),
-          storeLosses: storeLosses(storeBefore, storeView(dataDir)),
-        }, whatWentWrong(alone)).toEqual({
+        expect(
+          {
+            outcome: alone.outcome,
+            published: alone.published,
+            sources: bySource(alone.sources.map((source) => [source.source, source.ok ? "ok" : "incomplete"])),
+            refused: refusal(alone, cell),
+            ...recordedRun(dataDir, alone.runId),
+            indexUnchanged: readFileSync(join(dataDir, "index.sqlite")).equals(indexBytes),
+            storeLosses: storeLosses(storeBefore, storeView(dataDir)),
+          },
+          whatWentWrong(alone),
+        ).toEqual({
           outcome: "failed",
           published: false,
           sources: { [cell.source]: "incomplete" },

@@ -28,7 +28,11 @@ function archiveWithTruncated(source: string, keepFraction: number): string {
 function eventStatuses(dataDir: string, source: string): Map<string, string> {
   const store = new Database(join(dataDir, "store.sqlite"), { readonly: true });
   try {
-    const rows = store.prepare("SELECT e.id AS id, e.status AS status FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ?").all(source) as { id: string; status: string }[];
+    const rows = store
+      .prepare(
+        "SELECT e.id AS id, e.status AS status FROM events e JOIN event_sources s ON s.event_id = e.id WHERE s.source = ?",
+      )
+      .all(source) as { id: string; status: string }[];
     return new Map(rows.map((row) => [row.id, row.status]));
   } finally {
     store.close();
@@ -36,19 +40,36 @@ function eventStatuses(dataDir: string, source: string): Map<string, string> {
 }
 
 describe("a truncated calendar document", () => {
-  for (const [source, fraction] of [[BLS_SCHEDULE, 0.4], [STATISTICS_CALENDAR, 0.97]] as const) {
+  for (const [source, fraction] of [
+    [BLS_SCHEDULE, 0.4],
+    [STATISTICS_CALENDAR, 0.97],
+  ] as const) {
     it(`${source} cut at ${fraction * 100}% is an incomplete source, and its lost events are not cancelled`, async () => {
       const dataDir = tempDir("truncated-data");
       mkdirSync(dataDir, { recursive: true });
       const registry = readRegistrySources(new Date("2026-11-21T00:00:00Z"));
       let tick = Date.parse("2026-11-21T06:00:00Z");
       const now = () => tick++;
-      const whole = await runIngestion({ dataDir, registry, mode: { kind: "archive", dir: SAMPLES_DIR }, only: [source], now, progress: () => {} });
+      const whole = await runIngestion({
+        dataDir,
+        registry,
+        mode: { kind: "archive", dir: SAMPLES_DIR },
+        only: [source],
+        now,
+        progress: () => {},
+      });
       expect(whole.outcome).toBe("succeeded");
       const before = eventStatuses(dataDir, source);
       expect(before.size).toBeGreaterThan(0);
 
-      const cut = await runIngestion({ dataDir, registry, mode: { kind: "archive", dir: archiveWithTruncated(source, fraction) }, only: [source], now, progress: () => {} });
+      const cut = await runIngestion({
+        dataDir,
+        registry,
+        mode: { kind: "archive", dir: archiveWithTruncated(source, fraction) },
+        only: [source],
+        now,
+        progress: () => {},
+      });
       expect(cut.sources.find((entry) => entry.source === source)).toMatchObject({ ok: false });
       expect(cut.outcome).not.toBe("succeeded");
       expect(eventStatuses(dataDir, source)).toEqual(before);

@@ -20,19 +20,28 @@ import { removeTempDirs, tempDir } from "./cli-process.ts";
  * The envelope and row shape are those of the recorded BLS API answers in data/samples/bls-api/.
  */
 function blsDocument(april: { value: string; preliminary: boolean }): string {
-  const footnotes = (preliminary: boolean) => preliminary ? [{ code: "P", text: "preliminary" }] : [{}];
+  const footnotes = (preliminary: boolean) => (preliminary ? [{ code: "P", text: "preliminary" }] : [{}]);
   return JSON.stringify({
     status: "REQUEST_SUCCEEDED",
     responseTime: 97,
     message: [],
     Results: {
-      series: [{
-        seriesID: "LNS14000000",
-        data: [
-          { year: "2016", period: "M04", periodName: "April", latest: "true", value: april.value, footnotes: footnotes(april.preliminary) },
-          { year: "2016", period: "M03", periodName: "March", value: "5.0", footnotes: footnotes(false) },
-        ],
-      }],
+      series: [
+        {
+          seriesID: "LNS14000000",
+          data: [
+            {
+              year: "2016",
+              period: "M04",
+              periodName: "April",
+              latest: "true",
+              value: april.value,
+              footnotes: footnotes(april.preliminary),
+            },
+            { year: "2016", period: "M03", periodName: "March", value: "5.0", footnotes: footnotes(false) },
+          ],
+        },
+      ],
     },
   });
 }
@@ -69,13 +78,27 @@ describe("observation vintages through a sequence of fetches", () => {
     for (const [index, { document }] of SEQUENCE.entries()) {
       standin.replace(PUBLISHER_PATHS.blsApi, blsDocument(document));
       const now = FIRST_RUN + index * DAY;
-      summaries.push(await runIngestion({
-        dataDir, registry, only: ["bls-api"], now: () => now, progress: () => {},
-        mode: { kind: "fetch", hosts: standin.hosts, blsApiKey: null, http: { userAgent: "test", timeoutMs: 5000, maxBytes: 1_000_000, retries: 0 } },
-      }));
+      summaries.push(
+        await runIngestion({
+          dataDir,
+          registry,
+          only: ["bls-api"],
+          now: () => now,
+          progress: () => {},
+          mode: {
+            kind: "fetch",
+            hosts: standin.hosts,
+            blsApiKey: null,
+            http: { userAgent: "test", timeoutMs: 5000, maxBytes: 1_000_000, retries: 0 },
+          },
+        }),
+      );
       const published = new Database(join(dataDir, "index.sqlite"), { readonly: true });
       try {
-        const row = (period: string) => published.prepare("SELECT * FROM observations WHERE series_slug = 'us-unemployment-rate' AND reference_period = ?").get(period) as IndexRow;
+        const row = (period: string) =>
+          published
+            .prepare("SELECT * FROM observations WHERE series_slug = 'us-unemployment-rate' AND reference_period = ?")
+            .get(period) as IndexRow;
         indexRows.push({ april: row("2016-04"), march: row("2016-03") });
       } finally {
         published.close();
@@ -90,7 +113,9 @@ describe("observation vintages through a sequence of fetches", () => {
   it("fetched each document from the publisher's path and published after each run", () => {
     expect(standin.count(PUBLISHER_PATHS.blsApi)).toBe(SEQUENCE.length);
     expect(standin.count()).toBe(SEQUENCE.length);
-    expect(summaries.map((summary) => [summary.outcome, summary.published])).toEqual(SEQUENCE.map(() => ["succeeded", true]));
+    expect(summaries.map((summary) => [summary.outcome, summary.published])).toEqual(
+      SEQUENCE.map(() => ["succeeded", true]),
+    );
   });
 
   it("appends a vintage for a new, a revised and a status-changed value only", () => {
@@ -100,8 +125,10 @@ describe("observation vintages through a sequence of fetches", () => {
   it("keeps every earlier vintage with its own sequence", () => {
     const store = new Database(join(dataDir, "store.sqlite"), { readonly: true });
     try {
-      const vintages = store.prepare(`SELECT reference_period, sequence, value, publication_status, ingested_at FROM vintages
-        WHERE series_slug = 'us-unemployment-rate' ORDER BY reference_period, sequence`).all();
+      const vintages = store
+        .prepare(`SELECT reference_period, sequence, value, publication_status, ingested_at FROM vintages
+        WHERE series_slug = 'us-unemployment-rate' ORDER BY reference_period, sequence`)
+        .all();
       expect(vintages).toEqual([
         { reference_period: "2016-03", sequence: 1, value: "5.0", publication_status: null, ingested_at: runTime(0) },
         // The first text stays as published: the reformatted "5" of step 3 did not replace "5.0".
@@ -115,7 +142,12 @@ describe("observation vintages through a sequence of fetches", () => {
   });
 
   it("publishes the current vintage with its revision count and the value it replaced", () => {
-    const april = indexRows.map(({ april }) => [april.value, april.publication_status, april.revision_count, april.previous_value]);
+    const april = indexRows.map(({ april }) => [
+      april.value,
+      april.publication_status,
+      april.revision_count,
+      april.previous_value,
+    ]);
     expect(april).toEqual([
       ["5.0", "P", 0, null],
       ["5.0", "P", 0, null],
@@ -123,7 +155,9 @@ describe("observation vintages through a sequence of fetches", () => {
       ["5.1", "P", 1, "5.0"],
       ["5.1", null, 2, "5.1"],
     ]);
-    expect(indexRows.map(({ march }) => [march.value, march.revision_count, march.previous_value])).toEqual(SEQUENCE.map(() => ["5.0", 0, null]));
+    expect(indexRows.map(({ march }) => [march.value, march.revision_count, march.previous_value])).toEqual(
+      SEQUENCE.map(() => ["5.0", 0, null]),
+    );
   });
 
   it("serves isRevision and previousValue on the public observations route", async () => {
@@ -132,8 +166,23 @@ describe("observation vintages through a sequence of fetches", () => {
       const response = await service.request("/api/public/v1/economics/observations?series=us-unemployment-rate");
       expect(response.status).toBe(200);
       expect(response.body.data.observations).toEqual([
-        expect.objectContaining({ referencePeriod: "2016-03", value: "5.0", revisionCount: 0, isRevision: false, previousValue: null, publicationStatus: null }),
-        expect.objectContaining({ referencePeriod: "2016-04", value: "5.1", revisionCount: 2, isRevision: true, previousValue: "5.1", publicationStatus: null, ingestedAt: runTime(4) }),
+        expect.objectContaining({
+          referencePeriod: "2016-03",
+          value: "5.0",
+          revisionCount: 0,
+          isRevision: false,
+          previousValue: null,
+          publicationStatus: null,
+        }),
+        expect.objectContaining({
+          referencePeriod: "2016-04",
+          value: "5.1",
+          revisionCount: 2,
+          isRevision: true,
+          previousValue: "5.1",
+          publicationStatus: null,
+          ingestedAt: runTime(4),
+        }),
       ]);
     } finally {
       await service.close();
@@ -152,34 +201,77 @@ describe("a verified value as evidence of publication", () => {
     const dataDir = tempDir("value-evidence");
     const store = openStore(join(dataDir, "store.sqlite"));
     try {
-      applyCalendarSnapshot(store, createReleaseResolver(registry), "eu-stats-release-calendar", [{
-        source: "eu-stats-release-calendar", sourceEventId: "990001", title: "Unemployment", scheduledDate: "2026-03-04", scheduledAt: null,
-        timePrecision: "DATE_ONLY", sourceTimezone: "Europe/Luxembourg", referencePeriodText: "January 2026", sourceStatus: "SCHEDULED", sourceUrl: null,
-        referencePeriod: { kind: "MONTH", code: "2026-01", startDate: "2026-01-01", endDate: "2026-01-31" },
-      }], { runId: "run_calendar", at: "2026-02-20T06:00:00.000Z" });
-      const value = (text: string) => [{
-        api: "eurostat-sdmx" as const, seriesId: upstreamSeriesKey(series.upstream!), referencePeriod: "2026-01", value: text, publicationStatus: null,
-        sourceUpdatedAt: null, note: null, adapter: "eurostat-sdmx-csv", transformation: [],
-      }];
+      applyCalendarSnapshot(
+        store,
+        createReleaseResolver(registry),
+        "eu-stats-release-calendar",
+        [
+          {
+            source: "eu-stats-release-calendar",
+            sourceEventId: "990001",
+            title: "Unemployment",
+            scheduledDate: "2026-03-04",
+            scheduledAt: null,
+            timePrecision: "DATE_ONLY",
+            sourceTimezone: "Europe/Luxembourg",
+            referencePeriodText: "January 2026",
+            sourceStatus: "SCHEDULED",
+            sourceUrl: null,
+            referencePeriod: { kind: "MONTH", code: "2026-01", startDate: "2026-01-01", endDate: "2026-01-31" },
+          },
+        ],
+        { runId: "run_calendar", at: "2026-02-20T06:00:00.000Z" },
+      );
+      const value = (text: string) => [
+        {
+          api: "eurostat-sdmx" as const,
+          seriesId: upstreamSeriesKey(series.upstream!),
+          referencePeriod: "2026-01",
+          value: text,
+          publicationStatus: null,
+          sourceUpdatedAt: null,
+          note: null,
+          adapter: "eurostat-sdmx-csv",
+          transformation: [],
+        },
+      ];
       const index = createSeriesIndex(registry);
 
       // A value seen the day before the event's date belongs to an earlier release: no evidence for this event.
-      expect(applyObservations(store, index, value("6.2"), { runId: "run_early", at: "2026-03-03T10:00:00.000Z" }, null)).toMatchObject({ appended: 1, evidence: 0 });
+      expect(
+        applyObservations(store, index, value("6.2"), { runId: "run_early", at: "2026-03-03T10:00:00.000Z" }, null),
+      ).toMatchObject({ appended: 1, evidence: 0 });
       const onTheDay = { runId: "run_on_the_day", at: "2026-03-04T10:30:00.000Z" };
       expect(applyObservations(store, index, value("6.3"), onTheDay, null)).toMatchObject({ appended: 1, evidence: 1 });
-      expect(applyObservations(store, index, value("6.30"), { runId: "run_later", at: "2026-03-05T10:30:00.000Z" }, null)).toMatchObject({ appended: 0, evidence: 0 });
+      expect(
+        applyObservations(store, index, value("6.30"), { runId: "run_later", at: "2026-03-05T10:30:00.000Z" }, null),
+      ).toMatchObject({ appended: 0, evidence: 0 });
 
       const evidence = store.db.prepare("SELECT kind, observed_at, released_at FROM evidence").all();
       expect(evidence).toEqual([{ kind: "VERIFIED_VALUE", observed_at: onTheDay.at, released_at: null }]);
 
-      const published = new Database(await publishIndex(store, registry, dataDir, { publishedAt: onTheDay.at, lastIngestedAt: onTheDay.at, lastSuccessfulIngestionAt: onTheDay.at }), { readonly: true });
+      const published = new Database(
+        await publishIndex(store, registry, dataDir, {
+          publishedAt: onTheDay.at,
+          lastIngestedAt: onTheDay.at,
+          lastSuccessfulIngestionAt: onTheDay.at,
+        }),
+        { readonly: true },
+      );
       try {
-        const row = published.prepare("SELECT status, confirmed, record FROM events").get() as { status: string; confirmed: number; record: string };
+        const row = published.prepare("SELECT status, confirmed, record FROM events").get() as {
+          status: string;
+          confirmed: number;
+          record: string;
+        };
         expect(row.status).toBe("SCHEDULED");
         expect(row.confirmed).toBe(1);
         const record = JSON.parse(row.record);
         expect(record.publication).toMatchObject({ confirmed: true, releasedAt: null, detectedAt: onTheDay.at });
-        expect(record.values).toMatchObject({ availability: "AVAILABLE", actual: { seriesSlug: series.slug, referencePeriod: "2026-01", value: "6.3" } });
+        expect(record.values).toMatchObject({
+          availability: "AVAILABLE",
+          actual: { seriesSlug: series.slug, referencePeriod: "2026-01", value: "6.3" },
+        });
       } finally {
         published.close();
       }

@@ -16,7 +16,9 @@ describe("vintage rule", () => {
   });
   it("a revised value is", () => {
     expect(isNewVintage(current, { value: "5.1", publicationStatus: null })).toBe(true);
-    expect(isNewVintage({ ...current, value: "0.1" }, { value: "0.10000000000000001", publicationStatus: null })).toBe(true);
+    expect(isNewVintage({ ...current, value: "0.1" }, { value: "0.10000000000000001", publicationStatus: null })).toBe(
+      true,
+    );
   });
   it("a status-only change is", () => {
     expect(isNewVintage({ ...current, publicationStatus: "P" }, { value: "5.0", publicationStatus: null })).toBe(true);

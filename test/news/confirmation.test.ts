@@ -8,7 +8,18 @@ import type { SourceAnnouncement } from "../../cli/ingest/records.ts";
 import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
 import type { IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
-import { archiveWith, CONSTRUCTED_ECB_DECISIONS, ingest, indexEvents, indexNews, rssFeed, SAMPLES_DIR, storeRows, tempDir, removeTempDirs } from "./news-support.ts";
+import {
+  archiveWith,
+  CONSTRUCTED_ECB_DECISIONS,
+  ingest,
+  indexEvents,
+  indexNews,
+  rssFeed,
+  SAMPLES_DIR,
+  storeRows,
+  tempDir,
+  removeTempDirs,
+} from "./news-support.ts";
 
 afterAll(removeTempDirs);
 
@@ -19,10 +30,26 @@ const NON_NEWS = SOURCES.filter((source) => source.kind !== "news").map((source)
 
 /** The linked notices of the sample feeds, as checked by hand in linking.test.ts (the recorded ECB feed links none). */
 const LINKED_NOTICES = [
-  { title: "Consumer Price Index - September 2025", publishedAt: "2025-10-24T12:30:00.000Z", url: "https://www.bls.gov/news.release/archives/cpi_10242025.htm" },
-  { title: "The Employment Situation - November 2025", publishedAt: "2025-12-16T12:51:00.000Z", url: "https://www.bls.gov/news.release/archives/empsit_12162025.htm" },
-  { title: "Real Earnings - November 2025", publishedAt: "2025-12-18T13:30:00.000Z", url: "https://www.bls.gov/news.release/archives/realer_12182025.htm" },
-  { title: "Consumer Price Index - February 2026", publishedAt: "2026-03-11T12:30:00.000Z", url: "https://www.bls.gov/news.release/archives/cpi_03112026.htm" },
+  {
+    title: "Consumer Price Index - September 2025",
+    publishedAt: "2025-10-24T12:30:00.000Z",
+    url: "https://www.bls.gov/news.release/archives/cpi_10242025.htm",
+  },
+  {
+    title: "The Employment Situation - November 2025",
+    publishedAt: "2025-12-16T12:51:00.000Z",
+    url: "https://www.bls.gov/news.release/archives/empsit_12162025.htm",
+  },
+  {
+    title: "Real Earnings - November 2025",
+    publishedAt: "2025-12-18T13:30:00.000Z",
+    url: "https://www.bls.gov/news.release/archives/realer_12182025.htm",
+  },
+  {
+    title: "Consumer Price Index - February 2026",
+    publishedAt: "2026-03-11T12:30:00.000Z",
+    url: "https://www.bls.gov/news.release/archives/cpi_03112026.htm",
+  },
 ];
 
 describe("confirmation by the publisher's notice, on the sample archive", () => {
@@ -33,7 +60,9 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
   let events: Map<string, any>;
   let linkedEventIds: Map<string, string>;
   const eventAt = (release: string, when: string) => {
-    const found = [...events.values()].filter((event) => event.release.slug === release && (event.scheduledAt ?? event.scheduledDate) === when);
+    const found = [...events.values()].filter(
+      (event) => event.release.slug === release && (event.scheduledAt ?? event.scheduledDate) === when,
+    );
     expect(found, `${release} ${when}`).toHaveLength(1);
     return found[0]!;
   };
@@ -46,8 +75,11 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
     first = await ingest(withNotices, SAMPLES_DIR, RUN_AT);
     expect(first.outcome).toBe("succeeded");
     events = indexEvents(withNotices);
-    linkedEventIds = new Map(indexNews(withNotices).filter((row) => row.link_status === "LINKED")
-      .map((row) => [row.record.publishedAt as string, row.record.links.calendarEvent.eventId as string]));
+    linkedEventIds = new Map(
+      indexNews(withNotices)
+        .filter((row) => row.link_status === "LINKED")
+        .map((row) => [row.record.publishedAt as string, row.record.links.calendarEvent.eventId as string]),
+    );
   });
 
   it("confirms each linked event with the notice as PUBLISHER_NOTICE evidence, releasedAt = the time the notice states", () => {
@@ -67,7 +99,13 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
   it("the notice is what confirms them: without the feeds the same events stay unconfirmed", () => {
     const before = indexEvents(withoutNotices);
     for (const id of linkedEventIds.values()) {
-      expect(before.get(id)!.publication, id).toEqual({ releasedAt: null, detectedAt: null, confirmed: false, evidence: [], officialPublication: null });
+      expect(before.get(id)!.publication, id).toEqual({
+        releasedAt: null,
+        detectedAt: null,
+        confirmed: false,
+        evidence: [],
+        officialPublication: null,
+      });
     }
   });
 
@@ -80,10 +118,23 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
 
   it("a date-only event (the ECB decision) takes the notice's own time (decision notices CONSTRUCTED: none is recorded)", async () => {
     const dir = tempDir("ecb-decision");
-    const archive = archiveWith({ "ecb-press-feed": { "ecb-press-constructed.xml": rssFeed(CONSTRUCTED_ECB_DECISIONS) } });
-    expect((await ingest(dir, archive, RUN_AT, ["central-bank-meetings-calendar", "ecb-press-feed"])).outcome).toBe("succeeded");
-    const decided = [...indexEvents(dir).values()].filter((event) => event.publication.confirmed).sort((a, b) => a.scheduledDate.localeCompare(b.scheduledDate));
-    expect(decided.map((event) => [event.release.slug, event.scheduledDate, event.scheduledAt, event.publication.releasedAt])).toEqual([
+    const archive = archiveWith({
+      "ecb-press-feed": { "ecb-press-constructed.xml": rssFeed(CONSTRUCTED_ECB_DECISIONS) },
+    });
+    expect((await ingest(dir, archive, RUN_AT, ["central-bank-meetings-calendar", "ecb-press-feed"])).outcome).toBe(
+      "succeeded",
+    );
+    const decided = [...indexEvents(dir).values()]
+      .filter((event) => event.publication.confirmed)
+      .sort((a, b) => a.scheduledDate.localeCompare(b.scheduledDate));
+    expect(
+      decided.map((event) => [
+        event.release.slug,
+        event.scheduledDate,
+        event.scheduledAt,
+        event.publication.releasedAt,
+      ]),
+    ).toEqual([
       ["ecb-monetary-policy-decision", "2026-06-11", null, "2026-06-11T12:15:00.000Z"],
       ["ecb-monetary-policy-decision", "2026-07-23", null, "2026-07-23T12:15:00.000Z"],
     ]);
@@ -92,7 +143,10 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
   });
 
   it("confirms nothing else: every confirmed event is one a notice linked", () => {
-    const confirmed = [...events.values()].filter((event) => event.publication.confirmed).map((event) => event.id).sort();
+    const confirmed = [...events.values()]
+      .filter((event) => event.publication.confirmed)
+      .map((event) => event.id)
+      .sort();
     expect(confirmed).toEqual([...linkedEventIds.values()].sort());
     for (const event of events.values()) {
       if (event.publication.confirmed) expect(event.publication.evidence.length).toBeGreaterThan(0);
@@ -101,7 +155,11 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
   });
 
   it("an event with no notice, value or source mark stays unconfirmed, even when past due", () => {
-    for (const [release, when] of [["ecb-monetary-policy-decision", "2024-12-12"], ["bls-employment-situation", "2026-01-09T13:30:00.000Z"], ["ecb-monetary-policy-decision", "2026-09-10"]] as const) {
+    for (const [release, when] of [
+      ["ecb-monetary-policy-decision", "2024-12-12"],
+      ["bls-employment-situation", "2026-01-09T13:30:00.000Z"],
+      ["ecb-monetary-policy-decision", "2026-09-10"],
+    ] as const) {
       expect(eventAt(release, when).publication.confirmed, `${release} ${when}`).toBe(false);
     }
   });
@@ -112,12 +170,31 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
   });
 
   it("counts what each feed confirmed; a second run adds no second piece of the same evidence", async () => {
-    const counts = (summary: IngestSummary, source: string) => summary.sources.find((result) => result.source === source)!.counts;
-    expect(counts(first, "bls-news-feed")).toMatchObject({ received: 6, new: 6, linked: 4, ambiguous: 1, unlinked: 1, confirmed: 4 });
-    expect(counts(first, "ecb-press-feed")).toMatchObject({ received: 15, new: 15, linked: 0, ambiguous: 0, unlinked: 15, confirmed: 0, withdrawn: 0 });
+    const counts = (summary: IngestSummary, source: string) =>
+      summary.sources.find((result) => result.source === source)!.counts;
+    expect(counts(first, "bls-news-feed")).toMatchObject({
+      received: 6,
+      new: 6,
+      linked: 4,
+      ambiguous: 1,
+      unlinked: 1,
+      confirmed: 4,
+    });
+    expect(counts(first, "ecb-press-feed")).toMatchObject({
+      received: 15,
+      new: 15,
+      linked: 0,
+      ambiguous: 0,
+      unlinked: 15,
+      confirmed: 0,
+      withdrawn: 0,
+    });
     again = await ingest(withNotices, SAMPLES_DIR, "2026-07-24T12:00:00.000Z");
     expect(counts(again, "bls-news-feed")).toMatchObject({ received: 6, new: 0, linked: 4, confirmed: 0 });
-    const rows = storeRows<{ n: number }>(withNotices, "SELECT count(*) AS n FROM evidence WHERE kind = 'PUBLISHER_NOTICE'");
+    const rows = storeRows<{ n: number }>(
+      withNotices,
+      "SELECT count(*) AS n FROM evidence WHERE kind = 'PUBLISHER_NOTICE'",
+    );
     expect(rows[0]!.n).toBe(4);
     const event = indexEvents(withNotices).get(linkedEventIds.get("2025-10-24T12:30:00.000Z")!)!;
     expect(event.publication.evidence).toHaveLength(1);
@@ -128,12 +205,26 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
 describe("notices that are not LINKED confirm nothing", () => {
   const registry = readRegistrySources(new Date(RUN_AT));
   const cpiEvent = (id: string, scheduledAt: string, period: string | null): StoredEvent => ({
-    id, release_slug: "bls-consumer-price-index", title: "Consumer Price Index", scheduled_date: scheduledAt.slice(0, 10), scheduled_at: scheduledAt,
-    time_precision: "EXACT_TIME", source_timezone: "America/New_York", reference_period: period ? JSON.stringify({ kind: "MONTH", code: period }) : null,
-    status: "SCHEDULED", withdrawn_at: null, first_seen_at: RUN_AT, updated_at: RUN_AT,
+    id,
+    release_slug: "bls-consumer-price-index",
+    title: "Consumer Price Index",
+    scheduled_date: scheduledAt.slice(0, 10),
+    scheduled_at: scheduledAt,
+    time_precision: "EXACT_TIME",
+    source_timezone: "America/New_York",
+    reference_period: period ? JSON.stringify({ kind: "MONTH", code: period }) : null,
+    status: "SCHEDULED",
+    withdrawn_at: null,
+    first_seen_at: RUN_AT,
+    updated_at: RUN_AT,
   });
   const notice = (title: string, publishedAt: string, n: number): SourceAnnouncement => ({
-    source: "bls-news-feed", sourceItemId: `https://www.bls.gov/news.release/archives/n${n}.htm`, title, url: `https://www.bls.gov/news.release/archives/n${n}.htm`, publishedAt, updatedAt: null,
+    source: "bls-news-feed",
+    sourceItemId: `https://www.bls.gov/news.release/archives/n${n}.htm`,
+    title,
+    url: `https://www.bls.gov/news.release/archives/n${n}.htm`,
+    publishedAt,
+    updatedAt: null,
   });
 
   it("AMBIGUOUS between two events, UNLINKED outside the window or against the event's period: no evidence, confirmed false", async () => {
@@ -143,25 +234,49 @@ describe("notices that are not LINKED confirm nothing", () => {
       store.insertEvent(cpiEvent("evt_twin_a", "2025-10-24T12:30:00.000Z", null));
       store.insertEvent(cpiEvent("evt_twin_b", "2025-10-24T14:00:00.000Z", null));
       store.insertEvent(cpiEvent("evt_nov", "2025-12-10T13:30:00.000Z", "2025-11"));
-      const counts = applyAnnouncements(store, createNewsReleaseMatcher(registry), "bls-news-feed", { items: [
-        notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z", 1),
-        notice("Consumer Price Index - November 2025", "2025-12-13T13:30:00.000Z", 2),
-        notice("Consumer Price Index - October 2025", "2025-12-10T13:30:00.000Z", 3),
-      ], skipped: [] }, { runId: "run_direct", at: RUN_AT });
+      const counts = applyAnnouncements(
+        store,
+        createNewsReleaseMatcher(registry),
+        "bls-news-feed",
+        {
+          items: [
+            notice("Consumer Price Index - September 2025", "2025-10-24T12:30:00.000Z", 1),
+            notice("Consumer Price Index - November 2025", "2025-12-13T13:30:00.000Z", 2),
+            notice("Consumer Price Index - October 2025", "2025-12-10T13:30:00.000Z", 3),
+          ],
+          skipped: [],
+        },
+        { runId: "run_direct", at: RUN_AT },
+      );
       expect(counts).toMatchObject({ received: 3, linked: 0, ambiguous: 1, unlinked: 2, confirmed: 0 });
       expect(store.db.prepare("SELECT count(*) FROM evidence").pluck().get()).toBe(0);
-      await publishIndex(store, registry, dir, { publishedAt: RUN_AT, lastIngestedAt: RUN_AT, lastSuccessfulIngestionAt: RUN_AT });
+      await publishIndex(store, registry, dir, {
+        publishedAt: RUN_AT,
+        lastIngestedAt: RUN_AT,
+        lastSuccessfulIngestionAt: RUN_AT,
+      });
     } finally {
       store.close();
     }
     const events = indexEvents(dir);
-    for (const id of ["evt_twin_a", "evt_twin_b", "evt_nov"]) expect(events.get(id)!.publication.confirmed, id).toBe(false);
-    expect(indexNews(dir).map((row) => row.link_status).sort()).toEqual(["AMBIGUOUS", "UNLINKED", "UNLINKED"]);
+    for (const id of ["evt_twin_a", "evt_twin_b", "evt_nov"])
+      expect(events.get(id)!.publication.confirmed, id).toBe(false);
+    expect(
+      indexNews(dir)
+        .map((row) => row.link_status)
+        .sort(),
+    ).toEqual(["AMBIGUOUS", "UNLINKED", "UNLINKED"]);
 
     // The same notice on time and with the event's period does confirm, so the cases above failed for their stated reasons.
     const store2 = openStore(join(dir, "store.sqlite"));
     try {
-      const counts = applyAnnouncements(store2, createNewsReleaseMatcher(registry), "bls-news-feed", { items: [notice("Consumer Price Index - November 2025", "2025-12-10T13:30:00.000Z", 4)], skipped: [] }, { runId: "run_direct_2", at: RUN_AT });
+      const counts = applyAnnouncements(
+        store2,
+        createNewsReleaseMatcher(registry),
+        "bls-news-feed",
+        { items: [notice("Consumer Price Index - November 2025", "2025-12-10T13:30:00.000Z", 4)], skipped: [] },
+        { runId: "run_direct_2", at: RUN_AT },
+      );
       expect(counts).toMatchObject({ linked: 1, confirmed: 1 });
     } finally {
       store2.close();

@@ -65,7 +65,10 @@ describe("BLS announcement feed (Atom served as .rss)", () => {
   });
 
   it("dates an entry without published by its updated", () => {
-    expect(byId.get("realer_12182025.htm")).toMatchObject({ publishedAt: "2025-12-18T13:30:00.000Z", updatedAt: "2025-12-18T13:30:00.000Z" });
+    expect(byId.get("realer_12182025.htm")).toMatchObject({
+      publishedAt: "2025-12-18T13:30:00.000Z",
+      updatedAt: "2025-12-18T13:30:00.000Z",
+    });
   });
 
   it("skips, without failing the document, an entry with no link, one with only a self link and one with a zoneless time", () => {
@@ -80,7 +83,10 @@ describe("BLS announcement feed (Atom served as .rss)", () => {
   it("keeps an identity that looks like a number exactly as written", () => {
     const document = `<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>
       <entry><title>2025</title><id>00123456789012345678901</id><link href="https://www.bls.gov/x.htm"/><published>2025-10-24T08:30:00-04:00</published></entry></feed>`;
-    expect(parseBlsNewsAtom(document).items[0]).toMatchObject({ sourceItemId: "00123456789012345678901", title: "2025" });
+    expect(parseBlsNewsAtom(document).items[0]).toMatchObject({
+      sourceItemId: "00123456789012345678901",
+      title: "2025",
+    });
   });
 
   it("reads the constructed sample feed of the archive: six entries, none skipped", () => {
@@ -122,7 +128,9 @@ describe("ECB press feed (RSS 2.0)", () => {
       updatedAt: null,
     });
     expect(items[2]!.url).toBe("https://www.ecb.europa.eu/press/pr/date/2026/html/ecb.mp260205~0c1d2e3f4a.en.html");
-    expect(items[2]!.sourceItemId).toBe("https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.mp260205~0c1d2e3f4a.en.html");
+    expect(items[2]!.sourceItemId).toBe(
+      "https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.mp260205~0c1d2e3f4a.en.html",
+    );
   });
 
   it("trims a title that starts with a space", () => {
@@ -137,7 +145,9 @@ describe("ECB press feed (RSS 2.0)", () => {
   });
 
   it("uses the link as written as the identity of an item without guid", () => {
-    expect(items[3]!.sourceItemId).toBe("https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.pr260408~7a8b9c0d1e.en.html");
+    expect(items[3]!.sourceItemId).toBe(
+      "https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.pr260408~7a8b9c0d1e.en.html",
+    );
     expect(items[3]!.url).toBe("https://www.ecb.europa.eu/press/pr/date/2026/html/ecb.pr260408~7a8b9c0d1e.en.html");
   });
 
@@ -149,8 +159,12 @@ describe("ECB press feed (RSS 2.0)", () => {
   });
 
   it("collapses only the slashes after the host", () => {
-    expect(collapseDoubledSlashes("https://www.ecb.europa.eu//press/key/x.pdf")).toBe("https://www.ecb.europa.eu/press/key/x.pdf");
-    expect(collapseDoubledSlashes("https://www.ecb.europa.eu/press/key/x.pdf")).toBe("https://www.ecb.europa.eu/press/key/x.pdf");
+    expect(collapseDoubledSlashes("https://www.ecb.europa.eu//press/key/x.pdf")).toBe(
+      "https://www.ecb.europa.eu/press/key/x.pdf",
+    );
+    expect(collapseDoubledSlashes("https://www.ecb.europa.eu/press/key/x.pdf")).toBe(
+      "https://www.ecb.europa.eu/press/key/x.pdf",
+    );
     expect(collapseDoubledSlashes("http://www.ecb.europa.eu////press/")).toBe("http://www.ecb.europa.eu/press/");
   });
 
@@ -182,13 +196,22 @@ describe("ECB press feed (RSS 2.0)", () => {
       updatedAt: null,
     });
     // Every title of the recording starts with a space; every link has the doubled slash; speeches may link a PDF.
-    expect(sample.items.every((item) => item.title === item.title.trim() && item.sourceItemId.includes("eu//") && !item.url.includes("eu//"))).toBe(true);
-    expect(sample.items[2]!.url).toBe("https://www.ecb.europa.eu/press/key/date/2026/html/ecb.sp260623_1~e421434341.en.pdf");
+    expect(
+      sample.items.every(
+        (item) => item.title === item.title.trim() && item.sourceItemId.includes("eu//") && !item.url.includes("eu//"),
+      ),
+    ).toBe(true);
+    expect(sample.items[2]!.url).toBe(
+      "https://www.ecb.europa.eu/press/key/date/2026/html/ecb.sp260623_1~e421434341.en.pdf",
+    );
   });
 });
 
 describe("malformed documents are refused whole (UpstreamDocumentError, malformed)", () => {
-  const parsers = [["bls-news-feed", parseBlsNewsAtom], ["ecb-press-feed", parseEcbPressRss]] as const;
+  const parsers = [
+    ["bls-news-feed", parseBlsNewsAtom],
+    ["ecb-press-feed", parseEcbPressRss],
+  ] as const;
 
   it.each(["not-xml.html", "truncated-atom.xml", "truncated-after-entry.xml", "not-a-feed.xml"])("%s", (name) => {
     for (const [source, parse] of parsers) {
@@ -210,7 +233,13 @@ describe("malformed documents are refused whole (UpstreamDocumentError, malforme
   });
 
   it("accepts a well-formed feed with no items as an empty snapshot, not an error", () => {
-    expect(parseBlsNewsAtom('<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>')).toEqual({ items: [], skipped: [] });
-    expect(parseEcbPressRss('<rss version="2.0"><channel><title>t</title></channel></rss>')).toEqual({ items: [], skipped: [] });
+    expect(parseBlsNewsAtom('<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>')).toEqual({
+      items: [],
+      skipped: [],
+    });
+    expect(parseEcbPressRss('<rss version="2.0"><channel><title>t</title></channel></rss>')).toEqual({
+      items: [],
+      skipped: [],
+    });
   });
 });

@@ -4,8 +4,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_FRESH_HOURS } from "../../schemas/limits.ts";
 import { encodeCursor } from "../../server/http/params.ts";
 import { fakeClock, startService, type RunningService } from "../support/service.ts";
-import { HOUR, INGESTED_AT, NEWS, SAMPLE_TITLES, expectRefused, titles, sampleNewsService } from "./news-route-fixtures.ts";
-import { archiveWith, atomFeed, ingest, SAMPLES_DIR, sampleDataDir, tempDir, type AtomEntry, removeTempDirs } from "./news-support.ts";
+import {
+  HOUR,
+  INGESTED_AT,
+  NEWS,
+  SAMPLE_TITLES,
+  expectRefused,
+  titles,
+  sampleNewsService,
+} from "./news-route-fixtures.ts";
+import {
+  archiveWith,
+  atomFeed,
+  ingest,
+  SAMPLES_DIR,
+  sampleDataDir,
+  tempDir,
+  type AtomEntry,
+  removeTempDirs,
+} from "./news-support.ts";
 
 afterAll(removeTempDirs);
 
@@ -18,11 +35,12 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
     expect(exact.body.meta.nextCursor).toBeNull();
     const short = await get(`limit=${SAMPLE_TITLES.length - 1}`);
     expect(titles(short.body)).toEqual(SAMPLE_TITLES.slice(0, -1));
-    const rest = await get(`limit=${SAMPLE_TITLES.length - 1}&cursor=${encodeURIComponent(short.body.meta.nextCursor)}`);
+    const rest = await get(
+      `limit=${SAMPLE_TITLES.length - 1}&cursor=${encodeURIComponent(short.body.meta.nextCursor)}`,
+    );
     expect(titles(rest.body)).toEqual(SAMPLE_TITLES.slice(-1));
     expect(rest.body.meta.nextCursor).toBeNull();
   });
-
 
   describe("meta", () => {
     it("dataUpdatedAt is the feeds' newest content change (this index: the first sight of every item)", async () => {
@@ -59,7 +77,10 @@ describe("states and dataUpdatedAt after a later snapshot of the ECB feed", () =
     service = await startService({ clock, seedDataDir: await sampleDataDir(INGESTED_AT) });
     const original = readFileSync(join(SAMPLES_DIR, "ecb-press-feed", "ecb-press-rss-2026-06-24.xml"), "utf8");
     const changed = original
-      .replace("<title> Christine Lagarde: Money in transition</title>", "<title> Christine Lagarde: Money in transition (corrected)</title>")
+      .replace(
+        "<title> Christine Lagarde: Money in transition</title>",
+        "<title> Christine Lagarde: Money in transition (corrected)</title>",
+      )
       .replace(/<item><title> Iceland joins TIPS[^]*?<\/item>/, "")
       .replace(/<item><title> EU structural financial indicators[^]*?<\/item>/, "");
     expect(changed).toContain("Money in transition (corrected)");
@@ -123,7 +144,12 @@ describe("paging", () => {
   const urls = (body: any): string[] => body.data.events.map((event: { url: string }) => event.url);
 
   it.each([
-    ["", 20], ["limit=1", 1], ["limit=3.7", 3], ["limit=100", 100], ["limit=101", 100], ["limit=500", 100],
+    ["", 20],
+    ["limit=1", 1],
+    ["limit=3.7", 3],
+    ["limit=100", 100],
+    ["limit=101", 100],
+    ["limit=500", 100],
   ])("limit %s gives %i", async (query, size) => {
     const { status, body } = await service.request(`${NEWS}?${query}`);
     expect(status).toBe(200);
@@ -140,7 +166,9 @@ describe("paging", () => {
     const sizes: number[] = [];
     let cursor: string | null = null;
     do {
-      const { status, body } = await service.request(`${NEWS}?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const { status, body } = await service.request(
+        `${NEWS}?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       expect(status).toBe(200);
       seen.push(...urls(body));
       sizes.push(body.data.events.length);
@@ -152,7 +180,9 @@ describe("paging", () => {
 
   it("a cursor holds its filters' offset: the same filters give the following page", async () => {
     const first = await service.request(`${NEWS}?linkStatus=UNLINKED&limit=100`);
-    const second = await service.request(`${NEWS}?linkStatus=UNLINKED&limit=100&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`);
+    const second = await service.request(
+      `${NEWS}?linkStatus=UNLINKED&limit=100&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`,
+    );
     expect(urls(second.body)).toEqual(expectedIds.slice(100));
     expect(second.body.meta.nextCursor).toBeNull();
   });

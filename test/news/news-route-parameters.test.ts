@@ -20,13 +20,23 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
     expect(body.meta.nextCursor).toBeNull();
     const cpi = body.data.events.find((event: any) => event.title === "Consumer Price Index - September 2025");
     expect(cpi).toMatchObject({
-      url: "https://www.bls.gov/news.release/archives/cpi_10242025.htm", publishedAt: "2025-10-24T12:30:00.000Z",
-      source: "bls-news-feed", type: "RELEASE", topic: "prices", state: "NEW", linkStatus: "LINKED",
-      links: { calendarEvent: { linkStatus: "LINKED" }, releaseFamily: { slug: "bls-consumer-price-index", linkStatus: "LINKED" } },
+      url: "https://www.bls.gov/news.release/archives/cpi_10242025.htm",
+      publishedAt: "2025-10-24T12:30:00.000Z",
+      source: "bls-news-feed",
+      type: "RELEASE",
+      topic: "prices",
+      state: "NEW",
+      linkStatus: "LINKED",
+      links: {
+        calendarEvent: { linkStatus: "LINKED" },
+        releaseFamily: { slug: "bls-consumer-price-index", linkStatus: "LINKED" },
+      },
     });
-    expect(cpi.links.calendarEvent.evidence.map((item: { rule: string }) => item.rule)).toEqual(["RELEASE_NAME", "PUBLICATION_TIME_IN_SCHEDULED_WINDOW"]);
+    expect(cpi.links.calendarEvent.evidence.map((item: { rule: string }) => item.rule)).toEqual([
+      "RELEASE_NAME",
+      "PUBLICATION_TIME_IN_SCHEDULED_WINDOW",
+    ]);
   });
-
 
   it("sends Cache-Control public, max-age=300 and a weak ETag", async () => {
     const { headers } = await get();
@@ -67,7 +77,11 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
     });
 
     it.each([
-      "from=2026-01-01&to=2025-12-01", "from=2025-12-01T00:00:00", "from=yesterday", "to=2025-02-30", "from=2015-01-01&to=2026-01-01",
+      "from=2026-01-01&to=2025-12-01",
+      "from=2025-12-01T00:00:00",
+      "from=yesterday",
+      "to=2025-02-30",
+      "from=2015-01-01&to=2026-01-01",
     ])("refuses %s", async (query) => {
       await refuse(query);
     });
@@ -78,20 +92,48 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
       ["source=ecb-press-feed", SAMPLE_TITLES.slice(0, ECB_ITEMS)],
       ["source=bls-news-feed,ecb-press-feed&limit=100", SAMPLE_TITLES],
       ["source=eu-stats-release-calendar", []],
-      ["releaseFamily=bls-consumer-price-index", ["Consumer Price Index - February 2026", "Consumer Price Index - September 2025"]],
+      [
+        "releaseFamily=bls-consumer-price-index",
+        ["Consumer Price Index - February 2026", "Consumer Price Index - September 2025"],
+      ],
       // The recorded ECB feed of 24 June holds no decision notice (the 11 June one had rolled off): only the BLS release matches.
       ["releaseFamily=ecb-monetary-policy-decision,bls-real-earnings", ["Real Earnings - November 2025"]],
-      ["releaseFamily=bls-consumer-price-index,bls-real-earnings", ["Consumer Price Index - February 2026", "Real Earnings - November 2025", "Consumer Price Index - September 2025"]],
+      [
+        "releaseFamily=bls-consumer-price-index,bls-real-earnings",
+        [
+          "Consumer Price Index - February 2026",
+          "Real Earnings - November 2025",
+          "Consumer Price Index - September 2025",
+        ],
+      ],
       ["series=us-cpi-all-items-sa", ["Consumer Price Index - February 2026", "Consumer Price Index - September 2025"]],
       ["series=ecb-deposit-facility-rate", []],
       ["series=us-average-hourly-earnings-total-private", ["The Employment Situation - November 2025"]],
-      ["series=us-unemployment-rate,us-cpi-all-items-nsa", ["Consumer Price Index - February 2026", "The Employment Situation - November 2025", "Consumer Price Index - September 2025"]],
-      ["country=us", ["Consumer Price Index - February 2026", "Real Earnings - November 2025", "The Employment Situation - November 2025", "Consumer Price Index - September 2025"]],
+      [
+        "series=us-unemployment-rate,us-cpi-all-items-nsa",
+        [
+          "Consumer Price Index - February 2026",
+          "The Employment Situation - November 2025",
+          "Consumer Price Index - September 2025",
+        ],
+      ],
+      [
+        "country=us",
+        [
+          "Consumer Price Index - February 2026",
+          "Real Earnings - November 2025",
+          "The Employment Situation - November 2025",
+          "Consumer Price Index - September 2025",
+        ],
+      ],
       ["country=DE", []],
       ["topic=PRICES", ["Consumer Price Index - February 2026", "Consumer Price Index - September 2025"]],
       ["topic=monetary_policy", []],
       ["topic=labour", ["The Employment Situation - November 2025"]],
-      ["source=bls-news-feed&linkStatus=LINKED&topic=prices", ["Consumer Price Index - February 2026", "Consumer Price Index - September 2025"]],
+      [
+        "source=bls-news-feed&linkStatus=LINKED&topic=prices",
+        ["Consumer Price Index - February 2026", "Consumer Price Index - September 2025"],
+      ],
     ])("%s", async (query, expected) => {
       const { status, body } = await get(query);
       expect(status).toBe(200);
@@ -99,8 +141,10 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
     });
 
     it("matches a filtered announcement on the field it filters", async () => {
-      for (const event of (await get("source=ecb-press-feed")).body.data.events) expect(event.source).toBe("ecb-press-feed");
-      for (const event of (await get("releaseFamily=bls-consumer-price-index")).body.data.events) expect(event.links.releaseFamily.slug).toBe("bls-consumer-price-index");
+      for (const event of (await get("source=ecb-press-feed")).body.data.events)
+        expect(event.source).toBe("ecb-press-feed");
+      for (const event of (await get("releaseFamily=bls-consumer-price-index")).body.data.events)
+        expect(event.links.releaseFamily.slug).toBe("bls-consumer-price-index");
       const withSeries = (await get("series=us-cpi-all-items-sa,us-unemployment-rate")).body.data.events;
       expect(withSeries).toHaveLength(3);
       for (const event of withSeries) {
@@ -109,7 +153,13 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
       }
     });
 
-    it.each(["source", "releaseFamily", "series", "country", "topic"])("refuses more than 10 values of %s", async (name) => {
+    it.each([
+      "source",
+      "releaseFamily",
+      "series",
+      "country",
+      "topic",
+    ])("refuses more than 10 values of %s", async (name) => {
       await refuse(`${name}=${Array.from({ length: 11 }, (_, n) => `v${n}`).join(",")}`);
     });
   });
@@ -128,16 +178,24 @@ describe("GET /api/public/v1/news/events on the sample archive", () => {
       // Typed by the page's path: /press/key/ speeches (three of them link a PDF), /press/pr/ press releases, /press/govcdec/ other.
       ["type=speech", SAMPLE_TITLES.filter((_, n) => [2, 3, 4, 5, 6, 8, 10, 12].includes(n))],
       ["type=PRESS_RELEASE", SAMPLE_TITLES.filter((_, n) => [0, 1, 7, 9, 11, 14].includes(n))],
-      ["type=OTHER", ["Decisions taken by the Governing Council of the ECB (in addition to decisions setting interest rates)"]],
+      [
+        "type=OTHER",
+        ["Decisions taken by the Governing Council of the ECB (in addition to decisions setting interest rates)"],
+      ],
     ])("%s", async (query, expected) => {
       const { status, body } = await get(query);
       expect(status).toBe(200);
       expect(titles(body)).toEqual(expected);
     });
 
-    it.each(["state=DELETED", "state=NEW,GONE", "linkStatus=PARTIAL", "type=BLOG", "type=RELEASE,INTERVIEW"])("refuses an unknown value: %s", async (query) => {
+    it.each([
+      "state=DELETED",
+      "state=NEW,GONE",
+      "linkStatus=PARTIAL",
+      "type=BLOG",
+      "type=RELEASE,INTERVIEW",
+    ])("refuses an unknown value: %s", async (query) => {
       await refuse(query);
     });
   });
-
 });

@@ -12,7 +12,12 @@ export const SAMPLES_DIR = fileURLToPath(new URL("../../data/samples/", import.m
 export const FEED_FIXTURES = fileURLToPath(new URL("../fixtures/feeds/", import.meta.url));
 
 export const NEWS_FEEDS = ["bls-news-feed", "ecb-press-feed"] as const;
-export const CALENDAR_SOURCES = ["labour-stats-release-schedule", "eu-stats-release-calendar", "central-bank-meetings-calendar", "central-bank-statistics-calendar"] as const;
+export const CALENDAR_SOURCES = [
+  "labour-stats-release-schedule",
+  "eu-stats-release-calendar",
+  "central-bank-meetings-calendar",
+  "central-bank-statistics-calendar",
+] as const;
 export const ECONOMICS_FEEDS = [...CALENDAR_SOURCES, "bls-api", "eurostat-sdmx", "ecb-data"] as const;
 
 const created: string[] = [];
@@ -37,7 +42,10 @@ export function fixture(name: string): Buffer {
  * An archive folder to replay: a copy of the sample archive (or nothing), with the given sources' folders
  * replaced by the given documents (`null` removes a source's folder).
  */
-export function archiveWith(replace: Record<string, Record<string, string | Buffer> | null>, base: "samples" | "empty" = "samples"): string {
+export function archiveWith(
+  replace: Record<string, Record<string, string | Buffer> | null>,
+  base: "samples" | "empty" = "samples",
+): string {
   const dir = tempDir("archive");
   if (base === "samples") cpSync(SAMPLES_DIR, dir, { recursive: true });
   for (const [source, files] of Object.entries(replace)) {
@@ -50,7 +58,12 @@ export function archiveWith(replace: Record<string, Record<string, string | Buff
 }
 
 /** One ingestion run replaying `archiveDir` into `dataDir`, every time of the run being `atIso`. */
-export async function ingest(dataDir: string, archiveDir: string, atIso: string, only: string[] | null = null): Promise<IngestSummary> {
+export async function ingest(
+  dataDir: string,
+  archiveDir: string,
+  atIso: string,
+  only: string[] | null = null,
+): Promise<IngestSummary> {
   const now = Date.parse(atIso);
   return runIngestion({
     dataDir,
@@ -66,7 +79,8 @@ export async function ingest(dataDir: string, archiveDir: string, atIso: string,
 export async function sampleDataDir(atIso: string): Promise<string> {
   const dir = tempDir("samples");
   const summary = await ingest(dir, SAMPLES_DIR, atIso);
-  if (summary.outcome !== "succeeded" || !summary.published) throw new Error(`sample ingestion failed: ${JSON.stringify(summary.sources)}`);
+  if (summary.outcome !== "succeeded" || !summary.published)
+    throw new Error(`sample ingestion failed: ${JSON.stringify(summary.sources)}`);
   return dir;
 }
 
@@ -81,12 +95,16 @@ export interface AtomEntry {
 /** An Atom 1.0 document in the documented BLS shape (§4.1). */
 export function atomFeed(entries: AtomEntry[]): string {
   const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
-  const body = entries.map((entry) => `  <entry>
+  const body = entries
+    .map(
+      (entry) => `  <entry>
     <title>${escape(entry.title)}</title>
     <id>${entry.id}</id>
     <link rel="alternate" href="${entry.url ?? entry.id}"/>
     <published>${entry.published}</published>${entry.updated ? `\n    <updated>${entry.updated}</updated>` : ""}
-  </entry>`).join("\n");
+  </entry>`,
+    )
+    .join("\n");
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <title>BLS Latest Numbers</title>
@@ -105,12 +123,16 @@ export interface RssItem {
 
 /** An RSS 2.0 document in the documented ECB shape (§4.3); the guid is the link as written. */
 export function rssFeed(items: RssItem[]): string {
-  const body = items.map((item) => `    <item>
+  const body = items
+    .map(
+      (item) => `    <item>
       <title>${item.title}</title>
       <link>${item.link}</link>
       <guid>${item.link}</guid>
       <pubDate>${item.pubDate}</pubDate>
-    </item>`).join("\n");
+    </item>`,
+    )
+    .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0">
   <channel>
@@ -130,8 +152,16 @@ ${body}
  * part of each URL says it was made up.
  */
 export const CONSTRUCTED_ECB_DECISIONS: RssItem[] = [
-  { title: "Monetary policy decisions", link: "https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.mp260723~constructed.en.html", pubDate: "Thu, 23 Jul 2026 14:15:00 +0200" },
-  { title: "Monetary policy decisions", link: "https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.mp260611~constructed.en.html", pubDate: "Thu, 11 Jun 2026 14:15:00 +0200" },
+  {
+    title: "Monetary policy decisions",
+    link: "https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.mp260723~constructed.en.html",
+    pubDate: "Thu, 23 Jul 2026 14:15:00 +0200",
+  },
+  {
+    title: "Monetary policy decisions",
+    link: "https://www.ecb.europa.eu//press/pr/date/2026/html/ecb.mp260611~constructed.en.html",
+    pubDate: "Thu, 11 Jun 2026 14:15:00 +0200",
+  },
 ];
 
 export interface IndexNewsRow {
@@ -152,8 +182,11 @@ export interface IndexNewsRow {
 export function indexNews(dataDir: string): IndexNewsRow[] {
   const db = new Database(join(dataDir, "index.sqlite"), { readonly: true });
   try {
-    return (db.prepare("SELECT * FROM news ORDER BY published_at DESC, id").all() as (Omit<IndexNewsRow, "record"> & { record: string })[])
-      .map((row) => ({ ...row, record: JSON.parse(row.record) }));
+    return (
+      db.prepare("SELECT * FROM news ORDER BY published_at DESC, id").all() as (Omit<IndexNewsRow, "record"> & {
+        record: string;
+      })[]
+    ).map((row) => ({ ...row, record: JSON.parse(row.record) }));
   } finally {
     db.close();
   }

@@ -14,13 +14,33 @@ afterAll(removeTempDirs);
  */
 
 const ARCHIVES = "https://www.bls.gov/news.release/archives/";
-const A: AtomEntry = { id: `${ARCHIVES}cpi_03112026.htm`, title: "Consumer Price Index - February 2026", published: "2026-03-11T08:30:00-04:00" };
+const A: AtomEntry = {
+  id: `${ARCHIVES}cpi_03112026.htm`,
+  title: "Consumer Price Index - February 2026",
+  published: "2026-03-11T08:30:00-04:00",
+};
 const A_RETITLED: AtomEntry = { ...A, title: "Consumer Price Index - February 2026 (corrected)" };
-const B: AtomEntry = { id: `${ARCHIVES}empsit_02112026.htm`, title: "The Employment Situation - January 2026", published: "2026-02-11T08:30:00-05:00" };
-const C: AtomEntry = { id: `${ARCHIVES}cpi_01132026.htm`, title: "Consumer Price Index - December 2025", published: "2026-01-13T08:30:00-05:00" };
+const B: AtomEntry = {
+  id: `${ARCHIVES}empsit_02112026.htm`,
+  title: "The Employment Situation - January 2026",
+  published: "2026-02-11T08:30:00-05:00",
+};
+const C: AtomEntry = {
+  id: `${ARCHIVES}cpi_01132026.htm`,
+  title: "Consumer Price Index - December 2025",
+  published: "2026-01-13T08:30:00-05:00",
+};
 const C_MOVED: AtomEntry = { ...C, url: "https://www.bls.gov/news.release/cpi.htm" };
-const D: AtomEntry = { id: `${ARCHIVES}empsit_12162025.htm`, title: "The Employment Situation - November 2025", published: "2025-12-16T07:51:00-05:00" };
-const E: AtomEntry = { id: `${ARCHIVES}cpi_04102026.htm`, title: "Consumer Price Index - March 2026", published: "2026-04-10T08:30:00-04:00" };
+const D: AtomEntry = {
+  id: `${ARCHIVES}empsit_12162025.htm`,
+  title: "The Employment Situation - November 2025",
+  published: "2025-12-16T07:51:00-05:00",
+};
+const E: AtomEntry = {
+  id: `${ARCHIVES}cpi_04102026.htm`,
+  title: "Consumer Price Index - March 2026",
+  published: "2026-04-10T08:30:00-04:00",
+};
 
 const T1 = "2026-04-01T06:00:00.000Z";
 const T2 = "2026-04-02T06:00:00.000Z";
@@ -45,9 +65,18 @@ describe("announcement states across snapshots of one feed", () => {
     const archive = archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed(entries) } }, "empty");
     const summary = await ingest(dataDir, archive, at, ["bls-news-feed"]);
     expect(summary.outcome, JSON.stringify(summary.sources)).toBe("succeeded");
-    const items = new Map(indexNews(dataDir).map((row) => [row.record.url === C_MOVED.url ? C.id : row.record.url as string, {
-      state: row.state, contentChangedAt: row.content_changed_at, id: row.id, title: row.record.title, url: row.record.url,
-    }]));
+    const items = new Map(
+      indexNews(dataDir).map((row) => [
+        row.record.url === C_MOVED.url ? C.id : (row.record.url as string),
+        {
+          state: row.state,
+          contentChangedAt: row.content_changed_at,
+          id: row.id,
+          title: row.record.title,
+          url: row.record.url,
+        },
+      ]),
+    );
     for (const row of indexNews(dataDir)) expect(row.record.state).toBe(row.state);
     const index = new Database(join(dataDir, "index.sqlite"), { readonly: true });
     const updatedAt = newsUpdatedAt(index);
@@ -133,7 +162,12 @@ describe("announcement states across snapshots of one feed", () => {
     const ids = [A, B, C, D, E].map((entry) => item(T5, entry).id);
     expect(new Set(ids).size).toBe(5);
     const elsewhere = tempDir("states-elsewhere");
-    await ingest(elsewhere, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([A_RETITLED, B]) } }, "empty"), "2027-01-01T00:00:00.000Z", ["bls-news-feed"]);
+    await ingest(
+      elsewhere,
+      archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([A_RETITLED, B]) } }, "empty"),
+      "2027-01-01T00:00:00.000Z",
+      ["bls-news-feed"],
+    );
     const again = new Map(indexNews(elsewhere).map((row) => [row.record.url as string, row.id]));
     expect(again.get(A.id)).toBe(item(T1, A).id);
     expect(again.get(B.id)).toBe(item(T1, B).id);
@@ -143,7 +177,9 @@ describe("announcement states across snapshots of one feed", () => {
     const dir = tempDir("states-updated");
     const stamped = { ...A, updated: "2026-03-11T08:30:00-04:00" };
     const runOnce = async (at: string, entry: AtomEntry) => {
-      await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([entry]) } }, "empty"), at, ["bls-news-feed"]);
+      await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([entry]) } }, "empty"), at, [
+        "bls-news-feed",
+      ]);
       return indexNews(dir)[0]!;
     };
     expect((await runOnce(T1, stamped)).state).toBe("NEW");
@@ -155,9 +191,17 @@ describe("announcement states across snapshots of one feed", () => {
   it("an item newer than every item of a snapshot is not WITHDRAWN (the snapshot may predate it), until a later item is listed without it", async () => {
     const dir = tempDir("states-newest");
     const runOnce = async (at: string, entries: AtomEntry[]) => {
-      const summary = await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed(entries) } }, "empty"), at, ["bls-news-feed"]);
+      const summary = await ingest(
+        dir,
+        archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed(entries) } }, "empty"),
+        at,
+        ["bls-news-feed"],
+      );
       expect(summary.outcome).toBe("succeeded");
-      return { withdrawn: summary.sources[0]!.counts.withdrawn, states: new Map(indexNews(dir).map((row) => [row.record.url as string, row.state])) };
+      return {
+        withdrawn: summary.sources[0]!.counts.withdrawn,
+        states: new Map(indexNews(dir).map((row) => [row.record.url as string, row.state])),
+      };
     };
     await runOnce(T4, [E, A, C]);
     // A copy of the feed taken before E was published (a stale cache, an older archived document): E is not in it.
@@ -165,7 +209,11 @@ describe("announcement states across snapshots of one feed", () => {
     expect(stale.withdrawn).toBe(0);
     expect(stale.states.get(E.id)).toBe("NEW");
     // A later snapshot lists an item newer than E and still not E: now E is missing from between listed items.
-    const F: AtomEntry = { id: `${ARCHIVES}empsit_05082026.htm`, title: "The Employment Situation - April 2026", published: "2026-05-08T08:30:00-04:00" };
+    const F: AtomEntry = {
+      id: `${ARCHIVES}empsit_05082026.htm`,
+      title: "The Employment Situation - April 2026",
+      published: "2026-05-08T08:30:00-04:00",
+    };
     const later = await runOnce("2026-05-09T06:00:00.000Z", [F, A, C]);
     expect(later.withdrawn).toBe(1);
     expect(later.states.get(E.id)).toBe("WITHDRAWN");
@@ -175,17 +223,28 @@ describe("announcement states across snapshots of one feed", () => {
   it("an item published at the same instant as the oldest listed one is on the boundary of the feed's window: not WITHDRAWN", async () => {
     const dir = tempDir("states-boundary");
     const twin: AtomEntry = { ...C, id: `${ARCHIVES}realer_01132026.htm`, title: "Real Earnings - December 2025" };
-    await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([A, B, C, twin]) } }, "empty"), T1, ["bls-news-feed"]);
-    const summary = await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([E, A, B, C]) } }, "empty"), T4, ["bls-news-feed"]);
+    await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([A, B, C, twin]) } }, "empty"), T1, [
+      "bls-news-feed",
+    ]);
+    const summary = await ingest(
+      dir,
+      archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([E, A, B, C]) } }, "empty"),
+      T4,
+      ["bls-news-feed"],
+    );
     expect(summary.sources[0]!.counts.withdrawn).toBe(0);
     expect(indexNews(dir).find((row) => row.record.url === twin.id)!.state).toBe("NEW");
   });
 
   it("an item the feed still lists but the adapter skips (its link lost) is not WITHDRAWN", async () => {
     const dir = tempDir("states-skipped");
-    await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([A, E]) } }, "empty"), T4, ["bls-news-feed"]);
+    await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": atomFeed([A, E]) } }, "empty"), T4, [
+      "bls-news-feed",
+    ]);
     const linkless = atomFeed([A, E]).replace(`<link rel="alternate" href="${E.id}"/>`, "");
-    const summary = await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": linkless } }, "empty"), T5, ["bls-news-feed"]);
+    const summary = await ingest(dir, archiveWith({ "bls-news-feed": { "bls_latest.xml": linkless } }, "empty"), T5, [
+      "bls-news-feed",
+    ]);
     expect(summary.sources[0]!.counts.withdrawn ?? 0).toBe(0);
     expect(indexNews(dir).map((row) => row.state)).toEqual(["NEW", "NEW"]);
   });

@@ -14,7 +14,12 @@ const HOUR = 60 * MINUTE;
 
 const BROKEN_FEED = "<html><body><h1>Access Denied</h1><br></body></html>";
 const BROKEN_ICS = "<html><body>Service unavailable</body></html>";
-const breakSources = (...sources: string[]) => archiveWith(Object.fromEntries(sources.map((source) => [source, { "broken.xml": source.includes("schedule") ? BROKEN_ICS : BROKEN_FEED }])));
+const breakSources = (...sources: string[]) =>
+  archiveWith(
+    Object.fromEntries(
+      sources.map((source) => [source, { "broken.xml": source.includes("schedule") ? BROKEN_ICS : BROKEN_FEED }]),
+    ),
+  );
 
 async function status(service: RunningService) {
   const answer = await service.request(STATUS);
@@ -30,7 +35,8 @@ describe("GET /api/public/v1/status: weather from this instance's own upstream o
   let service: RunningService;
   let point = 0;
   /** A point nobody asked for, so the request reaches the stand-in. */
-  const weather = () => service.request(`/api/public/v1/weather/current?lat=${(50 + ++point / 10).toFixed(2)}&lon=10.75`);
+  const weather = () =>
+    service.request(`/api/public/v1/weather/current?lat=${(50 + ++point / 10).toFixed(2)}&lon=10.75`);
   const weatherDomain = async () => (await status(service)).body.data.domains.weather;
 
   beforeAll(async () => {
@@ -44,7 +50,10 @@ describe("GET /api/public/v1/status: weather from this instance's own upstream o
 
   it("is unknown before any call to the provider", async () => {
     expect(await weatherDomain()).toEqual({
-      status: "unknown", lastReceivedDataAt: null, lastSuccessAt: null, feeds: [{ id: MET_FEED, lastReceivedDataAt: null, lastSuccessAt: null }],
+      status: "unknown",
+      lastReceivedDataAt: null,
+      lastSuccessAt: null,
+      feeds: [{ id: MET_FEED, lastReceivedDataAt: null, lastSuccessAt: null }],
     });
     expect(met.requests).toBe(0);
   });
@@ -55,7 +64,10 @@ describe("GET /api/public/v1/status: weather from this instance's own upstream o
     expect((await weather()).status).toBe(200);
     succeededAt = iso(clock);
     expect(await weatherDomain()).toEqual({
-      status: "ok", lastReceivedDataAt: succeededAt, lastSuccessAt: succeededAt, feeds: [{ id: MET_FEED, lastReceivedDataAt: succeededAt, lastSuccessAt: succeededAt }],
+      status: "ok",
+      lastReceivedDataAt: succeededAt,
+      lastSuccessAt: succeededAt,
+      feeds: [{ id: MET_FEED, lastReceivedDataAt: succeededAt, lastSuccessAt: succeededAt }],
     });
   });
 
@@ -63,7 +75,11 @@ describe("GET /api/public/v1/status: weather from this instance's own upstream o
     clock.advance(MINUTE);
     met.setMode("server-error");
     expect((await weather()).status).toBe(503);
-    expect(await weatherDomain()).toMatchObject({ status: "degraded", lastReceivedDataAt: succeededAt, lastSuccessAt: succeededAt });
+    expect(await weatherDomain()).toMatchObject({
+      status: "degraded",
+      lastReceivedDataAt: succeededAt,
+      lastSuccessAt: succeededAt,
+    });
   });
 
   it("is unavailable when every recent call failed", async () => {
@@ -72,7 +88,11 @@ describe("GET /api/public/v1/status: weather from this instance's own upstream o
     expect((await weatherDomain()).status).toBe("degraded");
     expect((await weather()).status).toBe(503);
     expect((await weather()).status).toBe(503);
-    expect(await weatherDomain()).toMatchObject({ status: "unavailable", lastReceivedDataAt: succeededAt, lastSuccessAt: succeededAt });
+    expect(await weatherDomain()).toMatchObject({
+      status: "unavailable",
+      lastReceivedDataAt: succeededAt,
+      lastSuccessAt: succeededAt,
+    });
   });
 
   it("is degraded again after one success while recent failures remain, then ok once they age out", async () => {
@@ -92,7 +112,8 @@ describe("GET /api/public/v1/status: weather from this instance's own upstream o
     await weather();
     const { text, headers, body } = await status(service);
     expect(text).not.toMatch(/recentFailures|recentAttempts|lastFailureAt|lastAttemptAt|failure/i);
-    for (const domain of Object.values(body.data.domains)) expect(Object.keys(domain as object).sort()).toEqual(["feeds", "lastReceivedDataAt", "lastSuccessAt", "status"]);
+    for (const domain of Object.values(body.data.domains))
+      expect(Object.keys(domain as object).sort()).toEqual(["feeds", "lastReceivedDataAt", "lastSuccessAt", "status"]);
     expect(headers.get("cache-control")).toBe("public, max-age=30");
     met.setMode("normal");
   });
@@ -111,7 +132,10 @@ describe("GET /api/public/v1/status: weather from this instance's own upstream o
   it("reports weather unavailable when this deployment has it disabled", async () => {
     const disabled = await startService({ clock });
     try {
-      expect((await status(disabled)).body.data.domains.weather).toMatchObject({ status: "unavailable", lastSuccessAt: null });
+      expect((await status(disabled)).body.data.domains.weather).toMatchObject({
+        status: "unavailable",
+        lastSuccessAt: null,
+      });
     } finally {
       await disabled.close();
     }
@@ -141,11 +165,15 @@ describe("GET /api/public/v1/status: economics and news from the store's runs an
   it("is unknown for both with no index, every feed listed with nothing known", async () => {
     const { economics, news } = await domains();
     expect(economics).toEqual({
-      status: "unknown", lastReceivedDataAt: null, lastSuccessAt: null,
+      status: "unknown",
+      lastReceivedDataAt: null,
+      lastSuccessAt: null,
       feeds: ECONOMICS_FEEDS.map((id) => ({ id, lastReceivedDataAt: null, lastSuccessAt: null })),
     });
     expect(news).toEqual({
-      status: "unknown", lastReceivedDataAt: null, lastSuccessAt: null,
+      status: "unknown",
+      lastReceivedDataAt: null,
+      lastSuccessAt: null,
       feeds: NEWS_FEEDS.map((id) => ({ id, lastReceivedDataAt: null, lastSuccessAt: null })),
     });
   });
@@ -171,7 +199,11 @@ describe("GET /api/public/v1/status: economics and news from the store's runs an
     expect(economics.status).toBe("ok");
     expect(news).toMatchObject({ status: "degraded", lastSuccessAt: at });
     // The broken document did arrive; the feed last succeeded an hour earlier.
-    expect(feed(news, "ecb-press-feed")).toEqual({ id: "ecb-press-feed", lastReceivedDataAt: at, lastSuccessAt: firstRun });
+    expect(feed(news, "ecb-press-feed")).toEqual({
+      id: "ecb-press-feed",
+      lastReceivedDataAt: at,
+      lastSuccessAt: firstRun,
+    });
     expect(feed(news, "bls-news-feed")).toEqual({ id: "bls-news-feed", lastReceivedDataAt: at, lastSuccessAt: at });
   });
 

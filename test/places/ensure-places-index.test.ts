@@ -50,10 +50,19 @@ describe("ensurePlacesIndex", () => {
 
   it("reports a failed build and leaves no file behind, so the service starts without place search", () => {
     const dir = tempDataDir();
-    const offTheMap = { cityId: 1, name: "Offmap", country: "NO", adminCode: "", population: 1, loc: { coordinates: [10, 120] as [number, number] } };
+    const offTheMap = {
+      cityId: 1,
+      name: "Offmap",
+      country: "NO",
+      adminCode: "",
+      population: 1,
+      loc: { coordinates: [10, 120] as [number, number] },
+    };
     const lines: string[] = [];
     expect(() => ensurePlacesIndex(dir, (line) => lines.push(line), { cities: [offTheMap] })).not.toThrow();
-    expect(lines[1]).toMatch(/^place search index could not be built \(.+\): place search answers an empty list until `service places` succeeds$/);
+    expect(lines[1]).toMatch(
+      /^place search index could not be built \(.+\): place search answers an empty list until `service places` succeeds$/,
+    );
     expect(readdirSync(dir)).toEqual([]);
     expect(placesIndexState(dir)).toBe("missing");
   });

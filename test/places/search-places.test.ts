@@ -7,7 +7,11 @@ import { attributionRecordSchema } from "../../schemas/responses/envelope.ts";
 import { placesSchema } from "../../schemas/responses/weather.ts";
 import { createValidator } from "../../schemas/validator.ts";
 import {
-  createPlaceSearch, GEONAMES_ATTRIBUTION, GEONAMES_ATTRIBUTION_RECORD, placesMatchExpression, type PlaceSearch,
+  createPlaceSearch,
+  GEONAMES_ATTRIBUTION,
+  GEONAMES_ATTRIBUTION_RECORD,
+  placesMatchExpression,
+  type PlaceSearch,
 } from "../../server/places/search-places.ts";
 import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { citySubset, tempDataDir } from "./city-subset.ts";
@@ -72,9 +76,28 @@ describe("place search", () => {
   });
 
   it("never lets input reach FTS5 syntax", () => {
-    const hostile = ['"', "*", "NEAR(a b)", "a OR b", "-x", "col:val", "folded_name:oslo", "oslo AND", "^osl", "(", "'", "\\", "🏙️", "🏙️🌧️", "x".repeat(500), "o".repeat(500) + " oslo", "\u0000"];
+    const hostile = [
+      '"',
+      "*",
+      "NEAR(a b)",
+      "a OR b",
+      "-x",
+      "col:val",
+      "folded_name:oslo",
+      "oslo AND",
+      "^osl",
+      "(",
+      "'",
+      "\\",
+      "🏙️",
+      "🏙️🌧️",
+      "x".repeat(500),
+      "o".repeat(500) + " oslo",
+      "\u0000",
+    ];
     for (const query of hostile) expect(() => places.search(query, 10), query).not.toThrow();
-    for (const query of ['"', "*", "(", "🏙️", "x".repeat(500), "folded_name:oslo"]) expect(places.search(query, 10), query).toEqual([]);
+    for (const query of ['"', "*", "(", "🏙️", "x".repeat(500), "folded_name:oslo"])
+      expect(places.search(query, 10), query).toEqual([]);
     expect(places.search("Oslo 🏙️", 10)[0]?.name).toBe("Oslo");
     expect(places.search('"oslo"', 10)[0]?.name).toBe("Oslo");
     expect(placesMatchExpression('NEAR(a b) OR "c*')).toBe('"near"* "a"* "b"* "or"* "c"*');

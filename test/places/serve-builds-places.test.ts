@@ -34,6 +34,10 @@ describe("place search out of the box", () => {
 
     const second = await serveOnce(dataDir, "/api/public/v1/weather/places?q=adelaide&limit=1");
     expect(second.stderr).not.toMatch(/place search index/);
-    expect(second.body.data.places[0]).toMatchObject({ name: "Adelaide", countryCode: "AU", timeZone: "Australia/Adelaide" });
+    expect(second.body.data.places[0]).toMatchObject({
+      name: "Adelaide",
+      countryCode: "AU",
+      timeZone: "Australia/Adelaide",
+    });
   });
 });

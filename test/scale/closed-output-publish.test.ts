@@ -12,7 +12,15 @@ import { startObjectStoreStandin, type ObjectStoreStandin } from "./object-store
 const BUCKET = "closed-output-index";
 const SAMPLES_DIR = fileURLToPath(new URL("../../data/samples/", import.meta.url));
 const BIN = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
-const ingestArgs = (prefix: string) => ["ingest", "--from-archive", SAMPLES_DIR, "--source", "central-bank-meetings-calendar", "--publish-to", `s3://${BUCKET}/${prefix}`];
+const ingestArgs = (prefix: string) => [
+  "ingest",
+  "--from-archive",
+  SAMPLES_DIR,
+  "--source",
+  "central-bank-meetings-calendar",
+  "--publish-to",
+  `s3://${BUCKET}/${prefix}`,
+];
 
 /** `ingest --publish-to … | head`: the summary meets a closed pipe before the upload, which must still happen. */
 describe("ingest --publish-to with a stdout nobody reads", () => {
@@ -28,9 +36,19 @@ describe("ingest --publish-to with a stdout nobody reads", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  const runEnv = (dataDir: string) => ({ ...store.env, PATH: process.env.PATH ?? "", SERVICE_DATA_DIR: join(root, dataDir), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" });
+  const runEnv = (dataDir: string) => ({
+    ...store.env,
+    PATH: process.env.PATH ?? "",
+    SERVICE_DATA_DIR: join(root, dataDir),
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  });
   const manifestBytes = async (prefix: string) => {
-    const client = new S3Client({ endpoint: store.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    const client = new S3Client({
+      endpoint: store.endpoint,
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    });
     return (await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: `${prefix}/manifest.json` }))).ContentLength;
   };
 
@@ -42,19 +60,26 @@ describe("ingest --publish-to with a stdout nobody reads", () => {
     expect(await manifestBytes("closed-pipe")).toBeGreaterThan(0);
   }, 60_000);
 
-  it.skipIf(!existsSync("/dev/full"))("still uploads the index and releases its lock on a full disk, saying so with exit code 1", async () => {
-    const full = openSync("/dev/full", "w");
-    try {
-      const child = spawn(process.execPath, [BIN, ...ingestArgs("full-disk")], { env: runEnv("full-disk"), stdio: ["ignore", full, "pipe"] });
-      let stderr = "";
-      child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      const [code] = await once(child, "close");
-      expect(code, stderr).toBe(1);
-      expect(stderr).toContain("error: the output could not be written: ENOSPC");
-      expect(await manifestBytes("full-disk")).toBeGreaterThan(0);
-      expect(existsSync(join(root, "full-disk", "ingest.lock"))).toBe(false);
-    } finally {
-      closeSync(full);
-    }
-  }, 60_000);
+  it.skipIf(!existsSync("/dev/full"))(
+    "still uploads the index and releases its lock on a full disk, saying so with exit code 1",
+    async () => {
+      const full = openSync("/dev/full", "w");
+      try {
+        const child = spawn(process.execPath, [BIN, ...ingestArgs("full-disk")], {
+          env: runEnv("full-disk"),
+          stdio: ["ignore", full, "pipe"],
+        });
+        let stderr = "";
+        child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+        const [code] = await once(child, "close");
+        expect(code, stderr).toBe(1);
+        expect(stderr).toContain("error: the output could not be written: ENOSPC");
+        expect(await manifestBytes("full-disk")).toBeGreaterThan(0);
+        expect(existsSync(join(root, "full-disk", "ingest.lock"))).toBe(false);
+      } finally {
+        closeSync(full);
+      }
+    },
+    60_000,
+  );
 });

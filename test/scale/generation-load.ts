@@ -18,8 +18,12 @@ export interface GenerationFacts {
 export function generationFacts(dataDir: string): GenerationFacts {
   const index = new Database(join(dataDir, "index.sqlite"), { readonly: true, fileMustExist: true });
   try {
-    const lastIngestedAt = index.prepare("SELECT value FROM publication WHERE key = 'lastIngestedAt'").pluck().get() as string;
-    const row = index.prepare("SELECT value, revision_count FROM observations WHERE series_slug = ? AND reference_period = ?")
+    const lastIngestedAt = index
+      .prepare("SELECT value FROM publication WHERE key = 'lastIngestedAt'")
+      .pluck()
+      .get() as string;
+    const row = index
+      .prepare("SELECT value, revision_count FROM observations WHERE series_slug = ? AND reference_period = ?")
       .get(PROBE_SERIES, PROBE_PERIOD) as { value: string; revision_count: number };
     return { lastIngestedAt, value: row.value, revisionCount: row.revision_count };
   } finally {
@@ -44,12 +48,25 @@ export async function askProbe(baseUrl: string, apiKey: string): Promise<Omit<Pr
   try {
     const url = new URL(PROBE_PATH, baseUrl);
     const response = await fetch(url, { headers: { "x-api-key": apiKey } });
-    const body = await response.json() as { data?: { observations?: { value: string; revisionCount: number }[] }; meta?: { lastIngestedAt?: string } };
+    const body = (await response.json()) as {
+      data?: { observations?: { value: string; revisionCount: number }[] };
+      meta?: { lastIngestedAt?: string };
+    };
     const endedAt = performance.now();
     assertContract("GET", url, response.status, body);
     const observation = body.data?.observations?.[0];
-    if (response.status !== 200 || !observation || !body.meta?.lastIngestedAt) return { startedAt, endedAt, status: response.status, facts: null };
-    return { startedAt, endedAt, status: response.status, facts: { lastIngestedAt: body.meta.lastIngestedAt, value: observation.value, revisionCount: observation.revisionCount } };
+    if (response.status !== 200 || !observation || !body.meta?.lastIngestedAt)
+      return { startedAt, endedAt, status: response.status, facts: null };
+    return {
+      startedAt,
+      endedAt,
+      status: response.status,
+      facts: {
+        lastIngestedAt: body.meta.lastIngestedAt,
+        value: observation.value,
+        revisionCount: observation.revisionCount,
+      },
+    };
   } catch (error) {
     return { startedAt, endedAt: performance.now(), status: 0, facts: null, failure: String(error) };
   }
@@ -65,16 +82,22 @@ export interface LoadRun {
  * A bounded load: `workersPerInstance` sequential workers per instance, each pausing `pauseMs` between requests,
  * until stopped, `maxMs` has passed or `maxRequests` were made in all. Plain fetch on 127.0.0.1.
  */
-export function startLoad(baseUrls: string[], apiKey: string, options: { workersPerInstance: number; pauseMs: number; maxMs: number; maxRequests: number }): LoadRun {
+export function startLoad(
+  baseUrls: string[],
+  apiKey: string,
+  options: { workersPerInstance: number; pauseMs: number; maxMs: number; maxRequests: number },
+): LoadRun {
   const answers: ProbeAnswer[] = [];
   const deadline = performance.now() + options.maxMs;
   let stopped = false;
-  const workers = baseUrls.flatMap((baseUrl, instance) => Array.from({ length: options.workersPerInstance }, async (_, worker) => {
-    while (!stopped && performance.now() < deadline && answers.length < options.maxRequests) {
-      answers.push({ instance, worker, ...(await askProbe(baseUrl, apiKey)) });
-      await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
-    }
-  }));
+  const workers = baseUrls.flatMap((baseUrl, instance) =>
+    Array.from({ length: options.workersPerInstance }, async (_, worker) => {
+      while (!stopped && performance.now() < deadline && answers.length < options.maxRequests) {
+        answers.push({ instance, worker, ...(await askProbe(baseUrl, apiKey)) });
+        await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
+      }
+    }),
+  );
   return {
     answers,
     async stop() {
@@ -87,7 +110,9 @@ export function startLoad(baseUrls: string[], apiKey: string, options: { workers
 
 /** Answers that are not a complete 200 showing exactly one of the published generations. */
 export function answersOutside(answers: ProbeAnswer[], generations: GenerationFacts[]): ProbeAnswer[] {
-  return answers.filter((answer) => !answer.facts || !generations.some((generation) => sameFacts(generation, answer.facts!)));
+  return answers.filter(
+    (answer) => !answer.facts || !generations.some((generation) => sameFacts(generation, answer.facts!)),
+  );
 }
 
 /** Answers showing an older generation than one the same worker had already been shown. */
@@ -104,9 +129,15 @@ export function answersGoingBack(answers: ProbeAnswer[], generations: Generation
 }
 
 /** When each instance first answered with `generation` (the end of that request), in performance.now() time. */
-export function firstAnswerTimes(answers: ProbeAnswer[], generation: GenerationFacts, instances: number): (number | null)[] {
+export function firstAnswerTimes(
+  answers: ProbeAnswer[],
+  generation: GenerationFacts,
+  instances: number,
+): (number | null)[] {
   return Array.from({ length: instances }, (_, instance) => {
-    const times = answers.filter((answer) => answer.instance === instance && answer.facts && sameFacts(generation, answer.facts)).map((answer) => answer.endedAt);
+    const times = answers
+      .filter((answer) => answer.instance === instance && answer.facts && sameFacts(generation, answer.facts))
+      .map((answer) => answer.endedAt);
     return times.length ? Math.min(...times) : null;
   });
 }

@@ -28,7 +28,10 @@ describe("following the index published to object storage", () => {
     root = mkdtempSync(join(tmpdir(), "index-follower-"));
     store = await startObjectStoreStandin(join(root, "store"), BUCKET);
     client = new S3Client({
-      endpoint: store.endpoint, region: "us-east-1", forcePathStyle: true, requestChecksumCalculation: "WHEN_REQUIRED",
+      endpoint: store.endpoint,
+      region: "us-east-1",
+      forcePathStyle: true,
+      requestChecksumCalculation: "WHEN_REQUIRED",
       credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
     });
     publisherDir = join(root, "publisher");
@@ -41,11 +44,29 @@ describe("following the index published to object storage", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  function follower(dataDir: string, idleTimeoutMs?: number): { follower: IndexFollower; logs: Record<string, unknown>[] } {
+  function follower(
+    dataDir: string,
+    idleTimeoutMs?: number,
+  ): { follower: IndexFollower; logs: Record<string, unknown>[] } {
     const logs: Record<string, unknown>[] = [];
-    const sink = new Writable({ write(chunk, _encoding, done) { logs.push(JSON.parse(String(chunk))); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
     const logger = createLogger("debug", { write: (line: string) => sink.write(line) });
-    return { follower: createIndexFollower({ client, source: location, dataDir, pollIntervalMs: 60_000, logger, idleTimeoutMs }), logs };
+    return {
+      follower: createIndexFollower({
+        client,
+        source: location,
+        dataDir,
+        pollIntervalMs: 60_000,
+        logger,
+        idleTimeoutMs,
+      }),
+      logs,
+    };
   }
 
   /** A publisher directory whose index differs from the first by one publication fact: a modified copy, made here. */
@@ -59,7 +80,10 @@ describe("following the index published to object storage", () => {
   }
 
   async function liveHashes(dataDir: string) {
-    return { index: (await digestFile(join(dataDir, "index.sqlite"))).sha256, registry: (await digestFile(join(dataDir, "registry.json"))).sha256 };
+    return {
+      index: (await digestFile(join(dataDir, "index.sqlite"))).sha256,
+      registry: (await digestFile(join(dataDir, "registry.json"))).sha256,
+    };
   }
 
   const leftovers = (dataDir: string) => readdirSync(dataDir).filter((name) => name.endsWith(".download"));
@@ -74,8 +98,13 @@ describe("following the index published to object storage", () => {
 
     first = await publishGeneration(client, location, publisherDir, new Date());
     expect(await one.pollOnce()).toBe("installed");
-    expect(await liveHashes(followerDir())).toEqual({ index: first.files.index.sha256, registry: first.files.registry.sha256 });
-    expect(readFileSync(join(followerDir(), "index.sqlite")).equals(readFileSync(join(publisherDir, "index.sqlite")))).toBe(true);
+    expect(await liveHashes(followerDir())).toEqual({
+      index: first.files.index.sha256,
+      registry: first.files.registry.sha256,
+    });
+    expect(
+      readFileSync(join(followerDir(), "index.sqlite")).equals(readFileSync(join(publisherDir, "index.sqlite"))),
+    ).toBe(true);
     expect(one.generation()).toBe(first.generation);
 
     expect(await one.pollOnce()).toBe("unchanged");
@@ -92,15 +121,25 @@ describe("following the index published to object storage", () => {
   });
 
   it("keeps the current files when a downloaded file does not match its hash", async () => {
-    const next = await publishGeneration(client, location, modifiedPublisher("tampered", "2026-01-02T00:00:00.000Z"), new Date());
+    const next = await publishGeneration(
+      client,
+      location,
+      modifiedPublisher("tampered", "2026-01-02T00:00:00.000Z"),
+      new Date(),
+    );
     // The object under the new index's name replaced by other bytes of the same length: what a damaged store would serve.
     const tampered = readFileSync(join(root, "tampered", "index.sqlite"));
     tampered.writeUInt8(tampered.readUInt8(tampered.length - 1) ^ 0xff, tampered.length - 1);
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: objectKey(location, next.files.index.key), Body: tampered }));
+    await client.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: objectKey(location, next.files.index.key), Body: tampered }),
+    );
 
     const { follower: one, logs } = follower(followerDir());
     expect(await one.pollOnce()).toBe("failed");
-    expect(await liveHashes(followerDir())).toEqual({ index: first.files.index.sha256, registry: first.files.registry.sha256 });
+    expect(await liveHashes(followerDir())).toEqual({
+      index: first.files.index.sha256,
+      registry: first.files.registry.sha256,
+    });
     expect(leftovers(followerDir())).toEqual([]);
     expect(one.counts.failed).toBe(1);
     const warning = logs.find((line) => line.level === "warn");
@@ -109,7 +148,12 @@ describe("following the index published to object storage", () => {
   });
 
   it("gives up a download that stalls, keeps the current files, and takes the generation once the store sends it", async () => {
-    const next = await publishGeneration(client, location, modifiedPublisher("stalled", "2026-01-03T00:00:00.000Z"), new Date());
+    const next = await publishGeneration(
+      client,
+      location,
+      modifiedPublisher("stalled", "2026-01-03T00:00:00.000Z"),
+      new Date(),
+    );
     await store.stallDownloads(64 * 1024);
     const { follower: one, logs } = follower(followerDir(), 500);
     expect(await one.pollOnce()).toBe("failed");
@@ -134,8 +178,19 @@ describe("following the index published to object storage", () => {
     await store.restart();
 
     const manifestKey = objectKey(location, MANIFEST_NAME);
-    const good = parseIndexManifest(await (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: manifestKey }))).Body!.transformToString());
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: manifestKey, Body: JSON.stringify({ ...good, files: { ...good.files, index: { ...good.files.index, key: "index/../../elsewhere.sqlite" } } }) }));
+    const good = parseIndexManifest(
+      await (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: manifestKey }))).Body!.transformToString(),
+    );
+    await client.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: manifestKey,
+        Body: JSON.stringify({
+          ...good,
+          files: { ...good.files, index: { ...good.files.index, key: "index/../../elsewhere.sqlite" } },
+        }),
+      }),
+    );
     expect(await one.pollOnce()).toBe("failed");
     expect(String(logs.filter((line) => line.level === "warn").at(-1)?.error)).toMatch(/index manifest is invalid/);
     await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: manifestKey, Body: "<html>not a manifest</html>" }));

@@ -7,8 +7,15 @@ import { startCli, type LongRunningCli } from "../support/long-running-cli.ts";
 import { writeRevisedSamples } from "../support/revised-samples.ts";
 import { runCli } from "../support/run-cli.ts";
 import {
-  answersGoingBack, answersOutside, askProbe, firstAnswerTimes, generationFacts, sameFacts, startLoad,
-  type GenerationFacts, type ProbeAnswer,
+  answersGoingBack,
+  answersOutside,
+  askProbe,
+  firstAnswerTimes,
+  generationFacts,
+  sameFacts,
+  startLoad,
+  type GenerationFacts,
+  type ProbeAnswer,
 } from "./generation-load.ts";
 import { startObjectStoreStandin, type ObjectStoreStandin } from "./object-store-process.ts";
 
@@ -43,23 +50,40 @@ describe("three instances following one index published to object storage", () =
   const published: GenerationFacts[] = [];
 
   const publish = async (archive: string) => {
-    const run = await runCliAsync(["ingest", "--from-archive", archive, "--data-dir", publisherDir, "--publish-to", STORE_URL], store.env, 60_000);
-    expect(run.stdout, run.stderr).toMatch(/^generation [0-9a-f]{16} published to s3:\/\/weather-economics-index\/production\/manifest\.json$/m);
+    const run = await runCliAsync(
+      ["ingest", "--from-archive", archive, "--data-dir", publisherDir, "--publish-to", STORE_URL],
+      store.env,
+      60_000,
+    );
+    expect(run.stdout, run.stderr).toMatch(
+      /^generation [0-9a-f]{16} published to s3:\/\/weather-economics-index\/production\/manifest\.json$/m,
+    );
     const facts = generationFacts(publisherDir);
     published.push(facts);
     return { facts, doneAt: performance.now() };
   };
-  const installLines = (instance: Instance) => instance.cli.stderr().split("\n").filter((line) => line.includes("\"index generation installed\"")).map((line) => JSON.parse(line) as { downloadMs: number; generation: string });
+  const installLines = (instance: Instance) =>
+    instance.cli
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes('"index generation installed"'))
+      .map((line) => JSON.parse(line) as { downloadMs: number; generation: string });
   const urls = () => instances.map((instance) => instance.url);
-  const waitForAll = (facts: GenerationFacts, what: string) => Promise.all(instances.map(async (instance) => {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const answer = await askProbe(instance.url, apiKey);
-      if (answer.facts && sameFacts(answer.facts, facts)) return;
-      if (Date.now() > deadline) throw new Error(`${instance.url} did not reach ${what}: ${JSON.stringify(answer)}\n${instance.cli.stderr().slice(-2000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }));
+  const waitForAll = (facts: GenerationFacts, what: string) =>
+    Promise.all(
+      instances.map(async (instance) => {
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          const answer = await askProbe(instance.url, apiKey);
+          if (answer.facts && sameFacts(answer.facts, facts)) return;
+          if (Date.now() > deadline)
+            throw new Error(
+              `${instance.url} did not reach ${what}: ${JSON.stringify(answer)}\n${instance.cli.stderr().slice(-2000)}`,
+            );
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }),
+    );
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "many-instances-"));
@@ -68,7 +92,10 @@ describe("three instances following one index published to object storage", () =
     revisedSamples = writeRevisedSamples(join(root, "revised-samples"));
     // One hashed key list for every instance, as a deployment mounts one (SERVICE_KEYS_FILE).
     const keysFile = join(root, "keys.json");
-    const created = runCli(["keys", "create", "--scopes", "economics:read", "--name", "load"], { SERVICE_DATA_DIR: publisherDir, SERVICE_KEYS_FILE: keysFile });
+    const created = runCli(["keys", "create", "--scopes", "economics:read", "--name", "load"], {
+      SERVICE_DATA_DIR: publisherDir,
+      SERVICE_KEYS_FILE: keysFile,
+    });
     apiKey = created.stdout.trim().split("\n").at(-1)!;
     // The gazetteer built once and copied, so three starts do not build it three times.
     const places = join(root, "places");
@@ -78,9 +105,15 @@ describe("three instances following one index published to object storage", () =
       mkdirSync(dataDir);
       cpSync(join(places, "places.sqlite"), join(dataDir, "places.sqlite"));
       const cli = startCli(["serve", "--port", "0", "--data-dir", dataDir, "--index-from", STORE_URL], {
-        ...store.env, SERVICE_INDEX_POLL_SECONDS: String(POLL_SECONDS), SERVICE_KEYS_FILE: keysFile,
-        SERVICE_RATE_LIMIT_PUBLIC: String(PUBLIC_LIMIT), SERVICE_RATE_LIMIT_WINDOW_SECONDS: String(RATE_WINDOW_SECONDS), SERVICE_RATE_LIMIT_CREDENTIALED: "1000000", SERVICE_SHUTDOWN_GRACE_SECONDS: "1",
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", SERVICE_METRICS_PORT: "0",
+        ...store.env,
+        SERVICE_INDEX_POLL_SECONDS: String(POLL_SECONDS),
+        SERVICE_KEYS_FILE: keysFile,
+        SERVICE_RATE_LIMIT_PUBLIC: String(PUBLIC_LIMIT),
+        SERVICE_RATE_LIMIT_WINDOW_SECONDS: String(RATE_WINDOW_SECONDS),
+        SERVICE_RATE_LIMIT_CREDENTIALED: "1000000",
+        SERVICE_SHUTDOWN_GRACE_SECONDS: "1",
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+        SERVICE_METRICS_PORT: "0",
       });
       instances.push({ cli, dataDir, url: "", metricsUrl: "" });
     }
@@ -104,7 +137,8 @@ describe("three instances following one index published to object storage", () =
     }
     const first = await publish("data/samples");
     await waitForAll(first.facts, "the first generation");
-    for (const instance of instances) expect((await fetch(`${instance.url}/api/public/v1/health/ready`)).status).toBe(200);
+    for (const instance of instances)
+      expect((await fetch(`${instance.url}/api/public/v1/health/ready`)).status).toBe(200);
   }, 60_000);
 
   let swap: Record<string, unknown> = {};
@@ -125,7 +159,15 @@ describe("three instances following one index published to object storage", () =
     const downloads = instances.map((instance) => installLines(instance).at(-1)!.downloadMs);
     // How fast each instance moved is measured and printed, not asserted (speed belongs to the benchmark): waitForAll
     // above proved that every instance moved.
-    swap = { requests: answers.length, failed: 0, mixed: 0, movedMsPerInstance: moved.map(Math.round), allMovedMs: Math.round(Math.max(...moved)), downloadMsPerInstance: downloads, pollIntervalMs: POLL_SECONDS * 1000 };
+    swap = {
+      requests: answers.length,
+      failed: 0,
+      mixed: 0,
+      movedMsPerInstance: moved.map(Math.round),
+      allMovedMs: Math.round(Math.max(...moved)),
+      downloadMsPerInstance: downloads,
+      pollIntervalMs: POLL_SECONDS * 1000,
+    };
     process.stdout.write(`swap measurements: ${JSON.stringify(swap)}\n`);
   }, 60_000);
 
@@ -135,12 +177,28 @@ describe("three instances following one index published to object storage", () =
     await store.stallDownloads(64 * 1024);
     const next = await publish("data/samples");
     const partial = (instance: Instance) => readdirSync(instance.dataDir).filter((name) => name.endsWith(".download"));
-    await waitUntil(() => instances.every((instance) => partial(instance).some((name) => statSync(join(instance.dataDir, name)).size > 0)), 20_000, "a partial download on every instance");
+    await waitUntil(
+      () =>
+        instances.every((instance) =>
+          partial(instance).some((name) => statSync(join(instance.dataDir, name)).size > 0),
+        ),
+      20_000,
+      "a partial download on every instance",
+    );
     const failedBefore = instances.map((instance) => warnings(instance).length);
     await store.kill();
-    await waitUntil(() => instances.every((instance, i) => warnings(instance).length > failedBefore[i]! && partial(instance).length === 0), 20_000, "every instance to give up its download");
+    await waitUntil(
+      () =>
+        instances.every(
+          (instance, i) => warnings(instance).length > failedBefore[i]! && partial(instance).length === 0,
+        ),
+      20_000,
+      "every instance to give up its download",
+    );
     const whileDown = await Promise.all(instances.map((instance) => askProbe(instance.url, apiKey)));
-    expect(whileDown.map((answer) => answer.facts && sameFacts(answer.facts, current))).toEqual(instances.map(() => true));
+    expect(whileDown.map((answer) => answer.facts && sameFacts(answer.facts, current))).toEqual(
+      instances.map(() => true),
+    );
 
     await store.restart();
     await waitForAll(next.facts, "the generation published while the store was failing");
@@ -152,11 +210,19 @@ describe("three instances following one index published to object storage", () =
       expect(installLines(instance)).toHaveLength(3);
       const metrics = await (await fetch(`${instance.metricsUrl}/metrics`)).text();
       expect(metrics).toMatch(/^service_index_polls_total\{outcome="installed"\} 3$/m);
-      expect(Number(/^service_index_polls_total\{outcome="failed"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+      expect(
+        Number(/^service_index_polls_total\{outcome="failed"\} (\d+)$/m.exec(metrics)?.[1]),
+      ).toBeGreaterThanOrEqual(1);
     }
     const cutShort = instances.map((instance, i) => warnings(instance)[failedBefore[i]!]);
-    for (const warning of cutShort) expect(warning).toMatchObject({ msg: "index generation not taken: the current index stays", error: expect.any(String) });
-    process.stdout.write(`store failure: ${JSON.stringify({ requests: answers.length, failed: 0, mixed: 0, downloadsCutShort: cutShort.map((warning) => warning?.error) })}\n`);
+    for (const warning of cutShort)
+      expect(warning).toMatchObject({
+        msg: "index generation not taken: the current index stays",
+        error: expect.any(String),
+      });
+    process.stdout.write(
+      `store failure: ${JSON.stringify({ requests: answers.length, failed: 0, mixed: 0, downloadsCutShort: cutShort.map((warning) => warning?.error) })}\n`,
+    );
   }, 60_000);
 
   it("counts rate limits per instance: one instance's spent limit leaves the others' untouched", async () => {
@@ -180,6 +246,10 @@ describe("three instances following one index published to object storage", () =
   }, 30_000);
 
   function warnings(instance: Instance): Record<string, unknown>[] {
-    return instance.cli.stderr().split("\n").filter((line) => line.includes("\"index generation not taken")).map((line) => JSON.parse(line) as Record<string, unknown>);
+    return instance.cli
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes('"index generation not taken'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 });

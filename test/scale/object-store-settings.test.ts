@@ -6,7 +6,8 @@ import { runCli as runCliIn } from "../support/run-cli.ts";
 
 // A data directory of its own, so a check that failed to refuse would write nothing where the tests run.
 const dataDir = mkdtempSync(join(tmpdir(), "object-store-settings-"));
-const runCli = (args: string[], env: Record<string, string> = {}) => runCliIn(args, { SERVICE_DATA_DIR: dataDir, ...env });
+const runCli = (args: string[], env: Record<string, string> = {}) =>
+  runCliIn(args, { SERVICE_DATA_DIR: dataDir, ...env });
 
 describe("object-storage settings of ingest and serve", () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -32,10 +33,17 @@ describe("object-storage settings of ingest and serve", () => {
     const publish = runCli(["ingest"], { SERVICE_PUBLISH_URL: "bucket/prefix" });
     expect(publish.status).toBe(2);
     expect(publish.stderr).toContain("configuration error: SERVICE_PUBLISH_URL must be s3://bucket/prefix");
-    const follow = runCli(["serve", "--port", "0"], { SERVICE_INDEX_FROM_URL: "s3://bucket/prefix", SERVICE_INDEX_POLL_SECONDS: "0" });
+    const follow = runCli(["serve", "--port", "0"], {
+      SERVICE_INDEX_FROM_URL: "s3://bucket/prefix",
+      SERVICE_INDEX_POLL_SECONDS: "0",
+    });
     expect(follow.status).toBe(2);
-    expect(follow.stderr).toContain("configuration error: SERVICE_INDEX_POLL_SECONDS must be an integer from 1 to 3600");
-    const pathStyle = runCli(["serve", "--port", "0", "--index-from", "s3://bucket/prefix"], { SERVICE_OBJECT_STORE_PATH_STYLE: "yes" });
+    expect(follow.stderr).toContain(
+      "configuration error: SERVICE_INDEX_POLL_SECONDS must be an integer from 1 to 3600",
+    );
+    const pathStyle = runCli(["serve", "--port", "0", "--index-from", "s3://bucket/prefix"], {
+      SERVICE_OBJECT_STORE_PATH_STYLE: "yes",
+    });
     expect(pathStyle.status).toBe(2);
     expect(pathStyle.stderr).toContain("configuration error: SERVICE_OBJECT_STORE_PATH_STYLE must be true or false");
   });

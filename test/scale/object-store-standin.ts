@@ -21,7 +21,8 @@ const store = new S3rver({ directory, silent: true, configureBuckets: [{ name: b
 await store.configureBuckets();
 const handle = store.getMiddleware();
 const server = createServer((request, response) => {
-  if (stallAfterBytes !== null && request.method === "GET" && INDEX_OBJECT.test(request.url ?? "")) holdAfter(response, stallAfterBytes);
+  if (stallAfterBytes !== null && request.method === "GET" && INDEX_OBJECT.test(request.url ?? ""))
+    holdAfter(response, stallAfterBytes);
   handle(request, response);
 });
 server.listen(port, "127.0.0.1", () => process.send!({ port: (server.address() as AddressInfo).port }));

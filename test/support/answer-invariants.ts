@@ -34,7 +34,18 @@ export interface LeakMarkers {
 /** Markers that hold for every service: stack frames, error class names, SQL and the build tree. */
 export function standardLeakMarkers(extra: string[]): LeakMarkers {
   return {
-    literals: ["Error:", "node_modules", "/work/", "SELECT ", "sqlite", "SQLITE", "<html", "Missing User-Agent", "Max 4 decimals", ...extra],
+    literals: [
+      "Error:",
+      "node_modules",
+      "/work/",
+      "SELECT ",
+      "sqlite",
+      "SQLITE",
+      "<html",
+      "Missing User-Agent",
+      "Max 4 decimals",
+      ...extra,
+    ],
     patterns: [/\n\s+at \S/, /\bat (async )?\S+ \(/, /\.(ts|js|mjs):\d+:\d+/],
   };
 }
@@ -56,7 +67,9 @@ function urlOf(path: string): URL {
 const UNLIMITED_PATHS = new Set(ALL_ROUTES.filter((route) => route.rateLimited === false).map((route) => route.path));
 
 /** Routes whose success body is not JSON (the operators' metrics text), by path: checked for their own media type. */
-const OWN_MEDIA_TYPES = new Map(ALL_ROUTES.flatMap((route) => (route.mediaType ? [[route.path, route.mediaType] as const] : [])));
+const OWN_MEDIA_TYPES = new Map(
+  ALL_ROUTES.flatMap((route) => (route.mediaType ? [[route.path, route.mediaType] as const] : [])),
+);
 
 /** The path the server routes, dot segments resolved as a URL parser resolves them; the raw path when unparsable. */
 function resolvedPath(path: string): string {
@@ -77,7 +90,8 @@ export function problemsWith(request: HostileRequest, answer: ReceivedAnswer, ma
   if (noBody) {
     if (answer.text !== "") problems.push(`a ${status} answer to ${request.method} has a body`);
   } else if (ownMediaType !== undefined) {
-    if (header(answer, "content-type") !== ownMediaType) problems.push(`content-type ${header(answer, "content-type")} is not ${ownMediaType}`);
+    if (header(answer, "content-type") !== ownMediaType)
+      problems.push(`content-type ${header(answer, "content-type")} is not ${ownMediaType}`);
   } else if (!(header(answer, "content-type") ?? "").includes("application/json")) {
     problems.push(`content-type ${header(answer, "content-type")} is not JSON`);
   } else {
@@ -94,25 +108,29 @@ export function problemsWith(request: HostileRequest, answer: ReceivedAnswer, ma
       problems.push((error as Error).message);
     }
     const code = body?.error?.code as ErrorCode | undefined;
-    if (code && ERROR_TABLE[code] && ERROR_TABLE[code].status !== status) problems.push(`error code ${code} sent with status ${status}`);
+    if (code && ERROR_TABLE[code] && ERROR_TABLE[code].status !== status)
+      problems.push(`error code ${code} sent with status ${status}`);
   }
 
   if (status >= 500) {
     const allowed = DOCUMENTED_5XX[status] ?? [];
     const code = body?.error?.code;
-    if (noBody ? allowed.length === 0 : !allowed.includes(code)) problems.push(`undocumented ${status} ${code ?? "(no body)"}`);
+    if (noBody ? allowed.length === 0 : !allowed.includes(code))
+      problems.push(`undocumented ${status} ${code ?? "(no body)"}`);
   }
 
   const requestId = header(answer, "x-request-id");
   if (!requestId) problems.push("no X-Request-Id");
   const bodyRequestId = body?.meta?.requestId ?? body?.error?.requestId;
-  if (bodyRequestId !== undefined && bodyRequestId !== requestId) problems.push(`X-Request-Id ${requestId} differs from the body's ${bodyRequestId}`);
+  if (bodyRequestId !== undefined && bodyRequestId !== requestId)
+    problems.push(`X-Request-Id ${requestId} differs from the body's ${bodyRequestId}`);
   // Probes are not counted in rate limits, so they carry no RateLimit-* headers when their own route answered them.
   const probe = UNLIMITED_PATHS.has(resolvedPath(request.path)) && status !== 404 && status !== 405;
   for (const name of probe ? [] : ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) {
     if (!/^\d+$/.test(header(answer, name) ?? "")) problems.push(`${name} missing or not an integer`);
   }
-  if ((status === 429 || status === 503) && !/^\d+$/.test(header(answer, "retry-after") ?? "")) problems.push(`${status} without Retry-After`);
+  if ((status === 429 || status === 503) && !/^\d+$/.test(header(answer, "retry-after") ?? ""))
+    problems.push(`${status} without Retry-After`);
   if (!/\borigin\b/i.test(header(answer, "vary") ?? "")) problems.push("no Vary: Origin");
 
   problems.push(...leaksIn(request, answer, markers));
@@ -125,7 +143,8 @@ function leaksIn(request: HostileRequest, answer: ReceivedAnswer, markers: LeakM
   const received = [answer.text, ...Object.values(answer.headers).flat()].join("\n");
   const found: string[] = [];
   for (const literal of markers.literals) {
-    if (received.includes(literal) && !sent.includes(literal)) found.push(`the answer contains ${JSON.stringify(literal)}`);
+    if (received.includes(literal) && !sent.includes(literal))
+      found.push(`the answer contains ${JSON.stringify(literal)}`);
   }
   for (const pattern of markers.patterns) {
     if (pattern.test(received) && !pattern.test(sent)) found.push(`the answer matches ${pattern}`);

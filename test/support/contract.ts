@@ -10,14 +10,18 @@ const successValidators = new Map<string, ValidateFunction>();
 
 function routeFor(method: string, pathname: string): RouteSpec | undefined {
   const wanted = method === "HEAD" ? "GET" : method;
-  return ALL_ROUTES.find((route) => route.method === wanted
-    && new RegExp(`^${route.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`).test(pathname));
+  return ALL_ROUTES.find(
+    (route) => route.method === wanted && new RegExp(`^${route.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`).test(pathname),
+  );
 }
 
 /** Checks a received body against the JSON Schema of its route (success) or the error body schema; throws on mismatch. */
 export function assertContract(method: string, url: URL, status: number, body: unknown): void {
   if (status >= 400) {
-    if (!validateError(body)) throw new Error(`error body of ${method} ${url.pathname} breaks the contract: ${ajv.errorsText(validateError.errors)}`);
+    if (!validateError(body))
+      throw new Error(
+        `error body of ${method} ${url.pathname} breaks the contract: ${ajv.errorsText(validateError.errors)}`,
+      );
     return;
   }
   const route = routeFor(method, url.pathname);
@@ -28,5 +32,6 @@ export function assertContract(method: string, url: URL, status: number, body: u
     validate = ajv.compile(envelopeSchema(route.dataSchema, route.metaFields));
     successValidators.set(route.name, validate);
   }
-  if (!validate(body)) throw new Error(`body of ${method} ${url.pathname} breaks the contract: ${ajv.errorsText(validate.errors)}`);
+  if (!validate(body))
+    throw new Error(`body of ${method} ${url.pathname} breaks the contract: ${ajv.errorsText(validate.errors)}`);
 }

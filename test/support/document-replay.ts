@@ -27,7 +27,10 @@ const HEADER = "DATAFLOW,LAST UPDATE,freq,unit,coicop18,geo,TIME_PERIOD,OBS_VALU
  * A MODIFIED euro-area HICP document: the real Eurostat SDMX-CSV recording's layout (data/samples/eurostat-sdmx) with
  * the rows given, `lastUpdate` in Eurostat's `DD/MM/YY HH:MM:SS` (the recording's own form, checked here).
  */
-export function modifiedHicpDocument(lastUpdate: string, rows: [period: string, value: string, flag: string][]): string {
+export function modifiedHicpDocument(
+  lastUpdate: string,
+  rows: [period: string, value: string, flag: string][],
+): string {
   expect(REAL_CSV.split("\n")[1]!.split(",")[1]).toMatch(/^\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
   return `${HEADER}\n${rows.map(([period, value, flag]) => `ESTAT:PRC_HICP_MINR(1.0),${lastUpdate},M,RCH_A,TOTAL,EA21,${period},${value},${flag},`).join("\n")}\n`;
 }
@@ -37,20 +40,30 @@ export function modifiedHicpDocument(lastUpdate: string, rows: [period: string, 
  * data directory it returns, or into `dataDir` after its `runsBefore` runs; the Eurostat release calendar sample is in
  * the archive too, as in a real fetch.
  */
-export async function ingestEachInItsOwnRun(documents: readonly ReplayedDocument[], into: { dataDir: string; runsBefore: number } | null = null): Promise<string> {
+export async function ingestEachInItsOwnRun(
+  documents: readonly ReplayedDocument[],
+  into: { dataDir: string; runsBefore: number } | null = null,
+): Promise<string> {
   const archive = tempDir("replay-archive");
   const dataDir = into?.dataDir ?? tempDir("replay-data");
   const registry = readRegistrySources(new Date("2026-11-21T00:00:00Z"));
   const calendar = "eurostat-release-calendar-2023-07-19.json";
   mkdirSync(join(archive, "eu-stats-release-calendar"), { recursive: true });
   mkdirSync(join(archive, "eurostat-sdmx"), { recursive: true });
-  copyFileSync(join(SAMPLES_DIR, "eu-stats-release-calendar", calendar), join(archive, "eu-stats-release-calendar", calendar));
+  copyFileSync(
+    join(SAMPLES_DIR, "eu-stats-release-calendar", calendar),
+    join(archive, "eu-stats-release-calendar", calendar),
+  );
   for (const [i, document] of documents.entries()) {
     writeFileSync(join(archive, "eurostat-sdmx", document.name), document.body);
     const run = (into?.runsBefore ?? 0) + i;
     const summary = await runIngestion({
-      dataDir, registry, mode: { kind: "archive", dir: archive }, only: ["eu-stats-release-calendar", "eurostat-sdmx"],
-      now: () => Date.parse("2026-11-21T06:00:00.000Z") + run * 86_400_000, progress: () => {},
+      dataDir,
+      registry,
+      mode: { kind: "archive", dir: archive },
+      only: ["eu-stats-release-calendar", "eurostat-sdmx"],
+      now: () => Date.parse("2026-11-21T06:00:00.000Z") + run * 86_400_000,
+      progress: () => {},
     });
     expect(summary.outcome, document.name).toBe("succeeded");
   }

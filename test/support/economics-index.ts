@@ -100,21 +100,30 @@ export async function syntheticDataDir(spec: SyntheticSpec): Promise<string> {
       store.startRun(runId, run.at, "archive");
       for (const [source, events] of Object.entries(run.calendars ?? {}) as [CalendarSource, EventSpec[]][]) {
         const counts = applyCalendarSnapshot(store, match, source, events.map(sourceEvent), context);
-        if (counts.uncurated > 0) throw new Error(`synthetic ${source} titles matched no release of the registry (${counts.uncurated})`);
+        if (counts.uncurated > 0)
+          throw new Error(`synthetic ${source} titles matched no release of the registry (${counts.uncurated})`);
         store.recordCheck(runId, source, run.at, "successful", null);
       }
       if (run.observations && run.observations.length > 0) {
         const counts = applyObservations(store, seriesIndex, run.observations, context, null);
-        if (counts.unregistered > 0) throw new Error(`synthetic observations of unregistered series (${counts.unregistered})`);
-        for (const api of new Set(run.observations.map((item) => item.api))) store.recordCheck(runId, api, run.at, "successful", null);
+        if (counts.unregistered > 0)
+          throw new Error(`synthetic observations of unregistered series (${counts.unregistered})`);
+        for (const api of new Set(run.observations.map((item) => item.api)))
+          store.recordCheck(runId, api, run.at, "successful", null);
       }
-      for (const source of run.incomplete ?? []) store.recordCheck(runId, source, run.at, "incomplete", "synthetic failure");
+      for (const source of run.incomplete ?? [])
+        store.recordCheck(runId, source, run.at, "incomplete", "synthetic failure");
       const outcome = (run.incomplete ?? []).length > 0 ? "partial" : "succeeded";
       store.finishRun(runId, run.at, outcome, {});
       if (outcome === "succeeded") lastSuccess = run.at;
     }
     const at = lastRun?.at ?? null;
-    await publishIndex(store, registry, dir, { publishedAt: at, lastIngestedAt: at, lastSuccessfulIngestionAt: lastSuccess, ...spec.facts });
+    await publishIndex(store, registry, dir, {
+      publishedAt: at,
+      lastIngestedAt: at,
+      lastSuccessfulIngestionAt: lastSuccess,
+      ...spec.facts,
+    });
   } finally {
     store.close();
   }

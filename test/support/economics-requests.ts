@@ -11,12 +11,22 @@ type ServiceLike = {
 export function credentialedClient(service: ServiceLike, scopes: Scope[] = ["economics:read"]) {
   const key = service.createKey(scopes);
   return (path: string, init: RequestInit = {}) =>
-    service.request(path, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string> | undefined) } });
+    service.request(path, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string> | undefined) },
+    });
 }
 
 /** The order of the events routes: scheduled date, timed before date-only, time, id. */
-export function inEventOrder<T extends { scheduledDate: string; scheduledAt: string | null; id: string }>(entries: T[]): T[] {
-  const key = (entry: T) => [entry.scheduledDate, entry.scheduledAt === null ? "1" : "0", entry.scheduledAt ?? "", entry.id];
+export function inEventOrder<T extends { scheduledDate: string; scheduledAt: string | null; id: string }>(
+  entries: T[],
+): T[] {
+  const key = (entry: T) => [
+    entry.scheduledDate,
+    entry.scheduledAt === null ? "1" : "0",
+    entry.scheduledAt ?? "",
+    entry.id,
+  ];
   return [...entries].sort((a, b) => {
     const [ka, kb] = [key(a), key(b)];
     for (let index = 0; index < ka.length; index++) {

@@ -29,20 +29,36 @@ export function fuzzTransport(origin: string, concurrency: number): FuzzTranspor
   async function sendOne(request: HostileRequest): Promise<ReceivedAnswer | Error> {
     try {
       const response = await pool.request({
-        method: request.method, path: request.path, headers: request.headers, body: request.body,
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
         // A hang is a finding, not a stall: the deadline also covers time spent queued in the pool.
-        headersTimeout: 5_000, bodyTimeout: 5_000, signal: AbortSignal.timeout(20_000),
+        headersTimeout: 5_000,
+        bodyTimeout: 5_000,
+        signal: AbortSignal.timeout(20_000),
       });
       sent += 1;
       // A compressed answer is checked as the client that asked for it reads it: decoded by Node's zlib (a HEAD has no body).
       const bytes = Buffer.from(await response.body.arrayBuffer());
       const coding = response.headers["content-encoding"];
-      const text = (bytes.length === 0 ? bytes : coding === "br" ? brotliDecompressSync(bytes) : coding === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8");
+      const text = (
+        bytes.length === 0
+          ? bytes
+          : coding === "br"
+            ? brotliDecompressSync(bytes)
+            : coding === "gzip"
+              ? gunzipSync(bytes)
+              : bytes
+      ).toString("utf8");
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (error instanceof errors.InvalidArgumentError) {
         refusedByClient += 1;
-        if (refusalSamples.length < 5) refusalSamples.push(`${error.message}: ${request.method} ${request.path.slice(0, 120)} ${JSON.stringify(request.headers).slice(0, 200)}`);
+        if (refusalSamples.length < 5)
+          refusalSamples.push(
+            `${error.message}: ${request.method} ${request.path.slice(0, 120)} ${JSON.stringify(request.headers).slice(0, 200)}`,
+          );
         return error;
       }
       sent += 1;

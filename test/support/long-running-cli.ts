@@ -34,8 +34,15 @@ export function startCli(args: string[], env: Record<string, string> = {}): Long
         const match = out.match(pattern);
         if (match) finish(() => resolve(match));
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`no ${pattern} on stdout within ${timeoutMs} ms; stdout: ${out}; stderr: ${err}`))), timeoutMs);
-      const onExit = (code: number | null) => finish(() => reject(new Error(`exited (${code}) before printing ${pattern}; stdout: ${out}; stderr: ${err}`)));
+      const timer = setTimeout(
+        () =>
+          finish(() =>
+            reject(new Error(`no ${pattern} on stdout within ${timeoutMs} ms; stdout: ${out}; stderr: ${err}`)),
+          ),
+        timeoutMs,
+      );
+      const onExit = (code: number | null) =>
+        finish(() => reject(new Error(`exited (${code}) before printing ${pattern}; stdout: ${out}; stderr: ${err}`)));
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         child.stdout!.off("data", check);

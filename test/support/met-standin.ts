@@ -91,14 +91,27 @@ const DRIBBLE_BYTES = 8;
 /** ...every this many ms: about 80 bytes a second, so a forecast of tens of KB takes many minutes. */
 const DRIBBLE_INTERVAL_MS = 100;
 /** A GeoJSON feature MET could plausibly serve, but with no forecast in it. */
-const WRONG_SHAPE_BODY = JSON.stringify({ type: "Feature", geometry: { type: "Point", coordinates: [10.75, 59.91] }, properties: { note: "no timeseries" } });
+const WRONG_SHAPE_BODY = JSON.stringify({
+  type: "Feature",
+  geometry: { type: "Point", coordinates: [10.75, 59.91] },
+  properties: { note: "no timeseries" },
+});
 /** Set per response below, or by node itself. */
-const HEADERS_NOT_REPLAYED = new Set(["date", "expires", "last-modified", "content-length", "content-encoding", "connection"]);
+const HEADERS_NOT_REPLAYED = new Set([
+  "date",
+  "expires",
+  "last-modified",
+  "content-length",
+  "content-encoding",
+  "connection",
+]);
 
 export async function startMetStandin(options: MetStandinOptions): Promise<MetStandin> {
   const recorded = readRecordedHeaders();
   const expiresAfterMs =
-    options.expiresAfterMs === undefined ? Date.parse(recorded.get("expires")!) - Date.parse(recorded.get("date")!) : options.expiresAfterMs;
+    options.expiresAfterMs === undefined
+      ? Date.parse(recorded.get("expires")!) - Date.parse(recorded.get("date")!)
+      : options.expiresAfterMs;
   const replayed = [...recorded].filter(([name]) => !HEADERS_NOT_REPLAYED.has(name));
 
   let mode: MetStandinMode = "normal";
@@ -157,9 +170,19 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
       case "no-expires":
         return sendForecastAs(request, response, lastModifiedAt, (headers) => delete headers.expires);
       case "expires-past":
-        return sendForecastAs(request, response, lastModifiedAt, (headers) => (headers.expires = new Date(options.now() + PAST_EXPIRES_MS).toUTCString()));
+        return sendForecastAs(
+          request,
+          response,
+          lastModifiedAt,
+          (headers) => (headers.expires = new Date(options.now() + PAST_EXPIRES_MS).toUTCString()),
+        );
       case "last-modified-future":
-        return sendForecastAs(request, response, wholeSeconds(options.now() + FUTURE_LAST_MODIFIED_MS), () => undefined);
+        return sendForecastAs(
+          request,
+          response,
+          wholeSeconds(options.now() + FUTURE_LAST_MODIFIED_MS),
+          () => undefined,
+        );
       case "not-modified-always":
         return void response.writeHead(304, providerHeaders()).end();
     }
@@ -169,7 +192,12 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
    * sendForecast with another model-run time and adjusted headers: the 304 decision and the Last-Modified sent both
    * follow `modifiedAt`, as they would at MET.
    */
-  function sendForecastAs(request: IncomingMessage, response: ServerResponse, modifiedAt: number, adjust: (headers: Record<string, string>) => void): void {
+  function sendForecastAs(
+    request: IncomingMessage,
+    response: ServerResponse,
+    modifiedAt: number,
+    adjust: (headers: Record<string, string>) => void,
+  ): void {
     const headers = { ...providerHeaders(), "last-modified": new Date(modifiedAt).toUTCString() };
     adjust(headers);
     const since = Date.parse(String(request.headers["if-modified-since"]));
@@ -180,7 +208,9 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
   function resetMidBody(response: ServerResponse): void {
     response.writeHead(200, { ...providerHeaders(), "content-length": String(payload.json.length) });
     // Reset only once the first half has left, so the client really is mid-body and not still awaiting headers.
-    response.write(payload.json.subarray(0, payload.json.length >> 1), () => setTimeout(() => response.socket?.resetAndDestroy(), 20));
+    response.write(payload.json.subarray(0, payload.json.length >> 1), () =>
+      setTimeout(() => response.socket?.resetAndDestroy(), 20),
+    );
   }
 
   function dribble(response: ServerResponse): void {
@@ -216,7 +246,8 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
     const headers = { ...providerHeaders(), "content-type": "application/json" };
     if (!announced) {
       response.writeHead(200, headers);
-      for (let offset = 0; offset < body.length && !response.destroyed; offset += 64 * 1024) response.write(body.subarray(offset, offset + 64 * 1024));
+      for (let offset = 0; offset < body.length && !response.destroyed; offset += 64 * 1024)
+        response.write(body.subarray(offset, offset + 64 * 1024));
       return void response.end();
     }
     response.writeHead(200, { ...headers, "content-length": String(body.length) }).end(body);
@@ -256,7 +287,8 @@ function refuseLikeMet(url: URL, headers: IncomingHttpHeaders): { status: number
   const lat = url.searchParams.get("lat");
   const lon = url.searchParams.get("lon");
   if (lat === null || lon === null) return { status: 400, text: "<html><body>lat and lon are required</body></html>" };
-  if (![lat, lon].every((value) => /^-?\d+(\.\d{1,4})?$/.test(value))) return { status: 403, text: "<html><body>Max 4 decimals</body></html>" };
+  if (![lat, lon].every((value) => /^-?\d+(\.\d{1,4})?$/.test(value)))
+    return { status: 403, text: "<html><body>Max 4 decimals</body></html>" };
   return null;
 }
 

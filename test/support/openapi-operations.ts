@@ -34,17 +34,29 @@ interface OpenApiOperation {
 
 export function operationsOf(document: { paths: Record<string, Record<string, OpenApiOperation>> }): Operation[] {
   const served = Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]): Operation => ({
-      id: operation.operationId,
-      method: method.toUpperCase(),
-      path,
-      access: operation["x-service-access"] === "PUBLIC" ? "PUBLIC" : "KEY",
-      scope: operation["x-service-required-scope"],
-      parameters: operation.parameters ?? [],
-    })));
-  const operator = ALL_ROUTES.filter((route) => route.access === "OPERATOR").map((route): Operation => ({
-    id: route.name, method: route.method, path: route.path, access: "OPERATOR", scope: route.scope,
-    parameters: route.parameters.map((parameter) => ({ ...parameter, schema: parameter.schema as OperationParameter["schema"] })),
-  }));
+    Object.entries(item).map(
+      ([method, operation]): Operation => ({
+        id: operation.operationId,
+        method: method.toUpperCase(),
+        path,
+        access: operation["x-service-access"] === "PUBLIC" ? "PUBLIC" : "KEY",
+        scope: operation["x-service-required-scope"],
+        parameters: operation.parameters ?? [],
+      }),
+    ),
+  );
+  const operator = ALL_ROUTES.filter((route) => route.access === "OPERATOR").map(
+    (route): Operation => ({
+      id: route.name,
+      method: route.method,
+      path: route.path,
+      access: "OPERATOR",
+      scope: route.scope,
+      parameters: route.parameters.map((parameter) => ({
+        ...parameter,
+        schema: parameter.schema as OperationParameter["schema"],
+      })),
+    }),
+  );
   return [...served, ...operator];
 }

@@ -17,14 +17,27 @@ import { createMetrics } from "../../server/observability/metrics.ts";
 
 export function testSpec(overrides: Partial<RouteSpec> & Pick<RouteSpec, "name" | "path">): RouteSpec {
   return {
-    method: "GET", tag: "service", summary: "test route", access: "PUBLIC", scope: null, requiresDurableStorage: false,
-    publicCacheSeconds: null, errorCodes: [], ignoredParameters: [], parameters: [], dataSchema: {}, metaFields: [],
+    method: "GET",
+    tag: "service",
+    summary: "test route",
+    access: "PUBLIC",
+    scope: null,
+    requiresDurableStorage: false,
+    publicCacheSeconds: null,
+    errorCodes: [],
+    ignoredParameters: [],
+    parameters: [],
+    dataSchema: {},
+    metaFields: [],
     ...overrides,
   };
 }
 
 /** The generic pipeline on a real port with routes of the test's own making. */
-export async function startPipeline(routes: BoundRoute[], options: { storageBound?: boolean; publicPerWindow?: number } = {}) {
+export async function startPipeline(
+  routes: BoundRoute[],
+  options: { storageBound?: boolean; publicPerWindow?: number } = {},
+) {
   const keysFile = join(mkdtempSync(join(tmpdir(), "pipeline-")), "keys.json");
   let now = Date.parse("2026-11-21T12:00:00Z");
   const context: PipelineContext = {
@@ -32,7 +45,11 @@ export async function startPipeline(routes: BoundRoute[], options: { storageBoun
     corsOrigins: ["https://app.example.com"],
     clock: { now: () => now },
     keyLookup: createKeyLookup(keysFile),
-    rateLimiter: createRateLimiter({ windowSeconds: 60, publicPerWindow: options.publicPerWindow ?? 1000, credentialedPerWindow: 1000 }),
+    rateLimiter: createRateLimiter({
+      windowSeconds: 60,
+      publicPerWindow: options.publicPerWindow ?? 1000,
+      credentialedPerWindow: 1000,
+    }),
     storageBound: options.storageBound ?? true,
     trustedProxies: new Set(),
     keptAnswers: createKeptAnswers(() => now),
@@ -51,7 +68,9 @@ export async function startPipeline(routes: BoundRoute[], options: { storageBoun
   await server.ready();
   return {
     url: server.url!.replace(/\/$/, ""),
-    advance: (ms: number) => { now += ms; },
+    advance: (ms: number) => {
+      now += ms;
+    },
     keptAnswerBytes: () => context.keptAnswers.bytes,
     key(scopes: Scope[]) {
       const { record, secret } = newKey({ name: "t", environment: "test", scopes, createdAt: "2026-11-21T00:00:00Z" });

@@ -57,11 +57,15 @@ function paddedPastCeiling(recorded: RecordedAnswer, maxBytes: number): Buffer {
 /** An error page of a kind the source does not read: HTML where the source reads JSON, XML, CSV or iCalendar; JSON where it reads HTML. */
 function wrongTypeErrorPage(pattern: string): { body: string; contentType: string } {
   if (contentTypeOf(pattern).startsWith("text/html")) {
-    return { body: JSON.stringify({ status: 503, error: "Service Unavailable", message: "Please try again later." }), contentType: "application/json" };
+    return {
+      body: JSON.stringify({ status: 503, error: "Service Unavailable", message: "Please try again later." }),
+      contentType: "application/json",
+    };
   }
   return {
-    body: "<!DOCTYPE html>\n<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1>"
-      + "<p>The server is temporarily unable to service your request.</p></body></html>\n",
+    body:
+      "<!DOCTYPE html>\n<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1>" +
+      "<p>The server is temporarily unable to service your request.</p></body></html>\n",
     contentType: "text/html; charset=utf-8",
   };
 }
@@ -69,70 +73,108 @@ function wrongTypeErrorPage(pattern: string): { body: string; contentType: strin
 /** The publisher's error in the very syntax (and content type) the source reads: a soft error, answered 200. */
 function sameTypeErrorDocument(pattern: string): string {
   const type = contentTypeOf(pattern);
-  if (type.startsWith("application/json")) return JSON.stringify({ error: { code: 503, message: "Service temporarily unavailable" } });
+  if (type.startsWith("application/json"))
+    return JSON.stringify({ error: { code: 503, message: "Service temporarily unavailable" } });
   if (type.startsWith("text/csv")) return "error,message\r\n503,Service temporarily unavailable\r\n";
-  if (type.startsWith("text/html")) return "<!DOCTYPE html>\n<html><head><title>Maintenance</title></head><body><p>Service temporarily unavailable</p></body></html>\n";
-  if (type.includes("xml")) return `<?xml version="1.0" encoding="utf-8"?>\n<error><code>503</code><message>Service temporarily unavailable</message></error>\n`;
+  if (type.startsWith("text/html"))
+    return "<!DOCTYPE html>\n<html><head><title>Maintenance</title></head><body><p>Service temporarily unavailable</p></body></html>\n";
+  if (type.includes("xml"))
+    return `<?xml version="1.0" encoding="utf-8"?>\n<error><code>503</code><message>Service temporarily unavailable</message></error>\n`;
   return "Service temporarily unavailable\r\n";
 }
 
 export const PUBLISHER_FAULTS: readonly PublisherFault[] = [
   { name: "HTTP 500", refusedAs: /answered HTTP 500$/, apply: (standin, pattern) => standin.fail(pattern, 500) },
-  { name: "no answer within the time-out", refusedAs: /did not answer within \d+ ms$/, apply: (standin, pattern) => standin.hang(pattern) },
   {
-    name: "body stalls half-way past the time-out", refusedAs: /did not finish within \d+ ms$/,
-    apply: (standin, pattern) => standin.respond(pattern, (response, recorded) => {
-      const body = bodyOf(recorded);
-      quietly(response).writeHead(200, { "content-type": contentTypeOf(pattern), "content-length": String(body.length) });
-      response.write(halfOf(body));
-    }),
+    name: "no answer within the time-out",
+    refusedAs: /did not answer within \d+ ms$/,
+    apply: (standin, pattern) => standin.hang(pattern),
   },
   {
-    name: "malformed (gzip bytes without Content-Encoding)", refusedAs: "document",
-    apply: (standin, pattern) => standin.respond(pattern, (response, recorded) => {
-      const body = gzipSync(bodyOf(recorded));
-      response.writeHead(200, { "content-type": contentTypeOf(pattern), "content-length": String(body.length) }).end(body);
-    }),
+    name: "body stalls half-way past the time-out",
+    refusedAs: /did not finish within \d+ ms$/,
+    apply: (standin, pattern) =>
+      standin.respond(pattern, (response, recorded) => {
+        const body = bodyOf(recorded);
+        quietly(response).writeHead(200, {
+          "content-type": contentTypeOf(pattern),
+          "content-length": String(body.length),
+        });
+        response.write(halfOf(body));
+      }),
   },
   {
-    name: "an error document in the expected syntax, with 200", refusedAs: "document",
+    name: "malformed (gzip bytes without Content-Encoding)",
+    refusedAs: "document",
+    apply: (standin, pattern) =>
+      standin.respond(pattern, (response, recorded) => {
+        const body = gzipSync(bodyOf(recorded));
+        response
+          .writeHead(200, { "content-type": contentTypeOf(pattern), "content-length": String(body.length) })
+          .end(body);
+      }),
+  },
+  {
+    name: "an error document in the expected syntax, with 200",
+    refusedAs: "document",
     apply: (standin, pattern) => standin.replace(pattern, sameTypeErrorDocument(pattern), contentTypeOf(pattern)),
   },
   {
-    name: "truncated (cut in the middle, framed as whole)", refusedAs: "document",
-    apply: (standin, pattern) => standin.respond(pattern, (response, recorded) => {
-      const body = cutInTheMiddle(pattern, bodyOf(recorded));
-      response.writeHead(200, { "content-type": contentTypeOf(pattern), "content-length": String(body.length) }).end(body);
-    }),
+    name: "truncated (cut in the middle, framed as whole)",
+    refusedAs: "document",
+    apply: (standin, pattern) =>
+      standin.respond(pattern, (response, recorded) => {
+        const body = cutInTheMiddle(pattern, bodyOf(recorded));
+        response
+          .writeHead(200, { "content-type": contentTypeOf(pattern), "content-length": String(body.length) })
+          .end(body);
+      }),
   },
   {
-    name: "connection dropped half-way through the body", refusedAs: /broke off the answer$/,
-    apply: (standin, pattern) => standin.respond(pattern, (response, recorded) => {
-      const body = bodyOf(recorded);
-      quietly(response).writeHead(200, { "content-type": contentTypeOf(pattern), "content-length": String(body.length) });
-      response.write(halfOf(body), () => response.destroy());
-    }),
-  },
-  { name: "empty body (200, 0 bytes)", refusedAs: "document", apply: (standin, pattern) => standin.replace(pattern, Buffer.alloc(0), contentTypeOf(pattern)) },
-  {
-    name: "oversized, declared by Content-Length", refusedAs: /announced \d+ bytes, over the \d+-byte ceiling$/,
-    apply: (standin, pattern, limits) => standin.respond(pattern, (response, recorded) => {
-      const body = paddedPastCeiling(recorded, limits.maxBytes);
-      quietly(response).writeHead(200, { "content-type": contentTypeOf(pattern), "content-length": String(body.length) }).end(body);
-    }),
+    name: "connection dropped half-way through the body",
+    refusedAs: /broke off the answer$/,
+    apply: (standin, pattern) =>
+      standin.respond(pattern, (response, recorded) => {
+        const body = bodyOf(recorded);
+        quietly(response).writeHead(200, {
+          "content-type": contentTypeOf(pattern),
+          "content-length": String(body.length),
+        });
+        response.write(halfOf(body), () => response.destroy());
+      }),
   },
   {
-    name: "oversized, streamed without Content-Length", refusedAs: /sent more than the \d+-byte ceiling$/,
-    apply: (standin, pattern, limits) => standin.respond(pattern, (response, recorded) => {
-      const body = paddedPastCeiling(recorded, limits.maxBytes);
-      quietly(response).writeHead(200, { "content-type": contentTypeOf(pattern) });
-      // Several chunks, so that the ceiling has to be enforced while reading and not only against a declared length.
-      for (let start = 0; start < body.length; start += 64 * 1024) response.write(body.subarray(start, start + 64 * 1024));
-      response.end();
-    }),
+    name: "empty body (200, 0 bytes)",
+    refusedAs: "document",
+    apply: (standin, pattern) => standin.replace(pattern, Buffer.alloc(0), contentTypeOf(pattern)),
   },
   {
-    name: "wrong content type (an error page, with 200)", refusedAs: "document",
+    name: "oversized, declared by Content-Length",
+    refusedAs: /announced \d+ bytes, over the \d+-byte ceiling$/,
+    apply: (standin, pattern, limits) =>
+      standin.respond(pattern, (response, recorded) => {
+        const body = paddedPastCeiling(recorded, limits.maxBytes);
+        quietly(response)
+          .writeHead(200, { "content-type": contentTypeOf(pattern), "content-length": String(body.length) })
+          .end(body);
+      }),
+  },
+  {
+    name: "oversized, streamed without Content-Length",
+    refusedAs: /sent more than the \d+-byte ceiling$/,
+    apply: (standin, pattern, limits) =>
+      standin.respond(pattern, (response, recorded) => {
+        const body = paddedPastCeiling(recorded, limits.maxBytes);
+        quietly(response).writeHead(200, { "content-type": contentTypeOf(pattern) });
+        // Several chunks, so that the ceiling has to be enforced while reading and not only against a declared length.
+        for (let start = 0; start < body.length; start += 64 * 1024)
+          response.write(body.subarray(start, start + 64 * 1024));
+        response.end();
+      }),
+  },
+  {
+    name: "wrong content type (an error page, with 200)",
+    refusedAs: "document",
     apply: (standin, pattern) => {
       const page = wrongTypeErrorPage(pattern);
       standin.replace(pattern, page.body, page.contentType);

@@ -25,11 +25,13 @@ const SINGLE_DOCUMENTS: { path: string; source: string; empty?: string }[] = [
   { path: PUBLISHER_PATHS.ecbMeetings, source: "central-bank-meetings-calendar" },
   { path: PUBLISHER_PATHS.ecbStatistics, source: "central-bank-statistics-calendar" },
   {
-    path: PUBLISHER_PATHS.blsNewsFeed, source: "bls-news-feed",
+    path: PUBLISHER_PATHS.blsNewsFeed,
+    source: "bls-news-feed",
     empty: `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>BLS Latest Numbers</title></feed>\n`,
   },
   {
-    path: PUBLISHER_PATHS.ecbPressFeed, source: "ecb-press-feed",
+    path: PUBLISHER_PATHS.ecbPressFeed,
+    source: "ecb-press-feed",
     empty: `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>ECB press releases</title></channel></rss>\n`,
   },
 ];
@@ -65,7 +67,10 @@ interface CsvDocument {
 function filesOf(dir: string, source: string): string[] {
   const folder = join(dir, source);
   if (!existsSync(folder)) return [];
-  return readdirSync(folder).filter((name) => !name.startsWith(".") && extname(name) !== ".md").sort().map((name) => join(folder, name));
+  return readdirSync(folder)
+    .filter((name) => !name.startsWith(".") && extname(name) !== ".md")
+    .sort()
+    .map((name) => join(folder, name));
 }
 
 export function loadSamples(dir: string): Samples {
@@ -93,7 +98,9 @@ export function loadSamples(dir: string): Samples {
     if (dataset) eurostat.set(dataset, document);
   }
   // csvdata documents only: an archived SDMX-JSON answer (the €STR recording) is not what a csvdata request gets.
-  const ecb = filesOf(dir, "ecb-data").filter((file) => extname(file) !== ".json").map((file) => readCsv(readFileSync(file, "utf8")));
+  const ecb = filesOf(dir, "ecb-data")
+    .filter((file) => extname(file) !== ".json")
+    .map((file) => readCsv(readFileSync(file, "utf8")));
   return { single, blsSeries, eurostat, ecb };
 }
 
@@ -102,7 +109,12 @@ function readCsv(text: string): CsvDocument {
   const lineEnd = text.includes("\r\n") ? "\r\n" : "\n";
   const lines = text.split(lineEnd).filter((line) => line !== "");
   const [header = "", ...rows] = lines;
-  return { lineEnd, header, headerFields: splitCsvLine(header), rows: rows.map((row) => ({ text: row, fields: splitCsvLine(row) })) };
+  return {
+    lineEnd,
+    header,
+    headerFields: splitCsvLine(header),
+    rows: rows.map((row) => ({ text: row, fields: splitCsvLine(row) })),
+  };
 }
 
 function splitCsvLine(line: string): string[] {
@@ -112,12 +124,16 @@ function splitCsvLine(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const char = line[i]!;
     if (quoted) {
-      if (char === "\"" && line[i + 1] === "\"") { field += "\""; i++; }
-      else if (char === "\"") quoted = false;
+      if (char === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else field += char;
-    } else if (char === "\"") quoted = true;
-    else if (char === ",") { fields.push(field); field = ""; }
-    else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      fields.push(field);
+      field = "";
+    } else field += char;
   }
   fields.push(field);
   return fields;
@@ -131,10 +147,16 @@ function keyMatches(key: string, values: string[]): boolean {
 }
 
 function csvAnswer(document: CsvDocument, keep: (row: { fields: string[] }) => boolean): Buffer {
-  return Buffer.from([document.header, ...document.rows.filter(keep).map((row) => row.text), ""].join(document.lineEnd));
+  return Buffer.from(
+    [document.header, ...document.rows.filter(keep).map((row) => row.text), ""].join(document.lineEnd),
+  );
 }
 
-export function recordedAnswer(samples: Samples, request: StandinRequest, target: URL): { contentType: string; body: Buffer } | null {
+export function recordedAnswer(
+  samples: Samples,
+  request: StandinRequest,
+  target: URL,
+): { contentType: string; body: Buffer } | null {
   const path = request.path;
   const single = samples.single.get(path);
   if (single && request.method === "GET") return { contentType: contentTypeOf(path), body: single };
@@ -145,35 +167,63 @@ export function recordedAnswer(samples: Samples, request: StandinRequest, target
       const body = JSON.parse(request.body) as { seriesid?: unknown };
       ids = Array.isArray(body.seriesid) ? body.seriesid.filter((id): id is string => typeof id === "string") : [];
     } catch {
-      return { contentType: "application/json", body: Buffer.from(JSON.stringify({ status: "REQUEST_NOT_PROCESSED", responseTime: 1, message: ["Invalid JSON"], Results: {} })) };
+      return {
+        contentType: "application/json",
+        body: Buffer.from(
+          JSON.stringify({ status: "REQUEST_NOT_PROCESSED", responseTime: 1, message: ["Invalid JSON"], Results: {} }),
+        ),
+      };
     }
     const missing = ids.filter((id) => !samples.blsSeries.has(id));
     const series = ids.map((id) => samples.blsSeries.get(id) ?? { seriesID: id, data: [] });
     const message = missing.map((id) => `No Data Available for Series ${id}`);
-    return { contentType: "application/json", body: Buffer.from(JSON.stringify({ status: "REQUEST_SUCCEEDED", responseTime: 1, message, Results: { series } })) };
+    return {
+      contentType: "application/json",
+      body: Buffer.from(JSON.stringify({ status: "REQUEST_SUCCEEDED", responseTime: 1, message, Results: { series } })),
+    };
   }
 
   const eurostat = /^\/eurostat\/api\/dissemination\/sdmx\/2\.1\/data\/([^/]+)\/([^/]*)$/.exec(path);
   if (eurostat && request.method === "GET") {
     const document = samples.eurostat.get(decodeURIComponent(eurostat[1]!).toLowerCase());
     const key = decodeURIComponent(eurostat[2]!);
-    if (!document) return { contentType: "text/csv; charset=utf-8", body: Buffer.from("DATAFLOW,LAST UPDATE,TIME_PERIOD,OBS_VALUE,OBS_FLAG,CONF_STATUS\n") };
+    if (!document)
+      return {
+        contentType: "text/csv; charset=utf-8",
+        body: Buffer.from("DATAFLOW,LAST UPDATE,TIME_PERIOD,OBS_VALUE,OBS_FLAG,CONF_STATUS\n"),
+      };
     const first = document.headerFields.indexOf("LAST UPDATE") + 1;
     const last = document.headerFields.indexOf("TIME_PERIOD");
-    return { contentType: "text/csv; charset=utf-8", body: csvAnswer(document, (row) => keyMatches(key, row.fields.slice(first, last))) };
+    return {
+      contentType: "text/csv; charset=utf-8",
+      body: csvAnswer(document, (row) => keyMatches(key, row.fields.slice(first, last))),
+    };
   }
 
   const ecb = /^\/service\/data\/([^/]+)\/([^/]*)$/.exec(path);
   if (ecb && request.method === "GET" && target.searchParams.get("format") === "csvdata") {
     const flow = decodeURIComponent(ecb[1]!);
     const key = decodeURIComponent(ecb[2]!);
-    const seriesKey = (document: CsvDocument, row: { fields: string[] }) => row.fields[document.headerFields.indexOf("KEY")] ?? "";
-    const ofFlow = (document: CsvDocument, row: { fields: string[] }) => seriesKey(document, row).startsWith(`${flow}.`);
-    const document = samples.ecb.find((candidate) => candidate.rows.some((row) => ofFlow(candidate, row))) ?? samples.ecb[0];
+    const seriesKey = (document: CsvDocument, row: { fields: string[] }) =>
+      row.fields[document.headerFields.indexOf("KEY")] ?? "";
+    const ofFlow = (document: CsvDocument, row: { fields: string[] }) =>
+      seriesKey(document, row).startsWith(`${flow}.`);
+    const document =
+      samples.ecb.find((candidate) => candidate.rows.some((row) => ofFlow(candidate, row))) ?? samples.ecb[0];
     if (!document) return null;
     return {
       contentType: "text/csv; charset=utf-8",
-      body: csvAnswer(document, (row) => ofFlow(document, row) && keyMatches(key, seriesKey(document, row).slice(flow.length + 1).split("."))),
+      body: csvAnswer(
+        document,
+        (row) =>
+          ofFlow(document, row) &&
+          keyMatches(
+            key,
+            seriesKey(document, row)
+              .slice(flow.length + 1)
+              .split("."),
+          ),
+      ),
     };
   }
   return null;

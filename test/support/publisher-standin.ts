@@ -35,7 +35,10 @@ export interface PublisherStandin {
   /** `http://127.0.0.1:<port>` */
   url: string;
   /** The five publisher-host variables, all pointing here. */
-  env: Record<"SERVICE_BLS_URL" | "SERVICE_BLS_API_URL" | "SERVICE_EUROSTAT_URL" | "SERVICE_ECB_URL" | "SERVICE_ECB_DATA_URL", string>;
+  env: Record<
+    "SERVICE_BLS_URL" | "SERVICE_BLS_API_URL" | "SERVICE_EUROSTAT_URL" | "SERVICE_ECB_URL" | "SERVICE_ECB_DATA_URL",
+    string
+  >;
   /** The same as `UpstreamHosts` for an in-process fetch-mode run. */
   hosts: { "bls-www": string; "bls-api": string; eurostat: string; "ecb-www": string; "ecb-data": string };
   /** Every request received, in order. */
@@ -77,7 +80,12 @@ export async function startPublisherStandin(options: { samplesDir?: string } = {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const target = new URL(request.url ?? "/", "http://standin");
-    const received: StandinRequest = { method: request.method ?? "GET", path: target.pathname, query: target.search, body: Buffer.concat(chunks).toString("utf8") };
+    const received: StandinRequest = {
+      method: request.method ?? "GET",
+      path: target.pathname,
+      query: target.search,
+      body: Buffer.concat(chunks).toString("utf8"),
+    };
     requests.push(received);
     for (const waiter of [...waiters]) {
       if (pathMatches(waiter.pattern, received.path)) {
@@ -87,7 +95,8 @@ export async function startPublisherStandin(options: { samplesDir?: string } = {
     }
     const behaviour = behaviourFor(received.path);
     if (behaviour?.kind === "hang") return;
-    if (behaviour?.kind === "fail") return send(response, behaviour.status, "text/plain", Buffer.from(`stand-in failure ${behaviour.status}\n`));
+    if (behaviour?.kind === "fail")
+      return send(response, behaviour.status, "text/plain", Buffer.from(`stand-in failure ${behaviour.status}\n`));
     if (behaviour?.kind === "body") return send(response, behaviour.status, behaviour.contentType, behaviour.body);
     const answer = recordedAnswer(samples, received, target);
     if (behaviour?.kind === "respond") return behaviour.respond(response, answer);
@@ -100,14 +109,26 @@ export async function startPublisherStandin(options: { samplesDir?: string } = {
 
   return {
     url,
-    env: { SERVICE_BLS_URL: url, SERVICE_BLS_API_URL: url, SERVICE_EUROSTAT_URL: url, SERVICE_ECB_URL: url, SERVICE_ECB_DATA_URL: url },
+    env: {
+      SERVICE_BLS_URL: url,
+      SERVICE_BLS_API_URL: url,
+      SERVICE_EUROSTAT_URL: url,
+      SERVICE_ECB_URL: url,
+      SERVICE_ECB_DATA_URL: url,
+    },
     hosts: { "bls-www": url, "bls-api": url, eurostat: url, "ecb-www": url, "ecb-data": url },
     requests,
-    count: (pattern) => requests.filter((request) => pattern === undefined || pathMatches(pattern, request.path)).length,
+    count: (pattern) =>
+      requests.filter((request) => pattern === undefined || pathMatches(pattern, request.path)).length,
     fail: (pattern, status = 500) => void behaviours.set(pattern, { kind: "fail", status }),
     hang: (pattern) => void behaviours.set(pattern, { kind: "hang" }),
     replace: (pattern, body, contentType = contentTypeOf(pattern)) =>
-      void behaviours.set(pattern, { kind: "body", body: Buffer.isBuffer(body) ? body : Buffer.from(body), contentType, status: 200 }),
+      void behaviours.set(pattern, {
+        kind: "body",
+        body: Buffer.isBuffer(body) ? body : Buffer.from(body),
+        contentType,
+        status: 200,
+      }),
     respond: (pattern, responder) => void behaviours.set(pattern, { kind: "respond", respond: responder }),
     reset: (pattern) => {
       if (pattern === undefined) behaviours.clear();
@@ -117,14 +138,24 @@ export async function startPublisherStandin(options: { samplesDir?: string } = {
       const seen = requests.find((request) => pathMatches(pattern, request.path));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`stand-in: no request for ${pattern} within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({ pattern, resolve: (request) => { clearTimeout(timer); resolve(request); } });
+        const timer = setTimeout(
+          () => reject(new Error(`stand-in: no request for ${pattern} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        waiters.push({
+          pattern,
+          resolve: (request) => {
+            clearTimeout(timer);
+            resolve(request);
+          },
+        });
       });
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

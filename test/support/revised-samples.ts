@@ -11,13 +11,17 @@ import { DEFAULT_SAMPLES_DIR } from "./publisher-recorded-replies.ts";
 export function writeRevisedSamples(dir: string): string {
   cpSync(DEFAULT_SAMPLES_DIR, dir, { recursive: true });
   for (const name of dataFiles(dir, "bls-api")) {
-    const document = JSON.parse(readFileSync(name, "utf8")) as { Results?: { series?: BlsSeries[] }; series?: BlsSeries[] };
+    const document = JSON.parse(readFileSync(name, "utf8")) as {
+      Results?: { series?: BlsSeries[] };
+      series?: BlsSeries[];
+    };
     for (const series of document.Results?.series ?? document.series ?? []) {
       for (const row of series.data ?? []) if (typeof row.value === "string") row.value = revised(row.value);
     }
     writeFileSync(name, JSON.stringify(document));
   }
-  for (const name of [...dataFiles(dir, "eurostat-sdmx"), ...dataFiles(dir, "ecb-data")]) writeFileSync(name, revisedCsv(readFileSync(name, "utf8")));
+  for (const name of [...dataFiles(dir, "eurostat-sdmx"), ...dataFiles(dir, "ecb-data")])
+    writeFileSync(name, revisedCsv(readFileSync(name, "utf8")));
   return dir;
 }
 
@@ -26,7 +30,9 @@ interface BlsSeries {
 }
 
 function dataFiles(dir: string, source: string): string[] {
-  return readdirSync(join(dir, source)).filter((name) => !name.startsWith(".") && !name.endsWith(".md")).map((name) => join(dir, source, name));
+  return readdirSync(join(dir, source))
+    .filter((name) => !name.startsWith(".") && !name.endsWith(".md"))
+    .map((name) => join(dir, source, name));
 }
 
 /** A different number in the same decimal notation ("5.5" to "5.51", "2" to "2.1"); a non-number (a missing-value mark) stays. */
@@ -41,11 +47,14 @@ function revisedCsv(text: string): string {
   const [header = "", ...rows] = text.split(lineEnd);
   const column = fieldBounds(header).findIndex(([start, end]) => header.slice(start, end) === "OBS_VALUE");
   if (column < 0) return text;
-  return [header, ...rows.map((row) => {
-    const bounds = fieldBounds(row)[column];
-    if (!bounds) return row;
-    return `${row.slice(0, bounds[0])}${revised(row.slice(bounds[0], bounds[1]))}${row.slice(bounds[1])}`;
-  })].join(lineEnd);
+  return [
+    header,
+    ...rows.map((row) => {
+      const bounds = fieldBounds(row)[column];
+      if (!bounds) return row;
+      return `${row.slice(0, bounds[0])}${revised(row.slice(bounds[0], bounds[1]))}${row.slice(bounds[1])}`;
+    }),
+  ].join(lineEnd);
 }
 
 /** Start and end offsets of each field of one CSV record (commas inside quotes do not split). */
@@ -54,7 +63,7 @@ function fieldBounds(line: string): [number, number][] {
   let start = 0;
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
-    if (line[i] === "\"") quoted = !quoted;
+    if (line[i] === '"') quoted = !quoted;
     else if (line[i] === "," && !quoted) {
       bounds.push([start, i]);
       start = i + 1;

@@ -20,7 +20,15 @@ export interface FakeClock {
 
 export function fakeClock(startIso = "2026-11-21T12:00:00Z"): FakeClock {
   let current = Date.parse(startIso);
-  return { now: () => current, set: (iso) => { current = Date.parse(iso); }, advance: (ms) => { current += ms; } };
+  return {
+    now: () => current,
+    set: (iso) => {
+      current = Date.parse(iso);
+    },
+    advance: (ms) => {
+      current += ms;
+    },
+  };
 }
 
 export interface RunningService {
@@ -73,8 +81,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     rateLimit: { windowSeconds: 60, publicPerWindow: 1000, credentialedPerWindow: 1000, ...options.rateLimit },
     upstreams: [],
     weather: {
-      enabled: options.weatherBaseUrl !== undefined, baseUrl: options.weatherBaseUrl ?? "http://127.0.0.1:9",
-      userAgent: "service-tests/1.0 (tests@example.com)", timeoutMs: 1000, maxBytes: 2_000_000, maxEntries: 100,
+      enabled: options.weatherBaseUrl !== undefined,
+      baseUrl: options.weatherBaseUrl ?? "http://127.0.0.1:9",
+      userAgent: "service-tests/1.0 (tests@example.com)",
+      timeoutMs: 1000,
+      maxBytes: 2_000_000,
+      maxEntries: 100,
     },
   };
   const launchIngestion = options.launchIngestion?.(dataDir);
@@ -91,11 +103,23 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const url = server.url!.replace(/\/$/, "");
 
   return {
-    url, dataDir, config, clock, logs, logEntries: entries,
+    url,
+    dataDir,
+    config,
+    clock,
+    logs,
+    logEntries: entries,
     edgeAnswers: () => edgeAnswers,
     createKey(scopes, keyOptions = {}) {
-      const { record, secret } = newKey({ name: "test", environment: keyOptions.environment ?? config.environment, scopes, createdAt: new Date(clock.now()).toISOString() });
-      const stored: StoredKey = keyOptions.revoked ? { ...record, revokedAt: new Date(clock.now()).toISOString() } : record;
+      const { record, secret } = newKey({
+        name: "test",
+        environment: keyOptions.environment ?? config.environment,
+        scopes,
+        createdAt: new Date(clock.now()).toISOString(),
+      });
+      const stored: StoredKey = keyOptions.revoked
+        ? { ...record, revokedAt: new Date(clock.now()).toISOString() }
+        : record;
       writeKeyFile(config.keysFile, { keys: [...readKeyFile(config.keysFile).keys, stored] });
       return secret;
     },

@@ -47,7 +47,12 @@ function periodOf(code: string): ReferencePeriod {
     const endMonth = startMonth + 2;
     const last = new Date(Date.UTC(year, endMonth, 0)).getUTCDate();
     const pad = (n: number) => String(n).padStart(2, "0");
-    return { kind: "QUARTER", code, startDate: `${year}-${pad(startMonth)}-01`, endDate: `${year}-${pad(endMonth)}-${pad(last)}` };
+    return {
+      kind: "QUARTER",
+      code,
+      startDate: `${year}-${pad(startMonth)}-01`,
+      endDate: `${year}-${pad(endMonth)}-${pad(last)}`,
+    };
   }
   throw new Error(`unsupported period code ${code}`);
 }
@@ -78,8 +83,24 @@ export function eventIdOf(spec: Pick<EventSpec, "source" | "id">): string {
 type ObservationApi = SourceObservation["api"];
 
 /** A SourceObservation as an adapter would produce it. */
-export function observation(api: ObservationApi, seriesId: string, referencePeriod: string, value: string | null, publicationStatus: string | null = null): SourceObservation {
-  return { api, seriesId, referencePeriod, value, publicationStatus, sourceUpdatedAt: null, note: null, adapter: `synthetic-${api}`, transformation: [] };
+export function observation(
+  api: ObservationApi,
+  seriesId: string,
+  referencePeriod: string,
+  value: string | null,
+  publicationStatus: string | null = null,
+): SourceObservation {
+  return {
+    api,
+    seriesId,
+    referencePeriod,
+    value,
+    publicationStatus,
+    sourceUpdatedAt: null,
+    note: null,
+    adapter: `synthetic-${api}`,
+    transformation: [],
+  };
 }
 
 export interface SyntheticRun {

@@ -51,7 +51,12 @@ export interface Setup extends Partial<Omit<WeatherCacheOptions<string>, "client
 export async function setup({ standin: standinOptions, timeoutMs = 2000, wrapClient, ...cacheOptions }: Setup = {}) {
   now = START;
   standin = await startMetStandin({ now: clock, ...standinOptions });
-  const metClient = createMetClient({ baseUrl: standin.url, userAgent: "cache-test/1 ops@example.org", timeoutMs, maxBytes: 1_000_000 });
+  const metClient = createMetClient({
+    baseUrl: standin.url,
+    userAgent: "cache-test/1 ops@example.org",
+    timeoutMs,
+    maxBytes: 1_000_000,
+  });
   const cache = createWeatherCache<string>({
     client: wrapClient ? wrapClient(metClient) : metClient,
     parse: modelRunTime,
@@ -63,7 +68,10 @@ export async function setup({ standin: standinOptions, timeoutMs = 2000, wrapCli
 }
 
 export async function rejection(promise: Promise<unknown>): Promise<WeatherUpstreamError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(WeatherUpstreamError);
   return error as WeatherUpstreamError;
 }

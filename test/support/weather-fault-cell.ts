@@ -34,7 +34,10 @@ export async function runCell(cell: Cell, probeFreshFor: number | null): Promise
     met.setMode(cell.fault.mode);
     const { answer, providerCalls } = await counted(met, ask);
     met.setMode("normal");
-    const freshFor = probeFreshFor !== null && answer.status === 200 ? await freshnessAround(probeFreshFor, ask, met, clock.advance) : null;
+    const freshFor =
+      probeFreshFor !== null && answer.status === 200
+        ? await freshnessAround(probeFreshFor, ask, met, clock.advance)
+        : null;
     return { ...observed(answer), providerCalls, freshFor };
   } finally {
     await service.close();
@@ -45,19 +48,29 @@ export async function runCell(cell: Cell, probeFreshFor: number | null): Promise
 function requester(service: RunningService, { view, audience }: Cell): () => Promise<Answer> {
   if (audience === "public") return () => service.request(`/api/public/v1/weather/${view}?${WHERE.public}`);
   const key = service.createKey(["weather:read"]);
-  return () => service.request(`/api/v1/weather/${view}?${WHERE.credentialed}`, { headers: { authorization: `Bearer ${key}` } });
+  return () =>
+    service.request(`/api/v1/weather/${view}?${WHERE.credentialed}`, { headers: { authorization: `Bearer ${key}` } });
 }
 
-async function counted(met: MetStandin, ask: () => Promise<Answer>): Promise<{ answer: Answer; providerCalls: number }> {
+async function counted(
+  met: MetStandin,
+  ask: () => Promise<Answer>,
+): Promise<{ answer: Answer; providerCalls: number }> {
   const before = met.requests;
   const answer = await ask();
   return { answer, providerCalls: met.requests - before };
 }
 
 function observed({ status, headers, body }: Answer): Omit<Outcome, "providerCalls" | "freshFor"> {
-  const meta = status === 200 && body?.meta
-    ? { cached: body.meta.cached, cacheAgeSeconds: body.meta.cacheAgeSeconds, stale: body.meta.stale, degraded: body.meta.degraded }
-    : null;
+  const meta =
+    status === 200 && body?.meta
+      ? {
+          cached: body.meta.cached,
+          cacheAgeSeconds: body.meta.cacheAgeSeconds,
+          stale: body.meta.stale,
+          degraded: body.meta.degraded,
+        }
+      : null;
   return { status, code: body?.error?.code ?? null, retryAfter: headers.get("retry-after"), meta };
 }
 
@@ -65,7 +78,12 @@ function observed({ status, headers, body }: Answer): Omit<Outcome, "providerCal
  * Whether what the faulted request stored stays fresh exactly `seconds`: served from the cache with no MET call one
  * second before, and MET asked at that second. The clock is fake, so this costs two requests and no waiting.
  */
-async function freshnessAround(seconds: number, ask: () => Promise<Answer>, met: MetStandin, advance: (ms: number) => void): Promise<string> {
+async function freshnessAround(
+  seconds: number,
+  ask: () => Promise<Answer>,
+  met: MetStandin,
+  advance: (ms: number) => void,
+): Promise<string> {
   advance((seconds - 1) * SECOND);
   const justBefore = await counted(met, ask);
   if (justBefore.providerCalls > 0 || justBefore.answer.body?.meta?.cached !== true) return `under ${seconds} s`;

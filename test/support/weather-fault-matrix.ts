@@ -1,5 +1,9 @@
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
-import { RATE_LIMITED_RETRY_AFTER_SECONDS, UNAVAILABLE_RETRY_AFTER_SECONDS, type MetStandinMode } from "./met-standin.ts";
+import {
+  RATE_LIMITED_RETRY_AFTER_SECONDS,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+  type MetStandinMode,
+} from "./met-standin.ts";
 
 /**
  * The weather fault matrix: every provider fault against every cache state, for both views and both audiences, with
@@ -53,7 +57,11 @@ type Effect =
   /** 304 whatever was asked: a valid revalidation when a copy is held, an unusable answer when none is. */
   | { kind: "304 regardless" };
 
-type UpstreamCode = "UPSTREAM_TIMEOUT" | "UPSTREAM_PAYLOAD_TOO_LARGE" | "UPSTREAM_INVALID_PAYLOAD" | "UPSTREAM_UNAVAILABLE";
+type UpstreamCode =
+  | "UPSTREAM_TIMEOUT"
+  | "UPSTREAM_PAYLOAD_TOO_LARGE"
+  | "UPSTREAM_INVALID_PAYLOAD"
+  | "UPSTREAM_UNAVAILABLE";
 
 const STATUS_OF: Record<UpstreamCode, number> = {
   UPSTREAM_TIMEOUT: 504,
@@ -63,7 +71,11 @@ const STATUS_OF: Record<UpstreamCode, number> = {
 };
 
 /** Retry-After is sent with 503 only (spec "Errors"): MET's own value when it gave one, else the service's default. */
-const unavailable = (retryAfterSeconds = RETRY_AFTER_UNAVAILABLE_SECONDS): Effect => ({ kind: "failure", code: "UPSTREAM_UNAVAILABLE", retryAfter: String(retryAfterSeconds) });
+const unavailable = (retryAfterSeconds = RETRY_AFTER_UNAVAILABLE_SECONDS): Effect => ({
+  kind: "failure",
+  code: "UPSTREAM_UNAVAILABLE",
+  retryAfter: String(retryAfterSeconds),
+});
 const invalidPayload: Effect = { kind: "failure", code: "UPSTREAM_INVALID_PAYLOAD", retryAfter: null };
 const timeout: Effect = { kind: "failure", code: "UPSTREAM_TIMEOUT", retryAfter: null };
 
@@ -74,7 +86,11 @@ export interface Fault {
 }
 
 export const FAULTS: readonly Fault[] = [
-  { name: "normal answer (control)", mode: "normal", effect: { kind: "answer", toConditional: "304", expires: "recorded" } },
+  {
+    name: "normal answer (control)",
+    mode: "normal",
+    effect: { kind: "answer", toConditional: "304", expires: "recorded" },
+  },
   { name: "timeout (hang)", mode: "hang", effect: timeout },
   { name: "connection reset mid-body", mode: "reset-mid-body", effect: unavailable() },
   { name: "429 with Retry-After", mode: "throttled", effect: unavailable(RATE_LIMITED_RETRY_AFTER_SECONDS) },
@@ -82,19 +98,44 @@ export const FAULTS: readonly Fault[] = [
   { name: "500", mode: "server-error", effect: unavailable() },
   { name: "502", mode: "bad-gateway", effect: unavailable() },
   { name: "503", mode: "service-unavailable", effect: unavailable() },
-  { name: "503 with Retry-After", mode: "service-unavailable-retry-after", effect: unavailable(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  {
+    name: "503 with Retry-After",
+    mode: "service-unavailable-retry-after",
+    effect: unavailable(UNAVAILABLE_RETRY_AFTER_SECONDS),
+  },
   { name: "truncated body (invalid JSON)", mode: "invalid-json", effect: invalidPayload },
   { name: "wrong shape (valid JSON, not Locationforecast)", mode: "wrong-shape", effect: invalidPayload },
-  { name: "oversized", mode: "oversized", effect: { kind: "failure", code: "UPSTREAM_PAYLOAD_TOO_LARGE", retryAfter: null } },
+  {
+    name: "oversized",
+    mode: "oversized",
+    effect: { kind: "failure", code: "UPSTREAM_PAYLOAD_TOO_LARGE", retryAfter: null },
+  },
   { name: "dribbling body", mode: "dribble", effect: timeout },
   // MET's clock ahead of ours: its Last-Modified names a run we do not have, so the document is new to us.
-  { name: "Last-Modified in the future", mode: "last-modified-future", effect: { kind: "answer", toConditional: "200", expires: "recorded" } },
-  { name: "no Expires header", mode: "no-expires", effect: { kind: "answer", toConditional: "304", expires: "absent" } },
-  { name: "Expires in the past", mode: "expires-past", effect: { kind: "answer", toConditional: "304", expires: "past" } },
+  {
+    name: "Last-Modified in the future",
+    mode: "last-modified-future",
+    effect: { kind: "answer", toConditional: "200", expires: "recorded" },
+  },
+  {
+    name: "no Expires header",
+    mode: "no-expires",
+    effect: { kind: "answer", toConditional: "304", expires: "absent" },
+  },
+  {
+    name: "Expires in the past",
+    mode: "expires-past",
+    effect: { kind: "answer", toConditional: "304", expires: "past" },
+  },
   { name: "304 without a copy", mode: "not-modified-always", effect: { kind: "304 regardless" } },
 ];
 
-export const CACHE_STATES: readonly CacheState[] = ["no copy", "fresh copy", "expired copy within max stale age", "copy past max stale age"];
+export const CACHE_STATES: readonly CacheState[] = [
+  "no copy",
+  "fresh copy",
+  "expired copy within max stale age",
+  "copy past max stale age",
+];
 export const VIEWS: readonly View[] = ["current", "forecast"];
 export const AUDIENCES: readonly Audience[] = ["credentialed", "public"];
 
@@ -121,7 +162,15 @@ export interface Cell {
 export function cells(): Cell[] {
   return FAULTS.flatMap((fault) =>
     CACHE_STATES.flatMap((state) =>
-      VIEWS.flatMap((view) => AUDIENCES.map((audience) => ({ name: `${fault.name} × ${state} × ${view} (${audience})`, fault, state, view, audience }))),
+      VIEWS.flatMap((view) =>
+        AUDIENCES.map((audience) => ({
+          name: `${fault.name} × ${state} × ${view} (${audience})`,
+          fault,
+          state,
+          view,
+          audience,
+        })),
+      ),
     ),
   );
 }
@@ -130,21 +179,37 @@ export function expectedOutcome({ fault, state, view }: Cell): Outcome {
   const age = copyAgeSeconds(state, view);
   const contract = CONTRACT[view];
   // A fresh copy is served from the cache whatever MET would have said: MET is not asked.
-  if (state === "fresh copy") return ok({ cached: true, cacheAgeSeconds: age!, stale: false, degraded: false }, 0, null);
+  if (state === "fresh copy")
+    return ok({ cached: true, cacheAgeSeconds: age!, stale: false, degraded: false }, 0, null);
 
-  const effect: Effect = fault.effect.kind !== "304 regardless" ? fault.effect
-    : age === null ? { kind: "failure", code: "UPSTREAM_INVALID_PAYLOAD", retryAfter: null } // nothing to revalidate
-    : { kind: "answer", toConditional: "304", expires: "recorded" };
+  const effect: Effect =
+    fault.effect.kind !== "304 regardless"
+      ? fault.effect
+      : age === null
+        ? { kind: "failure", code: "UPSTREAM_INVALID_PAYLOAD", retryAfter: null } // nothing to revalidate
+        : { kind: "answer", toConditional: "304", expires: "recorded" };
 
   if (effect.kind === "failure") {
-    if (state === "expired copy within max stale age") return ok({ cached: true, cacheAgeSeconds: age!, stale: true, degraded: true }, 1, null);
-    return { status: STATUS_OF[effect.code], code: effect.code, retryAfter: effect.retryAfter, meta: null, providerCalls: 1, freshFor: null };
+    if (state === "expired copy within max stale age")
+      return ok({ cached: true, cacheAgeSeconds: age!, stale: true, degraded: true }, 1, null);
+    return {
+      status: STATUS_OF[effect.code],
+      code: effect.code,
+      retryAfter: effect.retryAfter,
+      meta: null,
+      providerCalls: 1,
+      freshFor: null,
+    };
   }
   if (effect.kind !== "answer") throw new Error("unreachable");
 
   // 304 keeps the payload and resets its age to 0; a new payload replaces it. Either way MET answered: not stale.
   const revalidated = age !== null && effect.toConditional === "304";
-  return ok({ cached: revalidated, cacheAgeSeconds: 0, stale: false, degraded: false }, 1, `${ttlSeconds(effect.expires, revalidated, age, contract)} s`);
+  return ok(
+    { cached: revalidated, cacheAgeSeconds: 0, stale: false, degraded: false },
+    1,
+    `${ttlSeconds(effect.expires, revalidated, age, contract)} s`,
+  );
 }
 
 function ok(meta: NonNullable<Outcome["meta"]>, providerCalls: number, freshFor: string | null): Outcome {
@@ -152,7 +217,12 @@ function ok(meta: NonNullable<Outcome["meta"]>, providerCalls: number, freshFor:
 }
 
 /** The TTL rule: MET's Expires clamped to the view's bounds, the default when there is none. */
-function ttlSeconds(expires: "recorded" | "absent" | "past", revalidated: boolean, age: number | null, contract: ViewContract): number {
+function ttlSeconds(
+  expires: "recorded" | "absent" | "past",
+  revalidated: boolean,
+  age: number | null,
+  contract: ViewContract,
+): number {
   const clamp = (seconds: number) => Math.min(contract.ttlMaxS, Math.max(contract.ttlMinS, seconds));
   if (expires === "recorded") return clamp(RECORDED_EXPIRES_AFTER_S);
   if (expires === "past") return clamp(PAST_EXPIRES_AFTER_S);

@@ -22,7 +22,9 @@ describe("the table of publisher terms", () => {
   });
 
   it("knows the publisher behind every economics source slug", () => {
-    expect(Object.keys(SOURCE_PUBLISHERS).sort()).toEqual([...CALENDAR_SOURCES, ...OBSERVATION_APIS, ...NEWS_FEEDS].sort());
+    expect(Object.keys(SOURCE_PUBLISHERS).sort()).toEqual(
+      [...CALENDAR_SOURCES, ...OBSERVATION_APIS, ...NEWS_FEEDS].sort(),
+    );
     expect(SOURCE_PUBLISHERS["labour-stats-release-schedule"]).toBe("BLS");
     expect(SOURCE_PUBLISHERS["eu-stats-release-calendar"]).toBe("EUROSTAT");
     expect(SOURCE_PUBLISHERS["central-bank-meetings-calendar"]).toBe("ECB");
@@ -37,9 +39,18 @@ describe("PublisherSet", () => {
 
   it("marks a publisher modified when any of its rows was, and only that publisher", () => {
     const records = new PublisherSet().add("BLS", true).add("BLS", false).add("ECB", false).records();
-    expect(records.map((record) => [record.sourceId, record.modifiedByService])).toEqual([["BLS", true], ["ECB", false]]);
+    expect(records.map((record) => [record.sourceId, record.modifiedByService])).toEqual([
+      ["BLS", true],
+      ["ECB", false],
+    ]);
     const terms = PUBLISHER_TERMS.BLS;
-    expect(records[0]).toEqual({ sourceId: "BLS", required: terms.required, licenseName: terms.licenseName, termsUrl: terms.termsUrl, modifiedByService: true });
+    expect(records[0]).toEqual({
+      sourceId: "BLS",
+      required: terms.required,
+      licenseName: terms.licenseName,
+      termsUrl: terms.termsUrl,
+      modifiedByService: true,
+    });
   });
 
   it("builds the records once per distinct set", () => {

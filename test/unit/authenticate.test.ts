@@ -17,8 +17,14 @@ describe("authenticate on a keep-alive connection", () => {
     const { record, secret } = keyOn();
     const lookup = (id: string) => (id === record.id ? record : undefined);
     const connection = {};
-    expect(authenticate(bearer(secret), lookup, "test", connection)).toEqual({ keyId: record.id, scopes: ["economics:read"] });
-    expect(authenticate(bearer(secret), lookup, "test", connection)).toEqual({ keyId: record.id, scopes: ["economics:read"] });
+    expect(authenticate(bearer(secret), lookup, "test", connection)).toEqual({
+      keyId: record.id,
+      scopes: ["economics:read"],
+    });
+    expect(authenticate(bearer(secret), lookup, "test", connection)).toEqual({
+      keyId: record.id,
+      scopes: ["economics:read"],
+    });
     expect(authenticate(bearer(secret), lookup, "test", {})).toEqual({ keyId: record.id, scopes: ["economics:read"] });
   });
 
@@ -60,7 +66,9 @@ describe("authenticate on a keep-alive connection", () => {
     const principal = { keyId: record.id, scopes: ["economics:read"] };
     expect(authenticate(bearer(secret), lookup, "test", connection)).toEqual(principal);
     expect(authenticate(new Headers({ "x-api-key": secret }), lookup, "test", connection)).toEqual(principal);
-    expect(authenticate(new Headers({ authorization: `bearer   ${secret} ` }), lookup, "test", connection)).toEqual(principal);
+    expect(authenticate(new Headers({ authorization: `bearer   ${secret} ` }), lookup, "test", connection)).toEqual(
+      principal,
+    );
     const forged = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
     expect(authenticate(new Headers({ "x-api-key": forged }), lookup, "test", connection)).toBeNull();
     expect(authenticate(new Headers({ authorization: `bearer   ${forged} ` }), lookup, "test", connection)).toBeNull();

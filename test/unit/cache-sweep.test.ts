@@ -21,10 +21,16 @@ describe("caches whose entries die unseen are swept", () => {
     const renderings = createRenderings(1_000_000, () => now);
     const stored = { serial: 1 } as StoredPayload;
     let rendered = 0;
-    const renderAs = (variant: string) => renderings.render(stored, variant, () => variant, (text) => {
-      rendered++;
-      return { data: { text }, meta: {} };
-    });
+    const renderAs = (variant: string) =>
+      renderings.render(
+        stored,
+        variant,
+        () => variant,
+        (text) => {
+          rendered++;
+          return { data: { text }, meta: {} };
+        },
+      );
 
     renderAs("in use");
     renderAs("idle");
@@ -81,7 +87,8 @@ describe("caches whose entries die unseen are swept", () => {
     let published = first;
     let asked = 0;
     const generationNow = () => (asked++, [published]);
-    for (const key of ["page 1", "page 2"]) kept.keep(key, [first], { builtAt: 0, until: Number.POSITIVE_INFINITY, generationNow }, answer);
+    for (const key of ["page 1", "page 2"])
+      kept.keep(key, [first], { builtAt: 0, until: Number.POSITIVE_INFINITY, generationNow }, answer);
     kept.keep("page 3", [], { builtAt: 0, until: Number.POSITIVE_INFINITY }, answer);
     const each = kept.bytes / 3;
     vi.advanceTimersByTime(SWEEP_EVERY_MS);
@@ -106,7 +113,12 @@ describe("a sweep that cannot tell what is dead", () => {
     const unreadable = () => {
       throw new Error("the published file cannot be read");
     };
-    kept.keep("page", [], { builtAt: 0, until: Number.POSITIVE_INFINITY, generationNow: unreadable }, prepareAnswer({ data: { a: 1 } }, {}));
+    kept.keep(
+      "page",
+      [],
+      { builtAt: 0, until: Number.POSITIVE_INFINITY, generationNow: unreadable },
+      prepareAnswer({ data: { a: 1 } }, {}),
+    );
     const bytes = kept.bytes;
     vi.advanceTimersByTime(SWEEP_EVERY_MS);
     expect(kept.bytes).toBe(bytes);
@@ -115,7 +127,8 @@ describe("a sweep that cannot tell what is dead", () => {
 });
 
 describe("segmented LRU: deleting the dead", () => {
-  const sized = (maxSize: number) => new SegmentedLru<string, string>({ maxSize, sizeCalculation: (value) => value.length });
+  const sized = (maxSize: number) =>
+    new SegmentedLru<string, string>({ maxSize, sizeCalculation: (value) => value.length });
 
   it("deletes matching entries from both segments and keeps no ghost of them", () => {
     const cache = sized(64_000);

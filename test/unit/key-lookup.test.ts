@@ -11,7 +11,8 @@ const keysFile = () => {
   dirs.push(dir);
   return join(dir, "keys.json");
 };
-const key = () => newKey({ name: "test", environment: "test", scopes: ["weather:read"], createdAt: "2026-11-23T00:00:00.000Z" }).record;
+const key = () =>
+  newKey({ name: "test", environment: "test", scopes: ["weather:read"], createdAt: "2026-11-23T00:00:00.000Z" }).record;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 afterEach(() => {
@@ -58,22 +59,31 @@ describe("the server's key lookup", () => {
     const record = key();
     writeFileSync(path, JSON.stringify({ keys: [record, { ...record, id: "fedcba9876543210", scopes: undefined }] }));
     const lookup = createKeyLookup(path);
-    expect(() => lookup(record.id)).toThrow(`key file ${path}: entry 2 (id fedcba9876543210) has scopes that are not a non-empty list of weather:read, economics:read, operator`);
+    expect(() => lookup(record.id)).toThrow(
+      `key file ${path}: entry 2 (id fedcba9876543210) has scopes that are not a non-empty list of weather:read, economics:read, operator`,
+    );
   });
 
   it("fails when an id is not one a secret can carry (16 lower-case hexadecimal digits)", () => {
     const path = keysFile();
     for (const id of ["a b", "AAAAAAAAAAAAAAAA", "0123456789abcdef0"]) {
       writeFileSync(path, JSON.stringify({ keys: [{ ...key(), id }] }));
-      expect(() => createKeyLookup(path)(id)).toThrow(`key file ${path}: entry 1 (id ${id}) has an id that is not 16 hexadecimal digits`);
+      expect(() => createKeyLookup(path)(id)).toThrow(
+        `key file ${path}: entry 1 (id ${id}) has an id that is not 16 hexadecimal digits`,
+      );
     }
   });
 
   it("fails when two entries share an id: a revocation written to one would leave the other working", () => {
     const path = keysFile();
     const record = key();
-    writeFileSync(path, JSON.stringify({ keys: [{ ...record, revokedAt: "2026-11-23T00:00:01.000Z" }, key(), record] }));
-    expect(() => createKeyLookup(path)(record.id)).toThrow(`key file ${path}: entries 1 and 3 have the same id ${record.id}`);
+    writeFileSync(
+      path,
+      JSON.stringify({ keys: [{ ...record, revokedAt: "2026-11-23T00:00:01.000Z" }, key(), record] }),
+    );
+    expect(() => createKeyLookup(path)(record.id)).toThrow(
+      `key file ${path}: entries 1 and 3 have the same id ${record.id}`,
+    );
   });
 
   it("fails when a time is not a time, or revokedAt is missing (the server would take it as revoked, listings as active)", () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, pageOf, parseEnum, parseEnumList, parseLimit, parseList, parseZone } from "../../server/http/params.ts";
+import {
+  decodeCursor,
+  encodeCursor,
+  pageOf,
+  parseEnum,
+  parseEnumList,
+  parseLimit,
+  parseList,
+  parseZone,
+} from "../../server/http/params.ts";
 import { REGIONS } from "../../schemas/vocabularies.ts";
 import { TZ_DATABASE_NAMES } from "../../schemas/tz-database-names.ts";
 import { localDateAndTime } from "../../server/time/zone-clock.ts";
@@ -25,7 +34,11 @@ describe("limit", () => {
     expect(parseLimit("1000000000000", limit)).toBe(10);
   });
   it("refuses below 1 and non-integer starts", () => {
-    for (const raw of ["0", "-1", "abc", ".5", "x1"]) expect(code(() => parseLimit(raw, limit)), raw).toBe("VALIDATION_FAILED");
+    for (const raw of ["0", "-1", "abc", ".5", "x1"])
+      expect(
+        code(() => parseLimit(raw, limit)),
+        raw,
+      ).toBe("VALIDATION_FAILED");
   });
 });
 
@@ -49,7 +62,11 @@ describe("time zones", () => {
     expect(parseZone(null)).toBe("UTC");
     expect(parseZone("")).toBe("UTC");
     expect(parseZone("Pacific/Kiritimati")).toBe("Pacific/Kiritimati");
-    for (const raw of ["Mars/Base", "EST5EDTX", "+02:00x"]) expect(code(() => parseZone(raw)), raw).toBe("VALIDATION_FAILED");
+    for (const raw of ["Mars/Base", "EST5EDTX", "+02:00x"])
+      expect(
+        code(() => parseZone(raw)),
+        raw,
+      ).toBe("VALIDATION_FAILED");
   });
 
   it("answers a name of the tz database in its own spelling, whatever the ASCII case and surrounding blanks", () => {
@@ -71,10 +88,17 @@ describe("time zones", () => {
   });
 
   it("refuses names only ICU knows, and any name that is not ASCII", () => {
-    for (const raw of ["SystemV/EST5", "PST", "IST", "JST", "Factory", "posixrules"]) expect(code(() => parseZone(raw)), raw).toBe("VALIDATION_FAILED");
+    for (const raw of ["SystemV/EST5", "PST", "IST", "JST", "Factory", "posixrules"])
+      expect(
+        code(() => parseZone(raw)),
+        raw,
+      ).toBe("VALIDATION_FAILED");
     // The Kelvin sign lower-cases into "k", and the dotted capital I into "i" and a combining dot.
     for (const raw of ["Europe/\u212Aiev", "Europe/\u212Ayiv", "Asia/\u0130stanbul", "Europe/Ber\u00adlin"]) {
-      expect(code(() => parseZone(raw)), raw).toBe("VALIDATION_FAILED");
+      expect(
+        code(() => parseZone(raw)),
+        raw,
+      ).toBe("VALIDATION_FAILED");
     }
   });
 });
@@ -83,8 +107,16 @@ describe("cursors", () => {
   it("round-trips offsets and refuses undecodable tokens", () => {
     expect(decodeCursor(encodeCursor(250))).toBe(250);
     expect(decodeCursor(null)).toBe(0);
-    for (const raw of ["%%%", "abc", Buffer.from("o:-1").toString("base64url"), Buffer.from("o:1e3").toString("base64url")]) {
-      expect(code(() => decodeCursor(raw)), raw).toBe("VALIDATION_FAILED");
+    for (const raw of [
+      "%%%",
+      "abc",
+      Buffer.from("o:-1").toString("base64url"),
+      Buffer.from("o:1e3").toString("base64url"),
+    ]) {
+      expect(
+        code(() => decodeCursor(raw)),
+        raw,
+      ).toBe("VALIDATION_FAILED");
     }
   });
   it("pages with a next cursor until the end, and an empty page past it", () => {

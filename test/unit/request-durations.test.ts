@@ -18,7 +18,13 @@ async function bothExpositions(observations: Observation[]): Promise<{ ours: str
   const ourRegistry = new Registry();
   const ours = new RequestDurations({ name: NAME, help: HELP, buckets: BUCKETS, registry: ourRegistry });
   const theirRegistry = new Registry();
-  const theirs = new Histogram({ name: NAME, help: HELP, labelNames: ["route", "status"], buckets: BUCKETS, registers: [theirRegistry] });
+  const theirs = new Histogram({
+    name: NAME,
+    help: HELP,
+    labelNames: ["route", "status"],
+    buckets: BUCKETS,
+    registers: [theirRegistry],
+  });
   for (const { route, status, seconds } of observations) {
     ours.observe(route, status, seconds);
     theirs.observe({ route, status: String(status) }, seconds);

@@ -4,13 +4,24 @@ import { createLogger, flushLog, logRequest } from "../../server/observability/l
 function capture(options?: { requestBatchChars?: number }) {
   const writes: string[] = [];
   const logger = createLogger("info", { write: (text: string) => void writes.push(text) }, options);
-  const lines = () => writes.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = () =>
+    writes
+      .join("")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { logger, writes, lines };
 }
 
 describe("request log lines", () => {
   it("have the form and the fields of the line pino writes for the same request", () => {
-    const fields = { requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11", route: "public.weather.current", status: 200, durationMs: 0.042, cache: "hit" };
+    const fields = {
+      requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11",
+      route: "public.weather.current",
+      status: 200,
+      durationMs: 0.042,
+      cache: "hit",
+    };
     const template = capture();
     logRequest(template.logger, fields);
     const generic = capture();
@@ -24,7 +35,12 @@ describe("request log lines", () => {
 
   it("leave out the cache field when the answer was not looked up in a cache", () => {
     const { logger, lines } = capture();
-    logRequest(logger, { requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11", route: "unmatched", status: 404, durationMs: 0.01 });
+    logRequest(logger, {
+      requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11",
+      route: "unmatched",
+      status: 404,
+      durationMs: 0.01,
+    });
     expect(lines()[0]).not.toHaveProperty("cache");
     expect(lines()[0]).toMatchObject({ route: "unmatched", status: 404, msg: "request" });
   });
@@ -43,7 +59,8 @@ describe("request log lines", () => {
 
   it("are written once a batch is full", () => {
     const { logger, writes } = capture({ requestBatchChars: 400 });
-    for (let i = 0; i < 3; i++) logRequest(logger, { requestId: `r${i}`, route: "public.health.live", status: 200, durationMs: 1 });
+    for (let i = 0; i < 3; i++)
+      logRequest(logger, { requestId: `r${i}`, route: "public.health.live", status: 200, durationMs: 1 });
     expect(writes).toHaveLength(1);
     expect(writes[0]!.split("\n").filter(Boolean)).toHaveLength(3);
   });
@@ -51,7 +68,13 @@ describe("request log lines", () => {
   it("keep every line whole and in order across batches, a line longer than a whole batch too", () => {
     const { logger, lines } = capture({ requestBatchChars: 300 });
     const route = `public.${"x".repeat(3000)}`;
-    for (let i = 0; i < 5; i++) logRequest(logger, { requestId: `r${i}`, route: i === 2 ? route : "public.health.live", status: 200, durationMs: i / 7 });
+    for (let i = 0; i < 5; i++)
+      logRequest(logger, {
+        requestId: `r${i}`,
+        route: i === 2 ? route : "public.health.live",
+        status: 200,
+        durationMs: i / 7,
+      });
     flushLog(logger);
     expect(lines().map((line) => [line.requestId, line.route, line.durationMs])).toEqual(
       [0, 1, 2, 3, 4].map((i) => [`r${i}`, i === 2 ? route : "public.health.live", i / 7]),

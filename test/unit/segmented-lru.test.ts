@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SegmentedLru } from "../../server/memory/segmented-lru.ts";
 
-const sized = (maxSize: number) => new SegmentedLru<string, string>({ maxSize, sizeCalculation: (value) => value.length });
+const sized = (maxSize: number) =>
+  new SegmentedLru<string, string>({ maxSize, sizeCalculation: (value) => value.length });
 
 describe("segmented LRU cache", () => {
   it("keeps what was asked for twice while a stream of keys asked once passes through", () => {

@@ -15,7 +15,17 @@ describe("serialised answers", () => {
       const headers: Record<string, string> = {};
       const body = responseBody(answer, REQUEST_ID, AT, new Headers(), createCompressor(), headers);
       expect(Buffer.byteLength(body.toString())).toBe(Number(headers["content-length"]));
-      expect(JSON.parse(body.toString())).toEqual({ data, meta: { requestId: REQUEST_ID, generatedAt: AT, cached: true, cacheAgeSeconds: 0, stale: false, degraded: false } });
+      expect(JSON.parse(body.toString())).toEqual({
+        data,
+        meta: {
+          requestId: REQUEST_ID,
+          generatedAt: AT,
+          cached: true,
+          cacheAgeSeconds: 0,
+          stale: false,
+          degraded: false,
+        },
+      });
       expect(renderAnswer(answer, REQUEST_ID, AT).toString()).toBe(body.toString());
     }
   });

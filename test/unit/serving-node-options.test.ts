@@ -12,13 +12,22 @@ function newSpaceBytesUnder(nodeOptions: string): number {
     for (let i = 0; i < 3e6; i++) { kept.push({ i, text: "x" + i }); if (kept.length > 20000) kept = []; }
     const space = require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
     process.stdout.write(String(space.space_size));`;
-  return Number(execFileSync(process.execPath, ["-e", program], { env: { ...process.env, NODE_OPTIONS: nodeOptions }, encoding: "utf8" }));
+  return Number(
+    execFileSync(process.execPath, ["-e", program], {
+      env: { ...process.env, NODE_OPTIONS: nodeOptions },
+      encoding: "utf8",
+    }),
+  );
 }
 
 describe("the Node options the server is started with", () => {
   it("are the ones the systemd unit and the container image start it with", () => {
-    expect(deployFile("systemd/weather-economics.service")).toMatch(new RegExp(`^Environment=NODE_OPTIONS=${SERVING_NODE_OPTIONS}$`, "m"));
-    expect(deployFile("container/Containerfile")).toMatch(new RegExp(`^\\s+NODE_OPTIONS=${SERVING_NODE_OPTIONS}$`, "m"));
+    expect(deployFile("systemd/weather-economics.service")).toMatch(
+      new RegExp(`^Environment=NODE_OPTIONS=${SERVING_NODE_OPTIONS}$`, "m"),
+    );
+    expect(deployFile("container/Containerfile")).toMatch(
+      new RegExp(`^\\s+NODE_OPTIONS=${SERVING_NODE_OPTIONS}$`, "m"),
+    );
   });
 
   it("keep V8's young generation at a quarter of the size it grows to by default", () => {

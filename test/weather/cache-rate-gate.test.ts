@@ -10,7 +10,9 @@ describe("rate gate", () => {
     const granted: Array<{ caller: number; at: number }> = [];
     // Each request finishes as soon as it is granted.
     await Promise.all(
-      Array.from({ length: 12 }, (_, caller) => gate.acquire().then((release) => (granted.push({ caller, at: lastReading }), release()))),
+      Array.from({ length: 12 }, (_, caller) =>
+        gate.acquire().then((release) => (granted.push({ caller, at: lastReading }), release())),
+      ),
     );
     expect(granted.map((grant) => grant.caller)).toEqual([...Array(12).keys()]);
     for (const { at } of granted) {
@@ -22,7 +24,12 @@ describe("rate gate", () => {
   it("lets a caller through at once when the last window has room", async () => {
     let now = 0;
     const sleeps: number[] = [];
-    const gate = createRateGate({ maxRequests: 2, windowMs: 1000, now: () => now, sleep: async (ms) => void sleeps.push(ms) });
+    const gate = createRateGate({
+      maxRequests: 2,
+      windowMs: 1000,
+      now: () => now,
+      sleep: async (ms) => void sleeps.push(ms),
+    });
     (await gate.acquire())();
     now = 999;
     (await gate.acquire())();

@@ -1,13 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { COLD_FAILURE_MS, type WeatherView } from "../../server/weather/cache.ts";
 import { createRateGate, type RateGate } from "../../server/weather/rate-gate.ts";
-import { advance, BERLIN_UPDATED_AT, clock, fakeSleep, HOUR, LONDON_UPDATED_AT, MINUTE, OSLO, rejection, SECOND, setup, START } from "../support/weather-cache-harness.ts";
+import {
+  advance,
+  BERLIN_UPDATED_AT,
+  clock,
+  fakeSleep,
+  HOUR,
+  LONDON_UPDATED_AT,
+  MINUTE,
+  OSLO,
+  rejection,
+  SECOND,
+  setup,
+  START,
+} from "../support/weather-cache-harness.ts";
 
 describe("weather cache lifecycle", () => {
   it("first fetch: from the provider, age 0", async () => {
     const { cache, standin } = await setup();
     expect(await cache.get(OSLO, "current")).toEqual({
-      value: LONDON_UPDATED_AT, cached: false, cacheAgeSeconds: 0, fetchedAt: "2026-11-21T12:00:00.000Z", stale: false, degraded: false,
+      value: LONDON_UPDATED_AT,
+      cached: false,
+      cacheAgeSeconds: 0,
+      fetchedAt: "2026-11-21T12:00:00.000Z",
+      stale: false,
+      degraded: false,
     });
     expect(standin.requests).toBe(1);
   });
@@ -17,7 +35,12 @@ describe("weather cache lifecycle", () => {
     await cache.get(OSLO, "forecast");
     advance(10 * MINUTE + 999);
     for (const view of ["current", "forecast"] as const) {
-      expect(await cache.get(OSLO, view)).toMatchObject({ cached: true, cacheAgeSeconds: 600, fetchedAt: "2026-11-21T12:00:00.000Z", stale: false });
+      expect(await cache.get(OSLO, view)).toMatchObject({
+        cached: true,
+        cacheAgeSeconds: 600,
+        fetchedAt: "2026-11-21T12:00:00.000Z",
+        stale: false,
+      });
     }
     expect(standin.requests).toBe(1);
   });
@@ -30,7 +53,12 @@ describe("weather cache lifecycle", () => {
     const revalidated = await cache.get(OSLO, "current");
     expect(standin.received[1]!.headers["if-modified-since"]).toBe(lastModified);
     expect(revalidated).toEqual({
-      value: LONDON_UPDATED_AT, cached: true, cacheAgeSeconds: 0, fetchedAt: "2026-11-21T12:40:00.000Z", stale: false, degraded: false,
+      value: LONDON_UPDATED_AT,
+      cached: true,
+      cacheAgeSeconds: 0,
+      fetchedAt: "2026-11-21T12:40:00.000Z",
+      stale: false,
+      degraded: false,
     });
     advance(5 * MINUTE);
     expect(await cache.get(OSLO, "current")).toMatchObject({ cacheAgeSeconds: 300 });
@@ -42,7 +70,12 @@ describe("weather cache lifecycle", () => {
     await cache.get(OSLO, "forecast");
     advance(40 * MINUTE);
     standin.publish("complete-berlin-2022-08-02.json");
-    expect(await cache.get(OSLO, "forecast")).toMatchObject({ value: BERLIN_UPDATED_AT, cached: false, cacheAgeSeconds: 0, stale: false });
+    expect(await cache.get(OSLO, "forecast")).toMatchObject({
+      value: BERLIN_UPDATED_AT,
+      cached: false,
+      cacheAgeSeconds: 0,
+      stale: false,
+    });
     expect(await cache.get(OSLO, "current")).toMatchObject({ value: BERLIN_UPDATED_AT, cached: true });
     expect(standin.requests).toBe(2);
   });
@@ -53,7 +86,12 @@ describe("weather cache lifecycle", () => {
     advance(40 * MINUTE);
     standin.setMode("server-error");
     expect(await cache.get(OSLO, "current")).toEqual({
-      value: LONDON_UPDATED_AT, cached: true, cacheAgeSeconds: 2400, fetchedAt: "2026-11-21T12:00:00.000Z", stale: true, degraded: true,
+      value: LONDON_UPDATED_AT,
+      cached: true,
+      cacheAgeSeconds: 2400,
+      fetchedAt: "2026-11-21T12:00:00.000Z",
+      stale: true,
+      degraded: true,
     });
   });
 
@@ -85,7 +123,11 @@ describe("weather cache lifecycle", () => {
       await cache.get(OSLO, view);
       standin.setMode("server-error");
       advance(maxStaleMs);
-      expect(await cache.get(OSLO, view)).toMatchObject({ stale: true, degraded: true, cacheAgeSeconds: maxStaleMs / SECOND });
+      expect(await cache.get(OSLO, view)).toMatchObject({
+        stale: true,
+        degraded: true,
+        cacheAgeSeconds: maxStaleMs / SECOND,
+      });
       advance(SECOND);
       expect((await rejection(cache.get(OSLO, view))).code).toBe("UPSTREAM_UNAVAILABLE");
     });
@@ -200,7 +242,11 @@ describe("weather cache upstream discipline", () => {
 
   it("holds at most maxEntries points and forgets the least recently used", async () => {
     const { cache, standin } = await setup({ maxEntries: 2 });
-    const [a, b, c] = [{ lat: 1, lon: 1 }, { lat: 2, lon: 2 }, { lat: 3, lon: 3 }];
+    const [a, b, c] = [
+      { lat: 1, lon: 1 },
+      { lat: 2, lon: 2 },
+      { lat: 3, lon: 3 },
+    ];
     await cache.get(a, "current");
     await cache.get(b, "current");
     await cache.get(a, "current"); // a is now more recent than b
@@ -230,7 +276,13 @@ describe("weather cache upstream discipline", () => {
 
   it("records provider outcomes for the status route", async () => {
     const { cache, standin } = await setup();
-    expect(cache.upstreamHealth()).toEqual({ lastAttemptAt: null, lastSuccessAt: null, lastFailureAt: null, recentAttempts: 0, recentFailures: 0 });
+    expect(cache.upstreamHealth()).toEqual({
+      lastAttemptAt: null,
+      lastSuccessAt: null,
+      lastFailureAt: null,
+      recentAttempts: 0,
+      recentFailures: 0,
+    });
     await cache.get(OSLO, "current");
     advance(HOUR);
     standin.setMode("forbidden");

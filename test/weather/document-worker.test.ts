@@ -4,7 +4,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createDocumentWorker, createDocumentWorkerClient, processDocumentWorker, type DocumentWorkerClientOptions } from "../../server/weather/document-worker-client.ts";
+import {
+  createDocumentWorker,
+  createDocumentWorkerClient,
+  processDocumentWorker,
+  type DocumentWorkerClientOptions,
+} from "../../server/weather/document-worker-client.ts";
 import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
 import { createMetClient } from "../../server/weather/met-client.ts";
 import { parseMetDocument } from "../../server/weather/met-document.ts";
@@ -44,7 +49,10 @@ describe("document worker", () => {
     const expected = normaliseMetDocument(parseMetDocument(inProcess.body));
     expect(readPayload(storePayload(fromWorker.body))).toEqual(expected);
     expect(fromWorker.body.sourceId).toBe(expected.current.source.id);
-    expect({ expires: fromWorker.expires, lastModified: fromWorker.lastModified }).toEqual({ expires: inProcess.expires, lastModified: inProcess.lastModified });
+    expect({ expires: fromWorker.expires, lastModified: fromWorker.lastModified }).toEqual({
+      expires: inProcess.expires,
+      lastModified: inProcess.lastModified,
+    });
   });
 
   it("passes MET's 304 on with its validators", async () => {
@@ -58,7 +66,9 @@ describe("document worker", () => {
     const points = Array.from({ length: 12 }, (_, i) => ({ lat: 50 + i, lon: 10 }));
     const results = await Promise.all(points.map((point) => client.fetchLocation(point)));
     expect(results.every((result) => result.kind === "modified")).toBe(true);
-    expect(standin.received.map((request) => request.query.get("lat")).sort()).toEqual(points.map((point) => String(point.lat)).sort());
+    expect(standin.received.map((request) => request.query.get("lat")).sort()).toEqual(
+      points.map((point) => String(point.lat)).sort(),
+    );
   });
 
   it.each([
@@ -84,7 +94,12 @@ describe("document worker", () => {
 
   it("refuses a blank User-Agent when it is built, and answers a defect of its own code as a plain error", async () => {
     expect(() => worker({ client: { baseUrl: standin.url, ...SETTINGS, userAgent: "  " } })).toThrow(/User-Agent/);
-    const defect = await processDocumentWorker(SETTINGS.maxBytes).read({ baseUrl: standin.url, ...SETTINGS, userAgent: "" }, LONDON).then(() => null, (error: unknown) => error);
+    const defect = await processDocumentWorker(SETTINGS.maxBytes)
+      .read({ baseUrl: standin.url, ...SETTINGS, userAgent: "" }, LONDON)
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     expect(defect).toBeInstanceOf(Error);
     expect(defect).not.toBeInstanceOf(WeatherUpstreamError);
     expect((defect as Error).message).toMatch(/^MET's document worker failed: .*User-Agent/);
@@ -92,14 +107,21 @@ describe("document worker", () => {
 
   it("does not keep the process alive once it has answered", async () => {
     const script = join(mkdtempSync(join(tmpdir(), "document-worker-")), "one-request.mts");
-    writeFileSync(script, [
-      `import { createDocumentWorkerClient } from ${JSON.stringify(new URL("../../server/weather/document-worker-client.ts", import.meta.url).pathname)};`,
-      `const client = createDocumentWorkerClient({ client: ${JSON.stringify({ baseUrl: standin.url, ...SETTINGS })} });`,
-      `const result = await client.fetchLocation(${JSON.stringify(LONDON)});`,
-      `process.stdout.write(result.kind);`,
-    ].join("\n"));
+    writeFileSync(
+      script,
+      [
+        `import { createDocumentWorkerClient } from ${JSON.stringify(new URL("../../server/weather/document-worker-client.ts", import.meta.url).pathname)};`,
+        `const client = createDocumentWorkerClient({ client: ${JSON.stringify({ baseUrl: standin.url, ...SETTINGS })} });`,
+        `const result = await client.fetchLocation(${JSON.stringify(LONDON)});`,
+        `process.stdout.write(result.kind);`,
+      ].join("\n"),
+    );
     // Asynchronously: the stand-in answers from this process.
-    const { stdout } = await execFileAsync(process.execPath, ["--import", "tsx", script], { cwd: process.cwd(), encoding: "utf8", timeout: 20_000 });
+    const { stdout } = await execFileAsync(process.execPath, ["--import", "tsx", script], {
+      cwd: process.cwd(),
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     expect(stdout).toBe("modified");
   });
 
@@ -129,7 +151,10 @@ describe("document worker", () => {
   it("serves weather sources with different providers, each request with its own settings", async () => {
     const other = await startMetStandin({ now: () => START });
     try {
-      const [here, there] = await Promise.all([worker().fetchLocation(LONDON), worker({ client: { baseUrl: other.url, ...SETTINGS } }).fetchLocation(LONDON)]);
+      const [here, there] = await Promise.all([
+        worker().fetchLocation(LONDON),
+        worker({ client: { baseUrl: other.url, ...SETTINGS } }).fetchLocation(LONDON),
+      ]);
       expect([here.kind, there.kind]).toEqual(["modified", "modified"]);
       expect([standin.requests, other.requests]).toEqual([1, 1]);
     } finally {

@@ -18,11 +18,20 @@ beforeEach(async () => {
 afterEach(() => standin.close());
 
 function client(overrides: Partial<MetClientOptions> = {}) {
-  return createMetClient({ baseUrl: standin.url, userAgent: USER_AGENT, timeoutMs: 2000, maxBytes: 1_000_000, ...overrides });
+  return createMetClient({
+    baseUrl: standin.url,
+    userAgent: USER_AGENT,
+    timeoutMs: 2000,
+    maxBytes: 1_000_000,
+    ...overrides,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<WeatherUpstreamError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(WeatherUpstreamError);
   return error as WeatherUpstreamError;
 }
@@ -55,7 +64,11 @@ describe("MET client", () => {
   it("reports not-modified on 304, with the new Expires", async () => {
     now += 10 * 60_000;
     const result = await client().fetchLocation({ ...LONDON, ifModifiedSince: "Sat, 21 Nov 2026 12:00:00 GMT" });
-    expect(result).toEqual({ kind: "not-modified", expires: now + RECORDED_EXPIRES_AFTER_MS, lastModified: "Sat, 21 Nov 2026 12:00:00 GMT" });
+    expect(result).toEqual({
+      kind: "not-modified",
+      expires: now + RECORDED_EXPIRES_AFTER_MS,
+      lastModified: "Sat, 21 Nov 2026 12:00:00 GMT",
+    });
   });
 
   it("reports a missing or unparsable Expires as null", async () => {

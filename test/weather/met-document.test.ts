@@ -37,22 +37,102 @@ describe("parseMetDocument", () => {
   });
 
   it.each<[string, (body: any) => void]>([
-    ["no timeseries", (body) => { delete body.properties.timeseries; }],
-    ["an empty timeseries", (body) => { body.properties.timeseries = []; }],
-    ["no instant on a step", (body) => { delete body.properties.timeseries[3].data.instant; }],
-    ["a temperature sent as a string", (body) => { body.properties.timeseries[0].data.instant.details.air_temperature = "25.4"; }],
-    ["a precipitation amount of null", (body) => { body.properties.timeseries[0].data.next_1_hours.details.precipitation_amount = null; }],
-    ["a symbol code that is a number", (body) => { body.properties.timeseries[0].data.next_6_hours.summary.symbol_code = 3; }],
-    ["coordinates that are not numbers", (body) => { body.geometry.coordinates = ["13", "53.5"]; }],
-    ["a latitude out of range", (body) => { body.geometry.coordinates = [13, 153.5, 61]; }],
-    ["another GeoJSON type", (body) => { body.type = "FeatureCollection"; }],
-    ["an updated_at that is no time", (body) => { body.properties.meta.updated_at = "yesterday"; }],
-    ["a step time without an offset", (body) => { body.properties.timeseries[0].time = "2022-08-02T16:00:00"; }],
-    ["a step time written with a space", (body) => { body.properties.timeseries[0].time = "2022-08-02 16:00:00Z"; }],
-    ["temperatures declared in fahrenheit", (body) => { body.properties.meta.units.air_temperature = "fahrenheit"; }],
-    ["steps out of order", (body) => { body.properties.timeseries.reverse(); }],
-    ["the same step twice", (body) => { body.properties.timeseries[1].time = body.properties.timeseries[0].time; }],
-    ["a body that is not an object", (body) => { body.properties = "none"; }],
+    [
+      "no timeseries",
+      (body) => {
+        delete body.properties.timeseries;
+      },
+    ],
+    [
+      "an empty timeseries",
+      (body) => {
+        body.properties.timeseries = [];
+      },
+    ],
+    [
+      "no instant on a step",
+      (body) => {
+        delete body.properties.timeseries[3].data.instant;
+      },
+    ],
+    [
+      "a temperature sent as a string",
+      (body) => {
+        body.properties.timeseries[0].data.instant.details.air_temperature = "25.4";
+      },
+    ],
+    [
+      "a precipitation amount of null",
+      (body) => {
+        body.properties.timeseries[0].data.next_1_hours.details.precipitation_amount = null;
+      },
+    ],
+    [
+      "a symbol code that is a number",
+      (body) => {
+        body.properties.timeseries[0].data.next_6_hours.summary.symbol_code = 3;
+      },
+    ],
+    [
+      "coordinates that are not numbers",
+      (body) => {
+        body.geometry.coordinates = ["13", "53.5"];
+      },
+    ],
+    [
+      "a latitude out of range",
+      (body) => {
+        body.geometry.coordinates = [13, 153.5, 61];
+      },
+    ],
+    [
+      "another GeoJSON type",
+      (body) => {
+        body.type = "FeatureCollection";
+      },
+    ],
+    [
+      "an updated_at that is no time",
+      (body) => {
+        body.properties.meta.updated_at = "yesterday";
+      },
+    ],
+    [
+      "a step time without an offset",
+      (body) => {
+        body.properties.timeseries[0].time = "2022-08-02T16:00:00";
+      },
+    ],
+    [
+      "a step time written with a space",
+      (body) => {
+        body.properties.timeseries[0].time = "2022-08-02 16:00:00Z";
+      },
+    ],
+    [
+      "temperatures declared in fahrenheit",
+      (body) => {
+        body.properties.meta.units.air_temperature = "fahrenheit";
+      },
+    ],
+    [
+      "steps out of order",
+      (body) => {
+        body.properties.timeseries.reverse();
+      },
+    ],
+    [
+      "the same step twice",
+      (body) => {
+        body.properties.timeseries[1].time = body.properties.timeseries[0].time;
+      },
+    ],
+    [
+      "a body that is not an object",
+      (body) => {
+        body.properties = "none";
+      },
+    ],
   ])("rejects %s", (_, edit) => {
     expect(rejectionOf(edit)).toBeInstanceOf(MetDocumentInvalidError);
   });
@@ -62,7 +142,9 @@ describe("parseMetDocument", () => {
   });
 
   it("names the place of the problem and carries no provider value", () => {
-    const error = rejectionOf((body) => { body.properties.timeseries[2].data.instant.details.wind_speed = "gale force"; });
+    const error = rejectionOf((body) => {
+      body.properties.timeseries[2].data.instant.details.wind_speed = "gale force";
+    });
     expect((error as Error).message).toContain("/properties/timeseries/2/data/instant/details/wind_speed");
     expect((error as Error).message).not.toContain("gale force");
   });

@@ -26,7 +26,8 @@ export function payloadFrom(body: unknown): WeatherPayload {
 export function shiftedMetFixture(name: MetFixture, firstStepAt: string): any {
   const body = loadMetFixture(name);
   const shift = DateTime.fromISO(firstStepAt).diff(DateTime.fromISO(body.properties.timeseries[0].time));
-  const moved = (time: string) => DateTime.fromISO(time, { zone: "utc" }).plus(shift).toISO({ suppressMilliseconds: true });
+  const moved = (time: string) =>
+    DateTime.fromISO(time, { zone: "utc" }).plus(shift).toISO({ suppressMilliseconds: true });
   body.properties.meta.updated_at = moved(body.properties.meta.updated_at);
   for (const step of body.properties.timeseries) step.time = moved(step.time);
   return body;

@@ -11,8 +11,14 @@ function readByLuxon(text: string) {
 
 describe("MET's times, read once per text", () => {
   it("reads MET's spelling and any offset to the same instant and one UTC spelling", () => {
-    expect(readMetInstant("2022-08-02T12:00:00Z")).toEqual({ epochMs: Date.UTC(2022, 7, 2, 12), utcIso: "2022-08-02T12:00:00Z" });
-    expect(readMetInstant("2022-08-02T14:00:00+02:00")).toEqual({ epochMs: Date.UTC(2022, 7, 2, 12), utcIso: "2022-08-02T12:00:00Z" });
+    expect(readMetInstant("2022-08-02T12:00:00Z")).toEqual({
+      epochMs: Date.UTC(2022, 7, 2, 12),
+      utcIso: "2022-08-02T12:00:00Z",
+    });
+    expect(readMetInstant("2022-08-02T14:00:00+02:00")).toEqual({
+      epochMs: Date.UTC(2022, 7, 2, 12),
+      utcIso: "2022-08-02T12:00:00Z",
+    });
     expect(readMetInstant("2022-08-02T12:00:00.250Z")?.utcIso).toBe("2022-08-02T12:00:00.250Z");
   });
 
@@ -24,7 +30,11 @@ describe("MET's times, read once per text", () => {
   });
 
   it("agrees with luxon read afresh, over more texts than it keeps", () => {
-    const instants = fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true });
+    const instants = fc.date({
+      min: new Date("1970-01-01T00:00:00Z"),
+      max: new Date("2100-01-01T00:00:00Z"),
+      noInvalidDate: true,
+    });
     const offsets = fc.integer({ min: -12 * 60, max: 14 * 60 });
     fc.assert(
       fc.property(instants, offsets, (instant, offsetMinutes) => {

@@ -81,8 +81,20 @@ describe("normaliseMetDocument: the current record", () => {
   it("always carries every field, with MET Norway's source and attribution", () => {
     const { current } = payloadFrom(loadMetFixture("compact-oslo-2026-02-06"));
     expect(Object.keys(current).sort()).toEqual([
-      "attribution", "cloudCoverPercent", "condition", "humidityPercent", "location", "observedAt", "precipitationMm",
-      "pressureHpa", "providerModelUpdatedAt", "source", "temperatureC", "uvIndex", "windDirectionDegrees", "windSpeedMps",
+      "attribution",
+      "cloudCoverPercent",
+      "condition",
+      "humidityPercent",
+      "location",
+      "observedAt",
+      "precipitationMm",
+      "pressureHpa",
+      "providerModelUpdatedAt",
+      "source",
+      "temperatureC",
+      "uvIndex",
+      "windDirectionDegrees",
+      "windSpeedMps",
     ]);
     expect(current.source).toEqual({
       id: "met-norway-locationforecast",
@@ -102,8 +114,13 @@ describe("normaliseMetDocument: the current record", () => {
     body.properties.timeseries[0].data.instant.details = { air_temperature: 25.4 };
     const { current } = payloadFrom(body);
     expect(current).toMatchObject({
-      temperatureC: 25.4, windSpeedMps: null, humidityPercent: null, pressureHpa: null,
-      windDirectionDegrees: null, cloudCoverPercent: null, uvIndex: null,
+      temperatureC: 25.4,
+      windSpeedMps: null,
+      humidityPercent: null,
+      pressureHpa: null,
+      windDirectionDegrees: null,
+      cloudCoverPercent: null,
+      uvIndex: null,
     });
   });
 
@@ -150,7 +167,11 @@ describe("normaliseMetDocument: hours, windows and instants", () => {
     expect(payload.hours.at(-1)?.startsAt).toBe("2022-08-04T23:00:00Z");
     // Second step of the file, by hand.
     expect(payload.hours[1]).toMatchObject({
-      startsAt: "2022-08-02T17:00:00Z", temperatureC: 25.1, windSpeedMps: 2.1, humidityPercent: 34.6, uvIndex: 0.5,
+      startsAt: "2022-08-02T17:00:00Z",
+      temperatureC: 25.1,
+      windSpeedMps: 2.1,
+      humidityPercent: 34.6,
+      uvIndex: 0.5,
     });
   });
 
@@ -168,9 +189,13 @@ describe("normaliseMetDocument: hours, windows and instants", () => {
   });
 
   it("has no minimum or maximum on 1-hour periods, nor on 6-hour periods of a compact document", () => {
-    expect(payload.windows.filter((window) => window.durationHours === 1).every((window) => window.temperatureMinC === null)).toBe(true);
+    expect(
+      payload.windows.filter((window) => window.durationHours === 1).every((window) => window.temperatureMinC === null),
+    ).toBe(true);
     const compact = payloadFrom(loadMetFixture("compact-oslo-2026-02-06"));
-    expect(compact.windows.every((window) => window.temperatureMinC === null && window.temperatureMaxC === null)).toBe(true);
+    expect(compact.windows.every((window) => window.temperatureMinC === null && window.temperatureMaxC === null)).toBe(
+      true,
+    );
   });
 
   it("keeps every step's instant temperature, the last step (instant only) included", () => {

@@ -29,12 +29,18 @@ describe("stored payloads", () => {
 
   it("come back exactly where MET left variables out, step by step", () => {
     // Columns take their fields from a series' first row: every row must have them, null where MET sent nothing.
-    const payload = payloadFrom(syntheticMetDocument([
-      { time: "2026-11-21T12:00:00Z", oneHour: { precipitationMm: 0.2 }, sixHours: { precipitationMm: 1.1, minC: 2 } },
-      { time: "2026-11-21T13:00:00Z", temperatureC: 4.5, oneHour: { precipitationMm: 0, symbol: "rain" } },
-      { time: "2026-11-21T18:00:00Z", sixHours: { precipitationMm: 0.4, maxC: 7.5, symbol: "fair_day" } },
-      { time: "2026-11-22T00:00:00Z" },
-    ]));
+    const payload = payloadFrom(
+      syntheticMetDocument([
+        {
+          time: "2026-11-21T12:00:00Z",
+          oneHour: { precipitationMm: 0.2 },
+          sixHours: { precipitationMm: 1.1, minC: 2 },
+        },
+        { time: "2026-11-21T13:00:00Z", temperatureC: 4.5, oneHour: { precipitationMm: 0, symbol: "rain" } },
+        { time: "2026-11-21T18:00:00Z", sixHours: { precipitationMm: 0.4, maxC: 7.5, symbol: "fair_day" } },
+        { time: "2026-11-22T00:00:00Z" },
+      ]),
+    );
     expect(JSON.stringify(readPayload(storePayload(packPayload(payload))))).toBe(JSON.stringify(payload));
   });
 

@@ -5,19 +5,49 @@ import { toCondition } from "../../server/weather/symbols.ts";
 // MET's published list (weathericons legend.csv, research note section 3), typed out here independently of the
 // service's table: 21 bases drawn by day, night and polar twilight, and 20 without a sun or moon.
 const BASES_WITH_DAY_PARTS = [
-  "clearsky", "fair", "partlycloudy",
-  "lightrainshowers", "rainshowers", "heavyrainshowers",
-  "lightrainshowersandthunder", "rainshowersandthunder", "heavyrainshowersandthunder",
-  "lightsleetshowers", "sleetshowers", "heavysleetshowers",
-  "lightssleetshowersandthunder", "sleetshowersandthunder", "heavysleetshowersandthunder",
-  "lightsnowshowers", "snowshowers", "heavysnowshowers",
-  "lightssnowshowersandthunder", "snowshowersandthunder", "heavysnowshowersandthunder",
+  "clearsky",
+  "fair",
+  "partlycloudy",
+  "lightrainshowers",
+  "rainshowers",
+  "heavyrainshowers",
+  "lightrainshowersandthunder",
+  "rainshowersandthunder",
+  "heavyrainshowersandthunder",
+  "lightsleetshowers",
+  "sleetshowers",
+  "heavysleetshowers",
+  "lightssleetshowersandthunder",
+  "sleetshowersandthunder",
+  "heavysleetshowersandthunder",
+  "lightsnowshowers",
+  "snowshowers",
+  "heavysnowshowers",
+  "lightssnowshowersandthunder",
+  "snowshowersandthunder",
+  "heavysnowshowersandthunder",
 ];
 const BASES_WITHOUT_DAY_PARTS = [
-  "cloudy", "fog",
-  "lightrain", "rain", "heavyrain", "lightrainandthunder", "rainandthunder", "heavyrainandthunder",
-  "lightsleet", "sleet", "heavysleet", "lightsleetandthunder", "sleetandthunder", "heavysleetandthunder",
-  "lightsnow", "snow", "heavysnow", "lightsnowandthunder", "snowandthunder", "heavysnowandthunder",
+  "cloudy",
+  "fog",
+  "lightrain",
+  "rain",
+  "heavyrain",
+  "lightrainandthunder",
+  "rainandthunder",
+  "heavyrainandthunder",
+  "lightsleet",
+  "sleet",
+  "heavysleet",
+  "lightsleetandthunder",
+  "sleetandthunder",
+  "heavysleetandthunder",
+  "lightsnow",
+  "snow",
+  "heavysnow",
+  "lightsnowandthunder",
+  "snowandthunder",
+  "heavysnowandthunder",
 ];
 const MET_SYMBOL_CODES = [
   ...BASES_WITH_DAY_PARTS.flatMap((base) => [`${base}_day`, `${base}_night`, `${base}_polartwilight`]),
@@ -40,9 +70,16 @@ describe("toCondition", () => {
   });
 
   it("maps MET's two misspelled codes to the correctly spelled words", () => {
-    expect(toCondition("lightssleetshowersandthunder_day")).toEqual({ code: "LIGHT_SLEET_SHOWERS", thunder: true, dayPart: "DAY" });
-    expect(toCondition("lightssnowshowersandthunder_polartwilight"))
-      .toEqual({ code: "LIGHT_SNOW_SHOWERS", thunder: true, dayPart: "POLAR_TWILIGHT" });
+    expect(toCondition("lightssleetshowersandthunder_day")).toEqual({
+      code: "LIGHT_SLEET_SHOWERS",
+      thunder: true,
+      dayPart: "DAY",
+    });
+    expect(toCondition("lightssnowshowersandthunder_polartwilight")).toEqual({
+      code: "LIGHT_SNOW_SHOWERS",
+      thunder: true,
+      dayPart: "POLAR_TWILIGHT",
+    });
   });
 
   it("reads each of the three day-part suffixes", () => {

@@ -5,7 +5,9 @@ import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
 import { fakeClock, startService, type RunningService } from "../support/service.ts";
 
 /** The stand-in answers every point with this recorded document; its first and last steps bound the days. */
-const FIXTURE = JSON.parse(readFileSync(new URL("../fixtures/met/complete-london-2020-07-20.json", import.meta.url), "utf8")) as {
+const FIXTURE = JSON.parse(
+  readFileSync(new URL("../fixtures/met/complete-london-2020-07-20.json", import.meta.url), "utf8"),
+) as {
   properties: { timeseries: { time: string }[] };
 };
 const FIRST_STEP = FIXTURE.properties.timeseries[0]!.time;
@@ -61,7 +63,10 @@ describe("tz=auto on the weather forecast routes", () => {
       expect(timeZone, place).toBe(zone);
 
       const expected = expectedDays(zone);
-      expect(days.map((day: { date: string }) => day.date), place).toEqual(expected.dates.slice(0, 10));
+      expect(
+        days.map((day: { date: string }) => day.date),
+        place,
+      ).toEqual(expected.dates.slice(0, 10));
       expect(days[0], place).toMatchObject({ partial: true, hoursCovered: expected.firstDayHours });
       expect(days[1], place).toMatchObject({ partial: false, hoursCovered: 24 });
 
@@ -93,12 +98,17 @@ describe("tz=auto on the weather forecast routes", () => {
   });
 
   it("resolves auto on the credentialed route from the 4-decimal point, stating it in data.timeZone", async () => {
-    for (const { place, lat, lon, zone } of POINTS.filter((point) => ["Kolkata", "Adelaide", "mid-Atlantic"].includes(point.place))) {
+    for (const { place, lat, lon, zone } of POINTS.filter((point) =>
+      ["Kolkata", "Adelaide", "mid-Atlantic"].includes(point.place),
+    )) {
       const where = `lat=${lat}&lon=${lon}&limit=10`;
       const auto = await credentialed(`/api/v1/weather/forecast?${where}&tz=auto`);
       expect(auto.status, place).toBe(200);
       expect(auto.body.data.timeZone, place).toBe(zone);
-      expect(auto.body.data.daily.map((day: { date: string }) => day.date), place).toEqual(expectedDays(zone).dates.slice(0, 10));
+      expect(
+        auto.body.data.daily.map((day: { date: string }) => day.date),
+        place,
+      ).toEqual(expectedDays(zone).dates.slice(0, 10));
       expect(auto.body.meta.dayCount, place).toBe(auto.body.data.daily.length);
       const named = await credentialed(`/api/v1/weather/forecast?${where}&tz=${encodeURIComponent(zone)}`);
       expect(named.body.data, place).toEqual(auto.body.data);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { celsiusToFahrenheit, metresPerSecondToMilesPerHour, millimetresToInches, UNITS } from "../../server/weather/units.ts";
+import {
+  celsiusToFahrenheit,
+  metresPerSecondToMilesPerHour,
+  millimetresToInches,
+  UNITS,
+} from "../../server/weather/units.ts";
 
 describe("canonical units", () => {
   it("are the spec's meta.canonicalUnits", () => {
@@ -9,7 +14,11 @@ describe("canonical units", () => {
 
 describe("celsiusToFahrenheit", () => {
   it.each([
-    [0, 32], [100, 212], [-40, -40], [23, 73.4], [25.4, 77.7],
+    [0, 32],
+    [100, 212],
+    [-40, -40],
+    [23, 73.4],
+    [25.4, 77.7],
     [-5.8, 21.6], // 21.56
     [37, 98.6],
   ])("%s °C is %s °F, to one decimal", (celsius, fahrenheit) => {
@@ -24,7 +33,11 @@ describe("celsiusToFahrenheit", () => {
 
 describe("metresPerSecondToMilesPerHour", () => {
   it.each([
-    [0, 0], [1, 2.2], [3.1, 6.9], [10, 22.4], [44.704, 100],
+    [0, 0],
+    [1, 2.2],
+    [3.1, 6.9],
+    [10, 22.4],
+    [44.704, 100],
   ])("%s m/s is %s mph, to one decimal", (metresPerSecond, milesPerHour) => {
     expect(metresPerSecondToMilesPerHour(metresPerSecond)).toBe(milesPerHour);
   });
@@ -32,7 +45,10 @@ describe("metresPerSecondToMilesPerHour", () => {
 
 describe("millimetresToInches", () => {
   it.each([
-    [0, 0], [25.4, 1], [2.7, 0.106], [12.7, 0.5],
+    [0, 0],
+    [25.4, 1],
+    [2.7, 0.106],
+    [12.7, 0.5],
   ])("%s mm is %s in, to three decimals", (millimetres, inches) => {
     expect(millimetresToInches(millimetres)).toBe(inches);
   });

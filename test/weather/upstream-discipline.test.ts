@@ -13,12 +13,23 @@ describe("weather upstream discipline as MET receives it", () => {
     // The gate's wait is unbounded here (this is about arrivals, not the bound), so a loaded machine cannot refuse any.
     const standin = await startMetStandin({ now: Date.now });
     try {
-      const client = createMetClient({ baseUrl: standin.url, userAgent: "discipline-test/1 ops@example.org", timeoutMs: 5000, maxBytes: 1_000_000 });
-      const cache = createWeatherCache({ client, parse: (body) => body, now: Date.now, rateGate: createRateGate({ now: Date.now, sleep, maxWaitMs: 20_000 }) });
+      const client = createMetClient({
+        baseUrl: standin.url,
+        userAgent: "discipline-test/1 ops@example.org",
+        timeoutMs: 5000,
+        maxBytes: 1_000_000,
+      });
+      const cache = createWeatherCache({
+        client,
+        parse: (body) => body,
+        now: Date.now,
+        rateGate: createRateGate({ now: Date.now, sleep, maxWaitMs: 20_000 }),
+      });
       const results = await Promise.allSettled(coldPoints(60).map((point) => cache.get(point, "current")));
       expect(results.filter((result) => result.status === "fulfilled").length).toBe(60);
       const arrivals = standin.received.map((request) => request.at).sort((a, b) => a - b);
-      for (const at of arrivals) expect(arrivals.filter((other) => other >= at && other < at + SECOND).length).toBeLessThanOrEqual(20);
+      for (const at of arrivals)
+        expect(arrivals.filter((other) => other >= at && other < at + SECOND).length).toBeLessThanOrEqual(20);
     } finally {
       await standin.close();
     }
@@ -45,7 +56,10 @@ describe("weather upstream discipline as MET receives it", () => {
 
   it("a point that failed asks MET again as soon as MET has answered any request, not a minute later", async () => {
     const { cache, standin } = await setup();
-    const [a, b] = [{ lat: 1, lon: 1 }, { lat: 2, lon: 2 }];
+    const [a, b] = [
+      { lat: 1, lon: 1 },
+      { lat: 2, lon: 2 },
+    ];
     await cache.get(a, "current");
     await cache.get(b, "current");
     advance(40 * MINUTE);
@@ -61,10 +75,13 @@ describe("weather upstream discipline as MET receives it", () => {
   it("requests that cannot get an upstream slot within the gate's bound fail at once with a Retry-After, never queue without end", async () => {
     const { cache } = await setup();
     const results = await Promise.allSettled(coldPoints(120).map((point) => cache.get(point, "current")));
-    const refused = results.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason);
+    const refused = results
+      .filter((result) => result.status === "rejected")
+      .map((result) => (result as PromiseRejectedResult).reason);
     expect(results.length - refused.length).toBeGreaterThanOrEqual(20);
     expect(refused.length).toBeGreaterThan(0);
-    for (const error of refused) expect(error).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", retryAfterMs: expect.any(Number) });
+    for (const error of refused)
+      expect(error).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", retryAfterMs: expect.any(Number) });
     expect(clock() - START).toBeLessThan(5 * SECOND);
   });
 });

@@ -12,7 +12,8 @@ const SOURCE = "bls-news-feed";
  */
 export function parseBlsNewsAtom(document: string | Buffer): { items: SourceAnnouncement[]; skipped: SkippedRecord[] } {
   const feed = readFeedXml(SOURCE, document).feed as Record<string, unknown> | undefined;
-  if (!feed || typeof feed !== "object") throw new UpstreamDocumentError(SOURCE, "malformed", "expected an Atom <feed> document");
+  if (!feed || typeof feed !== "object")
+    throw new UpstreamDocumentError(SOURCE, "malformed", "expected an Atom <feed> document");
   const items: SourceAnnouncement[] = [];
   const skipped: SkippedRecord[] = [];
   for (const [position, entry] of ((feed.entry ?? []) as Record<string, unknown>[]).entries()) {
@@ -21,10 +22,20 @@ export function parseBlsNewsAtom(document: string | Buffer): { items: SourceAnno
     const url = alternateLink(entry.link as Record<string, unknown>[] | undefined);
     const published = instant(elementText(entry.published) ?? elementText(entry.updated));
     if (!id || !title || !url || !published) {
-      skipped.push({ record: id ?? `entry ${position + 1}`, reason: "missing id, title, link or a dated published/updated" });
+      skipped.push({
+        record: id ?? `entry ${position + 1}`,
+        reason: "missing id, title, link or a dated published/updated",
+      });
       continue;
     }
-    items.push({ source: SOURCE, sourceItemId: id, title, url, publishedAt: published, updatedAt: instant(elementText(entry.updated)) });
+    items.push({
+      source: SOURCE,
+      sourceItemId: id,
+      title,
+      url,
+      publishedAt: published,
+      updatedAt: instant(elementText(entry.updated)),
+    });
   }
   return { items, skipped };
 }

@@ -56,20 +56,27 @@ export function parseBlsObservations(document: string | Buffer): SourceObservati
       if (ANNUAL_AVERAGES.includes(row.period)) return [];
       const referencePeriod = periodCode(row, where);
       const footnotes = (row.footnotes ?? []).map(objectOrEmpty);
-      const codes = footnotes.flatMap(({ code }) => (typeof code === "string" && code.trim() !== "" ? [code.trim()] : []));
-      const texts = footnotes.flatMap(({ text }) => (typeof text === "string" && text.trim() !== "" ? [text.trim()] : []));
+      const codes = footnotes.flatMap(({ code }) =>
+        typeof code === "string" && code.trim() !== "" ? [code.trim()] : [],
+      );
+      const texts = footnotes.flatMap(({ text }) =>
+        typeof text === "string" && text.trim() !== "" ? [text.trim()] : [],
+      );
       const value = publishedValue(API, row.value, MISSING_VALUES, where);
-      return [{
-        api: API,
-        seriesId: seriesID,
-        referencePeriod,
-        value,
-        publicationStatus: codes.length > 0 ? codes.join(",") : null,
-        sourceUpdatedAt: null,
-        note: texts.length > 0 ? texts.join(" ") : null,
-        adapter: BLS_ADAPTER,
-        transformation: value === null ? ["PERIOD_CODE_REWRITTEN", "MISSING_MARKER_AS_NULL"] : ["PERIOD_CODE_REWRITTEN"],
-      }];
+      return [
+        {
+          api: API,
+          seriesId: seriesID,
+          referencePeriod,
+          value,
+          publicationStatus: codes.length > 0 ? codes.join(",") : null,
+          sourceUpdatedAt: null,
+          note: texts.length > 0 ? texts.join(" ") : null,
+          adapter: BLS_ADAPTER,
+          transformation:
+            value === null ? ["PERIOD_CODE_REWRITTEN", "MISSING_MARKER_AS_NULL"] : ["PERIOD_CODE_REWRITTEN"],
+        },
+      ];
     }),
   );
 }
@@ -80,9 +87,15 @@ function seriesOf(response: unknown): { seriesID: string; data: BlsRow[] }[] {
   if ("status" in envelope) {
     if (envelope.status !== "REQUEST_SUCCEEDED") {
       const messages = Array.isArray(envelope.message) ? envelope.message.join(" ") : "";
-      throw new UpstreamDocumentError(API, "rejected-by-publisher", `status ${JSON.stringify(envelope.status)}${messages ? `: ${messages}` : ""}`);
+      throw new UpstreamDocumentError(
+        API,
+        "rejected-by-publisher",
+        `status ${JSON.stringify(envelope.status)}${messages ? `: ${messages}` : ""}`,
+      );
     }
-    const invalid = (Array.isArray(envelope.message) ? envelope.message : []).filter((message): message is string => typeof message === "string" && INVALID_SERIES_MESSAGE.test(message));
+    const invalid = (Array.isArray(envelope.message) ? envelope.message : []).filter(
+      (message): message is string => typeof message === "string" && INVALID_SERIES_MESSAGE.test(message),
+    );
     if (invalid.length > 0) throw new UpstreamDocumentError(API, "rejected-by-publisher", invalid.join(" "));
     results = envelope.Results;
   } else if ("series" in envelope) {
@@ -96,7 +109,11 @@ function seriesOf(response: unknown): { seriesID: string; data: BlsRow[] }[] {
   return series.map((entry: unknown, index) => {
     const { seriesID, data } = objectOrEmpty(entry);
     if (typeof seriesID !== "string" || !Array.isArray(data) || !data.every(isRow)) {
-      throw new UpstreamDocumentError(API, "malformed", `series ${index + 1} lacks a seriesID or year/period/value rows`);
+      throw new UpstreamDocumentError(
+        API,
+        "malformed",
+        `series ${index + 1} lacks a seriesID or year/period/value rows`,
+      );
     }
     return { seriesID, data };
   });
@@ -108,12 +125,20 @@ function objectOrEmpty(value: unknown): Record<string, unknown> {
 
 function isRow(row: unknown): row is BlsRow {
   const candidate = row as Partial<Record<keyof BlsRow, unknown>> | null;
-  return typeof candidate?.year === "string" && typeof candidate.period === "string" && typeof candidate.value === "string"
-    && (candidate.footnotes === undefined || Array.isArray(candidate.footnotes));
+  return (
+    typeof candidate?.year === "string" &&
+    typeof candidate.period === "string" &&
+    typeof candidate.value === "string" &&
+    (candidate.footnotes === undefined || Array.isArray(candidate.footnotes))
+  );
 }
 
 function periodCode(row: BlsRow, where: string): string {
   const period = readPeriodText(`${row.year} ${row.period}`, PERIOD_FORMATS);
   if (period) return period.code;
-  throw new UpstreamDocumentError(API, "malformed", `${where}: period code ${row.period} has no reference-period code of ours`);
+  throw new UpstreamDocumentError(
+    API,
+    "malformed",
+    `${where}: period code ${row.period} has no reference-period code of ours`,
+  );
 }

@@ -11,7 +11,10 @@ export function calendarSnapshot(candidates: SourceEvent[], skipped: SkippedCale
   for (const event of candidates) {
     if (seen.has(event.sourceEventId)) {
       duplicates.push({
-        record: event.sourceEventId, kind: "SECOND_RECORD_WITH_ONE_ID", title: event.title, scheduledDate: event.scheduledDate,
+        record: event.sourceEventId,
+        kind: "SECOND_RECORD_WITH_ONE_ID",
+        title: event.title,
+        scheduledDate: event.scheduledDate,
         reason: `second record with this id (${event.scheduledDate} "${event.title}")`,
       });
       continue;

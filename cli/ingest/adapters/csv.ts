@@ -28,7 +28,11 @@ export function readCsvTable(api: ObservationApi, text: string, requiredColumns:
   const index = new Map(header.map((name, position) => [name, position]));
   const rows = records.map(({ line, fields }): CsvRow => {
     if (fields.length !== header.length) {
-      throw new UpstreamDocumentError(api, "malformed", `line ${line}: ${fields.length} fields where the header has ${header.length}`);
+      throw new UpstreamDocumentError(
+        api,
+        "malformed",
+        `line ${line}: ${fields.length} fields where the header has ${header.length}`,
+      );
     }
     return { line, cell: (column) => fields[index.get(column) ?? -1] ?? "" };
   });

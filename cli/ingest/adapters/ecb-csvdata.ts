@@ -27,7 +27,12 @@ export function parseEcbCsvdata(document: string | Buffer): SourceObservation[] 
     if (!seriesId) throw new UpstreamDocumentError(API, "malformed", `${where}: empty KEY`);
     const timePeriod = row.cell("TIME_PERIOD");
     const referencePeriod = readPeriodText(timePeriod, SDMX_PERIOD_FORMATS);
-    if (!referencePeriod) throw new UpstreamDocumentError(API, "malformed", `${where}: TIME_PERIOD ${JSON.stringify(timePeriod)} has no reference-period code of ours`);
+    if (!referencePeriod)
+      throw new UpstreamDocumentError(
+        API,
+        "malformed",
+        `${where}: TIME_PERIOD ${JSON.stringify(timePeriod)} has no reference-period code of ours`,
+      );
     const value = publishedValue(API, row.cell("OBS_VALUE"), MISSING_VALUES, where);
     return {
       api: API,

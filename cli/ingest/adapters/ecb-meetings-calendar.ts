@@ -47,13 +47,15 @@ function meetingsThatPublishNothing(rows: CalendarSnapshot): CalendarSnapshot {
     if (DAY_LABEL.exec(row.title)?.[1] === "2") secondDays.add(row.scheduledDate);
   }
   const whyNotARelease = (row: SourceEvent): string | null => {
-    if (NON_MONETARY_POLICY_MEETING.test(row.title)) return "a non-monetary policy meeting: no monetary policy decision is announced";
+    if (NON_MONETARY_POLICY_MEETING.test(row.title))
+      return "a non-monetary policy meeting: no monetary policy decision is announced";
     if (GENERAL_COUNCIL.test(row.title)) return "a General Council meeting: it takes no monetary policy decision";
     if (isMonetaryPolicyMeeting(row.title)) {
       const day = DAY_LABEL.exec(row.title)?.[1];
-      if (day !== undefined && day !== "2") return `day ${day} of a two-day monetary policy meeting: the decision is announced on day 2`;
+      if (day !== undefined && day !== "2")
+        return `day ${day} of a two-day monetary policy meeting: the decision is announced on day 2`;
       if (day === undefined && secondDays.has(nextDay(row.scheduledDate))) {
-        return "day 1 of a two-day monetary policy meeting (the row has no day label, but the next day's row is its \"(Day 2)\"): the decision is announced on day 2";
+        return 'day 1 of a two-day monetary policy meeting (the row has no day label, but the next day\'s row is its "(Day 2)"): the decision is announced on day 2';
       }
       decisionDays.add(row.scheduledDate);
     }
@@ -62,7 +64,13 @@ function meetingsThatPublishNothing(rows: CalendarSnapshot): CalendarSnapshot {
   const events: SourceEvent[] = [];
   const skipped: SkippedCalendarRecord[] = [...rows.skipped];
   const notARelease = (row: SourceEvent, reason: string) =>
-    skipped.push({ record: row.sourceEventId, kind: "NOT_A_RELEASE", reason, title: row.title, scheduledDate: row.scheduledDate });
+    skipped.push({
+      record: row.sourceEventId,
+      kind: "NOT_A_RELEASE",
+      reason,
+      title: row.title,
+      scheduledDate: row.scheduledDate,
+    });
   const pressConferences: SourceEvent[] = [];
   for (const row of rows.events) {
     if (PRESS_CONFERENCE_ROW.test(row.title)) {
@@ -74,7 +82,8 @@ function meetingsThatPublishNothing(rows: CalendarSnapshot): CalendarSnapshot {
     else notARelease(row, reason);
   }
   for (const row of pressConferences) {
-    if (decisionDays.has(row.scheduledDate)) notARelease(row, "the press conference of that day's monetary policy decision, which is the decision's event");
+    if (decisionDays.has(row.scheduledDate))
+      notARelease(row, "the press conference of that day's monetary policy decision, which is the decision's event");
     else events.push(row);
   }
   return { events, skipped };

@@ -15,7 +15,8 @@ const FRANKFURT = "Europe/Berlin";
  */
 export function parseEcbMeetingsPage(html: string): CalendarSnapshot {
   const list = /<div class="definition-list[^"]*">\s*<dl>([\s\S]*?)<\/dl>/.exec(wholeHtmlPage(SOURCE, html))?.[1];
-  if (list === undefined) throw new UpstreamDocumentError(SOURCE, "malformed", "no definition list of meetings on the page");
+  if (list === undefined)
+    throw new UpstreamDocumentError(SOURCE, "malformed", "no definition list of meetings on the page");
   const events: SourceEvent[] = [];
   const skipped: SkippedCalendarRecord[] = [];
   const rowsOnDate = new Map<string, number>();
@@ -24,17 +25,33 @@ export function parseEcbMeetingsPage(html: string): CalendarSnapshot {
     const title = htmlFragmentText(definition!);
     const date = DateTime.fromFormat(dateText, "dd/MM/yyyy", { zone: FRANKFURT });
     if (!date.isValid || title === "") {
-      skipped.push({ record: dateText || "row without a date", kind: "UNREADABLE", reason: "unreadable date or empty meeting text", title: title || null, scheduledDate: null });
+      skipped.push({
+        record: dateText || "row without a date",
+        kind: "UNREADABLE",
+        reason: "unreadable date or empty meeting text",
+        title: title || null,
+        scheduledDate: null,
+      });
       continue;
     }
     const scheduledDate = date.toISODate()!;
     const position = (rowsOnDate.get(scheduledDate) ?? 0) + 1;
     rowsOnDate.set(scheduledDate, position);
     events.push({
-      source: SOURCE, sourceEventId: `${scheduledDate}#${position}`, title, scheduledDate, scheduledAt: null, timePrecision: "DATE_ONLY",
-      sourceTimezone: FRANKFURT, referencePeriod: null, referencePeriodText: null, sourceStatus: "SCHEDULED", sourceUrl: null,
+      source: SOURCE,
+      sourceEventId: `${scheduledDate}#${position}`,
+      title,
+      scheduledDate,
+      scheduledAt: null,
+      timePrecision: "DATE_ONLY",
+      sourceTimezone: FRANKFURT,
+      referencePeriod: null,
+      referencePeriodText: null,
+      sourceStatus: "SCHEDULED",
+      sourceUrl: null,
     });
   }
-  if (events.length === 0 && skipped.length === 0) throw new UpstreamDocumentError(SOURCE, "malformed", "the meetings list has no rows");
+  if (events.length === 0 && skipped.length === 0)
+    throw new UpstreamDocumentError(SOURCE, "malformed", "the meetings list has no rows");
   return calendarSnapshot(events, skipped);
 }

@@ -10,8 +10,11 @@ const SOURCE = "ecb-press-feed";
  * offset). Links come with a doubled slash after the host; the guid is kept raw as the item's identity.
  */
 export function parseEcbPressRss(document: string | Buffer): { items: SourceAnnouncement[]; skipped: SkippedRecord[] } {
-  const channel = (readFeedXml(SOURCE, document).rss as Record<string, unknown> | undefined)?.channel as Record<string, unknown> | undefined;
-  if (!channel || typeof channel !== "object") throw new UpstreamDocumentError(SOURCE, "malformed", "expected an RSS 2.0 <rss><channel> document");
+  const channel = (readFeedXml(SOURCE, document).rss as Record<string, unknown> | undefined)?.channel as
+    | Record<string, unknown>
+    | undefined;
+  if (!channel || typeof channel !== "object")
+    throw new UpstreamDocumentError(SOURCE, "malformed", "expected an RSS 2.0 <rss><channel> document");
   const items: SourceAnnouncement[] = [];
   const skipped: SkippedRecord[] = [];
   for (const [position, item] of ((channel.item ?? []) as Record<string, unknown>[]).entries()) {
@@ -23,7 +26,14 @@ export function parseEcbPressRss(document: string | Buffer): { items: SourceAnno
       skipped.push({ record: id ?? `item ${position + 1}`, reason: "missing guid/link, title or a readable pubDate" });
       continue;
     }
-    items.push({ source: SOURCE, sourceItemId: id, title, url: collapseDoubledSlashes(link), publishedAt: published, updatedAt: null });
+    items.push({
+      source: SOURCE,
+      sourceItemId: id,
+      title,
+      url: collapseDoubledSlashes(link),
+      publishedAt: published,
+      updatedAt: null,
+    });
   }
   return { items, skipped };
 }

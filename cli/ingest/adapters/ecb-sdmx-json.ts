@@ -30,15 +30,22 @@ export function parseEcbSdmxJson(document: string | Buffer): SourceObservation[]
   }
   const structure = objectOf(message.structure);
   const dataSets = message.dataSets;
-  if (!Array.isArray(dataSets) || Object.keys(structure).length === 0) throw new UpstreamDocumentError(API, "malformed", "not an SDMX-JSON data message (no structure and dataSets)");
+  if (!Array.isArray(dataSets) || Object.keys(structure).length === 0)
+    throw new UpstreamDocumentError(API, "malformed", "not an SDMX-JSON data message (no structure and dataSets)");
   const flow = flowOf(structure);
   const dimensions = objectOf(structure.dimensions);
   const seriesDimensions = listOf(dimensions.series).map((dimension) => codesOf(dimension, "series dimension"));
   const timeDimension = listOf(dimensions.observation);
-  if (timeDimension.length !== 1) throw new UpstreamDocumentError(API, "malformed", "expected exactly one observation (time) dimension");
+  if (timeDimension.length !== 1)
+    throw new UpstreamDocumentError(API, "malformed", "expected exactly one observation (time) dimension");
   const periods = codesOf(timeDimension[0], "time dimension").map((code) => {
     const period = readPeriodText(code, SDMX_PERIOD_FORMATS);
-    if (!period) throw new UpstreamDocumentError(API, "malformed", `time ${JSON.stringify(code)} has no reference-period code of ours`);
+    if (!period)
+      throw new UpstreamDocumentError(
+        API,
+        "malformed",
+        `time ${JSON.stringify(code)} has no reference-period code of ours`,
+      );
     return period.code;
   });
   const observationAttributes = listOf(objectOf(structure.attributes).observation);
@@ -48,19 +55,28 @@ export function parseEcbSdmxJson(document: string | Buffer): SourceObservation[]
   const observations: SourceObservation[] = [];
   for (const dataSet of dataSets) {
     for (const [seriesKey, series] of Object.entries(objectOf(objectOf(dataSet).series))) {
-      const seriesId = [flow, ...positionsOf(seriesKey, seriesDimensions.length).map((position, dimension) => at(seriesDimensions[dimension]!, position, `series ${seriesKey}`))].join(".");
+      const seriesId = [
+        flow,
+        ...positionsOf(seriesKey, seriesDimensions.length).map((position, dimension) =>
+          at(seriesDimensions[dimension]!, position, `series ${seriesKey}`),
+        ),
+      ].join(".");
       for (const [timeKey, cell] of Object.entries(objectOf(objectOf(series).observations))) {
         const where = `series ${seriesKey} observation ${timeKey}`;
         if (!Array.isArray(cell)) throw new UpstreamDocumentError(API, "malformed", `${where}: not an array`);
         const [rawValue] = cell;
-        const value = rawValue === null || rawValue === undefined ? null : publishedValue(API, String(rawValue), ["NaN"], where);
+        const value =
+          rawValue === null || rawValue === undefined ? null : publishedValue(API, String(rawValue), ["NaN"], where);
         const statusPosition = statusAt < 0 ? null : cell[statusAt + 1];
         observations.push({
           api: API,
           seriesId,
           referencePeriod: at(periods, Number(timeKey), where),
           value,
-          publicationStatus: statusPosition === null || statusPosition === undefined ? null : at(statusCodes, Number(statusPosition), `${where} OBS_STATUS`),
+          publicationStatus:
+            statusPosition === null || statusPosition === undefined
+              ? null
+              : at(statusCodes, Number(statusPosition), `${where} OBS_STATUS`),
           sourceUpdatedAt: null,
           note: null,
           adapter: ECB_SDMX_JSON_ADAPTER,
@@ -74,7 +90,9 @@ export function parseEcbSdmxJson(document: string | Buffer): SourceObservation[]
 
 /** The dataflow id from the message's dataflow link (`…/service/dataflow/ECB/EST/1.0`). */
 function flowOf(structure: Json): string {
-  const link = listOf(structure.links).map(objectOf).find((candidate) => candidate.rel === "dataflow");
+  const link = listOf(structure.links)
+    .map(objectOf)
+    .find((candidate) => candidate.rel === "dataflow");
   const flow = typeof link?.href === "string" ? /\/dataflow\/[^/]+\/([^/]+)\//.exec(link.href)?.[1] : undefined;
   if (!flow) throw new UpstreamDocumentError(API, "malformed", "no dataflow link names the flow");
   return flow;
@@ -93,14 +111,19 @@ function codesOf(component: unknown, what: string): string[] {
 function positionsOf(key: string, count: number): number[] {
   const positions = key.split(":").map(Number);
   if (positions.length !== count || positions.some((position) => !Number.isInteger(position))) {
-    throw new UpstreamDocumentError(API, "malformed", `series key ${JSON.stringify(key)} does not give one position per dimension`);
+    throw new UpstreamDocumentError(
+      API,
+      "malformed",
+      `series key ${JSON.stringify(key)} does not give one position per dimension`,
+    );
   }
   return positions;
 }
 
 function at<T>(list: T[], position: number, where: string): T {
   const found = Number.isInteger(position) ? list[position] : undefined;
-  if (found === undefined) throw new UpstreamDocumentError(API, "malformed", `${where}: position ${position} is not in the structure`);
+  if (found === undefined)
+    throw new UpstreamDocumentError(API, "malformed", `${where}: position ${position} is not in the structure`);
   return found;
 }
 

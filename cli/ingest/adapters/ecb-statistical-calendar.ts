@@ -53,13 +53,23 @@ function sourceEvent(when: string, definition: string, position: string): Source
   const title = htmlFragmentText(/<div class="doc-title">([\s\S]*?)<\/div>/.exec(definition)?.[1] ?? "");
   if (!title) return { record: position, kind: "UNREADABLE", reason: "no doc-title", title: null, scheduledDate: null };
   const schedule = readSchedule(when);
-  if (!schedule) return { record: position, kind: "UNREADABLE", reason: `publication date ${JSON.stringify(when)} is not DD/MM/YYYY [HH:MM CET]`, title, scheduledDate: null };
+  if (!schedule)
+    return {
+      record: position,
+      kind: "UNREADABLE",
+      reason: `publication date ${JSON.stringify(when)} is not DD/MM/YYYY [HH:MM CET]`,
+      title,
+      scheduledDate: null,
+    };
   const subtitle = htmlFragmentText(/<div class="doc-subtitle">([\s\S]*?)<\/div>/.exec(definition)?.[1] ?? "");
   const periodText = subtitle.replace(/^Reference period:\s*/i, "").trim() || null;
   return {
     source: SOURCE,
     // Without a period, only the date tells two releases of the same title apart.
-    sourceEventId: createHash("sha256").update(`${title}\n${periodText ?? schedule.date}`).digest("hex").slice(0, 24),
+    sourceEventId: createHash("sha256")
+      .update(`${title}\n${periodText ?? schedule.date}`)
+      .digest("hex")
+      .slice(0, 24),
     title,
     scheduledDate: schedule.date,
     scheduledAt: schedule.at,

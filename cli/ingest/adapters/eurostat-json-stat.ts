@@ -37,13 +37,24 @@ export function parseEurostatJsonStat(document: string | Buffer): SourceObservat
   if (dataset.class !== "dataset") throw new UpstreamDocumentError(API, "malformed", "not a JSON-stat dataset");
   const ids = dataset.id;
   const sizes = Array.isArray(dataset.size) ? dataset.size.map(Number) : [];
-  if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string") || ids.length !== sizes.length || !ids.includes(TIME_DIMENSION)) {
-    throw new UpstreamDocumentError(API, "malformed", "id and size do not describe the dimensions with a time dimension");
+  if (
+    !Array.isArray(ids) ||
+    !ids.every((id) => typeof id === "string") ||
+    ids.length !== sizes.length ||
+    !ids.includes(TIME_DIMENSION)
+  ) {
+    throw new UpstreamDocumentError(
+      API,
+      "malformed",
+      "id and size do not describe the dimensions with a time dimension",
+    );
   }
   const extension = objectOf(dataset.extension);
   const datasetCode = typeof extension.id === "string" ? extension.id.toLowerCase() : null;
   if (!datasetCode) throw new UpstreamDocumentError(API, "malformed", "no dataset code (extension.id)");
-  const codes = (ids as string[]).map((id, position) => categoryCodes(objectOf(dataset.dimension), id, sizes[position]!));
+  const codes = (ids as string[]).map((id, position) =>
+    categoryCodes(objectOf(dataset.dimension), id, sizes[position]!),
+  );
   const values = cellsOf(dataset.value);
   const statuses = cellsOf(dataset.status);
   const labels = objectOf(objectOf(extension.status).label);
@@ -51,7 +62,12 @@ export function parseEurostatJsonStat(document: string | Buffer): SourceObservat
   const timeAxis = ids.indexOf(TIME_DIMENSION);
   const periods = codes[timeAxis]!.map((code) => {
     const period = readPeriodText(code, SDMX_PERIOD_FORMATS);
-    if (!period) throw new UpstreamDocumentError(API, "malformed", `time ${JSON.stringify(code)} has no reference-period code of ours`);
+    if (!period)
+      throw new UpstreamDocumentError(
+        API,
+        "malformed",
+        `time ${JSON.stringify(code)} has no reference-period code of ours`,
+      );
     return period.code;
   });
 
@@ -61,12 +77,18 @@ export function parseEurostatJsonStat(document: string | Buffer): SourceObservat
     const position = positionOf(flat, sizes);
     const key = String(flat);
     const status = typeof statuses[key] === "string" ? (statuses[key] as string) : null;
-    const value = values[key] === undefined || values[key] === null ? null : publishedValue(API, String(values[key]), [], `cell ${flat}`);
+    const value =
+      values[key] === undefined || values[key] === null
+        ? null
+        : publishedValue(API, String(values[key]), [], `cell ${flat}`);
     const transformation: ValueTransformation[] = [value === null ? "MISSING_MARKER_AS_NULL" : "JSON_NUMBER_TEXT_KEPT"];
     if (sourceUpdatedAt !== null) transformation.push("UPDATE_TIME_TO_UTC");
     observations.push({
       api: API,
-      seriesId: [datasetCode, ...codes.flatMap((axis, dimension) => (dimension === timeAxis ? [] : [axis[position[dimension]!]!]))].join("."),
+      seriesId: [
+        datasetCode,
+        ...codes.flatMap((axis, dimension) => (dimension === timeAxis ? [] : [axis[position[dimension]!]!])),
+      ].join("."),
       referencePeriod: periods[position[timeAxis]!]!,
       value,
       publicationStatus: status,
@@ -111,7 +133,8 @@ function positionOf(flat: number, sizes: number[]): number[] {
 function updatedInstant(updated: unknown): string | null {
   if (typeof updated !== "string" || updated === "") return null;
   const instant = DateTime.fromISO(updated);
-  if (!instant.isValid) throw new UpstreamDocumentError(API, "malformed", `updated ${JSON.stringify(updated)} is not an ISO 8601 instant`);
+  if (!instant.isValid)
+    throw new UpstreamDocumentError(API, "malformed", `updated ${JSON.stringify(updated)} is not an ISO 8601 instant`);
   return instant.toUTC().toISO()!;
 }
 

@@ -39,7 +39,8 @@ export function parseEurostatReleaseCalendar(document: string | Buffer, retrieve
   } catch {
     throw new UpstreamDocumentError(SOURCE, "malformed", "the document is not JSON");
   }
-  if (!Array.isArray(records)) throw new UpstreamDocumentError(SOURCE, "malformed", "expected a JSON array of calendar records");
+  if (!Array.isArray(records))
+    throw new UpstreamDocumentError(SOURCE, "malformed", "expected a JSON array of calendar records");
   const events: SourceEvent[] = [];
   const skipped: SkippedCalendarRecord[] = [];
   records.forEach((record: unknown, index) => {
@@ -51,10 +52,17 @@ export function parseEurostatReleaseCalendar(document: string | Buffer, retrieve
 }
 
 function sourceEvent(record: unknown, position: string, horizon: DateTime): SourceEvent | SkippedCalendarRecord {
-  const unreadable = (where: string, reason: string, title: string | null = null): SkippedCalendarRecord => ({ record: where, kind: "UNREADABLE", reason, title, scheduledDate: null });
+  const unreadable = (where: string, reason: string, title: string | null = null): SkippedCalendarRecord => ({
+    record: where,
+    kind: "UNREADABLE",
+    reason,
+    title,
+    scheduledDate: null,
+  });
   if (typeof record !== "object" || record === null) return unreadable(position, "not an object");
   const fields = record as Record<string, unknown>;
-  const id = typeof fields.recordid === "string" || typeof fields.recordid === "number" ? String(fields.recordid).trim() : "";
+  const id =
+    typeof fields.recordid === "string" || typeof fields.recordid === "number" ? String(fields.recordid).trim() : "";
   if (!id) return unreadable(position, "no recordid");
   const title = typeof fields.title === "string" ? decodeHtmlEntities(fields.title).trim() : "";
   if (!title) return unreadable(id, "no title");
@@ -62,7 +70,10 @@ function sourceEvent(record: unknown, position: string, horizon: DateTime): Sour
   if (!start?.isValid) return unreadable(id, `start ${JSON.stringify(fields.start)} is not a date-time`, title);
   if (start > horizon) {
     return {
-      record: id, kind: "DATE_THE_SOURCE_GETS_WRONG", title, scheduledDate: start.toISODate()!,
+      record: id,
+      kind: "DATE_THE_SOURCE_GETS_WRONG",
+      title,
+      scheduledDate: start.toISODate()!,
       reason: `scheduled ${start.toISODate()}, after ${horizon.toISODate()}: no Eurostat calendar reaches that far`,
     };
   }

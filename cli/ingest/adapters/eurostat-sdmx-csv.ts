@@ -36,13 +36,20 @@ const LAST_UPDATE_ZONE = "Europe/Brussels";
  */
 export function parseEurostatSdmxCsv(document: string | Buffer): SourceObservation[] {
   const table = readCsvTable(API, documentText(document), ["DATAFLOW", "TIME_PERIOD", "OBS_VALUE"]);
-  const dimensions = table.header.slice(0, table.header.indexOf("TIME_PERIOD")).filter((column) => !NOT_DIMENSIONS.has(column));
+  const dimensions = table.header
+    .slice(0, table.header.indexOf("TIME_PERIOD"))
+    .filter((column) => !NOT_DIMENSIONS.has(column));
   const updatedAt = new Map<string, string | null>();
   return table.rows.map((row): SourceObservation => {
     const where = `line ${row.line}`;
     const timePeriod = row.cell("TIME_PERIOD");
     const referencePeriod = readPeriodText(timePeriod, SDMX_PERIOD_FORMATS);
-    if (!referencePeriod) throw new UpstreamDocumentError(API, "malformed", `${where}: TIME_PERIOD ${JSON.stringify(timePeriod)} has no reference-period code of ours`);
+    if (!referencePeriod)
+      throw new UpstreamDocumentError(
+        API,
+        "malformed",
+        `${where}: TIME_PERIOD ${JSON.stringify(timePeriod)} has no reference-period code of ours`,
+      );
     const lastUpdate = row.cell("LAST UPDATE");
     if (!updatedAt.has(lastUpdate)) updatedAt.set(lastUpdate, lastUpdateInstant(lastUpdate, where));
     const flag = row.cell("OBS_FLAG");
@@ -69,13 +76,23 @@ export function parseEurostatSdmxCsv(document: string | Buffer): SourceObservati
 /** `AGENCY:ID(VERSION)` → the dataset code. */
 function datasetCode(dataflow: string, where: string): string {
   const id = /^(?:[A-Za-z0-9_.]+:)?([A-Za-z0-9_]+)(?:\([^)]*\))?$/.exec(dataflow)?.[1];
-  if (!id) throw new UpstreamDocumentError(API, "malformed", `${where}: DATAFLOW ${JSON.stringify(dataflow)} is not AGENCY:ID(VERSION)`);
+  if (!id)
+    throw new UpstreamDocumentError(
+      API,
+      "malformed",
+      `${where}: DATAFLOW ${JSON.stringify(dataflow)} is not AGENCY:ID(VERSION)`,
+    );
   return id.toLowerCase();
 }
 
 function lastUpdateInstant(text: string, where: string): string | null {
   if (text === "") return null;
   const instant = DateTime.fromFormat(text, LAST_UPDATE_FORMAT, { zone: LAST_UPDATE_ZONE });
-  if (!instant.isValid) throw new UpstreamDocumentError(API, "malformed", `${where}: LAST UPDATE ${JSON.stringify(text)} is not ${LAST_UPDATE_FORMAT}`);
+  if (!instant.isValid)
+    throw new UpstreamDocumentError(
+      API,
+      "malformed",
+      `${where}: LAST UPDATE ${JSON.stringify(text)} is not ${LAST_UPDATE_FORMAT}`,
+    );
   return instant.toUTC().toISO()!;
 }

@@ -31,11 +31,16 @@ export interface IcsCalendarOptions {
  * Events missing one of the three are skipped with a reason. iCalendar carries no reference period.
  */
 export function readIcsCalendar(text: string, options: IcsCalendarOptions): CalendarSnapshot {
-  if (!/^BEGIN:VCALENDAR\r?$/m.test(text)) throw new UpstreamDocumentError(options.source, "malformed", "not an iCalendar document");
+  if (!/^BEGIN:VCALENDAR\r?$/m.test(text))
+    throw new UpstreamDocumentError(options.source, "malformed", "not an iCalendar document");
   // A cut document must fail as a whole: read as it is, its missing events would look cancelled by the publisher.
   const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
   if (!/^END:VCALENDAR\r?$/m.test(text) || count(/^BEGIN:VEVENT\r?$/gm) !== count(/^END:VEVENT\r?$/gm)) {
-    throw new UpstreamDocumentError(options.source, "malformed", "the iCalendar document is truncated (no END:VCALENDAR or an unclosed VEVENT)");
+    throw new UpstreamDocumentError(
+      options.source,
+      "malformed",
+      "the iCalendar document is truncated (no END:VCALENDAR or an unclosed VEVENT)",
+    );
   }
   const events: SourceEvent[] = [];
   const skipped: SkippedCalendarRecord[] = [];
@@ -52,7 +57,13 @@ function sourceEvent(event: IcsEvent, options: IcsCalendarOptions): SourceEvent 
   const uid = property("UID")?.value.trim();
   const title = unescapeText(property("SUMMARY")?.value ?? "").trim();
   const start = property("DTSTART");
-  const unreadable = (reason: string): SkippedCalendarRecord => ({ record: uid || `line ${event.line}`, kind: "UNREADABLE", reason, title: title || null, scheduledDate: null });
+  const unreadable = (reason: string): SkippedCalendarRecord => ({
+    record: uid || `line ${event.line}`,
+    kind: "UNREADABLE",
+    reason,
+    title: title || null,
+    scheduledDate: null,
+  });
   if (!uid) return unreadable("no UID");
   if (!title) return unreadable("no SUMMARY");
   if (!start) return unreadable("no DTSTART");
@@ -87,12 +98,19 @@ const rememberedStarts = createRememberedReads<Start | string>(MAX_REMEMBERED_ST
 /** The DTSTART as the calendar's date and instant, otherwise why not. Each value is read once per zone. */
 function readStart(start: IcsProperty, options: IcsCalendarOptions): Start | string {
   const value = start.value.trim();
-  if (start.params.get("VALUE") === "DATE") return rememberedStarts(`DATE\u0000${options.zone}\u0000${value}`, () => readDate(value, options.zone));
+  if (start.params.get("VALUE") === "DATE")
+    return rememberedStarts(`DATE\u0000${options.zone}\u0000${value}`, () => readDate(value, options.zone));
   const tzid = start.params.get("TZID");
   const utc = value.endsWith("Z");
-  const zone = utc ? "utc" : tzid === undefined ? options.zone : (options.tzidZones[tzid] ?? (IANAZone.isValidZone(tzid) ? tzid : null));
+  const zone = utc
+    ? "utc"
+    : tzid === undefined
+      ? options.zone
+      : (options.tzidZones[tzid] ?? (IANAZone.isValidZone(tzid) ? tzid : null));
   if (zone === null) return `DTSTART time zone ${tzid} is not known`;
-  return rememberedStarts(`${zone}\u0000${options.zone}\u0000${value}`, () => readDateTime(value, utc, zone, options.zone));
+  return rememberedStarts(`${zone}\u0000${options.zone}\u0000${value}`, () =>
+    readDateTime(value, utc, zone, options.zone),
+  );
 }
 
 function readDate(value: string, calendarZone: string): Start | string {

@@ -3,7 +3,10 @@ import { createRememberedReads } from "./remembered-reads.ts";
 
 /** Enough for every distinct period of a large run. */
 const MAX_REMEMBERED = 10_000;
-const readsByFormats = new WeakMap<readonly PeriodFormat[], ReturnType<typeof createRememberedReads<ReferencePeriod | null>>>();
+const readsByFormats = new WeakMap<
+  readonly PeriodFormat[],
+  ReturnType<typeof createRememberedReads<ReferencePeriod | null>>
+>();
 
 /**
  * `parsePeriodText`, remembered per format list. Value and calendar documents repeat the same few hundred period

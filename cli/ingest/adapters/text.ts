@@ -12,7 +12,8 @@ export function documentText(document: string | Buffer): string {
  * events it lost would look removed by the publisher.
  */
 export function wholeHtmlPage(source: UpstreamSource, text: string): string {
-  if (!/<\/html>\s*$/i.test(text)) throw new UpstreamDocumentError(source, "malformed", "the page is truncated (no closing </html>)");
+  if (!/<\/html>\s*$/i.test(text))
+    throw new UpstreamDocumentError(source, "malformed", "the page is truncated (no closing </html>)");
   return text;
 }
 
@@ -34,5 +35,7 @@ export function decodeHtmlEntities(text: string): string {
 
 /** Text taken out of HTML markup: tags dropped, entities decoded, whitespace runs (line breaks of the markup) made single spaces. */
 export function htmlFragmentText(html: string): string {
-  return decodeHtmlEntities(html.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
+  return decodeHtmlEntities(html.replace(/<[^>]*>/g, " "))
+    .replace(/\s+/g, " ")
+    .trim();
 }

@@ -10,9 +10,20 @@ const find = (observations: ReturnType<typeof parse>, seriesId: string, period: 
 
 /** A response in the recorded shape, with rows of the test's making. */
 function response(data: object[]): string {
-  return JSON.stringify({ status: "REQUEST_SUCCEEDED", responseTime: 1, message: [], Results: { series: [{ seriesID: "CUUR0000SA0", data }] } });
+  return JSON.stringify({
+    status: "REQUEST_SUCCEEDED",
+    responseTime: 1,
+    message: [],
+    Results: { series: [{ seriesID: "CUUR0000SA0", data }] },
+  });
 }
-const row = (period: string, value = "300.1", footnotes: object[] = [{}]) => ({ year: "2024", period, periodName: "", value, footnotes });
+const row = (period: string, value = "300.1", footnotes: object[] = [{}]) => ({
+  year: "2024",
+  period,
+  periodName: "",
+  value,
+  footnotes,
+});
 
 describe("BLS Public Data API v2", () => {
   it("reads every monthly row of each recorded response", () => {
@@ -50,8 +61,22 @@ describe("BLS Public Data API v2", () => {
   });
 
   it("maps quarters and annual periods, and reads a missing value as null", () => {
-    const observations = parseBlsObservations(response([row("Q01"), row("Q05"), row("A01"), row("M12", "-"), row("M11", "", [{ code: "P", text: "preliminary" }, { code: "R" }])]));
-    expect(observations.map((observation) => [observation.referencePeriod, observation.value, observation.publicationStatus])).toEqual([
+    const observations = parseBlsObservations(
+      response([
+        row("Q01"),
+        row("Q05"),
+        row("A01"),
+        row("M12", "-"),
+        row("M11", "", [{ code: "P", text: "preliminary" }, { code: "R" }]),
+      ]),
+    );
+    expect(
+      observations.map((observation) => [
+        observation.referencePeriod,
+        observation.value,
+        observation.publicationStatus,
+      ]),
+    ).toEqual([
       ["2024-Q1", "300.1", null],
       ["2024", "300.1", null],
       ["2024-12", null, null],
@@ -61,7 +86,8 @@ describe("BLS Public Data API v2", () => {
 
   it("throws on REQUEST_NOT_PROCESSED inside an HTTP 200", () => {
     // The daily-quota answer as quoted in keberwein/blscrapeR issue #40.
-    const quota = '{"status":"REQUEST_NOT_PROCESSED","message":["Request could not be serviced, as the daily threshold for total number of requests allocated to the user with registration key  has been reached."],"Results":{}}';
+    const quota =
+      '{"status":"REQUEST_NOT_PROCESSED","message":["Request could not be serviced, as the daily threshold for total number of requests allocated to the user with registration key  has been reached."],"Results":{}}';
     expect(() => parseBlsObservations(quota)).toThrow(UpstreamDocumentError);
     try {
       parseBlsObservations(quota);
@@ -93,7 +119,10 @@ describe("BLS answers recorded in 2026 (test/fixtures/observations/SOURCES.md)",
   it("reads the October 2025 gap ('-' with footnote X) as null with the footnote's code and text", () => {
     const observations = parseBlsObservations(fixture("bls-api-v2-cuur0000segc-2024-01_2026-08.json"));
     expect(find(observations, "CUUR0000SEGC", "2025-10")).toMatchObject({
-      value: null, publicationStatus: "X", note: "Data unavailable due to the 2025 lapse in appropriations", transformation: ["PERIOD_CODE_REWRITTEN", "MISSING_MARKER_AS_NULL"],
+      value: null,
+      publicationStatus: "X",
+      note: "Data unavailable due to the 2025 lapse in appropriations",
+      transformation: ["PERIOD_CODE_REWRITTEN", "MISSING_MARKER_AS_NULL"],
     });
     expect(observations.filter((observation) => observation.value === null)).toHaveLength(1);
   });
