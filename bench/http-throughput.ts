@@ -2,16 +2,17 @@
  * Throughput of the same app behind h3's own `serve` (srvx) and behind listhen's `listen(toNodeHandler(app))`.
  * Run: npm run bench:http   (the load generator shares the machine's cores with the server; compare, don't quote absolutes)
  */
-import autocannon from "autocannon";
+
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import autocannon from "autocannon";
 import { toNodeHandler } from "h3/node";
 import { listen } from "listhen";
 import { rebuildRegistry } from "../cli/registry/build-registry.ts";
 import { createApp } from "../server/app.ts";
-import { startServer } from "../server/listen.ts";
 import type { ServiceConfig } from "../server/config.ts";
+import { startServer } from "../server/listen.ts";
 
 const PATH = "/api/v1/economics/series?limit=5";
 const ROUNDS = 3;

@@ -8,19 +8,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startMetStandin, type MetStandin } from "../cli/demo/met-standin.ts";
+import { type MetStandin, startMetStandin } from "../cli/demo/met-standin.ts";
 import { DEFAULT_MAX_ENTRIES } from "../server/weather/cache.ts";
-import { startCeiling, type Ceiling } from "./service-benchmark/ceiling.ts";
-import { buildService, PACKAGE_ROOT, runServiceCli, type CommandRun } from "./service-benchmark/cli-runner.ts";
+import { type Ceiling, startCeiling } from "./service-benchmark/ceiling.ts";
+import { buildService, type CommandRun, PACKAGE_ROOT, runServiceCli } from "./service-benchmark/cli-runner.ts";
 import { compareRoute, DEFAULT_PLAN, type LoadPlan, type RouteResult } from "./service-benchmark/compare-route.ts";
 import { ingestArchive, prepareDataDir } from "./service-benchmark/data-dir.ts";
-import { startLoadGenerator, type LoadGenerator } from "./service-benchmark/load-generator.ts";
-import { machineFacts, printChecks, printRouteTable, writeResults, type Check } from "./service-benchmark/report.ts";
-import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES, type BenchRoute } from "./service-benchmark/routes.ts";
+import { type LoadGenerator, startLoadGenerator } from "./service-benchmark/load-generator.ts";
+import { type Check, machineFacts, printChecks, printRouteTable, writeResults } from "./service-benchmark/report.ts";
+import { type BenchRoute, SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES } from "./service-benchmark/routes.ts";
+import { createRunGuard } from "./service-benchmark/run-guard.ts";
 import { STANDIN_REQUESTS_PER_SECOND, startService } from "./service-benchmark/service-process.ts";
 import { loadSyntheticGenerator, profileFromRegistry } from "./service-benchmark/synthetic-dataset.ts";
 import { stampedeColdPoint, warmDistinctPoints } from "./service-benchmark/weather-points.ts";
-import { createRunGuard } from "./service-benchmark/run-guard.ts";
 
 /**
  * Against MET the service lets at most 20 calls a second through, so 10,000 cold points would take over 8 minutes; the

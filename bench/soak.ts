@@ -13,6 +13,7 @@ import { startMetStandin } from "../cli/demo/met-standin.ts";
 import { buildService, PACKAGE_ROOT } from "./service-benchmark/cli-runner.ts";
 import { prepareDataDir } from "./service-benchmark/data-dir.ts";
 import { machineFacts } from "./service-benchmark/report.ts";
+import { createRunGuard } from "./service-benchmark/run-guard.ts";
 import { startService } from "./service-benchmark/service-process.ts";
 import { createTally } from "./soak/answer-tally.ts";
 import { createGenerationTracker } from "./soak/index-generations.ts";
@@ -21,8 +22,7 @@ import { runLoad, takeBaseline } from "./soak/load-loop.ts";
 import { judgeMemory, startMemorySampler } from "./soak/memory-curve.ts";
 import { publishedFileRoutes, WEATHER_CACHE_ENTRIES } from "./soak/request-mix.ts";
 import { seededRandom } from "./soak/seeded-random.ts";
-import { printSoakReport, soakChecks, writeSoakResults, type SoakOutcome } from "./soak/soak-report.ts";
-import { createRunGuard } from "./service-benchmark/run-guard.ts";
+import { printSoakReport, type SoakOutcome, soakChecks, writeSoakResults } from "./soak/soak-report.ts";
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 if (!(minutes > 0 && minutes <= 24 * 60))

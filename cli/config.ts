@@ -3,12 +3,12 @@ import { dirname, join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
 import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
-import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import { normalised } from "../server/http/client-address.ts";
-import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
 import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
 import { DEFAULT_KEPT_ANSWER_BYTES } from "../server/http/kept-answers.ts";
+import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
 import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-settings.ts";
+import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import type { NamedListener } from "./listen-failure.ts";
 import { packagePath } from "./package-paths.ts";
 

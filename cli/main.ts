@@ -1,6 +1,5 @@
-import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { readFileSync } from "node:fs";
-import { ConfigError, serviceEnvironment } from "./config.ts";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { registerDemoMetCommand } from "./commands/demo-met.ts";
 import { registerIngestCommand } from "./commands/ingest.ts";
 import { registerKeysCommand } from "./commands/keys.ts";
@@ -9,6 +8,7 @@ import { registerPlacesCommand } from "./commands/places.ts";
 import { registerQueryCommand } from "./commands/query.ts";
 import { registerRegistryCommand } from "./commands/registry.ts";
 import { registerServeCommand } from "./commands/serve.ts";
+import { ConfigError, serviceEnvironment } from "./config.ts";
 import { replaceHelpCommands } from "./help-command.ts";
 import { handleOutputErrors } from "./output-errors.ts";
 import { packagePath } from "./package-paths.ts";

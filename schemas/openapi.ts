@@ -1,7 +1,7 @@
 import { ERROR_TABLE, type ErrorCode } from "./errors.ts";
 import type { JsonSchema } from "./json-schema.ts";
-import { envelopeSchema, errorBodySchema } from "./responses/envelope.ts";
 import { DERIVED_STATES } from "./responses/economics.ts";
+import { envelopeSchema, errorBodySchema } from "./responses/envelope.ts";
 import type { RouteSpec } from "./routes/route-spec.ts";
 
 export const OPENAPI_DOCUMENT_VERSION = "1.1.0";

@@ -1,4 +1,4 @@
-import { arrayOf, bool, enumOf, int, nullable, obj, str, type JsonSchema } from "./json-schema.ts";
+import { arrayOf, bool, enumOf, int, type JsonSchema, nullable, obj, str } from "./json-schema.ts";
 import type { BuiltRegistry } from "./registry.ts";
 import { compileAssertion } from "./validator.ts";
 import {

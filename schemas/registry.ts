@@ -1,6 +1,6 @@
 import type {
-  Category,
   CalendarSource,
+  Category,
   Frequency,
   Importance,
   ObservationApi,

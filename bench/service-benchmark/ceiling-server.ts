@@ -6,8 +6,8 @@
  */
 import { createServer, type OutgoingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serveWorkerRequests } from "./worker-process.ts";
 import type { CeilingRequest } from "./ceiling.ts";
+import { serveWorkerRequests } from "./worker-process.ts";
 
 interface Replay {
   status: number;

@@ -1,7 +1,7 @@
 import { captureAnswer } from "./capture.ts";
 import type { Ceiling } from "./ceiling.ts";
 import type { LoadGenerator, LoadSummary } from "./load-generator.ts";
-import { TARGETS, type BenchRoute } from "./routes.ts";
+import { type BenchRoute, TARGETS } from "./routes.ts";
 
 export interface LoadPlan {
   connections: number;

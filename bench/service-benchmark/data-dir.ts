@@ -1,4 +1,4 @@
-import { createApiKey, runServiceCli, type CommandRun } from "./cli-runner.ts";
+import { type CommandRun, createApiKey, runServiceCli } from "./cli-runner.ts";
 
 export interface PreparedDataDir {
   dataDir: string;

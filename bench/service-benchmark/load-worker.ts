@@ -3,8 +3,8 @@
  * few numbers the report needs. Started by load-generator.ts; not meant to be run by hand.
  */
 import autocannon from "autocannon";
-import { serveWorkerRequests } from "./worker-process.ts";
 import type { LoadRequest, LoadSummary } from "./load-generator.ts";
+import { serveWorkerRequests } from "./worker-process.ts";
 
 async function runLoad(request: LoadRequest): Promise<LoadSummary> {
   const result = await autocannon({

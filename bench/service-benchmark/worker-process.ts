@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 
 /**
  * A TypeScript module run as its own Node process, asked questions over IPC one reply per question. The load

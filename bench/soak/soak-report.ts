@@ -1,10 +1,10 @@
 /** The soak run's verdict: its assertions, the tables a person reads, and bench/results/soak-latest.json. */
 import type { MetFaultKind } from "../../cli/demo/met-standin-faults.ts";
-import { printChecks, printTable, writeResults, type Check, type MachineFacts } from "../service-benchmark/report.ts";
+import { type Check, type MachineFacts, printChecks, printTable, writeResults } from "../service-benchmark/report.ts";
 import type { TallyReport } from "./answer-tally.ts";
 import type { GenerationReport } from "./index-generations.ts";
 import type { IngestRun } from "./ingest-schedule.ts";
-import { printMemoryCurve, type MemorySample, type MemoryVerdict } from "./memory-curve.ts";
+import { type MemorySample, type MemoryVerdict, printMemoryCurve } from "./memory-curve.ts";
 
 export interface SoakOutcome {
   startedAt: string;

@@ -1,5 +1,5 @@
 import type { SyntheticDocument } from "./calendar-documents.ts";
-import { syntheticValue, type SyntheticPlan, type SyntheticSeries } from "./plan.ts";
+import { type SyntheticPlan, type SyntheticSeries, syntheticValue } from "./plan.ts";
 import { EUROSTAT_DATASET } from "./registry-documents.ts";
 
 /** The BLS API takes at most 50 series per request, so an archive of real runs holds documents of 50 series. */

@@ -1,16 +1,16 @@
-import { InvalidArgumentError, Option, type Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { UpstreamConfig } from "../../server/config.ts";
-import { ingestHttpFrom, nonEmptyFlag, publishTargetFrom, registryDirFrom, serviceConfigFrom } from "../config.ts";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { RUN_ID_PATTERN } from "../../schemas/ingestion-runs.ts";
 import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
+import type { UpstreamConfig } from "../../server/config.ts";
+import type { LogLevel } from "../../server/observability/logger.ts";
+import { ingestHttpFrom, nonEmptyFlag, publishTargetFrom, registryDirFrom, serviceConfigFrom } from "../config.ts";
 import type { IngestSummary } from "../ingest/run-ingestion.ts";
+import { INGEST_LOG_FORMATS, type IngestLogFormat, logRunSummary } from "../ingest/run-log.ts";
 import { skippedLines } from "../ingest/skipped-summary.ts";
 import type { UpstreamHosts } from "../ingest/sources.ts";
 import { EXIT_CODES } from "../usage.ts";
-import { INGEST_LOG_FORMATS, logRunSummary, type IngestLogFormat } from "../ingest/run-log.ts";
-import type { LogLevel } from "../../server/observability/logger.ts";
 
 /** Every source a run can be limited to, in the order a run takes them (cli/ingest/sources.ts). */
 const SOURCE_SLUGS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS, ...NEWS_FEEDS];

@@ -1,7 +1,7 @@
-import { InvalidArgumentError, type Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
-import { KEY_ID_PATTERN, newKey, type KeyFile } from "../../server/keys/api-keys.ts";
 import { UNFINISHED_WRITE_SUFFIX } from "../../server/files/atomic-write.ts";
+import { KEY_ID_PATTERN, type KeyFile, newKey } from "../../server/keys/api-keys.ts";
 import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { dataDirFrom, environmentFrom, keysFileFrom, usableKeysFile } from "../config.ts";
 import { writeResult } from "../output-errors.ts";

@@ -1,5 +1,5 @@
-import type { Command } from "commander";
 import { statSync } from "node:fs";
+import type { Command } from "commander";
 import { dataDirFrom } from "../config.ts";
 
 export function registerPlacesCommand(program: Command, env: NodeJS.ProcessEnv): void {

@@ -1,9 +1,9 @@
-import { Option, type Command } from "commander";
 import { randomUUID } from "node:crypto";
-import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
-import type { RouteResult } from "../../server/http/route-handler.ts";
+import { type Command, Option } from "commander";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
+import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import { ApiError } from "../../server/http/api-error.ts";
+import type { RouteResult } from "../../server/http/route-handler.ts";
 import { serviceConfigFrom } from "../config.ts";
 import { QUERY_VIEWS } from "../query/columns.ts";
 import { pageNote } from "../query/page-note.ts";

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { NOT_REAL_WEATHER } from "../../server/weather/provenance.ts";
 import { packagePath } from "../package-paths.ts";
-import { createFaultPicker, serveFault, type MetFaultKind, type MetStandinFlakiness } from "./met-standin-faults.ts";
+import { createFaultPicker, type MetFaultKind, type MetStandinFlakiness, serveFault } from "./met-standin-faults.ts";
 
 /**
  * A local stand-in for MET Norway's Locationforecast 2.0 `complete` endpoint, for offline demos and benchmarks: point

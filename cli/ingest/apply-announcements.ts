@@ -3,7 +3,7 @@ import type { NewsFeed } from "../../schemas/vocabularies.ts";
 import { announcementStore, type StoredAnnouncement } from "./announcement-store.ts";
 import type { RunContext } from "./apply-calendar.ts";
 import { classifyAnnouncement } from "./classify-announcement.ts";
-import { linkAnnouncement, type CandidateEvent } from "./link-announcement.ts";
+import { type CandidateEvent, linkAnnouncement } from "./link-announcement.ts";
 import type { SkippedRecord, SourceAnnouncement } from "./records.ts";
 import type { Store } from "./store.ts";
 

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { writeFileAtomically } from "../../server/files/atomic-write.ts";
 import { extname, join } from "node:path";
 import { DateTime } from "luxon";
+import { writeFileAtomically } from "../../server/files/atomic-write.ts";
 
 export interface ArchivedDocument {
   sha256: string;

@@ -1,8 +1,8 @@
+import type { EventRecord, EventValueAvailability, EventValueRecord } from "../../schemas/event-record.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import type { Release } from "../../schemas/registry.ts";
-import type { EventRecord, EventValueAvailability, EventValueRecord } from "../../schemas/event-record.ts";
+import { type StoredEventChange, servedChanges } from "./event-changes.ts";
 import type { StoredEvent, StoredEventSource } from "./store.ts";
-import { servedChanges, type StoredEventChange } from "./event-changes.ts";
 
 export interface StoredEvidence {
   kind: string;

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { writeEventsFile, type EventsFileRequest } from "./publish-events.ts";
+import { type EventsFileRequest, writeEventsFile } from "./publish-events.ts";
 
 /**
  * The thread that writes the index's events (publish-events.ts), the shares of them it claims, while the publishing

@@ -1,9 +1,9 @@
 import {
   fetchLimited,
   headerValue,
-  UpstreamRequestError,
   type LimitedRequest,
   type LimitOptions,
+  UpstreamRequestError,
 } from "../../server/upstream/fetch-limited.ts";
 
 export interface FetchedDocument {

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
-import { ApiError } from "../../server/http/api-error.ts";
 import { dirname } from "node:path";
-import { ingestionLogFile, newRunId } from "../../schemas/ingestion-runs.ts";
 import type { IngestionLauncher, LaunchedRun } from "../../schemas/ingestion-runs.ts";
+import { ingestionLogFile, newRunId } from "../../schemas/ingestion-runs.ts";
+import { ApiError } from "../../server/http/api-error.ts";
 import { packagePath } from "../package-paths.ts";
 import { ingestionRunning } from "./run-lock.ts";
 

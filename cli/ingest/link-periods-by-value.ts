@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { SDMX_PERIOD_FORMATS } from "../../schemas/reference-periods.ts";
+import { type Registry, type Release, type Series, upstreamSeriesKey } from "../../schemas/registry.ts";
 import { readPeriodText } from "./adapters/period-text.ts";
-import { upstreamSeriesKey, type Registry, type Release, type Series } from "../../schemas/registry.ts";
 import type { RunContext } from "./apply-calendar.ts";
 import type { SourceObservation } from "./records.ts";
 import { releaseStartsAt } from "./release-vintage.ts";

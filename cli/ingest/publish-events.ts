@@ -3,9 +3,9 @@ import { INDEX_DDL } from "../../schemas/index-ddl.ts";
 import type { Registry } from "../../schemas/registry.ts";
 import { calendarLedger } from "./calendar-ledger.ts";
 import { eventRecord } from "./event-record.ts";
+import { claimShares, type EventShares, endClaims, everyShare } from "./event-shares.ts";
 import { releaseValueLookup } from "./event-values.ts";
 import { servedEvents } from "./served-events.ts";
-import { claimShares, endClaims, everyShare, type EventShares } from "./event-shares.ts";
 import { uncuratedReleaseRecord } from "./uncurated-releases.ts";
 
 /** What a thread writing events is given (events-worker.ts): plain data, cloned across threads, and the shares' shared counter. */

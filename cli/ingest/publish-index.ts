@@ -1,19 +1,19 @@
-import Database from "better-sqlite3";
 import { existsSync, rmSync } from "node:fs";
-import { replaceAtomically } from "../../server/files/atomic-write.ts";
-import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
 import type { Registry } from "../../schemas/registry.ts";
+import { replaceAtomically } from "../../server/files/atomic-write.ts";
 import { startWorker } from "../../server/threads/start-worker.ts";
+import { removeAbandonedFiles } from "../abandoned-files.ts";
+import { type EventShares, shareEvents } from "./event-shares.ts";
 import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
-import { shareEvents, type EventShares } from "./event-shares.ts";
 import {
   copyEventsInIdOrder,
+  type EventsFileRequest,
   mergeEarliestReleases,
   writeEventsFile,
-  type EventsFileRequest,
 } from "./publish-events.ts";
 import { writeNews } from "./publish-news.ts";
 import type { Store } from "./store.ts";

@@ -1,6 +1,6 @@
-import type { SourceDefinition } from "./sources.ts";
 import type { IngestSummary, SourceResult } from "./run-ingestion.ts";
 import type { SkippedByReason } from "./skipped-summary.ts";
+import type { SourceDefinition } from "./sources.ts";
 
 /** What one source's documents came to in this run. */
 export interface SourceTally {

@@ -1,17 +1,17 @@
-import { DateTime } from "luxon";
+import type { DateTime } from "luxon";
 import type { Registry, UpstreamSeriesId } from "../../schemas/registry.ts";
 import type { LimitedRequest } from "../../server/upstream/fetch-limited.ts";
+import { parseBlsNewsAtom } from "./adapters/bls-news-atom.ts";
 import { parseBlsObservations } from "./adapters/bls-observations.ts";
 import { parseBlsReleaseSchedule } from "./adapters/bls-release-schedule.ts";
 import { parseEcbCsvdata } from "./adapters/ecb-csvdata.ts";
-import { parseEcbSdmxJson } from "./adapters/ecb-sdmx-json.ts";
 import { parseEcbMeetingsCalendar } from "./adapters/ecb-meetings-calendar.ts";
-import { parseEcbStatisticalCalendar } from "./adapters/ecb-statistical-calendar.ts";
-import { parseEurostatReleaseCalendar } from "./adapters/eurostat-release-calendar.ts";
-import { parseEurostatJsonStat } from "./adapters/eurostat-json-stat.ts";
-import { parseEurostatSdmxCsv } from "./adapters/eurostat-sdmx-csv.ts";
-import { parseBlsNewsAtom } from "./adapters/bls-news-atom.ts";
 import { parseEcbPressRss } from "./adapters/ecb-press-rss.ts";
+import { parseEcbSdmxJson } from "./adapters/ecb-sdmx-json.ts";
+import { parseEcbStatisticalCalendar } from "./adapters/ecb-statistical-calendar.ts";
+import { parseEurostatJsonStat } from "./adapters/eurostat-json-stat.ts";
+import { parseEurostatReleaseCalendar } from "./adapters/eurostat-release-calendar.ts";
+import { parseEurostatSdmxCsv } from "./adapters/eurostat-sdmx-csv.ts";
 import type {
   CalendarSnapshot,
   SkippedRecord,

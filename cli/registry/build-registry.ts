@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { UNFINISHED_WRITE_SUFFIX, writeFileAtomically } from "../../server/files/atomic-write.ts";
-import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry, DerivedSeriesRule, Registry } from "../../schemas/registry.ts";
 import { assertBuiltRegistry } from "../../schemas/registry-schema.ts";
+import { UNFINISHED_WRITE_SUFFIX, writeFileAtomically } from "../../server/files/atomic-write.ts";
+import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { DEFAULT_REGISTRY_DIR } from "../config.ts";
 
 /** Reads the curated sources in `sourceDir`, checks them against the schema and each other, and returns the built registry. */

@@ -1,5 +1,5 @@
-import { arrayOf, bool, dateTime, enumOf, nullable, obj, str } from "../json-schema.ts";
 import { RUN_ID_PATTERN } from "../ingestion-runs.ts";
+import { arrayOf, bool, dateTime, enumOf, nullable, obj, str } from "../json-schema.ts";
 import { CHECK_RESULTS, RUN_OUTCOMES } from "../vocabularies.ts";
 
 const runId = () => str({ pattern: RUN_ID_PATTERN.source });

@@ -1,6 +1,8 @@
-import { arrayOf, bool, date, dateTime, enumOf, int, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
+import { arrayOf, bool, date, dateTime, enumOf, int, type JsonSchema, nullable, obj, str } from "../json-schema.ts";
+import { REFERENCE_PERIOD_KINDS } from "../reference-periods.ts";
 import {
   CALENDAR_SOURCES,
+  EVENT_CHANGE_FIELDS,
   EVENT_STATUSES,
   IMPORTANCE_LEVELS,
   PUBLISHERS,
@@ -9,9 +11,7 @@ import {
   TIME_PRECISIONS,
   VALUE_DERIVATIONS,
   VALUE_TRANSFORMATIONS,
-  EVENT_CHANGE_FIELDS,
 } from "../vocabularies.ts";
-import { REFERENCE_PERIOD_KINDS } from "../reference-periods.ts";
 import { seriesDefinitionSchema } from "./registry.ts";
 
 /** Evaluated per request from the clock (spec "States and transitions"); documented in the OpenAPI description. */

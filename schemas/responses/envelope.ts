@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "../errors.ts";
-import { arrayOf, bool, dateTime, enumOf, int, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
+import { arrayOf, bool, dateTime, enumOf, int, type JsonSchema, nullable, obj, str } from "../json-schema.ts";
 import { CHECK_RESULTS, DATA_STATUSES } from "../vocabularies.ts";
 
 /** One publisher's licensing obligation for the data in an answer (spec `attributionRecords[]`). */

@@ -1,4 +1,4 @@
-import { arrayOf, dateTime, enumOf, nullable, obj, str, type JsonSchema } from "../json-schema.ts";
+import { arrayOf, dateTime, enumOf, type JsonSchema, nullable, obj, str } from "../json-schema.ts";
 import { DOMAIN_STATUSES } from "../vocabularies.ts";
 
 export const NEWS_TYPES = ["RELEASE", "PRESS_RELEASE", "MONETARY_POLICY_DECISION", "SPEECH", "OTHER"] as const;

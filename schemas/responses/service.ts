@@ -1,4 +1,4 @@
-import { arrayOf, bool, enumOf, nullable, obj, str, dateTime } from "../json-schema.ts";
+import { arrayOf, bool, dateTime, enumOf, nullable, obj, str } from "../json-schema.ts";
 
 export const capabilitiesSchema = obj({
   environment: str(),

@@ -5,11 +5,11 @@ import {
   dateTime,
   enumOf,
   int,
+  type JsonSchema,
   nullable,
   num,
   obj,
   str,
-  type JsonSchema,
 } from "../json-schema.ts";
 
 const measurement = () => nullable(num());

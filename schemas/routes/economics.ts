@@ -1,6 +1,6 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
-import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../limits.ts";
 import { str } from "../json-schema.ts";
+import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../limits.ts";
 import { credentialedCalendarSchema, eventsListSchema, seriesObservationsSchema } from "../responses/economics.ts";
 import { CALENDAR_SOURCES, IMPORTANCE_LEVELS, REGIONS } from "../vocabularies.ts";
 import {

@@ -1,5 +1,5 @@
-import { COORDINATES, type PageLimit } from "../limits.ts";
 import { enumOf, int, num, str } from "../json-schema.ts";
+import { COORDINATES, type PageLimit } from "../limits.ts";
 import { SLUG_PATTERN } from "../vocabularies.ts";
 import type { ParameterSpec } from "./route-spec.ts";
 

@@ -1,6 +1,6 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
-import { CALENDAR_FEED_MAX_EVENTS, LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
 import { str } from "../json-schema.ts";
+import { CALENDAR_FEED_MAX_EVENTS, LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
 import { observationsSchema, publicCalendarSchema, releasesSchema } from "../responses/economics.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES, newsEventsSchema, statusSchema } from "../responses/news-status.ts";
 import { EVENT_STATUSES, REGIONS } from "../vocabularies.ts";

@@ -1,6 +1,6 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
-import { COORDINATES, PAGE_LIMITS, PLACES_MIN_QUERY_LENGTH, PUBLIC_CACHE_SECONDS } from "../limits.ts";
 import { str } from "../json-schema.ts";
+import { COORDINATES, PAGE_LIMITS, PLACES_MIN_QUERY_LENGTH, PUBLIC_CACHE_SECONDS } from "../limits.ts";
 import {
   credentialedCurrentSchema,
   credentialedForecastSchema,
@@ -8,9 +8,9 @@ import {
   publicCurrentSchema,
   publicForecastSchema,
 } from "../responses/weather.ts";
+import { DAILY_RULES } from "../weather-rules.ts";
 import { coordinateParameters, forecastTzParameter, limitParameter, unitsParameter } from "./parameters.ts";
 import type { RouteSpec } from "./route-spec.ts";
-import { DAILY_RULES } from "../weather-rules.ts";
 
 const DAILY_DESCRIPTION = `Daily records are assembled by the service (derivation SERVICE_DERIVED) from the provider's sub-daily periods. ${Object.values(DAILY_RULES).join(" ")}`;
 

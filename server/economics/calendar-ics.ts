@@ -1,6 +1,6 @@
 import ical, { escape, ICalEventStatus } from "ical-generator";
-import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import type { EventRecord } from "../../schemas/event-record.ts";
+import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 
 /** The fields of an event whose change by its source changes its schedule or status: each raises the event's SEQUENCE. */
 const SCHEDULING_FIELDS = new Set(["scheduledDate", "scheduledAt", "timePrecision", "status"]);

@@ -1,8 +1,8 @@
 import type Database from "better-sqlite3";
+import type { EventRecord } from "../../schemas/event-record.ts";
 import { splitPage } from "../http/params.ts";
 import { prepared } from "../storage/prepared.ts";
 import { sqlFilter } from "../storage/sql-filter.ts";
-import type { EventRecord } from "../../schemas/event-record.ts";
 
 /**
  * `utc-dates`: the credentialed rule, instants reduced to UTC calendar dates and compared with `scheduledDate`.

@@ -1,9 +1,9 @@
 import type Database from "better-sqlite3";
-import { splitPage } from "../http/params.ts";
-import { prepared } from "../storage/prepared.ts";
 import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
 import type { Series } from "../../schemas/registry.ts";
 import { provenanceOf } from "../../schemas/value-provenance.ts";
+import { splitPage } from "../http/params.ts";
+import { prepared } from "../storage/prepared.ts";
 
 /**
  * An observation as served: the current vintage of its period, what it replaced, its provenance, and for a value the

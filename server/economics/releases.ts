@@ -3,8 +3,8 @@ import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import { periodEndDate } from "../../schemas/reference-periods.ts";
 import type { Series } from "../../schemas/registry.ts";
-import { derivedPart, readNewestPeriods } from "./observations-reader.ts";
 import { provenanceOf } from "../../schemas/value-provenance.ts";
+import { derivedPart, readNewestPeriods } from "./observations-reader.ts";
 
 /**
  * The release record of each series, merged newest first. "Newest" compares the end of each newest reference period:

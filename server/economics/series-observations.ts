@@ -7,7 +7,7 @@ import { seriesView } from "../registry/registry-views.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import { observationPublishers } from "./attribution.ts";
 import { parseAsOf } from "./date-range.ts";
-import { credentialedFreshnessMeta, dataStatusChangesAt, freshnessMeta } from "./freshness.ts";
+import { type credentialedFreshnessMeta, dataStatusChangesAt, type freshnessMeta } from "./freshness.ts";
 import { readIndex, requireIndex } from "./index-access.ts";
 import { hasObservations, readObservationPage } from "./observations-reader.ts";
 import { readAsOfPage, readVintagePage } from "./vintages-reader.ts";

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import { prepared } from "../storage/prepared.ts";
 import { CALENDAR_SOURCES, type CheckResult } from "../../schemas/vocabularies.ts";
+import { prepared } from "../storage/prepared.ts";
 
 export interface FeedCheck {
   id: string;

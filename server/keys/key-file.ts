@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { DateTime } from "luxon";
 import { lock } from "proper-lockfile";
+import { SCOPES } from "../../schemas/vocabularies.ts";
 import { writeFileAtomically } from "../files/atomic-write.ts";
 import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "../files/reloading-file.ts";
-import { SCOPES } from "../../schemas/vocabularies.ts";
 import { KEY_ID_PATTERN, type KeyFile, type StoredKey } from "./api-keys.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { destination as fileDestination, pino, type DestinationStream, type Logger } from "pino";
+import { type DestinationStream, destination as fileDestination, type Logger, pino } from "pino";
 import { isoInstant } from "../time/iso-instant.ts";
 
 export type { Logger };

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import { RUN_OUTCOMES } from "../../schemas/vocabularies.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import { countRunsByOutcome } from "../storage/run-outcome-counts.ts";

@@ -1,4 +1,4 @@
-import { derivedInputName, upstreamSeriesKey, type IndicatorFamily, type Series } from "../../schemas/registry.ts";
+import { derivedInputName, type IndicatorFamily, type Series, upstreamSeriesKey } from "../../schemas/registry.ts";
 
 /** The public shape of registry records: definitions and provenance, no operational detail. */
 

@@ -1,5 +1,5 @@
-import type { IngestionLauncher, LaunchedRun } from "../../schemas/ingestion-runs.ts";
 import { existsSync } from "node:fs";
+import type { IngestionLauncher, LaunchedRun } from "../../schemas/ingestion-runs.ts";
 import { ingestionLogFile, RUN_ID_PATTERN } from "../../schemas/ingestion-runs.ts";
 import { INGESTION_RUN_PATH } from "../../schemas/routes/admin.ts";
 import type { ServiceConfig } from "../config.ts";

@@ -1,16 +1,16 @@
 import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
-import { parseDateRange } from "../economics/date-range.ts";
-import { readEvents, type EventFilter } from "../economics/events-reader.ts";
 import { eventPublishers } from "../economics/attribution.ts";
+import { parseDateRange } from "../economics/date-range.ts";
 import { credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
+import { type EventFilter, readEvents } from "../economics/events-reader.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
-import { requireRegistry } from "../registry/registry-file.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { cursorAfter, decodeCursor, isGiven, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
+import { requireRegistry } from "../registry/registry-file.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
 /** The parameters shared by the credentialed events and calendar routes (spec events table). */

@@ -2,7 +2,7 @@ import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES } from "../../schemas/responses/news-status.ts";
 import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
-import { newsPublishers, type NewsAttributionFacts } from "../economics/attribution.ts";
+import { type NewsAttributionFacts, newsPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";

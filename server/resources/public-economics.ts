@@ -5,19 +5,16 @@ import {
   PUBLIC_CACHE_SECONDS,
   WINDOWS,
 } from "../../schemas/limits.ts";
-import { calendarFeed } from "../economics/calendar-ics.ts";
-import { SerialisedData } from "../http/respond.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { EVENT_STATUSES, REGIONS } from "../../schemas/vocabularies.ts";
-import { parseDateRange } from "../economics/date-range.ts";
-import { readEvents } from "../economics/events-reader.ts";
 import { eventPublishers, releasePublishers } from "../economics/attribution.ts";
+import { calendarFeed } from "../economics/calendar-ics.ts";
+import { parseDateRange } from "../economics/date-range.ts";
 import { groupByDay, publicEvent, statesValidUntil } from "../economics/event-views.ts";
+import { readEvents } from "../economics/events-reader.ts";
 import { dataStatusChangesAt, freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { newestReleases } from "../economics/releases.ts";
-import { requireRegistry } from "../registry/registry-file.ts";
-import { matchingSeries } from "../registry/registry-queries.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
@@ -33,7 +30,10 @@ import {
   parseList,
   parseZone,
 } from "../http/params.ts";
+import { SerialisedData } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
+import { requireRegistry } from "../registry/registry-file.ts";
+import { matchingSeries } from "../registry/registry-queries.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
 export function publicEconomicsHandlers(

@@ -1,11 +1,11 @@
-import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import { buildOpenApiDocument } from "../../schemas/openapi.ts";
-import type { ServiceConfig } from "../config.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
+import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
+import type { ServiceConfig } from "../config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
+import type { RouteHandler } from "../http/route-handler.ts";
+import type { IndexStorage } from "../storage/index-storage.ts";
 
 export function serviceHandlers(
   config: ServiceConfig,

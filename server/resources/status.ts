@@ -4,11 +4,11 @@ import { readIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
-import { storedDomainStatus, weatherDomainStatus, type DomainReport } from "../news/domain-status.ts";
+import { type DomainReport, storedDomainStatus, weatherDomainStatus } from "../news/domain-status.ts";
 import type { IndexStorage, OpenIndex } from "../storage/index-storage.ts";
 import type { WeatherCache } from "../weather/cache.ts";
-import type { StoredPayload } from "../weather/stored-payload.ts";
 import { MET_SOURCE } from "../weather/provenance.ts";
+import type { StoredPayload } from "../weather/stored-payload.ts";
 
 const ECONOMICS_FEEDS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS];
 

@@ -1,19 +1,19 @@
 import { COORDINATES, PAGE_LIMITS } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
 import { PublisherSet } from "../http/attribution-records.ts";
-import { StaticMeta } from "../http/respond.ts";
 import { parseLimit } from "../http/params.ts";
+import { StaticMeta } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { CachedWeather, WeatherCache, WeatherView } from "../weather/cache.ts";
 import { assembleDailyRecords } from "../weather/daily.ts";
 import { parseForecastZone, parseLocation } from "../weather/location-params.ts";
-import { WeatherUpstreamError } from "../weather/upstream-error.ts";
 import type { WeatherPoint } from "../weather/point.ts";
-import type { Renderings } from "../weather/renderings.ts";
 import { STANDIN_SOURCE } from "../weather/provenance.ts";
+import type { Renderings } from "../weather/renderings.ts";
 import { readPayload, readPayloadHead, type StoredPayload } from "../weather/stored-payload.ts";
 import { dailyImperialFields, imperialFields, toImperialDay, toImperialReading } from "../weather/unit-variants.ts";
 import { UNITS } from "../weather/units.ts";
+import { WeatherUpstreamError } from "../weather/upstream-error.ts";
 
 // Every weather answer is MET Norway's data, changed by the service: fields remapped, daily records derived, units converted.
 const ATTRIBUTION_RECORDS = new PublisherSet().add("MET_NORWAY", true).records();

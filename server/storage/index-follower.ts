@@ -1,29 +1,29 @@
-import { IdleGuard } from "../files/idle-guard.ts";
-import { assertServable } from "./servable-generation.ts";
-import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import { Counter, type Registry } from "prom-client";
 import { createWriteStream, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { Counter, type Registry } from "prom-client";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import {
   GENERATION_FILES,
-  MANIFEST_MAX_BYTES,
-  MANIFEST_NAME,
-  parseIndexManifest,
   type GenerationFile,
   type IndexManifest,
+  MANIFEST_MAX_BYTES,
+  MANIFEST_NAME,
   type PublishedFile,
+  parseIndexManifest,
 } from "../../schemas/index-manifest.ts";
-import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import type { IndexFollowingConfig } from "../config.ts";
 import { replaceAtomically } from "../files/atomic-write.ts";
-import { digestFile, DigestingStream } from "../files/file-digest.ts";
+import { DigestingStream, digestFile } from "../files/file-digest.ts";
+import { IdleGuard } from "../files/idle-guard.ts";
 import { fileVersion } from "../files/reloading-file.ts";
 import { flushLog, type Logger } from "../observability/logger.ts";
 import { createObjectStoreClient, objectKey, objectUrl, storeErrorFacts, storeStatusOf } from "./object-store.ts";
+import { assertServable } from "./servable-generation.ts";
 
 /** What the follower has done since the process started; read by the metrics. */
 export interface IndexFollowerCounts {

@@ -1,6 +1,6 @@
-import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { CheckResult, RunOutcome } from "../../schemas/vocabularies.ts";
 import { ApiError } from "../http/api-error.ts";

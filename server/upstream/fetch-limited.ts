@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from "undici";
+import { type Dispatcher, request } from "undici";
 
 /** Why an upstream request failed. Messages are for operators' logs and never include the body or a credentialed URL. */
 export type UpstreamFailure = "timeout" | "too-large" | "unavailable" | "http-status";

@@ -1,11 +1,11 @@
 import type { ResourceLimits, Worker } from "node:worker_threads";
 import { startWorker } from "../threads/start-worker.ts";
 import type { UpstreamCallRecorder } from "../upstream/fetch-limited.ts";
+import type { DocumentClientSettings, DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
 import type { LocationRequest, LocationResult, MetClient } from "./met-client.ts";
 import { identifyingUserAgent } from "./met-identity.ts";
-import { WeatherUpstreamError } from "./upstream-error.ts";
-import type { DocumentClientSettings, DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
 import type { PackedPayload } from "./stored-payload.ts";
+import { WeatherUpstreamError } from "./upstream-error.ts";
 
 /** A thread that asks MET for documents and reads them (document-worker.ts): its answers are packed payloads. */
 export interface DocumentWorker {

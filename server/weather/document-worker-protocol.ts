@@ -1,7 +1,7 @@
 import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
 import type { LocationRequest, LocationResult, MetClientOptions } from "./met-client.ts";
-import type { WeatherUpstreamCode } from "./upstream-error.ts";
 import type { PackedPayload } from "./stored-payload.ts";
+import type { WeatherUpstreamCode } from "./upstream-error.ts";
 
 /** Where and how to ask MET: sent with each request, so one worker serves every weather source of the process. */
 export type DocumentClientSettings = Pick<MetClientOptions, "baseUrl" | "userAgent" | "timeoutMs" | "maxBytes">;

@@ -1,10 +1,10 @@
 import { parentPort } from "node:worker_threads";
+import type { DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
 import { createMetClient } from "./met-client.ts";
-import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
 import { parseMetDocument } from "./met-document.ts";
 import { normaliseMetDocument } from "./normalise.ts";
-import { packPayload, type PackedPayload } from "./stored-payload.ts";
-import type { DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
+import { type PackedPayload, packPayload } from "./stored-payload.ts";
+import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
 
 /**
  * The thread that asks MET for documents and reads them: the exchange, gunzip, JSON, the normalised records and their

@@ -1,5 +1,5 @@
-import { COORDINATES } from "../../schemas/limits.ts";
 import type { ErrorCode } from "../../schemas/errors.ts";
+import { COORDINATES } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
 import { givenValue, parseZone } from "../http/params.ts";
 import { zoneOfPoint } from "../places/point-zone.ts";

@@ -2,12 +2,12 @@ import { gunzipSync } from "node:zlib";
 import {
   fetchLimited,
   headerValue,
-  UpstreamRequestError,
   type LimitedResponse,
   type UpstreamCallRecorder,
+  UpstreamRequestError,
 } from "../upstream/fetch-limited.ts";
-import { roundPoint, type WeatherPoint } from "./point.ts";
 import { identifyingUserAgent } from "./met-identity.ts";
+import { roundPoint, type WeatherPoint } from "./point.ts";
 import { WeatherUpstreamError } from "./upstream-error.ts";
 
 export interface MetClientOptions {

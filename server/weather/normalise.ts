@@ -1,4 +1,5 @@
 import type { MetDocument, MetTimeStep } from "./met-document.ts";
+import { readMetInstant } from "./met-instants.ts";
 import type {
   ForecastWindow,
   HourlyEntry,
@@ -7,7 +8,6 @@ import type {
   WeatherPayload,
   WeatherReading,
 } from "./model.ts";
-import { readMetInstant } from "./met-instants.ts";
 import { provenanceOf } from "./provenance.ts";
 import { toCondition } from "./symbols.ts";
 

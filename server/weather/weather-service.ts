@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { createWeatherCache, DEFAULT_MAX_BYTES, type WeatherCache, type WeatherLookupRecorder } from "./cache.ts";
-import { createDocumentWorkerClient } from "./document-worker-client.ts";
-import { storePayload, storedPayloadBytes, type PackedPayload, type StoredPayload } from "./stored-payload.ts";
-import { createRateGate } from "./rate-gate.ts";
-import type { WeatherSettings } from "./weather-settings.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
+import { createWeatherCache, DEFAULT_MAX_BYTES, type WeatherCache, type WeatherLookupRecorder } from "./cache.ts";
+import { createDocumentWorkerClient } from "./document-worker-client.ts";
 import { MET_SOURCE } from "./provenance.ts";
+import { createRateGate } from "./rate-gate.ts";
+import { type PackedPayload, type StoredPayload, storedPayloadBytes, storePayload } from "./stored-payload.ts";
+import type { WeatherSettings } from "./weather-settings.ts";
 
 /** Where the weather source reports for operators' metrics (server/observability/metrics.ts implements it). */
 export interface WeatherMetrics {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { credentialedClient } from "../support/economics-requests.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { credentialedClient } from "../support/economics-requests.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * `asOf` and `vintages=all` on /api/v1/economics/series/{slug}/observations at edge instants

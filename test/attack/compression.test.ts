@@ -1,18 +1,18 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCompressor, type ContentCoding } from "../../server/http/compression.ts";
+import { type ContentCoding, createCompressor } from "../../server/http/compression.ts";
 import { sampleDataDir } from "../support/economics-index.ts";
 import { CHROMIUM_LAUNCH, chromiumInstalled } from "../support/headless-chromium.ts";
 import { rawRequest } from "../support/raw-http.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * Attacks on the compressed answers (server/http/compression.ts, respond.ts, pipeline.ts): hostile Accept-Encoding

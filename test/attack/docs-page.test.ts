@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * The /docs page (server/resources/docs-page.ts) as an attacker's page would use it: framed, sniffed, or fed a

@@ -1,24 +1,24 @@
-import { S3Client } from "@aws-sdk/client-s3";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { Writable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import { S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type GenerationFile,
   generationName,
+  type IndexManifest,
   MANIFEST_NAME,
   publishedFileKey,
-  type GenerationFile,
-  type IndexManifest,
 } from "../../schemas/index-manifest.ts";
 import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createIndexFollower } from "../../server/storage/index-follower.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * A hostile or careless object store behind `serve --index-from` (server/storage/index-follower.ts): a minimal

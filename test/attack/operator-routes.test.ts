@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIngestionLauncher } from "../../cli/ingest/launch-ingestion.ts";
 import { rawRequest } from "../support/raw-http.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * The operator routes (server/resources/admin.ts) attacked by non-operators, who must not be able to tell them from

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 
 /**
  * `tz=auto` on the weather forecasts (server/weather/location-params.ts, server/places/point-zone.ts) at points a

@@ -10,7 +10,7 @@ import {
   STANDIN_ATTRIBUTION,
   STANDIN_SOURCE,
 } from "../../server/weather/provenance.ts";
-import { startCli, type LongRunningCli } from "../support/long-running-cli.ts";
+import { type LongRunningCli, startCli } from "../support/long-running-cli.ts";
 import { runCli } from "../support/run-cli.ts";
 
 const FORECAST_PATH = "/weatherapi/locationforecast/2.0/complete";

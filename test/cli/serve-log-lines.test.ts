@@ -2,8 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startCli } from "../support/long-running-cli.ts";
 import { waitUntil } from "../ingest/cli-process.ts";
+import { startCli } from "../support/long-running-cli.ts";
 
 describe("the server's log on a quiet server", () => {
   it("writes a single request's line to stderr while the process runs, not only at the next 4 KB of lines or at exit", async () => {

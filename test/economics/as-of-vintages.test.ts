@@ -1,12 +1,12 @@
-import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import { credentialedClient } from "../support/economics-requests.ts";
-import { HICP_SERIES, ingestEachInItsOwnRun, modifiedHicpDocument } from "../support/document-replay.ts";
-import { startService, type RunningService } from "../support/service.ts";
 import { removeTempDirs } from "../ingest/cli-process.ts";
+import { HICP_SERIES, ingestEachInItsOwnRun, modifiedHicpDocument } from "../support/document-replay.ts";
+import { credentialedClient } from "../support/economics-requests.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * As-of and all-vintages answers (issue 13) through the real pipeline: a euro-area HICP figure for 2022-08 published

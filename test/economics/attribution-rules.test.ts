@@ -1,18 +1,18 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EventRecord } from "../../schemas/event-record.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import type { EventRecord } from "../../schemas/event-record.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import {
   eventPublishers,
+  type NewsAttributionFacts,
   newsPublishers,
   observationPublishers,
   releasePublishers,
-  type NewsAttributionFacts,
 } from "../../server/economics/attribution.ts";
-import { SAMPLE_INGESTED_AT, removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
+import { removeEconomicsDataDirs, SAMPLE_INGESTED_AT, sampleDataDir } from "../support/economics-index.ts";
 
 /**
  * The rules that decide which publishers an economics answer names, on the records the real sample ingestion stored,

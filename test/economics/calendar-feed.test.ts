@@ -2,7 +2,7 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import { sampleDataDir } from "../support/economics-index.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * The iCalendar feed over the sample archive, read back by an independent parser (ical.js) and compared field by field

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeCursor } from "../../server/http/params.ts";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
+import { encodeCursor } from "../../server/http/params.ts";
 import {
   edgeCaseDataDir,
   longTitleDataDir,
-  sampleDataDir,
   removeEconomicsDataDirs,
+  sampleDataDir,
 } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 import { BULK, EDGE_EVENTS, EDGE_RUNS, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
 import { eventIdOf } from "../support/synthetic-index-spec.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);
 

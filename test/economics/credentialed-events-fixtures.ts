@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { edgeCaseDataDir } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 import { EDGE_EVENTS } from "../support/synthetic-economics-corpora.ts";
 import { eventIdOf } from "../support/synthetic-index-spec.ts";
 

@@ -3,7 +3,7 @@ import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import { encodeCursor } from "../../server/http/params.ts";
 import { longTitleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 import { BULK, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
 import { ALL_MARCH, edgeCaseEventsService, ID, idsOf, MARCH } from "./credentialed-events-fixtures.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { removeEconomicsDataDirs } from "../support/economics-index.ts";
-import { edgeCaseEventsService, type Entry, ID, idsOf, MARCH, sorted } from "./credentialed-events-fixtures.ts";
+import { type Entry, edgeCaseEventsService, ID, idsOf, MARCH, sorted } from "./credentialed-events-fixtures.ts";
 
 afterAll(removeEconomicsDataDirs);
 

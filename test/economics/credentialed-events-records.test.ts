@@ -4,8 +4,8 @@ import { credentialedClient, inEventOrder } from "../support/economics-requests.
 import { ECI_MOVED, EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
 import {
   ALL_MARCH,
-  edgeCaseEventsService,
   type Entry,
+  edgeCaseEventsService,
   ID,
   idsOf,
   MARCH,

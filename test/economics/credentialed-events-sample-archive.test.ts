@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SAMPLE_INGESTED_AT, removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
+import { removeEconomicsDataDirs, SAMPLE_INGESTED_AT, sampleDataDir } from "../support/economics-index.ts";
 import { credentialedClient, inEventOrder } from "../support/economics-requests.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
-import { idsOf, type Entry } from "./credentialed-events-fixtures.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
+import { type Entry, idsOf } from "./credentialed-events-fixtures.ts";
 
 afterAll(removeEconomicsDataDirs);
 

@@ -1,17 +1,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyCalendarSnapshot } from "../../cli/ingest/apply-calendar.ts";
 import { parseBlsObservations } from "../../cli/ingest/adapters/bls-observations.ts";
 import { parseBlsReleaseSchedule } from "../../cli/ingest/adapters/bls-release-schedule.ts";
+import { applyCalendarSnapshot } from "../../cli/ingest/apply-calendar.ts";
 import { createPeriodLinker } from "../../cli/ingest/link-periods-by-value.ts";
 import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
 import { openStore, type Store } from "../../cli/ingest/store.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { removeTempDirs, tempDir } from "../ingest/cli-process.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
-import { removeTempDirs, tempDir } from "../ingest/cli-process.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 
 afterAll(() => {
   removeEconomicsDataDirs();

@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SAMPLES_DIR } from "../ingest/cli-process.ts";
 import { sampleDataDir } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
-import { startService, type RunningService } from "../support/service.ts";
-import { SAMPLES_DIR } from "../ingest/cli-process.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * `changes[]` over the sample archive's two real Eurostat calendar snapshots (2023-07-19 and 2023-08-01): the later

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
-import { encodeCursor } from "../../server/http/params.ts";
 import { CALENDAR_SOURCES } from "../../schemas/vocabularies.ts";
+import { encodeCursor } from "../../server/http/params.ts";
 import {
-  SAMPLE_INGESTED_AT,
   edgeCaseDataDir,
   longTitleDataDir,
+  removeEconomicsDataDirs,
+  SAMPLE_INGESTED_AT,
   sampleDataDir,
   syntheticDataDir,
-  removeEconomicsDataDirs,
 } from "../support/economics-index.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 import { BULK, EDGE_EVENTS, EDGE_RUNS, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
 import { eventIdOf } from "../support/synthetic-index-spec.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);
 

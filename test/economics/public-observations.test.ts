@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../server/http/params.ts";
 import {
-  SAMPLE_INGESTED_AT,
   edgeCaseDataDir,
-  sampleDataDir,
   removeEconomicsDataDirs,
+  SAMPLE_INGESTED_AT,
+  sampleDataDir,
 } from "../support/economics-index.ts";
+import { type RunningService, startService } from "../support/service.ts";
 import { EDGE_RUNS, LONG_SERIES, longSeriesPeriod } from "../support/synthetic-economics-corpora.ts";
-import { startService, type RunningService } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);
 

@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeCursor } from "../../server/http/params.ts";
-import type { Series } from "../../schemas/registry.ts";
-import {
-  SAMPLE_INGESTED_AT,
-  edgeCaseDataDir,
-  sampleDataDir,
-  removeEconomicsDataDirs,
-} from "../support/economics-index.ts";
-import { EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
 import { periodEndDate } from "../../schemas/reference-periods.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import type { Series } from "../../schemas/registry.ts";
+import { encodeCursor } from "../../server/http/params.ts";
+import {
+  edgeCaseDataDir,
+  removeEconomicsDataDirs,
+  SAMPLE_INGESTED_AT,
+  sampleDataDir,
+} from "../support/economics-index.ts";
+import { type RunningService, startService } from "../support/service.ts";
+import { EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
 
 afterAll(removeEconomicsDataDirs);
 

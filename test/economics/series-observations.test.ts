@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../server/http/params.ts";
-import { edgeCaseDataDir, sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { edgeCaseDataDir, removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
 import { operationsOf } from "../support/openapi-operations.ts";
+import { type RunningService, startService } from "../support/service.ts";
 import { EDGE_RUNS, LONG_SERIES, longSeriesPeriod } from "../support/synthetic-economics-corpora.ts";
-import { startService, type RunningService } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);
 

@@ -1,17 +1,17 @@
-import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { copyFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import {
   edgeCaseDataDir,
   emptyIndexDataDir,
   noIngestionDataDir,
-  sampleDataDir,
   removeEconomicsDataDirs,
+  sampleDataDir,
 } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
-import { fakeClock, startService, type RunningService, type ServiceOptions } from "../support/service.ts";
+import { fakeClock, type RunningService, type ServiceOptions, startService } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);
 

@@ -1,10 +1,10 @@
-import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 afterAll(removeEconomicsDataDirs);
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
-import { credentialedClient } from "../support/economics-requests.ts";
-import { HICP_SERIES, ingestEachInItsOwnRun, modifiedHicpDocument } from "../support/document-replay.ts";
-import { startService, type RunningService } from "../support/service.ts";
 import { removeTempDirs } from "../ingest/cli-process.ts";
+import { HICP_SERIES, ingestEachInItsOwnRun, modifiedHicpDocument } from "../support/document-replay.ts";
+import { credentialedClient } from "../support/economics-requests.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * `vintages=all` pages cut to the response ceiling (spec "Limits"): 400 monthly periods of euro-area HICP, each

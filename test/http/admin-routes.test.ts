@@ -5,8 +5,8 @@ import { createIngestionLauncher } from "../../cli/ingest/launch-ingestion.ts";
 import { acquireIngestionLock } from "../../cli/ingest/run-lock.ts";
 import { openStore } from "../../cli/ingest/store.ts";
 import { RUN_ID_PATTERN } from "../../schemas/ingestion-runs.ts";
-import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 const RUNS = "/api/v1/admin/ingestion/runs";
 

@@ -7,9 +7,9 @@ import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
-import { operationsOf, type Operation } from "../support/openapi-operations.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
+import { type Operation, operationsOf } from "../support/openapi-operations.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 
 /**
  * `meta.attributionRecords` on every success answer of every route, over the real sample index: each answer names

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleDataDir } from "../support/economics-index.ts";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 
 const HOUR = 3_600_000;
 

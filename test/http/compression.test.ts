@@ -1,10 +1,10 @@
-import fc from "fast-check";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chooseCoding, createCompressor, type ContentCoding } from "../../server/http/compression.ts";
+import { type ContentCoding, chooseCoding, createCompressor } from "../../server/http/compression.ts";
 import { sampleDataDir } from "../support/economics-index.ts";
 import { rawRequest } from "../support/raw-http.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 function decode(body: Buffer, coding: ContentCoding): Buffer {
   return coding === "gzip" ? gunzipSync(body) : brotliDecompressSync(body);

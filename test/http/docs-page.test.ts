@@ -1,7 +1,7 @@
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_LAUNCH, chromiumInstalled } from "../support/headless-chromium.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /**
  * The documentation page at `/docs`: its files over real HTTP, then the page itself in headless Chromium (Debian's

@@ -3,17 +3,17 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlacesIndex, loadAllTheCities } from "../../cli/places/build-places-index.ts";
 import {
-  problemsWith,
-  standardLeakMarkers,
   type LeakMarkers,
+  problemsWith,
   type ReceivedAnswer,
+  standardLeakMarkers,
 } from "../support/answer-invariants.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
-import { fuzzTransport, type FuzzTransport } from "../support/fuzz-transport.ts";
-import { hostileRequests, type HostileRequest, type KeyRing } from "../support/hostile-requests.ts";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
-import { operationsOf, type Operation } from "../support/openapi-operations.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { type FuzzTransport, fuzzTransport } from "../support/fuzz-transport.ts";
+import { type HostileRequest, hostileRequests, type KeyRing } from "../support/hostile-requests.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
+import { type Operation, operationsOf } from "../support/openapi-operations.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 import type { KnownSlugs } from "../support/valid-ish-values.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { noIngestionDataDir, sampleDataDir } from "../support/economics-index.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 describe("liveness and readiness", () => {
   let service: RunningService | undefined;

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CACHE_NAMES } from "../../server/observability/metrics.ts";
 import { removeEconomicsDataDirs, SAMPLE_INGESTED_AT, sampleDataDir } from "../support/economics-index.ts";
 import { startCli } from "../support/long-running-cli.ts";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
 import { runCli } from "../support/run-cli.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
-import { CACHE_NAMES } from "../../server/observability/metrics.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 
 const METRICS = "/api/v1/admin/metrics";
 const PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlacesIndex, loadAllTheCities } from "../../cli/places/build-places-index.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 describe("place search route", () => {
   let withGazetteer: RunningService;

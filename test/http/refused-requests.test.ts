@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /** Sends raw bytes and reads the whole answer: what Node refuses never reaches h3 or fetch. */
 function rawExchange(url: string, bytes: Buffer | string): Promise<{ head: string; body: string }> {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndicatorFamily, Series } from "../../schemas/registry.ts";
 import { CATEGORIES } from "../../schemas/vocabularies.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 const families = JSON.parse(
   readFileSync(new URL("../../data/registry/families.json", import.meta.url), "utf8"),

@@ -5,7 +5,7 @@ import { rebuildRegistry } from "../../cli/registry/build-registry.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /** Every route the registry feeds: those that need it, and those that only name publishers with it. */
 const ROUTES = [

@@ -1,12 +1,12 @@
-import Database from "better-sqlite3";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INDEX_DDL } from "../../schemas/index-ddl.ts";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 /** A published index holding only its publication facts (null: built, but by no completed ingestion). */
 function dataDirWithIndex(ingestedAt: string | null): string {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, type RawAnswer } from "../support/raw-http.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RawAnswer, rawRequest } from "../support/raw-http.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 describe("shared HTTP contract on the real server", () => {
   let service: RunningService;

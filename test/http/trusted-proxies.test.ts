@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { clientAddress } from "../../server/http/client-address.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 describe("the client of a request behind a reverse proxy", () => {
   const trusted = new Set(["10.0.0.5", "10.0.0.6"]);

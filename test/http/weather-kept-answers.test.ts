@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 
 /**
  * A weather answer from a fresh cached copy is kept and served again (only `requestId` and `generatedAt` change) until

@@ -1,19 +1,19 @@
-import Database from "better-sqlite3";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyCalendarSnapshot, stableEventId } from "../../cli/ingest/apply-calendar.ts";
 import { parseEcbMeetingsCalendar } from "../../cli/ingest/adapters/ecb-meetings-calendar.ts";
+import { applyCalendarSnapshot, stableEventId } from "../../cli/ingest/apply-calendar.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
 import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
-import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
+import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { openStore } from "../../cli/ingest/store.ts";
 import { UNCLASSIFIED_BASIS, uncuratedSlug } from "../../cli/ingest/uncurated-releases.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import type { Registry } from "../../schemas/registry.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 import { removeTempDirs, runCliAsync, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 
 afterAll(removeTempDirs);

@@ -1,7 +1,7 @@
-import Database from "better-sqlite3";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { applyCalendarSnapshot, stableEventId, type RunContext } from "../../cli/ingest/apply-calendar.ts";
+import { applyCalendarSnapshot, type RunContext, stableEventId } from "../../cli/ingest/apply-calendar.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
 import type { SourceEvent } from "../../cli/ingest/records.ts";
 import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";

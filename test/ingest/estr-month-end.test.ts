@@ -1,7 +1,7 @@
-import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveValues, type InputVintage } from "../../cli/ingest/derive-series.ts";
@@ -9,7 +9,7 @@ import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { isTargetBusinessDay, lastTargetBusinessDay } from "../../cli/ingest/target-business-days.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { inputLedgerKey } from "../../schemas/registry.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 
 afterAll(removeTempDirs);

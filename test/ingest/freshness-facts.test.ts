@@ -1,5 +1,5 @@
-import Database from "better-sqlite3";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { archiveWith, ingest, removeTempDirs, tempDir } from "../news/news-support.ts";
 

@@ -1,26 +1,26 @@
-import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { archiveDocument, replayDocuments } from "../../cli/ingest/archive.ts";
-import { acquireIngestionLock, ingestionRunning } from "../../cli/ingest/run-lock.ts";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
+import { acquireIngestionLock, ingestionRunning } from "../../cli/ingest/run-lock.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { PUBLISHER_PATHS } from "../support/publisher-paths.ts";
-import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
+import { type RunningService, startService } from "../support/service.ts";
 import {
+  type CliExit,
+  type CliProcess,
   removeTempDirs,
   runCliAsync,
   SAMPLES_DIR,
   startCli,
   tempDir,
   waitUntil,
-  type CliExit,
-  type CliProcess,
 } from "./cli-process.ts";
 
 /** The run hangs on the Eurostat data requests; the sources before it have done their work by then. */

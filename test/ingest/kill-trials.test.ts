@@ -1,15 +1,15 @@
-import Database from "better-sqlite3";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { acquireIngestionLock } from "../../cli/ingest/run-lock.ts";
 import { publishRegistry, readRegistrySources } from "../../cli/registry/build-registry.ts";
-import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
+import { DEFAULT_SAMPLES_DIR } from "../support/publisher-recorded-replies.ts";
+import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
 import { writeRevisedSamples } from "../support/revised-samples.ts";
 import { seededRandom } from "../support/seeded-random.ts";
-import { DEFAULT_SAMPLES_DIR } from "../support/publisher-recorded-replies.ts";
-import { removeTempDirs, runCliAsync, startCli, tempDir, type CliExit } from "./cli-process.ts";
+import { type CliExit, removeTempDirs, runCliAsync, startCli, tempDir } from "./cli-process.ts";
 import { indexLosses, indexView, storeLosses, storeView } from "./ledger-losses.ts";
 
 /**

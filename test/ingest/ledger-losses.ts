@@ -1,6 +1,6 @@
-import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 
 /**
  * What an ingestion run must never take away: the vintages, events and announcements of the store, and the

@@ -3,7 +3,7 @@ import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SOURCES } from "../../cli/ingest/sources.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
-import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
+import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
 import { removeTempDirs, runCliAsync, tempDir } from "./cli-process.ts";
 import { dumpTables } from "./sqlite-dump.ts";
 

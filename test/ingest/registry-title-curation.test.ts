@@ -1,11 +1,11 @@
-import Database from "better-sqlite3";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEurostatReleaseCalendar } from "../../cli/ingest/adapters/eurostat-release-calendar.ts";
 import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
-import { SOURCES, type CalendarSourceDefinition } from "../../cli/ingest/sources.ts";
+import { type CalendarSourceDefinition, SOURCES } from "../../cli/ingest/sources.ts";
 import { uncuratedSlug } from "../../cli/ingest/uncurated-releases.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";

@@ -1,12 +1,12 @@
-import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
-import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 
 /**

@@ -1,13 +1,13 @@
-import Database from "better-sqlite3";
 import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FETCH_ORDER_FILE, recordedFetches } from "../../cli/ingest/archive.ts";
-import { runIngestion, type IngestMode } from "../../cli/ingest/run-ingestion.ts";
+import { type IngestMode, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { PUBLISHER_PATHS } from "../support/publisher-paths.ts";
-import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
-import { startService, fakeClock } from "../support/service.ts";
+import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
+import { fakeClock, startService } from "../support/service.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 import { dumpTables } from "./sqlite-dump.ts";
 

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/registry/build-registry.ts";
-import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
+import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
-import { removeTempDirs, runCliAsync, SAMPLES_DIR, tempDir, type CliExit } from "./cli-process.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { type CliExit, removeTempDirs, runCliAsync, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 import { dumpTables, maskRunTimes, rowCounts, type TableDump } from "./sqlite-dump.ts";
 
 const fresh = (label: string) => tempDir(`replay-${label}`);

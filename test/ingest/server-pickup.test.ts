@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 import { runCliAsync, SAMPLES_DIR, startCli } from "./cli-process.ts";
 
 const EVENTS = "/api/v1/economics/events?from=2026-01-01&to=2026-12-31&limit=500";

@@ -1,13 +1,13 @@
-import Database from "better-sqlite3";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
+import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
-import { PUBLISHER_FAULTS, type FaultLimits, type PublisherFault } from "../support/publisher-faults.ts";
+import { type FaultLimits, PUBLISHER_FAULTS, type PublisherFault } from "../support/publisher-faults.ts";
 import { PUBLISHER_PATHS, SOURCE_OF_PATH } from "../support/publisher-paths.ts";
-import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
+import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
 import { removeTempDirs, tempDir } from "./cli-process.ts";
 import { indexLosses, indexView, storeLosses, storeView } from "./ledger-losses.ts";
 

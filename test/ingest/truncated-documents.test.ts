@@ -1,6 +1,6 @@
-import Database from "better-sqlite3";
-import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";

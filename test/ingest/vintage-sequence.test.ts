@@ -1,16 +1,16 @@
-import Database from "better-sqlite3";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { applyCalendarSnapshot } from "../../cli/ingest/apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "../../cli/ingest/apply-observations.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
 import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
-import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
+import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { openStore } from "../../cli/ingest/store.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { upstreamSeriesKey } from "../../schemas/registry.ts";
 import { PUBLISHER_PATHS } from "../support/publisher-paths.ts";
-import { startPublisherStandin, type PublisherStandin } from "../support/publisher-standin.ts";
+import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
 import { startService } from "../support/service.ts";
 import { removeTempDirs, tempDir } from "./cli-process.ts";
 

@@ -1,24 +1,24 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { applyAnnouncements } from "../../cli/ingest/apply-announcements.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
-import { createNewsReleaseMatcher } from "../../cli/ingest/release-matching.ts";
 import type { SourceAnnouncement } from "../../cli/ingest/records.ts";
-import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
+import { createNewsReleaseMatcher } from "../../cli/ingest/release-matching.ts";
 import type { IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
+import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import {
   archiveWith,
   CONSTRUCTED_ECB_DECISIONS,
-  ingest,
   indexEvents,
   indexNews,
+  ingest,
+  removeTempDirs,
   rssFeed,
   SAMPLES_DIR,
   storeRows,
   tempDir,
-  removeTempDirs,
 } from "./news-support.ts";
 
 afterAll(removeTempDirs);

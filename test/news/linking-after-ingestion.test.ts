@@ -5,14 +5,14 @@ import { ECB_ITEMS, SAMPLE_TITLES } from "./news-route-fixtures.ts";
 import {
   archiveWith,
   CONSTRUCTED_ECB_DECISIONS,
+  type IndexNewsRow,
   indexNews,
   ingest,
+  removeTempDirs,
   rssFeed,
   sampleDataDir,
   storeRows,
   tempDir,
-  type IndexNewsRow,
-  removeTempDirs,
 } from "./news-support.ts";
 
 /** Announcements linked by a real ingestion, on the sample archive's calendars (the rules themselves: linking.test.ts). */

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import {
+  type CandidateEvent,
   linkAnnouncement,
   periodInTitle,
   WINDOW_AFTER_HOURS,
   WINDOW_BEFORE_HOURS,
-  type CandidateEvent,
 } from "../../cli/ingest/link-announcement.ts";
 import type { SourceAnnouncement } from "../../cli/ingest/records.ts";
 import { createNewsReleaseMatcher } from "../../cli/ingest/release-matching.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import type { Release } from "../../schemas/registry.ts";
 
 const registry = readRegistrySources(new Date("2026-07-24T00:00:00Z"));

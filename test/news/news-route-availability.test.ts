@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { SOURCES } from "../../cli/ingest/sources.ts";
 import { fakeClock, startService } from "../support/service.ts";
-import { INGESTED_AT, NEWS, expectRefused } from "./news-route-fixtures.ts";
-import { ingest, SAMPLES_DIR, tempDir, removeTempDirs } from "./news-support.ts";
+import { expectRefused, INGESTED_AT, NEWS } from "./news-route-fixtures.ts";
+import { ingest, removeTempDirs, SAMPLES_DIR, tempDir } from "./news-support.ts";
 
 afterAll(removeTempDirs);
 

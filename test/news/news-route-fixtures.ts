@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from "vitest";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 import { sampleDataDir } from "./news-support.ts";
 
 /** The route, the sample index's ingestion time and announcements, and the response checks of the news-route-*.test.ts files. */

@@ -3,25 +3,25 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_FRESH_HOURS } from "../../schemas/limits.ts";
 import { encodeCursor } from "../../server/http/params.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 import {
+  expectRefused,
   HOUR,
   INGESTED_AT,
   NEWS,
   SAMPLE_TITLES,
-  expectRefused,
-  titles,
   sampleNewsService,
+  titles,
 } from "./news-route-fixtures.ts";
 import {
+  type AtomEntry,
   archiveWith,
   atomFeed,
   ingest,
+  removeTempDirs,
   SAMPLES_DIR,
   sampleDataDir,
   tempDir,
-  type AtomEntry,
-  removeTempDirs,
 } from "./news-support.ts";
 
 afterAll(removeTempDirs);

@@ -1,10 +1,10 @@
-import Database from "better-sqlite3";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
-import { runIngestion, type IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 
 /** Helpers of the announcement tests: temp data dirs, archives to replay, feed documents, and reads of what ingestion wrote. */
 

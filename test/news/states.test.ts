@@ -1,10 +1,10 @@
-import Database from "better-sqlite3";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newsId } from "../../cli/ingest/publish-news.ts";
 import type { IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { newsUpdatedAt } from "../../server/news/news-reader.ts";
-import { archiveWith, atomFeed, indexNews, ingest, tempDir, type AtomEntry, removeTempDirs } from "./news-support.ts";
+import { type AtomEntry, archiveWith, atomFeed, indexNews, ingest, removeTempDirs, tempDir } from "./news-support.ts";
 
 afterAll(removeTempDirs);
 

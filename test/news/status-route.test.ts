@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_FRESH_HOURS } from "../../schemas/limits.ts";
 import { RECENT_WINDOW_MS } from "../../server/weather/upstream-health.ts";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
-import { fakeClock, startService, type FakeClock, type RunningService } from "../support/service.ts";
-import { archiveWith, ECONOMICS_FEEDS, ingest, NEWS_FEEDS, SAMPLES_DIR, removeTempDirs } from "./news-support.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
+import { type FakeClock, fakeClock, type RunningService, startService } from "../support/service.ts";
+import { archiveWith, ECONOMICS_FEEDS, ingest, NEWS_FEEDS, removeTempDirs, SAMPLES_DIR } from "./news-support.ts";
 
 afterAll(removeTempDirs);
 

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadAllTheCities, type City } from "../../cli/places/build-places-index.ts";
+import { type City, loadAllTheCities } from "../../cli/places/build-places-index.ts";
 
 /** Cities the search tests name, besides a thin sample of the rest of the world as competition. */
 const NAMED = new Set([

@@ -1,6 +1,6 @@
-import Database from "better-sqlite3";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { buildPlacesIndex } from "../../cli/places/build-places-index.ts";
 import { ensurePlacesIndex, placesIndexState } from "../../cli/places/ensure-places-index.ts";

@@ -1,19 +1,19 @@
-import Database from "better-sqlite3";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildPlacesIndex } from "../../cli/places/build-places-index.ts";
 import { attributionRecordSchema } from "../../schemas/responses/envelope.ts";
 import { placesSchema } from "../../schemas/responses/weather.ts";
 import { createValidator } from "../../schemas/validator.ts";
+import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import {
   createPlaceSearch,
   GEONAMES_ATTRIBUTION,
   GEONAMES_ATTRIBUTION_RECORD,
-  placesMatchExpression,
   type PlaceSearch,
+  placesMatchExpression,
 } from "../../server/places/search-places.ts";
-import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { citySubset, tempDataDir } from "./city-subset.ts";
 
 /** The server looks at a published gazetteer again within PUBLISHED_FILE_RECHECK_MS. */

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCli } from "../support/long-running-cli.ts";
-import { startObjectStoreStandin, type ObjectStoreStandin } from "./object-store-process.ts";
+import { type ObjectStoreStandin, startObjectStoreStandin } from "./object-store-process.ts";
 
 const BUCKET = "closed-output-index";
 const SAMPLES_DIR = fileURLToPath(new URL("../../data/samples/", import.meta.url));

@@ -1,5 +1,5 @@
-import Database from "better-sqlite3";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { assertContract } from "../support/contract.ts";
 
 /** The series and period whose value tells the generations apart (the revised sample copy changes every value). */

@@ -1,19 +1,19 @@
-import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import Database from "better-sqlite3";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishGeneration } from "../../cli/publish/publish-generation.ts";
-import { MANIFEST_NAME, parseIndexManifest, type IndexManifest } from "../../schemas/index-manifest.ts";
 import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
+import { type IndexManifest, MANIFEST_NAME, parseIndexManifest } from "../../schemas/index-manifest.ts";
 import { digestFile } from "../../server/files/file-digest.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createIndexFollower, type IndexFollower } from "../../server/storage/index-follower.ts";
 import { objectKey } from "../../server/storage/object-store.ts";
 import { runCli } from "../support/run-cli.ts";
-import { startObjectStoreStandin, type ObjectStoreStandin } from "./object-store-process.ts";
+import { type ObjectStoreStandin, startObjectStoreStandin } from "./object-store-process.ts";
 
 const BUCKET = "follower-test";
 const location: ObjectStoreLocation = { bucket: BUCKET, prefix: "deployments/one", pathStyle: true };

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliAsync, waitUntil } from "../ingest/cli-process.ts";
-import { startCli, type LongRunningCli } from "../support/long-running-cli.ts";
+import { type LongRunningCli, startCli } from "../support/long-running-cli.ts";
 import { writeRevisedSamples } from "../support/revised-samples.ts";
 import { runCli } from "../support/run-cli.ts";
 import {
@@ -11,13 +11,13 @@ import {
   answersOutside,
   askProbe,
   firstAnswerTimes,
+  type GenerationFacts,
   generationFacts,
+  type ProbeAnswer,
   sameFacts,
   startLoad,
-  type GenerationFacts,
-  type ProbeAnswer,
 } from "./generation-load.ts";
-import { startObjectStoreStandin, type ObjectStoreStandin } from "./object-store-process.ts";
+import { type ObjectStoreStandin, startObjectStoreStandin } from "./object-store-process.ts";
 
 const BUCKET = "weather-economics-index";
 const STORE_URL = `s3://${BUCKET}/production`;

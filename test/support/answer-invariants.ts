@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ERROR_TABLE, type ErrorCode } from "../../schemas/errors.ts";
+import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import { assertContract } from "./contract.ts";
 import type { HostileRequest } from "./hostile-requests.ts";
-import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 
 /**
  * What must hold for every answer, whatever was asked: no unexplained 5xx, a body valid against its schema (or none

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from "ajv";
+import { envelopeSchema, errorBodySchema } from "../../schemas/responses/envelope.ts";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
-import { envelopeSchema, errorBodySchema } from "../../schemas/responses/envelope.ts";
 import { createValidator } from "../../schemas/validator.ts";
 
 const ajv = createValidator();

@@ -2,17 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { applyCalendarSnapshot } from "../../cli/ingest/apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "../../cli/ingest/apply-observations.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
 import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { openStore } from "../../cli/ingest/store.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
 import { EDGE_EVENTS, EDGE_SPEC, longTitleSpec } from "./synthetic-economics-corpora.ts";
-import { sourceEvent, type EventSpec, type SyntheticSpec } from "./synthetic-index-spec.ts";
+import { type EventSpec, type SyntheticSpec, sourceEvent } from "./synthetic-index-spec.ts";
 
 /**
  * Data directories holding a REAL published index, built by the real ingestion pipeline:

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import type { Operation, OperationParameter } from "./openapi-operations.ts";
 import { cursorWire, hostileHeaderValue, hostileText, hostileWire, limitWire, rawFragment } from "./hostile-values.ts";
-import { validIshValue, type KnownSlugs } from "./valid-ish-values.ts";
+import type { Operation, OperationParameter } from "./openapi-operations.ts";
+import { type KnownSlugs, validIshValue } from "./valid-ish-values.ts";
 
 /**
  * Random and hostile requests aimed at one operation of the description: its path with good and bad slugs and

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PUBLISHER_PATHS, contentTypeOf } from "./publisher-paths.ts";
+import { contentTypeOf, PUBLISHER_PATHS } from "./publisher-paths.ts";
 
 /**
  * How the publisher stand-in (publisher-standin.ts) answers a request with the recorded documents of data/samples:

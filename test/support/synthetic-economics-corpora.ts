@@ -1,4 +1,4 @@
-import { observation, type EventSpec, type SyntheticSpec } from "./synthetic-index-spec.ts";
+import { type EventSpec, observation, type SyntheticSpec } from "./synthetic-index-spec.ts";
 
 /**
  * The synthetic corpora of the economics tests, as descriptions for `syntheticDataDir` (economics-index.ts):

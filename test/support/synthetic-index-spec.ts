@@ -1,7 +1,7 @@
 import { stableEventId } from "../../cli/ingest/apply-calendar.ts";
 import type { SourceEvent, SourceObservation } from "../../cli/ingest/records.ts";
-import type { ReferencePeriod } from "../../schemas/reference-periods.ts";
 import type { PublicationFacts } from "../../schemas/index-ddl.ts";
+import type { ReferencePeriod } from "../../schemas/reference-periods.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
 
 /**

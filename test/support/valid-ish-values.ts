@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import type { OperationParameter } from "./openapi-operations.ts";
 import { cursorWire, limitWire, percentEncode } from "./hostile-values.ts";
+import type { OperationParameter } from "./openapi-operations.ts";
 
 /**
  * Values a real client might send for each parameter, so that requests get past validation and into the handlers,

@@ -2,9 +2,9 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { afterEach, expect } from "vitest";
 import { createWeatherCache, type WeatherCacheOptions } from "../../server/weather/cache.ts";
 import { createMetClient, type MetClient } from "../../server/weather/met-client.ts";
-import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
 import { createRateGate } from "../../server/weather/rate-gate.ts";
-import { startMetStandin, type MetStandin, type MetStandinOptions } from "./met-standin.ts";
+import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
+import { type MetStandin, type MetStandinOptions, startMetStandin } from "./met-standin.ts";
 
 /** A weather cache against the MET stand-in on a fake clock, for the cache's lifecycle and upstream tests. */
 

@@ -1,6 +1,6 @@
-import { startMetStandin, type MetStandin } from "./met-standin.ts";
-import { fakeClock, startService, type RunningService } from "./service.ts";
-import { copyAgeSeconds, type Cell, type Outcome } from "./weather-fault-matrix.ts";
+import { type MetStandin, startMetStandin } from "./met-standin.ts";
+import { fakeClock, type RunningService, startService } from "./service.ts";
+import { type Cell, copyAgeSeconds, type Outcome } from "./weather-fault-matrix.ts";
 
 /**
  * Runs one cell of the weather fault matrix through the real HTTP routes of a real service on a real port, and

@@ -1,8 +1,8 @@
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import {
+  type MetStandinMode,
   RATE_LIMITED_RETRY_AFTER_SECONDS,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
-  type MetStandinMode,
 } from "./met-standin.ts";
 
 /**

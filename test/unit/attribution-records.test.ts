@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PUBLISHER_TERMS, SOURCE_PUBLISHERS, type AttributedPublisher } from "../../schemas/publishers.ts";
+import { type AttributedPublisher, PUBLISHER_TERMS, SOURCE_PUBLISHERS } from "../../schemas/publishers.ts";
 import { attributionRecordSchema } from "../../schemas/responses/envelope.ts";
 import { createValidator } from "../../schemas/validator.ts";
 import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS, PUBLISHERS } from "../../schemas/vocabularies.ts";

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { TZ_DATABASE_NAMES } from "../../schemas/tz-database-names.ts";
+import { REGIONS } from "../../schemas/vocabularies.ts";
 import {
   decodeCursor,
   encodeCursor,
@@ -9,8 +11,6 @@ import {
   parseList,
   parseZone,
 } from "../../server/http/params.ts";
-import { REGIONS } from "../../schemas/vocabularies.ts";
-import { TZ_DATABASE_NAMES } from "../../schemas/tz-database-names.ts";
 import { localDateAndTime } from "../../server/time/zone-clock.ts";
 
 const code = (run: () => unknown) => {

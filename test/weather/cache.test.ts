@@ -12,8 +12,8 @@ import {
   OSLO,
   rejection,
   SECOND,
-  setup,
   START,
+  setup,
 } from "../support/weather-cache-harness.ts";
 
 describe("weather cache lifecycle", () => {

@@ -1,22 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { UpstreamOutcome } from "../../server/upstream/fetch-limited.ts";
 import {
   createDocumentWorker,
   createDocumentWorkerClient,
-  processDocumentWorker,
   type DocumentWorkerClientOptions,
+  processDocumentWorker,
 } from "../../server/weather/document-worker-client.ts";
-import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
 import { createMetClient } from "../../server/weather/met-client.ts";
 import { parseMetDocument } from "../../server/weather/met-document.ts";
 import { normaliseMetDocument } from "../../server/weather/normalise.ts";
 import { readPayload, storePayload } from "../../server/weather/stored-payload.ts";
-import type { UpstreamOutcome } from "../../server/upstream/fetch-limited.ts";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
+import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
 import { rejection as failure } from "../support/weather-cache-harness.ts";
 
 /** MET's documents read on the document worker: a real worker thread against the MET stand-in. */

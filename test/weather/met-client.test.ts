@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMetClient, type MetClientOptions } from "../../server/weather/met-client.ts";
-import { WeatherUpstreamError, type WeatherUpstreamCode } from "../../server/weather/upstream-error.ts";
-import { startMetStandin, type MetStandin, type MetStandinMode } from "../support/met-standin.ts";
+import { type WeatherUpstreamCode, WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
+import { type MetStandin, type MetStandinMode, startMetStandin } from "../support/met-standin.ts";
 
 const START = Date.parse("2026-11-21T12:00:00Z");
 const USER_AGENT = "weather-economics-service/0.1 ops@example.org";

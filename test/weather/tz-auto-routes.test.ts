@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 
 /** The stand-in answers every point with this recorded document; its first and last steps bound the days. */
 const FIXTURE = JSON.parse(

@@ -4,7 +4,7 @@ import { createWeatherCache } from "../../server/weather/cache.ts";
 import { createMetClient } from "../../server/weather/met-client.ts";
 import { createRateGate } from "../../server/weather/rate-gate.ts";
 import { RATE_LIMITED_RETRY_AFTER_SECONDS, startMetStandin } from "../support/met-standin.ts";
-import { advance, clock, MINUTE, OSLO, rejection, SECOND, setup, START } from "../support/weather-cache-harness.ts";
+import { advance, clock, MINUTE, OSLO, rejection, SECOND, START, setup } from "../support/weather-cache-harness.ts";
 
 const coldPoints = (count: number) => Array.from({ length: count }, (_, i) => ({ lat: 40 + i / 100, lon: 5 }));
 

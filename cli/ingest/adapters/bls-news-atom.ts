@@ -1,7 +1,6 @@
 import { DateTime } from "luxon";
-import type { SourceAnnouncement } from "../records.ts";
+import type { SkippedRecord, SourceAnnouncement } from "../records.ts";
 import { elementText, readFeedXml } from "./feed-xml.ts";
-import type { SkippedRecord } from "../records.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const SOURCE = "bls-news-feed";

@@ -1,6 +1,6 @@
 import type { SourceObservation } from "../records.ts";
-import { publishedValue } from "./published-value.ts";
 import { readPeriodText } from "./period-text.ts";
+import { publishedValue } from "./published-value.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 

@@ -1,8 +1,8 @@
+import { SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
 import type { SourceObservation } from "../records.ts";
 import { readCsvTable } from "./csv.ts";
-import { publishedValue } from "./published-value.ts";
-import { SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
 import { readPeriodText } from "./period-text.ts";
+import { publishedValue } from "./published-value.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 

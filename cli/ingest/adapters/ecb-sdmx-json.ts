@@ -1,8 +1,8 @@
 import { parse as parseLossless } from "lossless-json";
-import type { SourceObservation } from "../records.ts";
 import { SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
-import { publishedValue } from "./published-value.ts";
+import type { SourceObservation } from "../records.ts";
 import { readPeriodText } from "./period-text.ts";
+import { publishedValue } from "./published-value.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 

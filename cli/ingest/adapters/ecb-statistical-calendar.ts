@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { DateTime } from "luxon";
+import type { PeriodFormat } from "../../../schemas/reference-periods.ts";
 import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
-import type { PeriodFormat } from "../../../schemas/reference-periods.ts";
 import { readPeriodText } from "./period-text.ts";
 import { documentText, htmlFragmentText, wholeHtmlPage } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";

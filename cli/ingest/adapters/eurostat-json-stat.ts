@@ -1,10 +1,10 @@
-import { DateTime } from "luxon";
 import { parse as parseLossless } from "lossless-json";
-import type { SourceObservation } from "../records.ts";
-import type { ValueTransformation } from "../../../schemas/vocabularies.ts";
+import { DateTime } from "luxon";
 import { SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
-import { publishedValue } from "./published-value.ts";
+import type { ValueTransformation } from "../../../schemas/vocabularies.ts";
+import type { SourceObservation } from "../records.ts";
 import { readPeriodText } from "./period-text.ts";
+import { publishedValue } from "./published-value.ts";
 import { documentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 

@@ -1,7 +1,7 @@
 import { XMLParser } from "fast-xml-parser";
 import type { NewsFeed } from "../../../schemas/vocabularies.ts";
-import { UpstreamDocumentError } from "./upstream-document-error.ts";
 import { documentText, htmlFragmentText } from "./text.ts";
+import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const parser = new XMLParser({
   ignoreAttributes: false,

@@ -1,4 +1,4 @@
-import { parsePeriodText, type PeriodFormat, type ReferencePeriod } from "../../../schemas/reference-periods.ts";
+import { type PeriodFormat, parsePeriodText, type ReferencePeriod } from "../../../schemas/reference-periods.ts";
 import { createRememberedReads } from "./remembered-reads.ts";
 
 /** Enough for every distinct period of a large run. */

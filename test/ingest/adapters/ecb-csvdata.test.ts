@@ -1,7 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseEcbCsvdata } from "../../../cli/ingest/adapters/ecb-csvdata.ts";
 import { UpstreamDocumentError } from "../../../cli/ingest/adapters/upstream-document-error.ts";
-import { readFileSync } from "node:fs";
 
 const observations = parseEcbCsvdata(
   readFileSync(new URL("../../fixtures/observations/ecb-fm-key-rates.csvdata.csv", import.meta.url)),
