@@ -186,11 +186,10 @@ try {
   const [warmUp, syntheticData] = await Promise.all([
     warmDistinctPoints(service.url, warmPoints, WARM_CONCURRENCY),
     // Its failure must not cost the sample results.
-    prepareSynthetic(root).catch(
-      (error: unknown) => (
-        log(`data set at scale failed: ${String(error)}`), error instanceof Error ? error : new Error(String(error))
-      ),
-    ),
+    prepareSynthetic(root).catch((error: unknown) => {
+      log(`data set at scale failed: ${String(error)}`);
+      return error instanceof Error ? error : new Error(String(error));
+    }),
   ]);
   const residentAfterWarmUp = service.residentMb();
   const stampede = await stampedeColdPoint(service.url, standin.requests, STAMPEDE_REQUESTS);

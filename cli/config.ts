@@ -5,7 +5,7 @@ import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
 import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import { normalised } from "../server/http/client-address.ts";
 import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
-import { DEFAULT_KEPT_ANSWER_BYTES } from "../server/http/kept-answers.ts";
+import { DEFAULT_ANSWER_CACHE_BYTES } from "../server/http/answer-cache.ts";
 import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
 import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-settings.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
@@ -167,11 +167,11 @@ export function serviceConfigFrom(
     rateLimit: rateLimitFrom(env),
     upstreams,
     weather: weatherFrom(env, upstreams),
-    keptAnswerBytes:
+    answerCacheBytes:
       integerVariable(
         env.SERVICE_ANSWER_CACHE_MB,
         "SERVICE_ANSWER_CACHE_MB",
-        DEFAULT_KEPT_ANSWER_BYTES / MEGABYTE,
+        DEFAULT_ANSWER_CACHE_BYTES / MEGABYTE,
         0,
         65_536,
       ) * MEGABYTE,

@@ -28,7 +28,8 @@ const DESCRIPTION = [
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of options.routes.filter((candidate) => described(candidate, options))) {
-    const item = (paths[route.path] ??= {});
+    const item = paths[route.path] ?? {};
+    paths[route.path] = item;
     item[route.method.toLowerCase()] = operation(route);
     if (route.method === "GET") item.head = { ...operation(route, true), operationId: `${route.name}.head` };
   }

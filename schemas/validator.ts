@@ -20,7 +20,8 @@ export function createValidator(): Ajv2020 {
 export function compileAssertion<T>(schema: JsonSchema, what: string): (value: unknown) => T {
   let compiled: ValidateFunction | undefined;
   return (value) => {
-    const validate = (compiled ??= createValidator().compile(schema));
+    compiled ??= createValidator().compile(schema);
+    const validate = compiled;
     if (!validate(value)) {
       const details = (validate.errors ?? [])
         .slice(0, 5)

@@ -21,8 +21,8 @@ export interface ServiceConfig {
   logLevel?: LogLevel;
   /** How long requests under way may finish after SIGTERM; the weather time-out plus 5 s when absent. */
   shutdownGraceMs?: number;
-  /** Bound of the answers kept for repeated questions (server/http/kept-answers.ts); its default when absent. */
-  keptAnswerBytes?: number;
+  /** Bound of the answers kept for repeated questions (server/http/answer-cache.ts); its default when absent. */
+  answerCacheBytes?: number;
   /** Bound of the compressed forms of large answers (server/http/compression.ts); its default when absent. */
   compressedAnswerBytes?: number;
   /** A separate listener serving the metrics at `/metrics` with no key (SERVICE_METRICS_PORT); none when absent. */

@@ -1,14 +1,12 @@
-import { randomUUID } from "node:crypto";
-import type { Socket } from "node:net";
-import type { H3 } from "h3";
 import { once } from "node:events";
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { transportHooksOf, type RefusedRequestAnswer, type TransportHooks } from "./app.ts";
-import { serve } from "srvx/node";
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import type { ServerRequest } from "srvx";
-import { ERROR_TABLE } from "../schemas/errors.ts";
-import { writeNodeAnswerOrFailure } from "./http/node-exchange.ts";
+import { serve } from "srvx/node";
+import type { ServiceApp } from "./app.ts";
+import type { HttpAnswer } from "./http/envelope.ts";
+import { toResponse } from "./http/h3-handler.ts";
+import { createNodeListener } from "./http/node-listener.ts";
 import type { ServiceMetrics } from "./observability/metrics.ts";
 import { drainOnSignals } from "./shutdown.ts";
 
@@ -23,99 +21,64 @@ export interface ListenOptions {
 }
 
 /**
- * Serves the app with h3's own server (srvx; measured faster than listhen here, see bench/http-throughput.ts).
- * A request for a URL h3 routed before is answered at the edge, straight on Node's request and response
- * (recognised-urls.ts); every other goes through srvx to h3.
- * A request Node itself cannot parse (say, raw non-ASCII bytes in the request line) never reaches h3; it still gets
- * the contract's error body instead of Node's bare 400.
+ * Serves the app with h3's own server (srvx; measured faster than listhen here, see bench/http-throughput.ts). Node's
+ * request listener answers a URL whose answer the pipeline holds itself (node-listener.ts); every other request goes
+ * through srvx to h3. A request Node itself cannot parse (say, raw non-ASCII bytes in the request line) never reaches
+ * either; it still gets the contract's error body instead of Node's bare 400.
  */
-export async function startServer(app: H3, options: ListenOptions) {
-  const hooks = transportHooksOf(app);
-  const answer = hooks?.answerRefused ?? answerWithoutCounting;
+export async function startServer(app: ServiceApp, options: ListenOptions) {
+  const { pipeline } = app;
   const server = serve({
-    fetch: answeringRequests(app, answer),
+    fetch: answeringRequests(app),
     port: options.port,
     hostname: options.hostname,
     silent: true,
     gracefulShutdown: false,
   });
   const nodeServer = server.node?.server;
-  if (hooks && nodeServer && server.node) {
-    const srvxHandler = server.node.handler;
-    nodeServer.removeListener("request", srvxHandler);
-    nodeServer.on("request", answeringAtTheEdge(hooks, srvxHandler));
+  if (nodeServer && server.node) {
+    const srvxListener = server.node.handler;
+    nodeServer.removeListener("request", srvxListener);
+    nodeServer.on("request", createNodeListener(pipeline, srvxListener));
   }
   if (options.shutdown) drainOnSignals(server, options.shutdown);
+  const refuse = (socket: Socket) =>
+    writeRefusal(socket, pipeline.answerUnreadable({ peerAddress: socket.remoteAddress }, "BAD_REQUEST"));
   nodeServer?.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    writeRefusal(socket, answer(socket.remoteAddress));
+    refuse(socket);
   });
   // No route is a proxy: CONNECT gets the contract's error, not a closed connection.
-  nodeServer?.on("connect", (_request: IncomingMessage, socket: Socket) =>
-    writeRefusal(socket, answer(socket.remoteAddress)),
-  );
+  nodeServer?.on("connect", (_request: IncomingMessage, socket: Socket) => refuse(socket));
   await server.ready();
   return server;
 }
 
-type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
-
-/** Node's request listener: the edge's answer when it has one, else srvx's handler (and h3). */
-function answeringAtTheEdge(hooks: TransportHooks, srvxHandler: NodeRequestHandler): NodeRequestHandler {
-  return (req, res) => {
-    let answer: ReturnType<TransportHooks["answerRecognised"]>;
-    try {
-      answer = hooks.answerRecognised(req);
-    } catch {
-      // Only a fault in answering a failure itself (its log line or count) gets here; never end the process for it.
-      return void res.destroy();
-    }
-    if (answer === undefined) return srvxHandler(req, res);
-    if (!(answer instanceof Promise)) return writeNodeAnswerOrFailure(res, answer, hooks.answerUnexpected);
-    // The edge turns the pipeline's failures into answers (answerUnexpectedFailure); only a broken connection is left.
-    answer.then((ready) => writeNodeAnswerOrFailure(res, ready, hooks.answerUnexpected)).catch(() => res.destroy());
-  };
-}
-
 /**
- * srvx's handler for what the edge does not answer: h3.
+ * srvx's handler: h3.
  *
  * h3 builds the request's URL before any handler or its onError runs, and rebuilds it from the Host header when the
  * path holds encoded dot segments: a Host no URL can hold (`localhost:99999`) then throws there, and srvx would send a
  * bare 500 with none of the contract's headers. Such a request is malformed: it gets the same answer as one Node refuses.
  */
-function answeringRequests(app: H3, answer: RefusedRequestAnswer) {
+function answeringRequests({ h3, pipeline }: ServiceApp) {
   return (request: ServerRequest) => {
     try {
-      return app.fetch(request);
+      return h3.fetch(request);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ERR_INVALID_URL") throw error;
-      const refusal = answer(request.ip);
-      return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
+      return toResponse(
+        pipeline.answerUnreadable({ headers: request.headers, peerAddress: request.ip }, "BAD_REQUEST"),
+      );
     }
   };
 }
 
-/** For an app not built by createApp (tests of the transport alone): the error body with no rate-limit count. */
-function answerWithoutCounting(): ReturnType<RefusedRequestAnswer> {
-  const requestId = randomUUID();
-  const body = JSON.stringify({ error: { code: "BAD_REQUEST", message: ERROR_TABLE.BAD_REQUEST.message, requestId } });
-  return {
-    status: 400,
-    headers: {
-      "x-request-id": requestId,
-      vary: "origin",
-      "cache-control": "no-store",
-      "content-type": "application/json; charset=utf-8",
-    },
-    body,
-  };
-}
-
-function writeRefusal(socket: Socket, answer: ReturnType<RefusedRequestAnswer>): void {
+function writeRefusal(socket: Socket, answer: HttpAnswer): void {
+  const body = String(answer.body ?? "");
   const headers = Object.entries({
     ...answer.headers,
-    "content-length": String(Buffer.byteLength(answer.body)),
+    "content-length": String(Buffer.byteLength(body)),
     connection: "close",
   });
   socket.end(
@@ -123,7 +86,7 @@ function writeRefusal(socket: Socket, answer: ReturnType<RefusedRequestAnswer>):
       `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}`,
       ...headers.map(([name, value]) => `${name}: ${value}`),
       "",
-      answer.body,
+      body,
     ].join("\r\n"),
   );
 }

@@ -1,7 +1,10 @@
-import { systemClock, type Clock, type ServiceConfig } from "./config.ts";
-import type { RouteHandler } from "./http/route-handler.ts";
-import { createRegistrySource } from "./registry/registry-file.ts";
 import type { IngestionLauncher } from "../schemas/ingestion-runs.ts";
+import { type Clock, type ServiceConfig, systemClock } from "./config.ts";
+import type { RouteHandler } from "./http/route-handler.ts";
+import type { Logger } from "./observability/logger.ts";
+import type { ServiceMetrics } from "./observability/metrics.ts";
+import { createPlaceSearch } from "./places/search-places.ts";
+import { createRegistrySource } from "./registry/registry-file.ts";
 import { adminHandlers, metricsHandlers } from "./resources/admin.ts";
 import { docsPageHandlers } from "./resources/docs-page.ts";
 import { economicsHandlers } from "./resources/economics.ts";
@@ -12,13 +15,9 @@ import { registryHandlers } from "./resources/registry.ts";
 import { serviceHandlers } from "./resources/service.ts";
 import { statusHandlers } from "./resources/status.ts";
 import { weatherHandlers } from "./resources/weather.ts";
-import { createPlaceSearch } from "./places/search-places.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
-import type { Logger } from "./observability/logger.ts";
-import type { ServiceMetrics } from "./observability/metrics.ts";
 import type { WeatherCache } from "./weather/cache.ts";
 import type { StoredPayload } from "./weather/stored-payload.ts";
-import { createRenderings } from "./weather/renderings.ts";
 import { createWeatherService } from "./weather/weather-service.ts";
 
 export interface HandlerDependencies {
@@ -39,7 +38,7 @@ export interface RouteHandlers {
   handlers: Record<string, RouteHandler>;
   /**
    * For the routes whose answers depend only on the published index and registry, the parameters and the clock:
-   * the identities of that data now, under which the pipeline keeps their answers (server/http/kept-answers.ts).
+   * the identities of that data now, under which the pipeline keeps their answers (server/http/answer-cache.ts).
    */
   generations: Record<string, () => readonly unknown[]>;
   storage: IndexStorage;
@@ -63,11 +62,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
             metrics: dependencies.metrics,
           })
         : null;
-  const renderings = createRenderings();
-  if (weather) {
-    dependencies.metrics?.observeCacheBytes("weather_payloads", () => weather.bytes);
-    dependencies.metrics?.observeCacheBytes("weather_renderings", () => renderings.bytes);
-  }
+  if (weather) dependencies.metrics?.observeCacheBytes("weather_payloads", () => weather.bytes);
   const registry = createRegistrySource(config.dataDir, dependencies.logger);
   const handlers: Record<string, RouteHandler> = {
     ...registryHandlers(registry),
@@ -77,7 +72,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     ...publicEconomicsHandlers(storage, registry),
     ...adminHandlers(config, dependencies.launchIngestion ?? null),
     ...(dependencies.metrics ? metricsHandlers(dependencies.metrics) : {}),
-    ...weatherHandlers(weather, renderings),
+    ...weatherHandlers(weather),
     ...placesHandlers(createPlaceSearch(config.dataDir)),
     ...newsHandlers(storage, registry),
     ...statusHandlers(storage, weather),
@@ -96,6 +91,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     "public.economics.releases": storedGeneration,
     "public.economics.observations": storedGeneration,
     "public.news.events": storedGeneration,
+    "public.status": storedGeneration,
     "v1.openapi": storedGeneration,
   };
   return { handlers, generations, storage, clock };

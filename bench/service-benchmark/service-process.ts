@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SERVING_NODE_OPTIONS } from "../../server/memory/heap-tuning.ts";
+import { SERVING_NODE_OPTIONS } from "../serving-node-options.ts";
 import { PACKAGE_ROOT } from "./cli-runner.ts";
 import { stopChild } from "./worker-process.ts";
 
@@ -73,12 +73,15 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
       const listening = /listening on (http:\/\/[^\s/]+)/.exec(stdout);
-      if (listening) clearTimeout(timer), resolve(listening[1]!);
+      if (listening) {
+        clearTimeout(timer);
+        resolve(listening[1]!);
+      }
     });
-    child.on(
-      "exit",
-      (code) => (clearTimeout(timer), reject(new Error(`service exited ${code} before listening\n${stderrTail}`))),
-    );
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited ${code} before listening\n${stderrTail}`));
+    });
   });
   await waitUntilAnswering(`${url}/api/public/v1/status`, timeoutMs);
   let stopping = false;

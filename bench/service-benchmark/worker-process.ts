@@ -41,8 +41,14 @@ export async function startWorkerProcess(module: URL, readyTimeoutMs = 20_000): 
         reject(new Error(`${module.pathname} gave no answer within ${timeoutMs} ms`));
       }, timeoutMs);
       pending.set(id, {
-        resolve: (reply) => (clearTimeout(timer), resolve(reply as Reply)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
+        resolve: (reply) => {
+          clearTimeout(timer);
+          resolve(reply as Reply);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       });
       child.send({ id, request });
     });
@@ -77,7 +83,10 @@ export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const force = setTimeout(() => child.kill("SIGKILL"), graceMs);
-    child.once("exit", () => (clearTimeout(force), resolve()));
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
     child.kill("SIGTERM");
   });
 }

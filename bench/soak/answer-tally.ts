@@ -59,17 +59,16 @@ export function createTally() {
 
   function countsOf(route: string): RouteCounts {
     let counts = routes.get(route);
-    if (!counts)
-      routes.set(
-        route,
-        (counts = {
-          requests: 0,
-          outcomes: new Map(),
-          latency: new Uint32Array(MAX_LATENCY_MS + 1),
-          totalMs: 0,
-          maxMs: 0,
-        }),
-      );
+    if (!counts) {
+      counts = {
+        requests: 0,
+        outcomes: new Map(),
+        latency: new Uint32Array(MAX_LATENCY_MS + 1),
+        totalMs: 0,
+        maxMs: 0,
+      };
+      routes.set(route, counts);
+    }
     return counts;
   }
 

@@ -115,7 +115,7 @@ function releasesOf(publisher: SyntheticPublisher, count: number, allSeries: Syn
     }),
   );
   const dealt = publisher === "ECB" ? own.slice(0, 3) : own;
-  dealt.forEach((entry, index) => releases[index % count]!.seriesSlugs.push(entry.slug));
+  for (const [index, entry] of dealt.entries()) releases[index % count]!.seriesSlugs.push(entry.slug);
   return releases;
 }
 

@@ -1,9 +1,5 @@
 import type { Command } from "commander";
-
-export interface DemoMetFlags {
-  port?: string;
-  host?: string;
-}
+import type { DemoMetFlags } from "../demo/run-demo-met.ts";
 
 export function registerDemoMetCommand(program: Command): void {
   program

@@ -1,15 +1,5 @@
 import type { Command } from "commander";
-
-export interface ServeFlags {
-  port?: string;
-  host?: string;
-  dataDir?: string;
-  registryDir?: string;
-  storage: boolean;
-  env?: string;
-  seedSamples?: boolean;
-  indexFrom?: string;
-}
+import type { ServeFlags } from "../serve/start-service.ts";
 
 export function registerServeCommand(program: Command, env: NodeJS.ProcessEnv): void {
   program

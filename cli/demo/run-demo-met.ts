@@ -1,7 +1,12 @@
-import type { DemoMetFlags } from "../commands/demo-met.ts";
 import { integerVariable, nonEmptyFlag } from "../config.ts";
 import { listenFailure } from "../listen-failure.ts";
 import { MET_STANDIN_NOTICE, startMetStandin } from "./met-standin.ts";
+
+/** The flags of `service demo-met`, as commander hands them over. */
+export interface DemoMetFlags {
+  port?: string;
+  host?: string;
+}
 
 /** Away from the service's own default (3000), so both run side by side without flags. */
 const DEFAULT_PORT = 8099;

@@ -45,12 +45,12 @@ export function applyAnnouncements(
   const eventsOf =
     store.db.prepare(`SELECT id, scheduled_date AS scheduledDate, scheduled_at AS scheduledAt, source_timezone AS sourceTimezone,
     json_extract(reference_period, '$.code') AS referencePeriodCode FROM events WHERE release_slug = ? AND status != 'CANCELLED'`);
-  const valueOf = (seriesSlug: string, period: string) => store.currentVintage(seriesSlug, period)?.value;
+  const currentValue = (seriesSlug: string, period: string) => store.currentVintage(seriesSlug, period)?.value;
 
   store.transaction(() => {
     for (const item of items) {
       const releases = matchReleases(item.title);
-      const links = linkAnnouncement(item, releases, (slug) => eventsOf.all(slug) as CandidateEvent[], valueOf);
+      const links = linkAnnouncement(item, releases, (slug) => eventsOf.all(slug) as CandidateEvent[], currentValue);
       const { type, topic } = classifyAnnouncement(item, releases.length === 1 ? releases[0]! : null);
       const before = announcements.find(feed, item.sourceItemId);
       const changed =

@@ -228,13 +228,12 @@ function rememberReleaseEvents(store: Store): (releaseSlug: string, period: stri
   return (releaseSlug, period) => {
     const key = `${releaseSlug}\u0000${period}`;
     let events = known.get(key);
-    if (!events)
-      known.set(
-        key,
-        (events = store
-          .eventsForPeriod(releaseSlug, period)
-          .map((event) => ({ event, releaseAt: releaseStartsAt(event) }))),
-      );
+    if (!events) {
+      events = store
+        .eventsForPeriod(releaseSlug, period)
+        .map((event) => ({ event, releaseAt: releaseStartsAt(event) }));
+      known.set(key, events);
+    }
     return events;
   };
 }

@@ -46,7 +46,7 @@ export function linkAnnouncement(
   item: SourceAnnouncement,
   releases: Release[],
   eventsOf: (releaseSlug: string) => CandidateEvent[],
-  valueOf: (seriesSlug: string, period: string) => string | null | undefined,
+  currentValue: (seriesSlug: string, period: string) => string | null | undefined,
 ): AnnouncementLinks {
   if (releases.length !== 1) {
     return {
@@ -104,7 +104,7 @@ export function linkAnnouncement(
           }
         : null;
   const series = release.seriesSlugs.map((slug) => {
-    const value = period === null ? undefined : valueOf(slug, period);
+    const value = period === null ? undefined : currentValue(slug, period);
     return {
       slug,
       linkStatus: "LINKED" as const,

@@ -4,7 +4,7 @@ import { DateTime } from "luxon";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { newRunId } from "../../schemas/ingestion-runs.ts";
 import type { Registry } from "../../schemas/registry.ts";
-import { type CalendarSource, NEWS_FEEDS, type NewsFeed, type RunOutcome } from "../../schemas/vocabularies.ts";
+import { type CalendarSource, NEWS_FEEDS, type NewsFeed } from "../../schemas/vocabularies.ts";
 import { removeUnfinishedDocuments } from "../abandoned-files.ts";
 import { appliedFetches } from "./applied-fetches.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
@@ -16,8 +16,8 @@ import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
-import { type SourceTally, sourceResult, totalsOf } from "./run-summary.ts";
-import { type SkippedByReason, tallySkipped } from "./skipped-summary.ts";
+import { type IngestSummary, type SourceResult, type SourceTally, sourceResult, totalsOf } from "./run-summary.ts";
+import { tallySkipped } from "./skipped-summary.ts";
 import { type RequestContext, SOURCES, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
 import { openStore, type Store } from "./store.ts";
 
@@ -37,30 +37,8 @@ export interface IngestOptions {
   runId?: string;
 }
 
-export interface SourceResult {
-  source: string;
-  ok: boolean;
-  documents: number;
-  detail: string;
-  counts: Record<string, number>;
-  /** Calendar records that did not become events, by reason (also kept in the ledger's `skipped_calendar_records`). */
-  skipped?: SkippedByReason[];
-}
-
-export interface IngestSummary {
-  runId: string;
-  outcome: Exclude<RunOutcome, "running">;
-  published: boolean;
-  durationMs: number;
-  sources: SourceResult[];
-  totals: {
-    documents: number;
-    eventsNew: number;
-    eventsChanged: number;
-    eventsCancelled: number;
-    vintagesAppended: number;
-  };
-}
+// The summary's shapes live with the code that builds them; callers of runIngestion keep finding them here.
+export type { IngestSummary, SourceResult } from "./run-summary.ts";
 
 interface Document {
   name: string;
@@ -104,10 +82,10 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const { mode } = options;
     if (mode.kind === "archive") {
       // A replay interleaves the sources as the recorded fetches did, so every source is under way at once.
-      sources.forEach((_, position) => line(position, "replaying…"));
-      replaySources(store, sources, { ...options, mode }, runId, lookups).forEach((outcome, position) =>
-        report(position, outcome),
-      );
+      for (const position of sources.keys()) line(position, "replaying…");
+      for (const [position, outcome] of replaySources(store, sources, { ...options, mode }, runId, lookups).entries()) {
+        report(position, outcome);
+      }
     } else {
       for (const [position, source] of sources.entries()) {
         line(position, "fetching…");

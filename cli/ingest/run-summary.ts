@@ -1,6 +1,33 @@
-import type { IngestSummary, SourceResult } from "./run-ingestion.ts";
+import type { RunOutcome } from "../../schemas/vocabularies.ts";
 import type { SkippedByReason } from "./skipped-summary.ts";
 import type { SourceDefinition } from "./sources.ts";
+
+/** One source's line and check in a run's summary. */
+export interface SourceResult {
+  source: string;
+  ok: boolean;
+  documents: number;
+  detail: string;
+  counts: Record<string, number>;
+  /** Calendar records that did not become events, by reason (also kept in the ledger's `skipped_calendar_records`). */
+  skipped?: SkippedByReason[];
+}
+
+/** What an ingestion run came to: its outcome, each source's result and the totals over them. */
+export interface IngestSummary {
+  runId: string;
+  outcome: Exclude<RunOutcome, "running">;
+  published: boolean;
+  durationMs: number;
+  sources: SourceResult[];
+  totals: {
+    documents: number;
+    eventsNew: number;
+    eventsChanged: number;
+    eventsCancelled: number;
+    vintagesAppended: number;
+  };
+}
 
 /** What one source's documents came to in this run. */
 export interface SourceTally {

@@ -47,7 +47,7 @@ export function renderTable(view: QueryView, data: Data, width?: number): string
     return cut + " ".repeat(widths[column]! - stringWidth(cut));
   };
   const line = (cells: string[]) => cells.map(cell).join(" ".repeat(GAP)).trimEnd();
-  return [line(names), line(widths.map((columnWidth) => "-".repeat(columnWidth))), ...rows.map(line)].join("\n") + "\n";
+  return `${[line(names), line(widths.map((columnWidth) => "-".repeat(columnWidth))), ...rows.map(line)].join("\n")}\n`;
 }
 
 /**
@@ -73,12 +73,12 @@ function fitted(natural: number[], narrowest: number[], available: number): numb
 /** The same rows as tab-separated values for programs reading a pipe: a header row, every value whole, nothing else. */
 export function renderTsv(view: QueryView, data: Data): string {
   const { names, rows } = oneLineCellsOf(view, data);
-  return [names, ...rows].map((cells) => cells.join("\t")).join("\n") + "\n";
+  return `${[names, ...rows].map((cells) => cells.join("\t")).join("\n")}\n`;
 }
 
 /** The same rows as RFC 4180 CSV. */
 export function renderCsv(view: QueryView, data: Data): string {
   const { names, rows } = cellsOf(view, data);
   const quote = (cell: string) => (/[",\n\r]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell);
-  return [names.join(","), ...rows.map((row) => row.map(quote).join(","))].join("\r\n") + "\r\n";
+  return `${[names.join(","), ...rows.map((row) => row.map(quote).join(","))].join("\r\n")}\r\n`;
 }

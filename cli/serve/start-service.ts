@@ -4,12 +4,9 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
 import { startMetricsServer, startServer } from "../../server/listen.ts";
-import { tuneHeapForServing } from "../../server/memory/heap-tuning.ts";
-import { keepTickObjectShape } from "../../server/memory/tick-object-shape.ts";
 import { createLogger, flushLog } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
-import type { ServeFlags } from "../commands/serve.ts";
 import {
   ConfigError,
   indexFollowingFrom,
@@ -25,13 +22,23 @@ import { packagePath } from "../package-paths.ts";
 import { buildPlacesInChildProcess, ensurePlacesIndex } from "../places/ensure-places-index.ts";
 import { publishRegistry, readRegistrySources } from "../registry/build-registry.ts";
 
+/** The flags of `service serve`, as commander hands them over (`storage` is false under `--no-storage`). */
+export interface ServeFlags {
+  port?: string;
+  host?: string;
+  dataDir?: string;
+  registryDir?: string;
+  storage: boolean;
+  env?: string;
+  seedSamples?: boolean;
+  indexFrom?: string;
+}
+
 /** The bundled archive of real recorded publisher documents (see data/samples/SOURCES.md). */
 export const SAMPLE_ARCHIVE_DIR = packagePath("data/samples");
 
 /** `service serve`: publishes the registry, seeds a first run where asked, and serves the API. */
 export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): Promise<void> {
-  tuneHeapForServing();
-  keepTickObjectShape();
   const config = serviceConfigFrom(env, flags);
   usableKeysFile(env, config.keysFile);
   const listener = serveOptionsFrom(env, flags);

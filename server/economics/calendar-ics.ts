@@ -1,4 +1,4 @@
-import ical, { escape, ICalEventStatus } from "ical-generator";
+import ical, { escape as escapeIcalText, ICalEventStatus } from "ical-generator";
 import type { EventRecord } from "../../schemas/event-record.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 
@@ -21,7 +21,7 @@ export function calendarFeed(events: readonly EventRecord[], refreshSeconds: num
     name: "Official economic release calendar",
     // ical-generator writes X-WR-CALDESC as given (10.x), unlike DESCRIPTION: unescaped, its line breaks and commas would
     // end the property and strict parsers would read the credits as properties of their own. Escaped as TEXT here.
-    description: escape(
+    description: escapeIcalText(
       ["Release dates as the publishers state them (BLS, Eurostat, ECB).", ...publishers.map(creditLine)].join("\n"),
       false,
     ),

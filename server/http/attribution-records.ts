@@ -1,5 +1,5 @@
-import { PUBLISHER_TERMS, type AttributedPublisher } from "../../schemas/publishers.ts";
-import { StaticMeta } from "./respond.ts";
+import { type AttributedPublisher, PUBLISHER_TERMS } from "../../schemas/publishers.ts";
+import { StaticMeta } from "./route-handler.ts";
 
 /** One entry of `meta.attributionRecords` (spec "Success envelope"). */
 export interface AttributionRecord {

@@ -1,6 +1,6 @@
 import type { Scope } from "../../schemas/vocabularies.ts";
-import type { HeaderReader } from "./incoming.ts";
-import { keyIdOf, secretMatches, type StoredKey } from "../keys/api-keys.ts";
+import { keyIdOf, type StoredKey, secretMatches } from "../keys/api-keys.ts";
+import type { HeaderReader } from "./api-request.ts";
 
 export interface Principal {
   keyId: string;

@@ -1,6 +1,6 @@
-import { SegmentedLru } from "../memory/segmented-lru.ts";
-import Negotiator from "negotiator";
 import { brotliCompressSync, constants, crc32, deflateRawSync } from "node:zlib";
+import { LRUCache } from "lru-cache";
+import Negotiator from "negotiator";
 import { ownedBytes } from "../memory/owned-bytes.ts";
 
 /**
@@ -16,7 +16,11 @@ export type ContentCoding = "br" | "gzip";
 /** Bodies below this are sent as they are: compression would save less than its framing and time. */
 export const COMPRESSION_MIN_BYTES = 1024;
 
-/** 32 MB of compressed heads by default, a cache of their own beside the kept answers and renderings. */
+/**
+ * 32 MB of compressed heads by default, a cache of its own beside the answers: a head is named by its data's digest, so
+ * answers of many URLs (and a weather answer rebuilt every second) share one. A head leaves when the bound needs its
+ * room, least recently used first.
+ */
 export const DEFAULT_COMPRESSED_HEAD_BYTES = 32 * 1024 * 1024;
 
 // Brotli's quality 5 compresses a 1 MB answer in about 10 ms at a ratio close to gzip's best; 11 would take seconds.
@@ -71,7 +75,7 @@ export interface Compressor {
 }
 
 export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTES): Compressor {
-  const heads = new SegmentedLru<string, CompressedHeads>({
+  const heads = new LRUCache<string, CompressedHeads>({
     maxSize: Math.max(1, maxBytes),
     sizeCalculation: (entry, key) =>
       Math.max(1, key.length + (entry.gzip?.deflated.length ?? 0) + (entry.br?.length ?? 0)),

@@ -1,30 +1,22 @@
-import { getRequestIP, type H3Event } from "h3";
+// Every request's way through the service, whatever transport brought it: route, key and scope, rate limit, answer,
+// envelope. Transports (h3-handler.ts, node-listener.ts) only translate their request into an ApiRequest and write
+// the HttpAnswer back.
+import { addRoute, createRouter, findRoute } from "rou3";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
+import type { AnswerCache } from "./answer-cache.ts";
 import { ApiError } from "./api-error.ts";
+import type { ApiRequest, HeaderReader } from "./api-request.ts";
 import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
-import { addNoOriginCorsHeaders, allowedMethods, applyCors } from "./cors.ts";
 import type { Compressor } from "./compression.ts";
-import { incomingOfEvent, type Incoming } from "./incoming.ts";
-import type { AnswersByKey, KeptAnswers } from "./kept-answers.ts";
-import type { RecognisedUrls } from "./recognised-urls.ts";
-import { setRateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
-import {
-  answerError,
-  answerSuccess,
-  errorHeaders,
-  HttpAnswer,
-  logAnswer,
-  startRequest,
-  toApiError,
-  toH3Result,
-  type RequestState,
-} from "./request-answer.ts";
-import { prepareAnswer, serialiseError, type PreparedAnswer } from "./respond.ts";
+import { allowedMethods, applyCors } from "./cors.ts";
+import { answerError, answerSuccess, HttpAnswer, logAnswer, type RequestState, startRequest } from "./envelope.ts";
+import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
+import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
 
 export interface PipelineContext {
@@ -37,10 +29,7 @@ export interface PipelineContext {
   storageBound: boolean;
   /** Proxies whose X-Forwarded-For names the client (client-address.ts); empty, the socket's peer is the client. */
   trustedProxies: ReadonlySet<string>;
-  keptAnswers: KeptAnswers;
-  answersByKey: AnswersByKey;
-  /** URLs whose answers were kept or repeated, which the edge then routes without h3 (recognised-urls.ts). */
-  recognisedUrls: RecognisedUrls;
+  answers: AnswerCache;
   /** Compressed forms of large answers' constant parts (compression.ts). */
   compressor: Compressor;
   logger: Logger;
@@ -53,266 +42,217 @@ export interface BoundRoute {
   handler: RouteHandler;
   /**
    * For routes whose answer depends only on published data, parameters and clock: the identities of the data the
-   * handler reads now. Present, an answer the handler declared valid is kept for that generation (kept-answers.ts).
+   * handler reads now. An answer the handler declared valid is kept for that generation (answer-cache.ts).
    */
   generation?: () => readonly unknown[];
 }
 
-/** The generation of routes that read no published data. */
-const NO_GENERATION: readonly unknown[] = [];
+/** The service's answers to requests, for its transports. */
+export interface Pipeline {
+  answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer>;
+  /**
+   * A request a transport could not read whole (Node's parser refused it, h3 could not build its URL): the contract's
+   * error, counted under the unregistered route for its client. `headers` when the transport has them.
+   */
+  answerUnreadable(
+    request: { headers?: HeaderReader; peerAddress: string | undefined },
+    code: "BAD_REQUEST" | "NOT_FOUND" | "INTERNAL",
+  ): HttpAnswer;
+  /** A failure no step answered (a transport could not write the answer): the contract's INTERNAL error. */
+  answerFailure(error: unknown): HttpAnswer;
+  /** Whether an answer is kept for this exact URL (path and query): a route known to answer it at once. */
+  holds(url: string): boolean;
+}
 
 /** Route name under which unregistered paths (and hidden operator paths) are counted. */
 const UNMATCHED_ROUTE = "unmatched";
-
 /** Under which address a request is counted whose client address the server cannot tell. */
 const UNKNOWN_ADDRESS = "unknown";
+/** The generation of routes that read no published data. */
+const NO_GENERATION: readonly unknown[] = [];
+/** Causes logged at most once each, and at most this many (a damaged index fails every request that reads it). */
+const LOGGED_CAUSES_MAX = 100;
 
-/**
- * Answers every request to one path: method dispatch, CORS, auth, rate limit, storage gate, envelope, caching headers.
- * Synchronous whenever the answer is at hand (a kept answer, a fresh weather copy, a registry read), so the server
- * writes it in the same turn; a promise only when the route waits on something.
- */
-export function handlePath(event: H3Event, routes: BoundRoute[], context: PipelineContext): unknown {
-  const incoming = incomingOfEvent(event);
-  // The router also matches `/x/` to `/x`; a path we do not publish must not answer, and a bad slug must not fall through.
-  if (incoming.pathname.length > 1 && incoming.pathname.endsWith("/"))
-    return toH3Result(answerUnregistered(incoming, context));
-  return toH3Result(answerPath(incoming, routes, context));
-}
+export function createPipeline(routes: readonly BoundRoute[], context: PipelineContext): Pipeline {
+  const router = routerOf(routes);
+  const loggedCauses = new Set<string>();
 
-/** Answers a request routed to `routes` (one path's), by h3 or by the edge (recognised-urls.ts). */
-export function answerPath(incoming: Incoming, routes: BoundRoute[], context: PipelineContext): unknown {
-  const access = routes[0]!.spec.access;
-  const identity = identify(incoming, access, context);
-  const principal = identity instanceof ApiError ? null : identity;
-  // Everyone but an operator takes exactly the unregistered path's way through this code, so that neither the answer
-  // nor the time it takes tells where an operator route is.
-  if (access === "OPERATOR" && !principal?.scopes.includes("operator")) return answerUnmatched(incoming, context);
+  function answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
+    // 1. Route. The router also matches `/x/` to `/x`: a path we do not publish must not answer.
+    const { pathname } = request;
+    const trailingSlash = pathname.length > 1 && pathname.endsWith("/");
+    const pathRoutes = trailingSlash ? undefined : findRoute(router, "", pathname);
+    const routes = pathRoutes?.data;
 
-  const method = incoming.req.method === "HEAD" ? "GET" : incoming.req.method;
-  const route = routes.find((candidate) => candidate.spec.method === method);
-  const routeName = route?.spec.name ?? routes[0]!.spec.name;
-  const request = startRequest(context, routeName);
-  const preflight = applyCors(incoming, request.headers, context.corsOrigins, routes);
-  if (preflight !== false) return answerPreflight(incoming, request, routeName, preflight, context);
+    // 2. Key and scope. Everyone but an operator takes exactly the unregistered path's way, key check included, so
+    // that neither the answer nor the time it takes tells where an operator route is.
+    const access = routes ? routes[0]!.spec.access : "OPERATOR";
+    const identity = identify(request, access);
+    const principal = identity instanceof ApiError ? null : identity;
+    if (!routes || (access === "OPERATOR" && !principal?.scopes.includes("operator"))) return answerUnmatched(request);
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    const route = routes.find((candidate) => candidate.spec.method === method);
+    const state = startRequest(route?.spec.name ?? routes[0]!.spec.name, context.clock.now(), context);
+    const { preflight } = applyCors(request.method, request.headers, state.headers, context.corsOrigins, routes);
 
-  const limited =
-    route?.spec.rateLimited === false ? undefined : consumeRateLimit(incoming, request, routeName, principal, context);
-  if (limited) return limited;
-
-  try {
-    if (identity instanceof ApiError) throw identity;
-    if (!route) {
-      throw new ApiError("METHOD_NOT_ALLOWED", undefined, { headers: { allow: allowedMethods(routes) } });
+    // 3. Rate limit (a preflight counts as any request to its path).
+    if (preflight || route?.spec.rateLimited !== false) {
+      const limited = consumeRateLimit(request, state, preflight ? null : principal);
+      if (limited) return limited;
     }
-    const { spec } = route;
-    if (spec.access === "ECOSYSTEM_INTERNAL") {
-      if (!principal) throw new ApiError("UNAUTHORIZED");
-      if (spec.scope !== null && !principal.scopes.includes(spec.scope)) throw new ApiError("FORBIDDEN");
+    if (preflight) return answerPreflight(state);
+
+    try {
+      if (identity instanceof ApiError) throw identity;
+      if (!route) throw new ApiError("METHOD_NOT_ALLOWED", undefined, { headers: { allow: allowedMethods(routes) } });
+      const { spec } = route;
+      if (spec.access === "ECOSYSTEM_INTERNAL") {
+        if (!principal) throw new ApiError("UNAUTHORIZED");
+        if (spec.scope !== null && !principal.scopes.includes(spec.scope)) throw new ApiError("FORBIDDEN");
+      }
+      if (spec.requiresDurableStorage && !context.storageBound) throw new ApiError("SERVICE_UNAVAILABLE");
+
+      // 4. The answer: a kept one while its data and the clock allow, else the handler's. 5. Its envelope.
+      const params = pathRoutes?.params ?? {};
+      const prepared = answerFor(request, route, params, principal, state);
+      const envelope = (ready: PreparedAnswer) =>
+        answerSuccess(request.headers, state, spec, ready, context.compressor, context.clock.now());
+      if (!(prepared instanceof Promise)) return envelope(prepared);
+      return prepared.then(envelope).catch((error: unknown) => answerError(state, toApiError(error)));
+    } catch (error) {
+      return answerError(state, toApiError(error));
     }
-    if (spec.requiresDurableStorage && !context.storageBound) {
-      throw new ApiError("SERVICE_UNAVAILABLE");
-    }
-    const answer = answerFor(incoming, routes, route, principal, request, context);
-    if (!(answer instanceof Promise)) return answerSuccess(incoming, request, spec, answer, context);
-    return answer
-      .then(
-        (ready) => answerSuccess(incoming, request, spec, ready, context),
-        (error: unknown) => answerError(request, toApiError(error, context)),
-      )
-      .catch((error: unknown) => answerError(request, toApiError(error, context)));
-  } catch (error) {
-    return answerError(request, toApiError(error, context));
   }
-}
 
-/** The route's answer: a kept one when the data and the clock still allow it, else the handler's, kept when it may be. */
-function answerFor(
-  incoming: Incoming,
-  routes: BoundRoute[],
-  route: BoundRoute,
-  principal: Principal | null,
-  request: RequestState,
-  context: PipelineContext,
-): PreparedAnswer | Promise<PreparedAnswer> {
-  const { spec, handler } = route;
-  const generation = route.generation?.() ?? NO_GENERATION;
-  const key = incoming.keptAnswerKey ?? keptAnswerKey(spec.name, incoming.pathname, incoming.search);
-  const kept = context.keptAnswers.find(key, generation, request.now);
-  if (kept) {
-    request.cache = "kept";
-    context.recognisedUrls.remember(incoming, routes);
-    return kept;
+  function answerFor(
+    request: ApiRequest,
+    route: BoundRoute,
+    params: Record<string, string>,
+    principal: Principal | null,
+    state: RequestState,
+  ): PreparedAnswer | Promise<PreparedAnswer> {
+    const url = request.pathname + request.search;
+    const generation = route.generation?.() ?? NO_GENERATION;
+    const kept = context.answers.find(url, generation, state.now);
+    if (kept) {
+      state.cache = "kept";
+      return kept;
+    }
+    const query = new URLSearchParams(request.search);
+    const result = route.handler({ query, params, principal, now: state.now });
+    const prepare = (ready: RouteResult) => {
+      if (ready.headers) Object.assign(state.headers, ready.headers);
+      if (ready.meta && typeof ready.meta.cached === "boolean") {
+        state.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
+      }
+      const prepared = prepareAnswer(ready, route.spec);
+      // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own check.
+      const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
+      if (checkable && ready.validUntil !== undefined) {
+        const terms = {
+          generation,
+          builtAt: state.now,
+          validUntil: ready.validUntil,
+          stillCurrent: ready.stillCurrent,
+        };
+        context.answers.keep(url, terms, prepared);
+      }
+      return prepared;
+    };
+    return result instanceof Promise ? result.then(prepare) : prepare(result);
   }
-  const result = handler({
-    query: incoming.event?.url.searchParams ?? new URLSearchParams(incoming.search),
-    params: incoming.params,
-    principal,
-    now: request.now,
-  });
-  const prepare = (ready: RouteResult) => {
-    if (ready.headers) Object.assign(request.headers, ready.headers);
-    if (ready.meta && typeof ready.meta.cached === "boolean")
-      request.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
-    const known = ready.answerKey === undefined ? undefined : context.answersByKey.find(ready.answerKey);
-    if (known) {
-      context.recognisedUrls.remember(incoming, routes);
-      return known;
+
+  /**
+   * The caller's key, null for none or an invalid one. A key file that cannot be read is a configuration problem:
+   * logged for operators and answered CONFIGURATION_ERROR (an operator path still answers like an unregistered one).
+   */
+  function identify(request: ApiRequest, access: RouteSpec["access"]): Principal | null | ApiError {
+    if (access === "PUBLIC") return null;
+    try {
+      return authenticate(request.headers, context.keyLookup, context.environment, request.connection);
+    } catch (error) {
+      context.logger.error(`the API key file could not be read: ${(error as Error).message}`);
+      return new ApiError("CONFIGURATION_ERROR", "API keys cannot be checked on this deployment.");
     }
-    const answer = prepareAnswer(ready, spec);
-    if (ready.answerKey !== undefined) context.answersByKey.remember(ready.answerKey, answer);
-    // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own check.
-    const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
-    if (checkable && ready.validUntil !== undefined && ready.validUntil > request.now) {
-      const validity = {
-        builtAt: request.now,
-        until: ready.validUntil,
-        stillCurrent: ready.stillCurrent,
-        generationNow: route.generation,
-      };
-      context.keptAnswers.keep(key, generation, validity, answer);
-      context.recognisedUrls.remember(incoming, routes);
+  }
+
+  function answerUnmatched(request: ApiRequest): HttpAnswer {
+    const state = startRequest(UNMATCHED_ROUTE, context.clock.now(), context);
+    const { preflight } = applyCors(request.method, request.headers, state.headers, context.corsOrigins, []);
+    const limited = consumeRateLimit(request, state, null);
+    if (limited) return limited;
+    return preflight ? answerPreflight(state) : answerError(state, new ApiError("NOT_FOUND"));
+  }
+
+  function answerPreflight(state: RequestState): HttpAnswer {
+    logAnswer(state, 204);
+    return new HttpAnswer(204, state.headers, null);
+  }
+
+  /** Counts the request for its key, or its client's address; returns the 429 answer when the allowance is spent. */
+  function consumeRateLimit(
+    request: Pick<ApiRequest, "headers" | "peerAddress">,
+    state: RequestState,
+    principal: Principal | null,
+  ): HttpAnswer | undefined {
+    const client = principal ? principal.keyId : (publicClient(request) ?? UNKNOWN_ADDRESS);
+    const decision = context.rateLimiter(state.route, client, principal !== null, state.now);
+    setRateLimitHeaders(decision, state.headers);
+    if (decision.allowed) return undefined;
+    return answerError(state, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
+  }
+
+  function publicClient(request: Pick<ApiRequest, "headers" | "peerAddress">): string | undefined {
+    if (context.trustedProxies.size === 0) return request.peerAddress;
+    return clientAddress(request.peerAddress, request.headers.get("x-forwarded-for"), context.trustedProxies);
+  }
+
+  /** Anything that is not an ApiError is a bug: logged for operators, answered INTERNAL with nothing internal. */
+  function toApiError(error: unknown): ApiError {
+    if (!(error instanceof ApiError)) {
+      context.logger.error({ err: error }, "internal error");
+      return new ApiError("INTERNAL");
     }
-    return answer;
+    // Why an answer failed (say, a column an older index lacks) is told to the operator the first time it occurs.
+    if (error.cause !== undefined) {
+      const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+      if (!loggedCauses.has(cause) && loggedCauses.size < LOGGED_CAUSES_MAX) {
+        loggedCauses.add(cause);
+        context.logger.warn(
+          { err: error.cause, code: error.code },
+          `answered ${error.code}: ${cause} (logged once per cause)`,
+        );
+      }
+    }
+    return error;
+  }
+
+  return {
+    answer,
+    answerUnreadable(request, code) {
+      const state = startRequest(UNMATCHED_ROUTE, context.clock.now(), context);
+      const headers = request.headers ?? NO_HEADERS;
+      applyCors("GET", headers, state.headers, context.corsOrigins, []);
+      if (code === "INTERNAL") context.logger.error({ requestId: state.id }, "internal error before routing");
+      const limited = consumeRateLimit({ headers, peerAddress: request.peerAddress }, state, null);
+      return limited ?? answerError(state, new ApiError(code));
+    },
+    answerFailure(error) {
+      const state = startRequest(UNMATCHED_ROUTE, context.clock.now(), context);
+      applyCors("GET", NO_HEADERS, state.headers, context.corsOrigins, []);
+      return answerError(state, toApiError(error));
+    },
+    holds: (url) => context.answers.holds(url),
   };
-  return result instanceof Promise ? result.then(prepare) : prepare(result);
 }
 
-/** What a route's answer to a path and query is kept under (kept-answers.ts). */
-export function keptAnswerKey(routeName: string, pathname: string, search: string): string {
-  return `${routeName}\n${pathname}\n${search}`;
-}
+const NO_HEADERS: HeaderReader = { get: () => null, has: () => false };
 
-/** Unregistered paths: 404 with the same headers as any other answer. */
-export function handleUnmatched(event: H3Event, context: PipelineContext): unknown {
-  return toH3Result(answerUnregistered(incomingOfEvent(event), context));
-}
-
-function answerUnregistered(incoming: Incoming, context: PipelineContext): unknown {
-  // The key is checked as on an operator path, so both take the same time (answerPath).
-  identify(incoming, "OPERATOR", context);
-  return answerUnmatched(incoming, context);
-}
-
-/** Failures h3 raises before routing (a malformed URL): shaped, counted and headed like every other answer. */
-export function answerFrameworkError(
-  event: H3Event,
-  error: { status: number; message: string },
-  context: PipelineContext,
-): unknown {
-  const request = startRequest(context, UNMATCHED_ROUTE);
-  // h3 could not build this request's URL; only its headers and address are read.
-  const incoming: Incoming = { req: event.req, pathname: "", search: "", params: {}, event };
-  applyCors(incoming, request.headers, context.corsOrigins, []);
-  if (error.status >= 500)
-    context.logger.error(
-      { requestId: request.id, status: error.status },
-      `internal error before routing: ${error.message}`,
-    );
-  const limited = consumeRateLimit(incoming, request, UNMATCHED_ROUTE, null, context);
-  return toH3Result(
-    limited ??
-      answerError(
-        request,
-        new ApiError(error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL"),
-      ),
-  );
-}
-
-/**
- * A failure the pipeline did not answer itself, for a request the edge took (recognised-urls.ts): shaped, counted
- * and headed as h3's onError answers one (answerFrameworkError), never a bare 500.
- */
-export function answerUnexpectedFailure(error: unknown, context: PipelineContext): HttpAnswer {
-  const request = startRequest(context, UNMATCHED_ROUTE);
-  addNoOriginCorsHeaders(request.headers);
-  return answerError(request, toApiError(error, context));
-}
-
-/**
- * The caller's key, null for none or an invalid one. A key file that cannot be read is a configuration problem:
- * logged for operators and answered CONFIGURATION_ERROR (an operator path still answers like an unregistered one).
- */
-function identify(
-  incoming: Incoming,
-  access: BoundRoute["spec"]["access"],
-  context: PipelineContext,
-): Principal | null | ApiError {
-  if (access === "PUBLIC") return null;
-  try {
-    return authenticate(
-      incoming.req.headers,
-      context.keyLookup,
-      context.environment,
-      incoming.req.runtime?.node?.req?.socket,
-    );
-  } catch (error) {
-    context.logger.error(`the API key file could not be read: ${(error as Error).message}`);
-    return new ApiError("CONFIGURATION_ERROR", "API keys cannot be checked on this deployment.");
-  }
-}
-
-function answerUnmatched(incoming: Incoming, context: PipelineContext): unknown {
-  const request = startRequest(context, UNMATCHED_ROUTE);
-  const preflight = applyCors(incoming, request.headers, context.corsOrigins, []);
-  if (preflight !== false) return answerPreflight(incoming, request, UNMATCHED_ROUTE, preflight, context);
-  const limited = consumeRateLimit(incoming, request, UNMATCHED_ROUTE, null, context);
-  return limited ?? answerError(request, new ApiError("NOT_FOUND"));
-}
-
-/** A CORS preflight is counted and headed like any other request to its route; h3 answers it with its CORS headers. */
-function answerPreflight(
-  incoming: Incoming,
-  request: RequestState,
-  routeName: string,
-  preflight: unknown,
-  context: PipelineContext,
-): unknown {
-  const limited = consumeRateLimit(incoming, request, routeName, null, context);
-  if (limited) return limited;
-  // Only h3 answers preflights (applyCors): the headers go on its event's response.
-  for (const [name, value] of Object.entries(request.headers)) incoming.event?.res.headers.set(name, value);
-  logAnswer(request, 204);
-  return preflight;
-}
-
-/**
- * The answer to a request Node's HTTP parser refused before h3 saw it (raw spaces, an over-long URL, CONNECT):
- * counted under the unregistered route for its client address, with the headers of every other answer.
- */
-export function answerRefusedRequest(
-  clientAddress: string | undefined,
-  context: PipelineContext,
-): { status: number; headers: Record<string, string>; body: string } {
-  const request = startRequest(context, UNMATCHED_ROUTE);
-  addNoOriginCorsHeaders(request.headers);
-  const decision = context.rateLimiter(UNMATCHED_ROUTE, clientAddress ?? UNKNOWN_ADDRESS, false, request.now);
-  setRateLimitHeaders(decision, request.headers);
-  const error = decision.allowed
-    ? new ApiError("BAD_REQUEST")
-    : new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds });
-  logAnswer(request, error.status);
-  return { status: error.status, headers: errorHeaders(request, error), body: serialiseError(error, request.id) };
-}
-
-function publicClient(incoming: Incoming, context: PipelineContext): string | undefined {
-  const peer = incoming.event ? getRequestIP(incoming.event) : incoming.req.ip;
-  return context.trustedProxies.size === 0
-    ? peer
-    : clientAddress(peer, incoming.req.headers.get("x-forwarded-for"), context.trustedProxies);
-}
-
-/** Counts the request; returns the 429 answer when the allowance is spent. */
-function consumeRateLimit(
-  incoming: Incoming,
-  request: RequestState,
-  routeName: string,
-  principal: Principal | null,
-  context: PipelineContext,
-): unknown {
-  const client = principal ? principal.keyId : (publicClient(incoming, context) ?? UNKNOWN_ADDRESS);
-  const decision = context.rateLimiter(routeName, client, principal !== null, request.now);
-  setRateLimitHeaders(decision, request.headers);
-  if (decision.allowed) return undefined;
-  return answerError(request, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
+/** One router entry a path: that path's routes, so that one path answers 405 for its other methods. */
+function routerOf(routes: readonly BoundRoute[]) {
+  const byPath = new Map<string, BoundRoute[]>();
+  for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);
+  const router = createRouter<BoundRoute[]>();
+  for (const [path, pathRoutes] of byPath) addRoute(router, "", path.replace(/\{([^}]+)\}/g, ":$1"), pathRoutes);
+  return router;
 }

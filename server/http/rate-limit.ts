@@ -29,7 +29,10 @@ export function createRateLimiter(config: RateLimitConfig) {
       counts = new Map();
     }
     let routeCounts = counts.get(routeName);
-    if (!routeCounts) counts.set(routeName, (routeCounts = { byAddress: new Map(), byKey: new Map() }));
+    if (!routeCounts) {
+      routeCounts = { byAddress: new Map(), byKey: new Map() };
+      counts.set(routeName, routeCounts);
+    }
     const clients = credentialed ? routeCounts.byKey : routeCounts.byAddress;
     const limit = credentialed ? config.credentialedPerWindow : config.publicPerWindow;
     const used = (clients.get(client) ?? 0) + 1;

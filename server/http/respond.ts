@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import type { ApiError } from "./api-error.ts";
-import { ownedBytes, ownedText, textHeldBytes } from "../memory/owned-bytes.ts";
-import { chooseCoding, COMPRESSION_MIN_BYTES, type Compressor, type ContentCoding } from "./compression.ts";
+import { COMPRESSION_MIN_BYTES, type Compressor, type ContentCoding, chooseCoding } from "./compression.ts";
 import type { RouteResult } from "./route-handler.ts";
-import { bodyByteLength, SplicedBody, type ResponseBody } from "./spliced-body.ts";
+import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.ts";
 
 /**
  * Sections up to this size are kept as text, larger ones as UTF-8 bytes. Node sends a text body in the same write as
@@ -21,13 +20,10 @@ export class SerialisedData {
   readonly content: string | Buffer<ArrayBuffer>;
   /** Its length in UTF-8. */
   readonly byteLength: number;
-  /** Bytes it holds in memory, for the bounds of what keeps it. */
-  readonly heldBytes: number;
   readonly etag: string;
   constructor(json: string) {
     this.byteLength = Buffer.byteLength(json);
-    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? ownedText(json) : ownedBytes(json);
-    this.heldBytes = typeof this.content === "string" ? textHeldBytes(this.content) : this.byteLength;
+    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? json : Buffer.from(json);
     this.etag = weakEtag(json);
   }
 
@@ -43,17 +39,6 @@ export class SerialisedData {
 
 /** The freshness fields every success body carries after `requestId` and `generatedAt`; routes serving cached data override them. */
 const BASE_FRESHNESS = { cached: false, cacheAgeSeconds: 0, stale: false, degraded: false } as const;
-
-/**
- * `meta` fields that are the same in every answer of a route (units, attribution records, precision texts),
- * serialised once when the route is built rather than in every response.
- */
-export class StaticMeta {
-  readonly members: string;
-  constructor(fields: Record<string, unknown>) {
-    this.members = JSON.stringify(fields).slice(1, -1);
-  }
-}
 
 /**
  * A success answer serialised except for the two fields that belong to one response, `requestId` and `generatedAt`
@@ -91,14 +76,14 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
         metaRest: "",
         bare,
         fixedBytes: serialised.byteLength,
-        size: serialised.heldBytes,
+        size: serialised.byteLength,
       };
     if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta))
       throw new Error("a route's meta must not replace requestId or generatedAt");
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
     const meta = { ...BASE_FRESHNESS, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
     const members = JSON.stringify(meta).slice(1, -1);
-    const metaRest = ownedText(`,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`);
+    const metaRest = `,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`;
     const fixedBytes = BODY_HEAD.length + serialised.byteLength + Buffer.byteLength(metaRest);
     return {
       status,
@@ -106,7 +91,7 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
       metaRest,
       bare,
       fixedBytes,
-      size: serialised.heldBytes + textHeldBytes(metaRest),
+      size: serialised.byteLength + metaRest.length,
     };
   };
   const fits = (answer: PreparedAnswer) =>

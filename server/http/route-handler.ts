@@ -1,5 +1,4 @@
 import type { Principal } from "./auth.ts";
-import type { StaticMeta } from "./respond.ts";
 
 /** What a route handler sees of a request: no HTTP objects, so handlers stay plain functions. */
 export interface RouteInput {
@@ -29,13 +28,19 @@ export interface RouteResult {
    * the answer was built from. With `validUntil`, the answer may be kept while this holds; asked at every reuse.
    */
   stillCurrent?: () => boolean;
-  /**
-   * An identity of this exact answer (data and meta): two results with the same key serialise to the same bytes, so
-   * the pipeline may reuse the answer it prepared for the key (server/http/kept-answers.ts, AnswersByKey).
-   */
-  answerKey?: string;
   /** Headers of this one answer beyond the common ones (a started run's `Location`); for answers that are never kept. */
   headers?: Record<string, string>;
 }
 
 export type RouteHandler = (input: RouteInput) => RouteResult | Promise<RouteResult>;
+
+/**
+ * `meta` fields that are the same in every answer of a route (units, attribution records, precision texts),
+ * serialised once when the route is built rather than in every response.
+ */
+export class StaticMeta {
+  readonly members: string;
+  constructor(fields: Record<string, unknown>) {
+    this.members = JSON.stringify(fields).slice(1, -1);
+  }
+}

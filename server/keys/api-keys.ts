@@ -53,6 +53,9 @@ const hashBytesOf = new WeakMap<StoredKey, Buffer>();
 
 function storedHashBytes(record: StoredKey): Buffer {
   let bytes = hashBytesOf.get(record);
-  if (!bytes) hashBytesOf.set(record, (bytes = Buffer.from(record.secretHash, "hex")));
+  if (!bytes) {
+    bytes = Buffer.from(record.secretHash, "hex");
+    hashBytesOf.set(record, bytes);
+  }
   return bytes;
 }

@@ -13,18 +13,3 @@ export function ownedBytes(source: string | Uint8Array): Buffer<ArrayBuffer> {
   bytes.set(source);
   return bytes;
 }
-
-/**
- * A text kept for long (a kept answer's section) as one flat string of its own: a concatenation is a tree of its
- * parts, which every write would walk again, and a slice keeps its whole parent alive.
- */
-export function ownedText(text: string): string {
-  return Buffer.from(text).toString();
-}
-
-const BEYOND_LATIN_1 = /[^\u0000-\u00ff]/;
-
-/** Bytes V8 holds for a text: one a character, or two when any character is beyond Latin-1. */
-export function textHeldBytes(text: string): number {
-  return BEYOND_LATIN_1.test(text) ? text.length * 2 : text.length;
-}

@@ -1,10 +1,9 @@
-import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { RUN_OUTCOMES } from "../../schemas/vocabularies.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import { countRunsByOutcome } from "../storage/run-outcome-counts.ts";
 import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
-import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupOutcome, type WeatherLookupRecorder } from "../weather/cache.ts";
-import { RequestDurations } from "./request-durations.ts";
+import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupRecorder } from "../weather/cache.ts";
 
 /**
  * One app's metrics (Prometheus text format, prom-client), on a registry of its own: tests build many apps in one
@@ -41,14 +40,7 @@ export interface PublishedDataSources {
 }
 
 /** The bounded caches whose bytes `service_cache_bytes` reports, each against its own bound (README, Metrics). */
-export const CACHE_NAMES = [
-  "kept_answers",
-  "answers_by_key",
-  "recognised_urls",
-  "compressed_answers",
-  "weather_payloads",
-  "weather_renderings",
-] as const;
+export const CACHE_NAMES = ["answers", "compressed_answers", "weather_payloads"] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
 
 /** From a kept answer (well under a millisecond) to a request waiting out MET's time-out. */
@@ -58,29 +50,21 @@ export function createMetrics(): ServiceMetrics {
   const registry = new Registry();
   const processWide = processMetrics();
   // One observation per request: the histogram's `_count` is the number of answers, so no separate counter is kept.
-  const durations = new RequestDurations({
+  const durations = new Histogram({
     name: "service_http_request_duration_seconds",
     help: "Answers sent by route name (unmatched for unregistered paths) and status (_count), and the time from a request's arrival to its answer being ready.",
+    labelNames: ["route", "status"],
     buckets: DURATION_BUCKETS_SECONDS,
-    registry,
+    registers: [registry],
   });
-  // Counted in plain numbers on the request path (a kept weather answer checks its copy on every reuse) and handed
-  // to prom-client when scraped: a labelled child's `inc` hashes its labels each time.
-  const lookupCounts = Object.fromEntries(WEATHER_LOOKUP_OUTCOMES.map((outcome) => [outcome, 0])) as Record<
-    WeatherLookupOutcome,
-    number
-  >;
-  const lookups: Counter<"outcome"> = new Counter({
+  const lookups = new Counter({
     name: "service_weather_cache_lookups_total",
     help: "Weather cache lookups by outcome: hit (fresh copy), revalidated (expired copy checked with MET), stale (expired copy served while MET fails), miss (no servable copy).",
     labelNames: ["outcome"],
     registers: [registry],
-    // Every outcome is exposed from the start, so a rate over a counter that has never moved is 0, not absent.
-    collect: () => {
-      lookups.reset();
-      for (const outcome of WEATHER_LOOKUP_OUTCOMES) lookups.inc({ outcome }, lookupCounts[outcome]);
-    },
   });
+  // Every outcome is exposed from the start, so a rate over a counter that has never moved is 0, not absent.
+  for (const outcome of WEATHER_LOOKUP_OUTCOMES) lookups.inc({ outcome }, 0);
   const upstreamCalls = new Counter({
     name: "service_upstream_requests_total",
     help: "Requests to upstream providers by source id and outcome (ok: any answer below 400, 304 included).",
@@ -91,7 +75,7 @@ export function createMetrics(): ServiceMetrics {
   const cacheBytes = new Map<CacheName, () => number>();
   const cacheGauge: Gauge<"cache"> = new Gauge({
     name: "service_cache_bytes",
-    help: "Bytes each bounded cache holds now, as it counts them against its bound: whole answers kept, answers by identity, recognised URLs, compressed answers, weather payloads, weather renderings.",
+    help: "Bytes each bounded cache holds now, as it counts them against its bound: finished answers, compressed answers, weather payloads.",
     labelNames: ["cache"],
     registers: [registry],
     collect: () => {
@@ -99,20 +83,11 @@ export function createMetrics(): ServiceMetrics {
     },
   });
 
-  // Children are looked up once per label set and kept, so recording is a map lookup and an increment.
-  const upstreamSeries = new Map<string, Map<UpstreamOutcome, { inc(): void }>>();
-
   return {
     registry,
-    recordRequest: (route, status, seconds) => durations.observe(route, status, seconds),
-    recordWeatherLookup: (outcome) => void lookupCounts[outcome]++,
-    recordUpstreamCall: (upstream, outcome) => {
-      let byOutcome = upstreamSeries.get(upstream);
-      if (!byOutcome) upstreamSeries.set(upstream, (byOutcome = new Map()));
-      let series = byOutcome.get(outcome);
-      if (!series) byOutcome.set(outcome, (series = upstreamCalls.labels(upstream, outcome)));
-      series.inc();
-    },
+    recordRequest: (route, status, seconds) => durations.observe({ route, status }, seconds),
+    recordWeatherLookup: (outcome) => lookups.inc({ outcome }),
+    recordUpstreamCall: (upstream, outcome) => upstreamCalls.inc({ upstream, outcome }),
     observePublishedData: (sources) => registerPublishedDataGauges(registry, sources),
     observeCacheBytes: (cache, bytes) => void cacheBytes.set(cache, bytes),
     scrape: () => Registry.merge([registry, processWide]).metrics(),

@@ -2,14 +2,13 @@ import { COORDINATES, PAGE_LIMITS } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
 import { PublisherSet } from "../http/attribution-records.ts";
 import { parseLimit } from "../http/params.ts";
-import { StaticMeta } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
+import { StaticMeta } from "../http/route-handler.ts";
 import type { CachedWeather, WeatherCache, WeatherView } from "../weather/cache.ts";
 import { assembleDailyRecords } from "../weather/daily.ts";
 import { parseForecastZone, parseLocation } from "../weather/location-params.ts";
 import type { WeatherPoint } from "../weather/point.ts";
 import { STANDIN_SOURCE } from "../weather/provenance.ts";
-import type { Renderings } from "../weather/renderings.ts";
 import { readPayload, readPayloadHead, type StoredPayload } from "../weather/stored-payload.ts";
 import { dailyImperialFields, imperialFields, toImperialDay, toImperialReading } from "../weather/unit-variants.ts";
 import { UNITS } from "../weather/units.ts";
@@ -47,10 +46,7 @@ const publicStaticMeta = (stored: StoredPayload) =>
 /** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
 
-export function weatherHandlers(
-  weather: WeatherCache<StoredPayload> | null,
-  renderings: Renderings,
-): Record<string, RouteHandler> {
+export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
   /**
    * Runs `build` on the point's payload: at once when the cache holds a fresh copy (the common case, answered without
    * a promise), else once the cache has asked MET or judged its failure.
@@ -90,20 +86,16 @@ export function weatherHandlers(
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const units = isImperial(query) ? "imperial" : "metric";
       return withPayload(point, "current", (result) => {
-        const variant = `v1.current|${units}`;
-        const { data } = renderings.render(result.value, variant, readPayloadHead, (payload) => {
-          const current = {
-            ...payload.current,
-            units,
-            ...(units === "imperial" ? imperialFields(payload.current) : {}),
-          };
-          return { data: { units, current }, meta: {} };
-        });
+        const payload = readPayloadHead(result.value);
+        const current = {
+          ...payload.current,
+          units,
+          ...(units === "imperial" ? imperialFields(payload.current) : {}),
+        };
         return {
-          data,
+          data: { units, current },
           meta: freshness(result),
           staticMeta: credentialedStaticMeta(result.value),
-          answerKey: answerKeyOf(result, variant),
           ...keptWhileFresh(result, point, "current"),
         };
       });
@@ -115,22 +107,15 @@ export function weatherHandlers(
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedForecastDays);
       return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
-        const variant = `v1.forecast|${pointVariant(point)}|${imperial}|${zone}|${limit}`;
-        const { data, meta } = renderings.render(result.value, variant, readPayload, (payload) => {
-          const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
-          const daily = assembleDailyRecords(payload, zone)
-            .slice(0, limit)
-            .map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
-          return {
-            data: { location: requestedLocation(point), timeZone: zone, hourly, daily },
-            meta: { dayCount: daily.length },
-          };
-        });
+        const payload = readPayload(result.value);
+        const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
+        const daily = assembleDailyRecords(payload, zone)
+          .slice(0, limit)
+          .map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
         return {
-          data,
-          meta: { ...freshness(result), ...meta },
+          data: { location: requestedLocation(point), timeZone: zone, hourly, daily },
+          meta: { ...freshness(result), dayCount: daily.length },
           staticMeta: credentialedStaticMeta(result.value),
-          answerKey: answerKeyOf(result, variant),
           ...keptWhileFresh(result, point, "forecast"),
         };
       });
@@ -140,21 +125,13 @@ export function weatherHandlers(
       const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
       return withPayload(point, "current", (result) => {
         const imperial = isImperial(query);
-        const variant = `public.current|${pointVariant(point)}|${imperial}`;
-        const { data } = renderings.render(result.value, variant, readPayloadHead, (payload) => {
-          const record = { ...payload.current, location: requestedLocation(point) };
-          return {
-            data: {
-              current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" },
-            },
-            meta: {},
-          };
-        });
+        const record = { ...readPayloadHead(result.value).current, location: requestedLocation(point) };
         return {
-          data,
+          data: {
+            current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" },
+          },
           meta: freshness(result),
           staticMeta: publicStaticMeta(result.value),
-          answerKey: answerKeyOf(result, variant),
           ...keptWhileFresh(result, point, "current"),
         };
       });
@@ -167,34 +144,20 @@ export function weatherHandlers(
       const zone = parseForecastZone(query.get("tz"), point);
       return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
-        const variant = `public.forecast|${pointVariant(point)}|${imperial}|${zone}|${hourCount}|${dayCount}`;
-        const { data } = renderings.render(result.value, variant, readPayload, (payload) => {
-          const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
-          const days = assembleDailyRecords(payload, zone)
-            .slice(0, dayCount)
-            .map((day) => (imperial ? toImperialDay(day) : day));
-          return { data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } }, meta: {} };
-        });
+        const payload = readPayload(result.value);
+        const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
+        const days = assembleDailyRecords(payload, zone)
+          .slice(0, dayCount)
+          .map((day) => (imperial ? toImperialDay(day) : day));
         return {
-          data,
+          data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } },
           meta: freshness(result),
           staticMeta: publicStaticMeta(result.value),
-          answerKey: answerKeyOf(result, variant),
           ...keptWhileFresh(result, point, "forecast"),
         };
       });
     },
   };
-}
-
-/** Everything an answer is made of: the payload, the rendering and the freshness fields (the same within a second). */
-function answerKeyOf(result: CachedWeather<StoredPayload>, variant: string): string {
-  return `${result.value.serial}\n${variant}\n${result.cached}\n${result.cacheAgeSeconds}\n${result.stale}\n${result.fetchedAt}`;
-}
-
-/** The point's part of a rendering's name: the rounded point, and the altitude the request gave. */
-function pointVariant(point: WeatherPoint): string {
-  return `${point.lat},${point.lon},${point.altitude ?? ""}`;
 }
 
 /** The point as served (rounded), in the record's location shape. */

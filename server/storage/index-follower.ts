@@ -167,7 +167,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       }
       // Without a length the body is counted as it comes: a manifest larger than one can be is never read whole.
       const chunks: Buffer[] = [];
-      await pipeline(body, new DigestingStream(MANIFEST_MAX_BYTES), async function* (arriving: AsyncIterable<Buffer>) {
+      await pipeline(body, new DigestingStream(MANIFEST_MAX_BYTES), async (arriving: AsyncIterable<Buffer>) => {
         for await (const chunk of arriving) chunks.push(chunk);
       });
       return { manifest: parseIndexManifest(Buffer.concat(chunks).toString("utf8")), etag: answer.ETag };

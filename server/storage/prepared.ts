@@ -8,8 +8,14 @@ const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
  */
 export function prepared(db: Database.Database, sql: string): Database.Statement {
   let statements = cache.get(db);
-  if (!statements) cache.set(db, (statements = new Map()));
+  if (!statements) {
+    statements = new Map();
+    cache.set(db, statements);
+  }
   let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+  if (!statement) {
+    statement = db.prepare(sql);
+    statements.set(sql, statement);
+  }
   return statement;
 }

@@ -1,11 +1,11 @@
 import { LRUCache } from "lru-cache";
-import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 import type { MetClient } from "./met-client.ts";
-import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
-import { GateClosedError } from "./rate-gate.ts";
 import { pointKey, roundPoint, type WeatherPoint } from "./point.ts";
 import type { RateGate } from "./rate-gate.ts";
+import { GateClosedError } from "./rate-gate.ts";
+import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
 import { createUpstreamHealth, type UpstreamHealthSnapshot } from "./upstream-health.ts";
+import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 
 /** Both weather routes read the same entry per point; each judges its freshness by its own rules. */
 export type WeatherView = "current" | "forecast";

@@ -111,7 +111,9 @@ describe("periods confirmed by values (BLS, whose calendar states none)", () => 
   /** Real recorded BLS API answer (captured 2026-08-24): 13 newest months of CPI, unemployment, payrolls, earnings, PPI. */
   const observations = parseBlsObservations(sample("bls-api/bls-v1-5series-2025-07_2026-07-captured-2026-08-24.json"));
   const stores: Store[] = [];
-  afterAll(() => stores.forEach((store) => store.close()));
+  afterAll(() => {
+    for (const store of stores) store.close();
+  });
 
   /** A store holding the real BLS schedule of 2025-2026. */
   function scheduleStore(): Store {

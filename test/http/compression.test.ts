@@ -20,7 +20,8 @@ describe("compressing a constant head once and a tail per response", () => {
         fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.constant(new Uint8Array(70_000).fill(65))),
         fc.constantFrom<ContentCoding>("gzip", "br"),
         (head, tail, coding) => {
-          const owner = `head ${(heads += 1)}`;
+          heads += 1;
+          const owner = `head ${heads}`;
           const body = compressor.encode(owner, () => Buffer.from(head), Buffer.from(tail), coding);
           expect(decode(body, coding).equals(Buffer.concat([head, tail]))).toBe(true);
           // The second response reuses the kept head and frames its own tail.

@@ -1,23 +1,19 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
-import type { Incoming } from "../../server/http/incoming.ts";
-import type { BoundRoute } from "../../server/http/pipeline.ts";
-import { answerRecognised, createRecognisedUrls } from "../../server/http/recognised-urls.ts";
+import { createAnswerCache } from "../../server/http/answer-cache.ts";
 import { createCompressor } from "../../server/http/compression.ts";
-import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
-import type { PipelineContext } from "../../server/http/pipeline.ts";
-import { HttpAnswer } from "../../server/http/request-answer.ts";
+import { HttpAnswer } from "../../server/http/envelope.ts";
+import { createNodeListener, isVerbatimUrl, writeAnswerOrFailure } from "../../server/http/node-listener.ts";
+import { createPipeline } from "../../server/http/pipeline.ts";
 import { prepareAnswer, renderAnswer } from "../../server/http/respond.ts";
 import { SplicedBody } from "../../server/http/spliced-body.ts";
-import { writeNodeAnswerOrFailure } from "../../server/http/node-exchange.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
-import { startMetStandin, type MetStandin } from "../support/met-standin.ts";
-import { rawRequest } from "../support/raw-http.ts";
-import { fakeClock, startService, type RunningService } from "../support/service.ts";
+import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
 import { testSpec } from "../support/pipeline-harness.ts";
+import { rawRequest } from "../support/raw-http.ts";
+import { fakeClock, type RunningService, startService } from "../support/service.ts";
 
 /** Headers that differ between any two answers of one URL. */
 const PER_RESPONSE_HEADERS = new Set(["x-request-id", "ratelimit-remaining", "date"]);
@@ -136,83 +132,50 @@ describe("answers at the edge", () => {
   });
 });
 
-describe("recognised URLs", () => {
-  const routeOf = (spec: RouteSpec): BoundRoute[] => [{ spec, handler: () => ({ data: null }) }];
-  const publicRoute = routeOf(testSpec({ name: "public", path: "/x" }));
-  const incoming = (pathname: string, search = "", routed = true): Incoming => ({
-    req: { method: "GET", headers: new Headers() },
-    pathname,
-    search,
-    params: { slug: "a" },
-    ...(routed ? { event: {} as never } : {}),
-  });
-
-  it("are the URLs h3 routed that it reads verbatim, with their route and parameters", () => {
-    const urls = createRecognisedUrls();
-    urls.remember(incoming("/x", "?a=1&b=%20"), publicRoute);
-    expect(urls.find("/x?a=1&b=%20")).toMatchObject({
-      routes: publicRoute,
-      pathname: "/x",
-      search: "?a=1&b=%20",
-      params: { slug: "a" },
-    });
-    for (const [pathname, search] of [
-      ["/x/./y", ""],
-      ["/x//y", ""],
-      ["/x/..", ""],
-      ["/caf%C3%A9", ""],
-      ["/x", '?q="a"'],
-    ] as const) {
-      urls.remember(incoming(pathname, search), publicRoute);
-      expect(urls.find(pathname + search)).toBeUndefined();
+describe("the Node listener", () => {
+  it("takes only URLs h3 reads verbatim", () => {
+    expect(isVerbatimUrl("/x?a=1&b=%20")).toBe(true);
+    expect(isVerbatimUrl("/api/public/v1/weather/current?lat=50.11&lon=8.68")).toBe(true);
+    for (const url of ["/x/./y", "/x//y", "/x/..", "/caf%C3%A9", '/x?q="a"', "/x?", "*", "x"]) {
+      expect(isVerbatimUrl(url)).toBe(false);
     }
   });
 
-  it("never include operator paths or requests the edge itself answered", () => {
-    const urls = createRecognisedUrls();
-    urls.remember(
-      incoming("/admin"),
-      routeOf(testSpec({ name: "admin", path: "/admin", access: "OPERATOR", scope: "operator" })),
-    );
-    urls.remember(incoming("/y", "", false), publicRoute);
-    expect(urls.find("/admin")).toBeUndefined();
-    expect(urls.find("/y")).toBeUndefined();
-  });
-
-  it("are bounded in bytes", () => {
-    const urls = createRecognisedUrls(64 * 1024);
-    for (let i = 0; i < 10_000; i++) urls.remember(incoming(`/x${i}`), publicRoute);
-    expect(urls.find("/x0")).toBeUndefined();
-    expect(urls.find("/x9999")).toBeDefined();
-  });
-
-  it("answer a failure of the pipeline with the contract's INTERNAL error, never a bare 500", async () => {
+  it("answers a failure of the pipeline with the contract's INTERNAL error, never a bare 500", async () => {
     const clock = { now: () => Date.parse("2026-11-23T12:00:00Z") };
-    const context: PipelineContext = {
-      environment: "test",
-      corsOrigins: [],
-      clock,
-      keyLookup: () => undefined,
-      rateLimiter: () => {
-        throw new Error("a defect in the rate limiter");
+    const pipeline = createPipeline(
+      [{ spec: testSpec({ name: "public", path: "/x" }), handler: () => ({ data: null }) }],
+      {
+        environment: "test",
+        corsOrigins: [],
+        clock,
+        keyLookup: () => undefined,
+        rateLimiter: () => {
+          throw new Error("a defect in the rate limiter");
+        },
+        storageBound: true,
+        trustedProxies: new Set(),
+        answers: createAnswerCache(clock.now),
+        compressor: createCompressor(),
+        logger: createLogger("silent"),
+        metrics: createMetrics(),
       },
-      storageBound: true,
-      trustedProxies: new Set(),
-      keptAnswers: createKeptAnswers(clock.now),
-      answersByKey: createAnswersByKey(),
-      recognisedUrls: createRecognisedUrls(),
-      compressor: createCompressor(),
-      logger: createLogger("silent"),
-      metrics: createMetrics(),
-    };
-    context.recognisedUrls.remember(incoming("/x"), publicRoute);
-    const request = { url: "/x", method: "GET", headers: {}, rawHeaders: [], socket: { remoteAddress: "127.0.0.1" } };
-    const answer = answerRecognised(request as never, context) as HttpAnswer;
-    expect(answer.status).toBe(500);
-    expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(JSON.parse(String(answer.body))).toMatchObject({
-      error: { code: "INTERNAL", requestId: answer.headers["x-request-id"] },
+    );
+    const listener = createNodeListener({ ...pipeline, holds: () => true }, () => {
+      throw new Error("not taken by the Node listener");
     });
+    const server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x`);
+      expect(response.status).toBe(500);
+      expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(await response.json()).toMatchObject({
+        error: { code: "INTERNAL", requestId: response.headers.get("x-request-id") },
+      });
+    } finally {
+      server.close();
+    }
   });
 
   it("write a large answer from the bytes its data section is kept in, byte for byte its whole body", async () => {
@@ -221,13 +184,11 @@ describe("recognised URLs", () => {
     const body = renderAnswer(answer, "6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d", "2026-11-23T12:00:00.000Z");
     expect(body).toBeInstanceOf(SplicedBody);
     const server = createServer((_req, res) =>
-      writeNodeAnswerOrFailure(
-        res,
-        new HttpAnswer(200, { "content-type": "application/json; charset=utf-8" }, body),
-        () => {
+      writeAnswerOrFailure(res, new HttpAnswer(200, { "content-type": "application/json; charset=utf-8" }, body), {
+        answerFailure: () => {
           throw new Error("the answer could not be written");
         },
-      ),
+      }),
     );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -263,12 +224,10 @@ describe("recognised URLs", () => {
         { "content-type": "text/plain", "x-broken": req.url === "/broken" ? "a\r\nb" : "fine" },
         "ok",
       );
-      writeNodeAnswerOrFailure(
-        res,
-        answer,
-        () =>
+      writeAnswerOrFailure(res, answer, {
+        answerFailure: () =>
           new HttpAnswer(500, { "content-type": "application/json; charset=utf-8" }, '{"error":{"code":"INTERNAL"}}'),
-      );
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,7 +1,7 @@
-import { request } from "undici";
 import { writeFileSync } from "node:fs";
+import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type RunningService } from "../support/service.ts";
+import { type RunningService, startService } from "../support/service.ts";
 
 describe("a trailing slash", () => {
   let service: RunningService;

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import { ApiError } from "../../server/http/api-error.ts";
-import { SWEEP_EVERY_MS } from "../../server/memory/cache-sweep.ts";
 import { startPipeline, testSpec } from "../support/pipeline-harness.ts";
 
 const bigItems = Array.from({ length: 3000 }, (_, index) => ({ index, padding: "x".repeat(500) }));
@@ -149,31 +149,47 @@ describe("shared pipeline rules", () => {
   });
 });
 
-describe("kept answers of a data generation since replaced", () => {
-  it("leave at the next sweep, with no request asking for them, however long their validity", async () => {
-    // Only the sweep's timer is faked: the server's sockets keep their real timers.
-    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+describe("kept answers", () => {
+  it("are never served for a data generation since replaced, and leave when their URL is asked again", async () => {
     let published = { index: 1 };
+    let built = 0;
     const service = await startPipeline([
       {
         spec: testSpec({ name: "t.kept", path: "/kept" }),
-        handler: () => ({ data: { ok: true }, validUntil: Number.POSITIVE_INFINITY }),
+        handler: () => ({ data: { built: ++built }, validUntil: Number.POSITIVE_INFINITY }),
         generation: () => [published],
       },
     ]);
     try {
-      expect((await fetch(`${service.url}/kept`)).status).toBe(200);
-      const kept = service.keptAnswerBytes();
+      const body = async () => (await (await fetch(`${service.url}/kept`)).json()).data;
+      expect(await body()).toEqual({ built: 1 });
+      expect(await body()).toEqual({ built: 1 });
+      const kept = service.answerCacheBytes();
       expect(kept).toBeGreaterThan(0);
-      vi.advanceTimersByTime(SWEEP_EVERY_MS);
-      expect(service.keptAnswerBytes()).toBe(kept);
-
       published = { index: 2 };
-      vi.advanceTimersByTime(SWEEP_EVERY_MS);
-      expect(service.keptAnswerBytes()).toBe(0);
+      expect(await body()).toEqual({ built: 2 });
+      expect(service.answerCacheBytes()).toBe(kept);
     } finally {
       await service.close();
-      vi.useRealTimers();
+    }
+  });
+
+  it("leave at the instant their route said they would change, with no request asking for them", async () => {
+    const service = await startPipeline([
+      {
+        spec: testSpec({ name: "t.brief", path: "/brief" }),
+        handler: ({ now }) => ({ data: { ok: true }, validUntil: now + 50 }),
+        generation: () => [],
+      },
+    ]);
+    try {
+      expect((await fetch(`${service.url}/brief`)).status).toBe(200);
+      expect(service.answerCacheBytes()).toBeGreaterThan(0);
+      service.advance(100);
+      await sleep(200);
+      expect(service.answerCacheBytes()).toBe(0);
+    } finally {
+      await service.close();
     }
   });
 });

@@ -145,7 +145,7 @@ describe("authentication", () => {
       {},
       { authorization: "Basic abc" },
       { authorization: `Bearer ${valid.slice(0, -4)}${valid.endsWith("AAAA") ? "BBBB" : "AAAA"}` },
-      { "x-api-key": "svc_0123456789abcdef_" + "A".repeat(43) },
+      { "x-api-key": `svc_0123456789abcdef_${"A".repeat(43)}` },
       { "x-api-key": service.createKey(["economics:read"], { revoked: true }) },
       { "x-api-key": service.createKey(["economics:read"], { environment: "preview" }) },
     ];

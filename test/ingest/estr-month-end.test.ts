@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { DateTime } from "luxon";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { deriveValues, type InputVintage } from "../../cli/ingest/derive-series.ts";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { isTargetBusinessDay, lastTargetBusinessDay } from "../../cli/ingest/target-business-days.ts";

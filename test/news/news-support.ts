@@ -94,11 +94,11 @@ export interface AtomEntry {
 
 /** An Atom 1.0 document in the documented BLS shape (§4.1). */
 export function atomFeed(entries: AtomEntry[]): string {
-  const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
   const body = entries
     .map(
       (entry) => `  <entry>
-    <title>${escape(entry.title)}</title>
+    <title>${escapeXml(entry.title)}</title>
     <id>${entry.id}</id>
     <link rel="alternate" href="${entry.url ?? entry.id}"/>
     <published>${entry.published}</published>${entry.updated ? `\n    <updated>${entry.updated}</updated>` : ""}

@@ -92,7 +92,7 @@ describe("place search", () => {
       "🏙️",
       "🏙️🌧️",
       "x".repeat(500),
-      "o".repeat(500) + " oslo",
+      `${"o".repeat(500)} oslo`,
       "\u0000",
     ];
     for (const query of hostile) expect(() => places.search(query, 10), query).not.toThrow();

@@ -30,6 +30,7 @@ const SQL = [
 ];
 const PATHS = ["../", "../../etc/passwd", "..\\..\\windows", "//", "/", "./", "....//", "~"];
 const TEMPLATES = [
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal text of a template injection, meant as data
   "${7*7}",
   "{{7*7}}",
   "%s%s%n",

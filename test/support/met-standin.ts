@@ -218,7 +218,9 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
     let offset = 0;
     const tick = setInterval(() => {
       if (response.destroyed || offset >= payload.json.length) return clearInterval(tick);
-      response.write(payload.json.subarray(offset, (offset += DRIBBLE_BYTES)));
+      const from = offset;
+      offset += DRIBBLE_BYTES;
+      response.write(payload.json.subarray(from, offset));
     }, DRIBBLE_INTERVAL_MS);
     response.on("close", () => clearInterval(tick));
   }

@@ -1,17 +1,16 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { H3 } from "h3";
-import { serve } from "h3/node";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Scope } from "../../schemas/vocabularies.ts";
+import { createAnswerCache } from "../../server/http/answer-cache.ts";
+import { createCompressor } from "../../server/http/compression.ts";
+import { createH3App } from "../../server/http/h3-handler.ts";
+import { type BoundRoute, createPipeline, type PipelineContext } from "../../server/http/pipeline.ts";
+import { createRateLimiter } from "../../server/http/rate-limit.ts";
 import { newKey } from "../../server/keys/api-keys.ts";
 import { createKeyLookup, readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
-import { createRecognisedUrls } from "../../server/http/recognised-urls.ts";
-import { handlePath, handleUnmatched, type BoundRoute, type PipelineContext } from "../../server/http/pipeline.ts";
-import { createCompressor } from "../../server/http/compression.ts";
-import { createAnswersByKey, createKeptAnswers } from "../../server/http/kept-answers.ts";
-import { createRateLimiter } from "../../server/http/rate-limit.ts";
+import { startServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 
@@ -52,26 +51,19 @@ export async function startPipeline(
     }),
     storageBound: options.storageBound ?? true,
     trustedProxies: new Set(),
-    keptAnswers: createKeptAnswers(() => now),
-    answersByKey: createAnswersByKey(),
-    recognisedUrls: createRecognisedUrls(),
+    answers: createAnswerCache(() => now),
     compressor: createCompressor(),
     logger: createLogger("silent"),
     metrics: createMetrics(),
   };
-  const app = new H3({ silent: true });
-  const byPath = new Map<string, BoundRoute[]>();
-  for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);
-  for (const [path, bound] of byPath) app.all(path, (event) => handlePath(event, bound, context));
-  app.all("/**", (event) => handleUnmatched(event, context));
-  const server = serve(app, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
-  await server.ready();
+  const pipeline = createPipeline(routes, context);
+  const server = await startServer({ pipeline, h3: createH3App(pipeline) }, { port: 0, hostname: "127.0.0.1" });
   return {
     url: server.url!.replace(/\/$/, ""),
     advance: (ms: number) => {
       now += ms;
     },
-    keptAnswerBytes: () => context.keptAnswers.bytes,
+    answerCacheBytes: () => context.answers.bytes,
     key(scopes: Scope[]) {
       const { record, secret } = newKey({ name: "t", environment: "test", scopes, createdAt: "2026-11-21T00:00:00Z" });
       writeKeyFile(keysFile, { keys: [...readKeyFile(keysFile).keys, record] });

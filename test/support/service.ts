@@ -2,15 +2,15 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rebuildRegistry } from "../../cli/registry/build-registry.ts";
-import { createApp, transportHooksOf } from "../../server/app.ts";
-import { startServer } from "../../server/listen.ts";
-import type { RateLimitConfig, ServiceConfig } from "../../server/config.ts";
 import type { IngestionLauncher } from "../../schemas/ingestion-runs.ts";
+import type { Scope } from "../../schemas/vocabularies.ts";
+import { createApp } from "../../server/app.ts";
+import type { RateLimitConfig, ServiceConfig } from "../../server/config.ts";
 import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
 import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
-import type { Scope } from "../../schemas/vocabularies.ts";
-import { assertContract } from "./contract.ts";
+import { startServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/observability/logger.ts";
+import { assertContract } from "./contract.ts";
 
 export interface FakeClock {
   now(): number;
@@ -40,7 +40,7 @@ export interface RunningService {
   logs: string[];
   /** Every structured log line, parsed (request lines included). */
   logEntries: Record<string, unknown>[];
-  /** How many requests the edge answered without h3 (recognised-urls.ts). */
+  /** How many requests the Node listener answered without h3 (node-listener.ts). */
   edgeAnswers(): number;
   createKey(scopes: Scope[], options?: { environment?: string; revoked?: boolean }): string;
   /** fetch that also checks the body against the route's JSON Schema (every response the suite receives). */
@@ -91,13 +91,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
   const launchIngestion = options.launchIngestion?.(dataDir);
   const app = createApp({ config, clock, launchIngestion, logger: capturingLogger(logs, entries) });
+  // The Node listener asks `holds` last, only of a request it may take: a held URL is one it answers itself.
   let edgeAnswers = 0;
-  const hooks = transportHooksOf(app)!;
-  const answerRecognised = hooks.answerRecognised;
-  hooks.answerRecognised = (request) => {
-    const answer = answerRecognised(request);
-    if (answer !== undefined) edgeAnswers += 1;
-    return answer;
+  const holds = app.pipeline.holds;
+  app.pipeline.holds = (url) => {
+    const held = holds(url);
+    if (held) edgeAnswers += 1;
+    return held;
   };
   const server = await startServer(app, { port: 0, hostname: "127.0.0.1" });
   const url = server.url!.replace(/\/$/, "");

@@ -6,7 +6,10 @@ describe("remembered reads", () => {
   it("reads each text once, and starts afresh past its limit", () => {
     const reads: string[] = [];
     const remembered = createRememberedReads<number>(2);
-    const read = (text: string) => (reads.push(text), text.length);
+    const read = (text: string) => {
+      reads.push(text);
+      return text.length;
+    };
     expect([remembered("a", read), remembered("bb", read), remembered("a", read), remembered("bb", read)]).toEqual([
       1, 2, 1, 2,
     ]);

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SERVING_NODE_OPTIONS } from "../../server/memory/heap-tuning.ts";
+import { SERVING_NODE_OPTIONS } from "../../bench/serving-node-options.ts";
 
 const deployFile = (path: string) => readFileSync(new URL(`../../deploy/${path}`, import.meta.url), "utf8");
 

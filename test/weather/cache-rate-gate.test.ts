@@ -11,7 +11,10 @@ describe("rate gate", () => {
     // Each request finishes as soon as it is granted.
     await Promise.all(
       Array.from({ length: 12 }, (_, caller) =>
-        gate.acquire().then((release) => (granted.push({ caller, at: lastReading }), release())),
+        gate.acquire().then((release) => {
+          granted.push({ caller, at: lastReading });
+          release();
+        }),
       ),
     );
     expect(granted.map((grant) => grant.caller)).toEqual([...Array(12).keys()]);

@@ -228,7 +228,13 @@ describe("weather cache upstream discipline", () => {
   it("every provider request passes through the rate gate", async () => {
     let acquired = 0;
     const gate = createRateGate({ now: clock, sleep: fakeSleep });
-    const countingGate: RateGate = { acquire: () => (acquired++, gate.acquire()), pauseFor: (ms) => gate.pauseFor(ms) };
+    const countingGate: RateGate = {
+      acquire: () => {
+        acquired++;
+        return gate.acquire();
+      },
+      pauseFor: (ms) => gate.pauseFor(ms),
+    };
     const { cache, standin } = await setup({ rateGate: countingGate });
     await cache.get(OSLO, "current");
     advance(HOUR);

@@ -105,8 +105,9 @@ export function parseEurostatJsonStat(document: string | Buffer): SourceObservat
 function categoryCodes(dimensions: Json, id: string, size: number): string[] {
   const index = objectOf(objectOf(dimensions[id]).category).index;
   const codes: string[] = [];
-  if (Array.isArray(index)) index.forEach((code, position) => (codes[position] = String(code)));
-  else for (const [code, position] of Object.entries(objectOf(index))) codes[Number(position)] = code;
+  if (Array.isArray(index)) {
+    for (const [position, code] of index.entries()) codes[position] = String(code);
+  } else for (const [code, position] of Object.entries(objectOf(index))) codes[Number(position)] = code;
   if (codes.length !== size || codes.some((code) => code === undefined)) {
     throw new UpstreamDocumentError(API, "malformed", `dimension ${id} does not list ${size} categories`);
   }

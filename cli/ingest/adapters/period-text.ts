@@ -16,6 +16,9 @@ const readsByFormats = new WeakMap<
  */
 export function readPeriodText(text: string, formats: readonly PeriodFormat[]): ReferencePeriod | null {
   let remembered = readsByFormats.get(formats);
-  if (!remembered) readsByFormats.set(formats, (remembered = createRememberedReads(MAX_REMEMBERED)));
+  if (!remembered) {
+    remembered = createRememberedReads(MAX_REMEMBERED);
+    readsByFormats.set(formats, remembered);
+  }
   return remembered(text, (periodText) => parsePeriodText(periodText, formats));
 }

@@ -1,0 +1,81 @@
+import { LRUCache } from "lru-cache";
+import type { PreparedAnswer } from "./respond.ts";
+
+/**
+ * Finished answers by URL, so that a repeated question is not computed again.
+ *
+ * One rule for when an entry dies: at the instant its route said its answer would change (`validUntil`: an event
+ * turning due, data turning stale, a weather copy's age moving on a second), as soon as what it was built from is
+ * replaced (the index and registry generation, or the route's own `stillCurrent` check of its weather copy), or when
+ * the byte bound needs its room, least recently used first.
+ */
+export interface AnswerCache {
+  /** The answer kept for `url`, if it is still true for the data `generation` and the instant `now`. */
+  find(url: string, generation: readonly unknown[], now: number): PreparedAnswer | undefined;
+  keep(url: string, terms: AnswerTerms, answer: PreparedAnswer): void;
+  /** Whether an answer is held for `url`, without counting as a use (the Node listener asks it). */
+  holds(url: string): boolean;
+  /** Bytes currently held, as counted against the bound. */
+  readonly bytes: number;
+}
+
+export interface AnswerTerms {
+  /** The identities of the published data the answer was built from (BoundRoute.generation). */
+  generation: readonly unknown[];
+  /** When it was built: a clock stepped back (as NTP can) must not see an answer of its future. */
+  builtAt: number;
+  /** Epoch ms; Infinity while the data does not change. */
+  validUntil: number;
+  /** Asked at every reuse (RouteResult.stillCurrent). */
+  stillCurrent?: () => boolean;
+}
+
+interface Entry extends AnswerTerms {
+  answer: PreparedAnswer;
+}
+
+/** 64 MB of answers by default: a few thousand distinct pages of the largest routes. */
+export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Per entry beyond its answer: the key and the cache's own bookkeeping. */
+const ENTRY_OVERHEAD_BYTES = 512;
+
+/** `now` is the app's clock (epoch ms), the one validity is judged by. `maxBytes` 0 keeps nothing. */
+export function createAnswerCache(now: () => number, maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES): AnswerCache {
+  if (maxBytes <= 0) return { find: () => undefined, keep: () => undefined, holds: () => false, bytes: 0 };
+  const cache = new LRUCache<string, Entry>({
+    maxSize: maxBytes,
+    sizeCalculation: (entry, url) => Math.max(1, entry.answer.size + url.length * 2 + ENTRY_OVERHEAD_BYTES),
+    perf: { now },
+    // Expired answers leave on their own, so answers nobody asks for again (a weather point polled once) never wait
+    // for the byte bound to push them out.
+    ttlAutopurge: true,
+    // Judged against the clock as it reads now, never a reading kept for a millisecond.
+    ttlResolution: 0,
+  });
+  return {
+    find(url, generation, at) {
+      const entry = cache.get(url);
+      if (!entry) return undefined;
+      if (!sameGeneration(entry.generation, generation)) {
+        cache.delete(url);
+        return undefined;
+      }
+      if (at < entry.builtAt || at >= entry.validUntil || entry.stillCurrent?.() === false) return undefined;
+      return entry.answer;
+    },
+    keep(url, terms, answer) {
+      const ttl = terms.validUntil - terms.builtAt;
+      if (ttl <= 0) return;
+      cache.set(url, { ...terms, answer }, Number.isFinite(ttl) ? { ttl } : {});
+    },
+    holds: (url) => cache.has(url),
+    get bytes() {
+      return cache.calculatedSize;
+    },
+  };
+}
+
+function sameGeneration(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
+}

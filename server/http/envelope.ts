@@ -1,0 +1,131 @@
+// The last step of the pipeline (pipeline.ts): one request's answer written as status, headers and body, logged and counted.
+import { randomUUID } from "node:crypto";
+import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
+import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
+import { type Logger, logRequest } from "../observability/logger.ts";
+import type { ServiceMetrics } from "../observability/metrics.ts";
+import { isoInstant } from "../time/iso-instant.ts";
+import type { ApiError } from "./api-error.ts";
+import type { HeaderReader } from "./api-request.ts";
+import type { Compressor } from "./compression.ts";
+import { matchesIfNoneMatch, type PreparedAnswer, responseBody, serialiseError, varyOnEncoding } from "./respond.ts";
+import type { ResponseBody } from "./spliced-body.ts";
+
+const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
+
+/**
+ * An answer as the pipeline hands it to a transport: status, headers and body (no `Headers` or `Response` object).
+ * The h3 handler turns it into srvx's Response (h3-handler.ts); the Node listener writes it itself (node-listener.ts).
+ */
+export class HttpAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: ResponseBody | null;
+  constructor(status: number, headers: Record<string, string>, body: ResponseBody | null) {
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
+  }
+}
+
+/** Where a request's answer is logged and counted. */
+export interface AnswerRecorders {
+  logger: Logger;
+  metrics: ServiceMetrics;
+}
+
+/**
+ * One request's answer as it is built. Headers are collected in a plain object and handed to the transport with the
+ * body, so the request path never builds a `Headers` object.
+ */
+export interface RequestState {
+  id: string;
+  /** Epoch ms from the app's clock, fixed for the whole request. */
+  now: number;
+  headers: Record<string, string>;
+  /** For the request's log line: its route name, when it started (monotonic ms) and how the answer was found. */
+  route: string;
+  startedAt: number;
+  cache?: "kept" | "hit" | "miss" | "stale";
+  recorders: AnswerRecorders;
+}
+
+export function startRequest(route: string, now: number, recorders: AnswerRecorders): RequestState {
+  const id = randomUUID();
+  return { id, now, headers: { "x-request-id": id }, route, startedAt: performance.now(), recorders };
+}
+
+/**
+ * One line per request: its id, route name, status, duration and, where there is one, how the cache answered. Counted
+ * in the metrics whatever the log level.
+ */
+export function logAnswer(request: RequestState, status: number): void {
+  const elapsedMs = performance.now() - request.startedAt;
+  const { logger, metrics } = request.recorders;
+  metrics.recordRequest(request.route, status, elapsedMs / 1000);
+  if (!logger.isLevelEnabled("info")) return;
+  const durationMs = Math.round(elapsedMs * 1000) / 1000;
+  logRequest(logger, { requestId: request.id, route: request.route, status, durationMs, cache: request.cache });
+}
+
+/** A success answer: caching headers, 304 against If-None-Match, the body in the coding the client accepts. */
+export function answerSuccess(
+  requestHeaders: HeaderReader,
+  request: RequestState,
+  spec: RouteSpec,
+  answer: PreparedAnswer,
+  compressor: Compressor,
+  generatedAt: number,
+): HttpAnswer {
+  const { headers } = request;
+  const notModified =
+    spec.publicCacheSeconds !== null && matchesIfNoneMatch(requestHeaders.get("if-none-match"), answer.data.etag);
+  logAnswer(request, notModified ? 304 : answer.status);
+  headers["content-type"] = spec.mediaType ?? JSON_MEDIA_TYPE;
+  if (spec.publicCacheSeconds !== null) {
+    headers["cache-control"] = publicCacheControl(spec.publicCacheSeconds);
+    headers.etag = answer.data.etag;
+    if (notModified) {
+      varyOnEncoding(answer, headers);
+      return new HttpAnswer(304, headers, null);
+    }
+  } else {
+    headers["cache-control"] = "no-store";
+  }
+  // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
+  // generatedAt is when the response is built: an answer that waited on a provider is younger than its request.
+  const body = responseBody(answer, request.id, isoInstant(generatedAt), requestHeaders, compressor, headers);
+  return new HttpAnswer(answer.status, headers, body);
+}
+
+/** `Cache-Control` texts by lifetime: a route table has a handful, so each is built once rather than per response. */
+const cacheControlBySeconds = new Map<number, string>();
+
+function publicCacheControl(seconds: number): string {
+  let text = cacheControlBySeconds.get(seconds);
+  if (text === undefined) {
+    text = `public, max-age=${seconds}`;
+    cacheControlBySeconds.set(seconds, text);
+  }
+  return text;
+}
+
+export function answerError(request: RequestState, error: ApiError): HttpAnswer {
+  logAnswer(request, error.status);
+  const headers = errorHeaders(request, error);
+  const body = serialiseError(error, request.id);
+  // Stated here, as for a success (answerSuccess): Node drops a HEAD's body, and with it the length it would count.
+  headers["content-length"] = String(Buffer.byteLength(body));
+  return new HttpAnswer(error.status, headers, body);
+}
+
+function errorHeaders(request: RequestState, error: ApiError): Record<string, string> {
+  const { headers } = request;
+  headers["content-type"] = JSON_MEDIA_TYPE;
+  headers["cache-control"] = "no-store";
+  const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? RETRY_AFTER_UNAVAILABLE_SECONDS : null);
+  if (retryAfter !== null) headers["retry-after"] = String(retryAfter);
+  // RFC 9110 section 11.6.1: a 401 names the scheme that would succeed (the key may also come as X-API-Key).
+  if (error.status === 401) headers["www-authenticate"] = 'Bearer realm="service"';
+  return Object.assign(headers, error.headers);
+}

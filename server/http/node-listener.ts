@@ -1,0 +1,155 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiRequest, HeaderReader } from "./api-request.ts";
+import type { HttpAnswer } from "./envelope.ts";
+import type { Pipeline } from "./pipeline.ts";
+import { bodyByteLength, SplicedBody } from "./spliced-body.ts";
+
+export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Only URLs that h3 reads exactly as sent (WHATWG URL parsing leaves them as they are: no percent-encoded path, no dot
+ * or empty segments, no characters the query encoding rewrites) are taken here, so the raw request line is the URL.
+ */
+const VERBATIM_URL = /^\/[A-Za-z0-9\-._~/]*(\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
+const DOT_OR_EMPTY_SEGMENT = /\/\.{0,2}(\/|$)/;
+
+/**
+ * Node's request listener: a GET or HEAD for a URL whose answer the pipeline holds goes to the pipeline straight from
+ * Node's request and response, without srvx's Request and Response objects or h3's event (docs/performance.md). Every
+ * other request, a browser's (it names an `Origin`) included, goes to `fallback` (srvx and h3). Both reach the same
+ * pipeline, which does all per-request work (key, rate limit, CORS headers, the answer's validity, the log line).
+ */
+export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestListener): NodeRequestListener {
+  return (req, res) => {
+    const url = req.url ?? "";
+    const direct =
+      (req.method === "GET" || req.method === "HEAD") &&
+      req.headers.origin === undefined &&
+      isVerbatimUrl(url) &&
+      pipeline.holds(url);
+    if (!direct) return fallback(req, res);
+    let answer: HttpAnswer | Promise<HttpAnswer>;
+    try {
+      answer = pipeline.answer(apiRequestOf(req, url));
+    } catch (error) {
+      answer = pipeline.answerFailure(error);
+    }
+    if (!(answer instanceof Promise)) return writeAnswerOrFailure(res, answer, pipeline);
+    answer
+      .catch((error: unknown) => pipeline.answerFailure(error))
+      .then((ready) => writeAnswerOrFailure(res, ready, pipeline))
+      .catch(() => res.destroy());
+  };
+}
+
+/** Whether h3 would read this request target exactly as sent. */
+export function isVerbatimUrl(url: string): boolean {
+  return VERBATIM_URL.test(url) && !DOT_OR_EMPTY_SEGMENT.test(url.split("?", 1)[0]!);
+}
+
+function apiRequestOf(req: IncomingMessage, url: string): ApiRequest {
+  const queryAt = url.indexOf("?");
+  return {
+    method: req.method ?? "GET",
+    pathname: queryAt === -1 ? url : url.slice(0, queryAt),
+    search: queryAt === -1 ? "" : url.slice(queryAt),
+    headers: new NodeHeaderReader(req),
+    peerAddress: req.socket.remoteAddress,
+    connection: req.socket,
+  };
+}
+
+/**
+ * Headers Node keeps only the first of when a request repeats them (its `message.headers` documentation); a
+ * `Headers` object, as h3 reads them, joins every value instead, so these are read from the raw list when repeated.
+ */
+const FIRST_KEPT_BY_NODE = new Set([
+  "age",
+  "authorization",
+  "content-length",
+  "content-type",
+  "etag",
+  "expires",
+  "from",
+  "host",
+  "if-modified-since",
+  "if-unmodified-since",
+  "last-modified",
+  "location",
+  "max-forwards",
+  "proxy-authorization",
+  "referer",
+  "retry-after",
+  "server",
+  "user-agent",
+]);
+
+/** A request's headers read as a `Headers` object reads them; names are asked in lower case, as the pipeline does. */
+class NodeHeaderReader implements HeaderReader {
+  readonly #req: IncomingMessage;
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+  }
+
+  get(name: string): string | null {
+    const value = this.#req.headers[name];
+    if (value === undefined) return null;
+    if (Array.isArray(value)) return value.join(", ");
+    return FIRST_KEPT_BY_NODE.has(name) ? (everyValue(this.#req.rawHeaders, name) ?? value) : value;
+  }
+
+  has(name: string): boolean {
+    return this.#req.headers[name] !== undefined;
+  }
+}
+
+/** All values of a header the request repeats, joined; undefined when it is sent once. */
+function everyValue(rawHeaders: string[], name: string): string | undefined {
+  const values: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.length === name.length && rawHeaders[i]!.toLowerCase() === name) values.push(rawHeaders[i + 1]!);
+  }
+  return values.length > 1 ? values.join(", ") : undefined;
+}
+
+/**
+ * Writes the answer; should Node refuse it (a header it cannot send), writes the pipeline's INTERNAL answer instead
+ * while the head is not yet sent, and otherwise ends the connection: a failure never escapes into Node's request
+ * listener, where it would end the process.
+ */
+export function writeAnswerOrFailure(
+  res: ServerResponse,
+  answer: HttpAnswer,
+  pipeline: Pick<Pipeline, "answerFailure">,
+): void {
+  try {
+    writeAnswer(res, answer);
+  } catch (error) {
+    if (res.headersSent) return void res.destroy();
+    try {
+      writeAnswer(res, pipeline.answerFailure(error));
+    } catch {
+      res.destroy();
+    }
+  }
+}
+
+/**
+ * Writes the answer with one writeHead and one end, as a bare node:http server does. The pipeline's answers name their
+ * length (responseBody, answerError); any other answer's is computed here, since writeHead fixes the head before Node
+ * could add it. Node drops the body of a HEAD answer. The status line has no reason phrase, as srvx writes it.
+ */
+function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
+  const { headers, body } = answer;
+  if (body !== null && headers["content-length"] === undefined)
+    headers["content-length"] = String(bodyByteLength(body));
+  res.writeHead(answer.status, "", headers);
+  if (!(body instanceof SplicedBody)) return void res.end(body ?? undefined);
+  // Corked, the head and the parts leave in one write, as a whole body would.
+  const [head, section, tail] = body.parts;
+  res.cork();
+  res.write(head);
+  res.write(section);
+  res.end(tail);
+  res.uncork();
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { createAnswerCache } from "../../server/http/answer-cache.ts";
+import { prepareAnswer } from "../../server/http/respond.ts";
+
+const answer = prepareAnswer({ data: { list: [1, 2, 3] } }, {});
+
+describe("the answer cache", () => {
+  it("serves an answer only within its data generation and its clock validity, never to a clock stepped back", () => {
+    const answers = createAnswerCache(() => 1_000);
+    const index = {};
+    answers.keep("q", { generation: [index], builtAt: 1_000, validUntil: 5_000 }, answer);
+    expect(answers.find("q", [index], 1_000)?.data).toBe(answer.data);
+    expect(answers.find("q", [index], 4_999)?.data).toBe(answer.data);
+    expect(answers.find("q", [{}], 2_000)).toBeUndefined(); // a new index
+    expect(answers.holds("q")).toBe(false); // and the answer of the old one is gone
+    answers.keep("q", { generation: [index], builtAt: 1_000, validUntil: 5_000 }, answer);
+    expect(answers.find("q", [index], 999)).toBeUndefined(); // the clock stepped back before it was built
+    expect(answers.find("q", [index], 5_000)).toBeUndefined(); // the answer changes at 5 000
+  });
+
+  it("asks a route's own check at every reuse", () => {
+    const answers = createAnswerCache(() => 1_000);
+    let current = true;
+    answers.keep("q", { generation: [], builtAt: 1_000, validUntil: 2_000, stillCurrent: () => current }, answer);
+    expect(answers.find("q", [], 1_500)?.data).toBe(answer.data);
+    current = false;
+    expect(answers.find("q", [], 1_500)).toBeUndefined();
+  });
+
+  it("drops an answer once its validity has passed by its own clock", () => {
+    let now = 1_000;
+    const answers = createAnswerCache(() => now);
+    answers.keep("q", { generation: [], builtAt: 1_000, validUntil: 2_000 }, answer);
+    expect(answers.holds("q")).toBe(true);
+    now = 2_001;
+    expect(answers.holds("q")).toBe(false);
+    expect(answers.find("q", [], now)).toBeUndefined();
+    expect(answers.bytes).toBe(0);
+  });
+
+  it("keeps nothing at a zero bound, and holds at most its byte bound", () => {
+    const none = createAnswerCache(() => 1, 0);
+    none.keep("q", { generation: [], builtAt: 0, validUntil: Infinity }, answer);
+    expect(none.find("q", [], 1)).toBeUndefined();
+    const small = createAnswerCache(() => 1, 64 * 1024);
+    for (let i = 0; i < 1_000; i++) small.keep(`q${i}`, { generation: [], builtAt: 0, validUntil: Infinity }, answer);
+    expect(small.bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(small.find("q999", [], 1)?.data).toBe(answer.data);
+    expect(small.find("q0", [], 1)).toBeUndefined();
+  });
+});
