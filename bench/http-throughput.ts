@@ -53,7 +53,11 @@ const h3Server = await startServer(createApp({ config }), { port: 0, hostname: "
 const h3Rate = await load(h3Server.url!.replace(/\/$/, ""));
 await h3Server.close(true);
 
-const listener = await listen(toNodeHandler(createApp({ config }).h3), { port: 0, hostname: "127.0.0.1", showURL: false });
+const listener = await listen(toNodeHandler(createApp({ config }).h3), {
+  port: 0,
+  hostname: "127.0.0.1",
+  showURL: false,
+});
 const listhenRate = await load(listener.url.replace(/\/$/, ""));
 await listener.close();
 
