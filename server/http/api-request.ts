@@ -15,6 +15,4 @@ export interface ApiRequest {
   headers: HeaderReader;
   /** The address of the connection's peer, before any trusted proxy's `X-Forwarded-For` is read. */
   peerAddress: string | undefined;
-  /** The connection the request came on, where the transport knows it: a keep-alive connection's key is verified once. */
-  connection?: object;
 }

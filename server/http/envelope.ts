@@ -83,7 +83,7 @@ export function answerSuccess(
   logAnswer(request, notModified ? 304 : answer.status);
   headers["content-type"] = spec.mediaType ?? JSON_MEDIA_TYPE;
   if (spec.publicCacheSeconds !== null) {
-    headers["cache-control"] = publicCacheControl(spec.publicCacheSeconds);
+    headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
     headers.etag = answer.data.etag;
     if (notModified) {
       varyOnEncoding(answer, headers);
@@ -96,18 +96,6 @@ export function answerSuccess(
   // generatedAt is when the response is built: an answer that waited on a provider is younger than its request.
   const body = responseBody(answer, request.id, isoInstant(generatedAt), requestHeaders, compressor, headers);
   return new HttpAnswer(answer.status, headers, body);
-}
-
-/** `Cache-Control` texts by lifetime: a route table has a handful, so each is built once rather than per response. */
-const cacheControlBySeconds = new Map<number, string>();
-
-function publicCacheControl(seconds: number): string {
-  let text = cacheControlBySeconds.get(seconds);
-  if (text === undefined) {
-    text = `public, max-age=${seconds}`;
-    cacheControlBySeconds.set(seconds, text);
-  }
-  return text;
 }
 
 export function answerError(request: RequestState, error: ApiError): HttpAnswer {

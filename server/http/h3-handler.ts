@@ -31,7 +31,6 @@ function apiRequestOf(event: H3Event): ApiRequest {
     search: event.url.search,
     headers: event.req.headers,
     peerAddress: getRequestIP(event),
-    connection: event.runtime?.node?.req?.socket,
   };
 }
 

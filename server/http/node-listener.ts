@@ -55,7 +55,6 @@ function apiRequestOf(req: IncomingMessage, url: string): ApiRequest {
     search: queryAt === -1 ? "" : url.slice(queryAt),
     headers: new NodeHeaderReader(req),
     peerAddress: req.socket.remoteAddress,
-    connection: req.socket,
   };
 }
 

@@ -169,7 +169,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   function identify(request: ApiRequest, access: RouteSpec["access"]): Principal | null | ApiError {
     if (access === "PUBLIC") return null;
     try {
-      return authenticate(request.headers, context.keyLookup, context.environment, request.connection);
+      return authenticate(request.headers, context.keyLookup, context.environment);
     } catch (error) {
       context.logger.error(`the API key file could not be read: ${(error as Error).message}`);
       return new ApiError("CONFIGURATION_ERROR", "API keys cannot be checked on this deployment.");

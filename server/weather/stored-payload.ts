@@ -9,12 +9,9 @@ import { MET_ATTRIBUTION, MET_SOURCE, STANDIN_ATTRIBUTION, STANDIN_SOURCE } from
  * and parse about a kilobyte of text rather than the whole forecast (some 22 KB: inflating it, parsing it and rebuilding
  * its rows took 0.8 ms, most of a cold current request's time on the serving thread). The series follow, each as
  * columns. A point then weighs about 2.2 KB instead of the 45 KB of its text (or more as objects), its bytes are known
- * exactly, and it is inflated only when a route renders a variant it has not rendered before (renderings.ts keeps what
- * it renders). `serial` names this payload among all the process has stored, so renderings are never confused with
- * those of a newer payload for the point.
+ * exactly, and it is inflated when an answer is built from it (the answer cache keeps what is built).
  */
 export interface StoredPayload {
-  serial: number;
   packed: Buffer;
   /** How many of `packed`'s bytes are the head; the series take the rest. */
   headBytes: number;
@@ -32,8 +29,6 @@ export interface PackedPayload {
 
 /** What the current routes read of a payload: everything but its series. */
 export type PayloadHead = Pick<WeatherPayload, "location" | "providerModelUpdatedAt" | "current">;
-
-let lastSerial = 0;
 
 /**
  * Deflate's preset dictionary: the provenances a payload can carry (MET's, the demo stand-in's), which every payload
@@ -75,9 +70,7 @@ export function packPayload({
 const SOURCE_IDS = new Map([MET_SOURCE.id, STANDIN_SOURCE.id].map((id) => [id, id]));
 
 export function storePayload({ packed, headBytes, sourceId }: PackedPayload): StoredPayload {
-  lastSerial += 1;
   return {
-    serial: lastSerial,
     packed: Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength),
     headBytes,
     sourceId: SOURCE_IDS.get(sourceId) ?? sourceId,
