@@ -1,4 +1,4 @@
-/** Exit codes of every command (README "Commands"): a usage error is a bad command line or configuration. */
+/** Exit codes of every command (docs/cli.md): a usage error is a bad command line or configuration. */
 export const EXIT_CODES = { failure: 1, usage: 2 } as const;
 
 /** The line after every usage error's one-line message. */

@@ -1,5 +1,5 @@
 /**
- * How daily records are assembled, worded so the README and the OpenAPI description can quote them. The provider
+ * How daily records are assembled, worded so the docs and the OpenAPI description can quote them. The provider
  * publishes no day record, so each of these is a choice the service made, not a fact about the provider.
  */
 export const DAILY_RULES = {

@@ -34,7 +34,7 @@ export interface ReceivedAnswer {
 }
 
 /**
- * The upstream failures the README documents for the weather routes: each is MET's failure passed on honestly, not
+ * The upstream failures docs/api.md documents for the weather routes: each is MET's failure passed on honestly, not
  * the service's own. A 503 with Retry-After is also how storage routes say the index is missing, which the run
  * judges separately (a published-file route must never say it).
  */

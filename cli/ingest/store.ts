@@ -72,7 +72,7 @@ export function openStore(path: string) {
   // Each document's transaction reads and extends the same few index pages of a ledger of hundreds of megabytes: a
   // page cache of 64 MiB (SQLite's default is 2 MiB) keeps them in memory, and folding the log back every 64 MiB
   // rather than every 4 MiB writes a page touched by many documents once per checkpoint, not once per document or so.
-  // With the ledger kept fully synchronous, they are most of what a million-vintage replay saved (README, Performance).
+  // With the ledger kept fully synchronous, they are most of what a million-vintage replay saved (docs/performance.md).
   db.pragma(`cache_size = -${LEDGER_PAGE_CACHE_KIB}`);
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   db.exec(STORE_DDL);

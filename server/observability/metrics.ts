@@ -39,7 +39,7 @@ export interface PublishedDataSources {
   now: () => number;
 }
 
-/** The bounded caches whose bytes `service_cache_bytes` reports, each against its own bound (README, Metrics). */
+/** The bounded caches whose bytes `service_cache_bytes` reports, each against its own bound (docs/operations.md, Metrics). */
 export const CACHE_NAMES = ["answers", "compressed_answers", "weather_payloads"] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
 

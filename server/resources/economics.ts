@@ -35,7 +35,7 @@ export function eventQueryFrom(query: URLSearchParams, now: number) {
     sources: parseList(query.get("source"), LIST_SIZES.source, "source"),
     statuses: null,
   };
-  // A blank timezone, like a blank tz, is not given (README "Parameters"): only a value turns the projection on.
+  // A blank timezone, like a blank tz, is not given (docs/api.md, parameters): only a value turns the projection on.
   const localise = isGiven(query.get("tz")) || isGiven(query.get("timezone"));
   return {
     zone,

@@ -10,7 +10,7 @@ import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
  * The thread that asks MET for documents and reads them: the exchange, gunzip, JSON, the normalised records and their
  * deflated text. The serving thread receives a few kilobytes per point and keeps nothing else of the document. Reading
  * one is hundreds of kilobytes of short-lived objects and buffers; on the serving thread, with requests waiting on MET
- * all the while, they grew its heap and its allocator's arena to several times what it keeps (README, Performance).
+ * all the while, they grew its heap and its allocator's arena to several times what it keeps (docs/performance.md).
  */
 const port = parentPort;
 if (!port) throw new Error("document-worker.ts runs as a worker thread (document-worker-client.ts starts it)");

@@ -9,7 +9,7 @@ import { runCli } from "../support/run-cli.ts";
 const SAMPLES_DIR = fileURLToPath(new URL("../../data/samples/", import.meta.url));
 const tempDir = () => mkdtempSync(join(tmpdir(), "empty-variables-"));
 
-/** `SERVICE_X=` (a template or shell variable left blank) counts as unset for every variable, as the README says. */
+/** `SERVICE_X=` (a template or shell variable left blank) counts as unset for every variable, as docs/configuration.md says. */
 describe("an empty SERVICE_* variable", () => {
   it("SERVICE_KEYS_FILE: keys go to the data directory's keys.json, not the current directory", () => {
     const cwd = tempDir();

@@ -6,7 +6,7 @@ import { runCli } from "../support/run-cli.ts";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "query-unreadable-"));
 
-/** A damaged file is named with why it could not be read (exit 1, a failure, as README "Commands" says); a missing one is "no data yet". */
+/** A damaged file is named with why it could not be read (exit 1, a failure, as docs/cli.md says); a missing one is "no data yet". */
 describe("service query on a data directory whose files cannot be read", () => {
   it("names a registry that is not JSON", () => {
     const dir = dataDir();

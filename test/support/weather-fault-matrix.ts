@@ -7,7 +7,7 @@ import {
 
 /**
  * The weather fault matrix: every provider fault against every cache state, for both views and both audiences, with
- * what the contract (README "Weather", spec "Weather payload cache lifecycle", "Errors" and "Limits") says the HTTP
+ * what the contract (docs/api.md "Weather", spec "Weather payload cache lifecycle", "Errors" and "Limits") says the HTTP
  * answer must be. The numbers below are copied from the contract on purpose, not imported from server/: the matrix
  * checks the server against the contract, so it must not inherit the server's own idea of it.
  */
