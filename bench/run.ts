@@ -1,8 +1,8 @@
 /**
- * The service end to end under load on this machine, each route beside its ceiling (a bare node:http server sending
- * the same bytes), plus ingestion time, memory and upstream economy. Everything runs on 127.0.0.1; weather comes from
+ * The service end to end under load on this machine, each route beside h3 serving the same bytes from memory and its
+ * ceiling (a bare node:http server sending them), plus ingestion time, memory and upstream economy. Everything runs on 127.0.0.1; weather comes from
  * the local MET stand-in (not real weather). Prints tables and writes bench/results/latest.json.
- * Run: npm run bench   (about 9 minutes on 2 cores, most of it the data set at scale; not part of npm test)
+ * Run: npm run bench   (about 6 minutes on 2 cores; not part of npm test)
  * BENCH_WEATHER_POINTS sets how many distinct points warm the weather cache (see DEFAULT_WARM_POINTS).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -63,7 +63,7 @@ async function measureRoutes(
   for (const route of routes) {
     const result = await compareRoute(route, { serviceUrl, apiKey, ceiling: tools.ceiling, load: tools.load, plan });
     log(
-      `${route.name}: ${result.service.requestsPerSecond.toFixed(0)} vs ${result.ceiling.requestsPerSecond.toFixed(0)} req/s, ratio ${result.ratio.toFixed(2)}`,
+      `${route.name}: ${result.service.requestsPerSecond.toFixed(0)} req/s, h3 ${result.h3.requestsPerSecond.toFixed(0)} (${result.h3Ratio.toFixed(2)}), ceiling ${result.ceiling.requestsPerSecond.toFixed(0)} (${result.ratio.toFixed(2)})`,
     );
     results.push(result);
   }
@@ -250,7 +250,7 @@ try {
   ];
 
   printRouteTable(
-    `Sample archive, ${DEFAULT_PLAN.connections} connections, median of ${DEFAULT_PLAN.rounds} x ${DEFAULT_PLAN.roundSeconds} s alternating with the ceiling`,
+    `Sample archive, ${DEFAULT_PLAN.connections} connections, median of ${DEFAULT_PLAN.rounds} x ${DEFAULT_PLAN.roundSeconds} s alternating with h3 and the ceiling`,
     routes,
   );
   printChecks("Sample archive: ingestion, memory, upstream economy", checks);

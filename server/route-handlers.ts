@@ -18,7 +18,7 @@ import { weatherHandlers } from "./resources/weather.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
 import type { WeatherCache } from "./weather/cache.ts";
 import type { StoredPayload } from "./weather/stored-payload.ts";
-import { createWeatherService } from "./weather/weather-service.ts";
+import { createMetWeatherCache } from "./weather/met-weather-cache.ts";
 
 export interface HandlerDependencies {
   config: ServiceConfig;
@@ -57,7 +57,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     dependencies.weather !== undefined
       ? dependencies.weather
       : config.weather.enabled
-        ? createWeatherService(config.weather, () => clock.now(), {
+        ? createMetWeatherCache(config.weather, () => clock.now(), {
             logger: dependencies.logger,
             metrics: dependencies.metrics,
           })

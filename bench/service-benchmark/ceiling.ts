@@ -6,18 +6,24 @@ export type CeilingRequest =
   | { kind: "register"; pathAndQuery: string; status: number; headers: Array<[string, string]>; bodyBase64: string };
 
 export interface Ceiling {
-  /** The ceiling's base URL; a registered path answers at the same path and query as on the service. */
+  /** The bare node:http server's base URL; a registered path answers at the same path and query as on the service. */
   url: string;
+  /** The h3 app's base URL, answering the same registered paths. */
+  h3Url: string;
   replay(pathAndQuery: string, answer: CapturedAnswer): Promise<void>;
   close(): Promise<void>;
 }
 
-/** One ceiling process (ceiling-server.ts) for the whole run; each route registers its captured answer in it. */
+/** One ceiling process (ceiling-server.ts, both servers) for the whole run; each route registers its captured answer in it. */
 export async function startCeiling(): Promise<Ceiling> {
   const worker = await startWorkerProcess(new URL("./ceiling-server.ts", import.meta.url));
-  const { url } = await worker.ask<{ url: string }>({ kind: "address" } satisfies CeilingRequest, 10_000);
+  const { url, h3Url } = await worker.ask<{ url: string; h3Url: string }>(
+    { kind: "address" } satisfies CeilingRequest,
+    10_000,
+  );
   return {
     url,
+    h3Url,
     async replay(pathAndQuery, answer) {
       const request: CeilingRequest = {
         kind: "register",

@@ -6,7 +6,7 @@ import { type BenchRoute, TARGETS } from "./routes.ts";
 export interface LoadPlan {
   connections: number;
   warmUpSeconds: number;
-  /** Service and ceiling alternate, one round each per pass, so drift (heat, GC, neighbours) hits both alike. */
+  /** Service, h3 and ceiling alternate, one round each per pass, so drift (heat, GC, neighbours) hits all alike. */
   rounds: number;
   roundSeconds: number;
 }
@@ -16,7 +16,10 @@ export interface LoadPlan {
  * one round to the next (the scheduler's placement of server and load generator), and the median of three is one
  * real round, where the median of two is the mean of both levels.
  */
-export const DEFAULT_PLAN: LoadPlan = { connections: 32, warmUpSeconds: 1, rounds: 3, roundSeconds: 2 };
+export const DEFAULT_PLAN: LoadPlan = { connections: 32, warmUpSeconds: 0.5, rounds: 3, roundSeconds: 0.75 };
+
+/** The service at or above h3 serving the same bytes, but for this machine's noise between rounds (about 15 %). */
+export const MIN_H3_RATIO = 0.85;
 
 /** Medians over the rounds of one side, plus the counts of every round (a single failure anywhere must show). */
 export interface SideResult {
@@ -34,8 +37,13 @@ export interface RouteResult {
   capturedStatus: number;
   capturedBodyBytes: number;
   service: SideResult;
+  /** h3 answering the same bytes from memory. */
+  h3: SideResult;
   ceiling: SideResult;
+  /** Service over the bare node:http ceiling. */
   ratio: number;
+  /** Service over h3 answering the same bytes. */
+  h3Ratio: number;
   targets: { minRatio: number; maxP99Ms: number };
   pass: boolean;
   /** Why it failed, in words. */
@@ -58,22 +66,23 @@ export async function compareRoute(route: BenchRoute, target: RouteTarget): Prom
   const { plan, load } = target;
   const loadOn = (base: string, durationSeconds: number) =>
     load.run({ url: base + route.pathAndQuery, headers, connections: plan.connections, durationSeconds });
-  await loadOn(target.serviceUrl, plan.warmUpSeconds);
-  await loadOn(target.ceiling.url, plan.warmUpSeconds);
-  const serviceRounds: LoadSummary[] = [];
-  const ceilingRounds: LoadSummary[] = [];
+  const sides = [target.serviceUrl, target.ceiling.h3Url, target.ceiling.url];
+  for (const side of sides) await loadOn(side, plan.warmUpSeconds);
+  const rounds: LoadSummary[][] = sides.map(() => []);
   for (let round = 0; round < plan.rounds; round++) {
-    serviceRounds.push(await loadOn(target.serviceUrl, plan.roundSeconds));
-    ceilingRounds.push(await loadOn(target.ceiling.url, plan.roundSeconds));
+    for (const [i, side] of sides.entries()) rounds[i]!.push(await loadOn(side, plan.roundSeconds));
   }
 
-  const service = summarise(serviceRounds);
-  const ceiling = summarise(ceilingRounds);
-  const ratio = ceiling.requestsPerSecond > 0 ? service.requestsPerSecond / ceiling.requestsPerSecond : 0;
+  const [service, h3, ceiling] = rounds.map(summarise) as [SideResult, SideResult, SideResult];
+  const over = (side: SideResult) =>
+    side.requestsPerSecond > 0 ? service.requestsPerSecond / side.requestsPerSecond : 0;
+  const ratio = over(ceiling);
+  const h3Ratio = over(h3);
   const targets = TARGETS[route.kind];
   const failures: string[] = [];
   if (captured.status !== 200) failures.push(`service answered ${captured.status}`);
   if (ratio < targets.minRatio) failures.push(`ratio ${ratio.toFixed(2)} < ${targets.minRatio}`);
+  if (h3Ratio < MIN_H3_RATIO) failures.push(`below h3: ${h3Ratio.toFixed(2)} < ${MIN_H3_RATIO}`);
   if (service.p99Ms >= targets.maxP99Ms) failures.push(`p99 ${service.p99Ms} ms >= ${targets.maxP99Ms} ms`);
   if (service.errors > 0 || service.non2xx > 0) failures.push(`${service.errors} errors, ${service.non2xx} non-2xx`);
   return {
@@ -83,8 +92,10 @@ export async function compareRoute(route: BenchRoute, target: RouteTarget): Prom
     capturedStatus: captured.status,
     capturedBodyBytes: captured.body.length,
     service,
+    h3,
     ceiling,
     ratio,
+    h3Ratio,
     targets,
     pass: failures.length === 0,
     failures,
