@@ -1,5 +1,6 @@
 import type { IngestionLauncher } from "../schemas/ingestion-runs.ts";
 import { type Clock, type ServiceConfig, systemClock } from "./config.ts";
+import type { Generation } from "./http/answer-cache.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import type { Logger } from "./observability/logger.ts";
 import type { ServiceMetrics } from "./observability/metrics.ts";
@@ -17,8 +18,8 @@ import { statusHandlers } from "./resources/status.ts";
 import { weatherHandlers } from "./resources/weather.ts";
 import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
 import type { WeatherCache } from "./weather/cache.ts";
-import type { StoredPayload } from "./weather/stored-payload.ts";
 import { createMetWeatherCache } from "./weather/met-weather-cache.ts";
+import type { StoredPayload } from "./weather/stored-payload.ts";
 
 export interface HandlerDependencies {
   config: ServiceConfig;
@@ -40,7 +41,7 @@ export interface RouteHandlers {
    * For the routes whose answers depend only on the published index and registry, the parameters and the clock:
    * the identities of that data now, under which the pipeline keeps their answers (server/http/answer-cache.ts).
    */
-  generations: Record<string, () => readonly unknown[]>;
+  generations: Record<string, () => Generation>;
   storage: IndexStorage;
   clock: Clock;
 }
@@ -79,7 +80,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
   };
   const registryGeneration = () => [registry()] as const;
   const storedGeneration = () => [storage.current(), registry()] as const;
-  const generations: Record<string, () => readonly unknown[]> = {
+  const generations: Record<string, () => Generation> = {
     "v1.economics.indicators": registryGeneration,
     "v1.economics.indicator": registryGeneration,
     "v1.economics.series": registryGeneration,

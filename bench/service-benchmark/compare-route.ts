@@ -16,7 +16,7 @@ export interface LoadPlan {
  * one round to the next (the scheduler's placement of server and load generator), and the median of three is one
  * real round, where the median of two is the mean of both levels.
  */
-export const DEFAULT_PLAN: LoadPlan = { connections: 32, warmUpSeconds: 0.5, rounds: 3, roundSeconds: 0.75 };
+export const DEFAULT_PLAN: LoadPlan = { connections: 32, warmUpSeconds: 0.3, rounds: 3, roundSeconds: 0.6 };
 
 /** The service at or above h3 serving the same bytes, but for this machine's noise between rounds (about 15 %). */
 export const MIN_H3_RATIO = 0.85;

@@ -11,7 +11,7 @@ import type { PreparedAnswer } from "./respond.ts";
  */
 export interface AnswerCache {
   /** The answer kept for `url`, if it is still true for the data `generation` and the instant `now`. */
-  find(url: string, generation: readonly unknown[], now: number): PreparedAnswer | undefined;
+  find(url: string, generation: Generation, now: number): PreparedAnswer | undefined;
   keep(url: string, terms: AnswerTerms, answer: PreparedAnswer): void;
   /** Whether an answer is held for `url`, without counting as a use (the Node listener asks it). */
   holds(url: string): boolean;
@@ -19,9 +19,15 @@ export interface AnswerCache {
   readonly bytes: number;
 }
 
+/**
+ * The identities of the published data an answer was built from (the index and registry objects now served): equal
+ * parts, the same data.
+ */
+export type Generation = readonly (object | null)[];
+
 export interface AnswerTerms {
   /** The identities of the published data the answer was built from (BoundRoute.generation). */
-  generation: readonly unknown[];
+  generation: Generation;
   /** When it was built: a clock stepped back (as NTP can) must not see an answer of its future. */
   builtAt: number;
   /** Epoch ms; Infinity while the data does not change. */
@@ -76,6 +82,6 @@ export function createAnswerCache(now: () => number, maxBytes: number = DEFAULT_
   };
 }
 
-function sameGeneration(a: readonly unknown[], b: readonly unknown[]): boolean {
+function sameGeneration(a: Generation, b: Generation): boolean {
   return a.length === b.length && a.every((part, i) => part === b[i]);
 }

@@ -44,7 +44,8 @@ export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestList
 
 /** Whether h3 would read this request target exactly as sent. */
 export function isVerbatimUrl(url: string): boolean {
-  return VERBATIM_URL.test(url) && !DOT_OR_EMPTY_SEGMENT.test(url.split("?", 1)[0]!);
+  const queryAt = url.indexOf("?");
+  return VERBATIM_URL.test(url) && !DOT_OR_EMPTY_SEGMENT.test(queryAt === -1 ? url : url.slice(0, queryAt));
 }
 
 function apiRequestOf(req: IncomingMessage, url: string): ApiRequest {

@@ -7,7 +7,7 @@ import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
-import type { AnswerCache } from "./answer-cache.ts";
+import type { AnswerCache, Generation } from "./answer-cache.ts";
 import { ApiError } from "./api-error.ts";
 import type { ApiRequest, HeaderReader } from "./api-request.ts";
 import { authenticate, type Principal } from "./auth.ts";
@@ -44,7 +44,7 @@ export interface BoundRoute {
    * For routes whose answer depends only on published data, parameters and clock: the identities of the data the
    * handler reads now. An answer the handler declared valid is kept for that generation (answer-cache.ts).
    */
-  generation?: () => readonly unknown[];
+  generation?: () => Generation;
 }
 
 /** The service's answers to requests, for its transports. */
@@ -69,7 +69,7 @@ const UNMATCHED_ROUTE = "unmatched";
 /** Under which address a request is counted whose client address the server cannot tell. */
 const UNKNOWN_ADDRESS = "unknown";
 /** The generation of routes that read no published data. */
-const NO_GENERATION: readonly unknown[] = [];
+const NO_GENERATION: Generation = [];
 /** Causes logged at most once each, and at most this many (a damaged index fails every request that reads it). */
 const LOGGED_CAUSES_MAX = 100;
 

@@ -33,14 +33,17 @@ export function statusHandlers(
       const economics = domain(ECONOMICS_FEEDS);
       const news = domain(NEWS_FEEDS);
       const weatherNow = weatherReport();
-      const weatherText = JSON.stringify(weatherNow);
       // The service's own account of its feeds (check results and times), not any publisher's data. Kept for the
       // index's generation until a stored domain turns stale, while the weather report stays the same.
       return {
         data: { domains: { weather: weatherNow, economics, news } },
         staticMeta: NO_ATTRIBUTION,
         validUntil,
-        stillCurrent: () => JSON.stringify(weatherReport()) === weatherText,
+        // The weather report is made of its status and last success alone.
+        stillCurrent: () => {
+          const report = weatherReport();
+          return report.status === weatherNow.status && report.lastSuccessAt === weatherNow.lastSuccessAt;
+        },
       };
     },
   };
