@@ -43,6 +43,13 @@ interface Entry extends AnswerTerms {
 /** 64 MB of answers by default: a few thousand distinct pages of the largest routes. */
 export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The longest validity handed to lru-cache as a time to live: its timers cannot wait longer (Node's limit, about 24.8
+ * days; a longer one fires at once, again and again). An answer valid for longer is kept without one and judged by its
+ * `validUntil` when asked for.
+ */
+const MAX_TTL_MS = 2 ** 31 - 1;
+
 /** Per entry beyond its answer: the key and the cache's own bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
@@ -73,7 +80,7 @@ export function createAnswerCache(now: () => number, maxBytes: number = DEFAULT_
     keep(url, terms, answer) {
       const ttl = terms.validUntil - terms.builtAt;
       if (ttl <= 0) return;
-      cache.set(url, { ...terms, answer }, Number.isFinite(ttl) ? { ttl } : {});
+      cache.set(url, { ...terms, answer }, ttl <= MAX_TTL_MS ? { ttl } : {});
     },
     holds: (url) => cache.has(url),
     get bytes() {

@@ -38,6 +38,23 @@ describe("the answer cache", () => {
     expect(answers.bytes).toBe(0);
   });
 
+  it("keeps an answer valid for longer than a timer can wait without one, and judges it by its validity", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const year = 365 * 24 * 3_600_000;
+      const answers = createAnswerCache(() => 1_000);
+      answers.keep("q", { generation: [], builtAt: 1_000, validUntil: 1_000 + year }, answer);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(warnings.map((warning) => warning.name)).not.toContain("TimeoutOverflowWarning");
+      expect(answers.find("q", [], 1_000 + year - 1)?.data).toBe(answer.data);
+      expect(answers.find("q", [], 1_000 + year)).toBeUndefined();
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("keeps nothing at a zero bound, and holds at most its byte bound", () => {
     const none = createAnswerCache(() => 1, 0);
     none.keep("q", { generation: [], builtAt: 0, validUntil: Infinity }, answer);
