@@ -1,9 +1,10 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import { RUN_OUTCOMES } from "../../schemas/vocabularies.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import { countRunsByOutcome } from "../storage/run-outcome-counts.ts";
 import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
-import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupRecorder } from "../weather/cache.ts";
+import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupOutcome, type WeatherLookupRecorder } from "../weather/cache.ts";
+import { RequestDurations } from "./request-durations.ts";
 
 /**
  * One app's metrics (Prometheus text format, prom-client), on a registry of its own: tests build many apps in one
@@ -50,21 +51,29 @@ export function createMetrics(): ServiceMetrics {
   const registry = new Registry();
   const processWide = processMetrics();
   // One observation per request: the histogram's `_count` is the number of answers, so no separate counter is kept.
-  const durations = new Histogram({
+  const durations = new RequestDurations({
     name: "service_http_request_duration_seconds",
     help: "Answers sent by route name (unmatched for unregistered paths) and status (_count), and the time from a request's arrival to its answer being ready.",
-    labelNames: ["route", "status"],
     buckets: DURATION_BUCKETS_SECONDS,
-    registers: [registry],
+    registry,
   });
-  const lookups = new Counter({
+  // Counted in plain numbers on the request path (a kept weather answer checks its copy on every reuse) and handed
+  // to prom-client when scraped: a labelled `inc` hashes its labels each time.
+  const lookupCounts = Object.fromEntries(WEATHER_LOOKUP_OUTCOMES.map((outcome) => [outcome, 0])) as Record<
+    WeatherLookupOutcome,
+    number
+  >;
+  const lookups: Counter<"outcome"> = new Counter({
     name: "service_weather_cache_lookups_total",
     help: "Weather cache lookups by outcome: hit (fresh copy), revalidated (expired copy checked with MET), stale (expired copy served while MET fails), miss (no servable copy).",
     labelNames: ["outcome"],
     registers: [registry],
+    // Every outcome is exposed from the start, so a rate over a counter that has never moved is 0, not absent.
+    collect: () => {
+      lookups.reset();
+      for (const outcome of WEATHER_LOOKUP_OUTCOMES) lookups.inc({ outcome }, lookupCounts[outcome]);
+    },
   });
-  // Every outcome is exposed from the start, so a rate over a counter that has never moved is 0, not absent.
-  for (const outcome of WEATHER_LOOKUP_OUTCOMES) lookups.inc({ outcome }, 0);
   const upstreamCalls = new Counter({
     name: "service_upstream_requests_total",
     help: "Requests to upstream providers by source id and outcome (ok: any answer below 400, 304 included).",
@@ -85,8 +94,10 @@ export function createMetrics(): ServiceMetrics {
 
   return {
     registry,
-    recordRequest: (route, status, seconds) => durations.observe({ route, status }, seconds),
-    recordWeatherLookup: (outcome) => lookups.inc({ outcome }),
+    recordRequest: (route, status, seconds) => durations.observe(route, status, seconds),
+    recordWeatherLookup: (outcome) => {
+      lookupCounts[outcome]++;
+    },
     recordUpstreamCall: (upstream, outcome) => upstreamCalls.inc({ upstream, outcome }),
     observePublishedData: (sources) => registerPublishedDataGauges(registry, sources),
     observeCacheBytes: (cache, bytes) => void cacheBytes.set(cache, bytes),
