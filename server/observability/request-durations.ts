@@ -29,7 +29,10 @@ export class RequestDurations {
 
   observe(route: string, status: number, seconds: number): void {
     let byStatus = this.series.get(route);
-    if (!byStatus) this.series.set(route, (byStatus = new Map()));
+    if (!byStatus) {
+      byStatus = new Map();
+      this.series.set(route, byStatus);
+    }
     let counts = byStatus.get(status);
     if (!counts) {
       counts = {

@@ -58,7 +58,7 @@ describe("an unreadable key file", () => {
 
   it("is a logged CONFIGURATION_ERROR on credentialed routes, never an unexplained 500", async () => {
     const { status, body, text } = await service.request("/api/v1/capabilities", {
-      headers: { "x-api-key": "svc_0123456789abcdef_" + "A".repeat(43) },
+      headers: { "x-api-key": `svc_0123456789abcdef_${"A".repeat(43)}` },
     });
     expect(status).toBe(500);
     expect(body.error.code).toBe("CONFIGURATION_ERROR");
@@ -68,7 +68,7 @@ describe("an unreadable key file", () => {
 
   it("leaves operator paths answering like unregistered ones", async () => {
     const hidden = await service.request("/api/v1/admin/ingestion/runs", {
-      headers: { authorization: "Bearer svc_0123456789abcdef_" + "A".repeat(43) },
+      headers: { authorization: `Bearer svc_0123456789abcdef_${"A".repeat(43)}` },
     });
     const unknown = await service.request("/api/v1/no-such-thing");
     expect(hidden.status).toBe(404);
