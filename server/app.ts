@@ -27,7 +27,7 @@ export function createApp(dependencies: AppDependencies): ServiceApp {
   const metrics = dependencies.metrics ?? createMetrics();
   const { handlers, generations, storage, clock } = createRouteHandlers({ ...dependencies, logger, metrics });
   metrics.observePublishedData({ storage, dataDir: config.dataDir, now: () => clock.now() });
-  const answers = createAnswerCache(() => clock.now(), config.answerCacheBytes);
+  const answers = createAnswerCache(config.answerCacheBytes);
   const compressor = createCompressor(config.compressedAnswerBytes);
   metrics.observeCacheBytes("answers", () => answers.bytes);
   metrics.observeCacheBytes("compressed_answers", () => compressor.bytes);

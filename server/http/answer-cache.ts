@@ -44,27 +44,28 @@ interface Entry extends AnswerTerms {
 export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * The longest validity handed to lru-cache as a time to live: its timers cannot wait longer (Node's limit, about 24.8
- * days; a longer one fires at once, again and again). An answer valid for longer is kept without one and judged by its
- * `validUntil` when asked for.
+ * The longest validity handed to lru-cache as a time to live: its purge timer waits one millisecond longer, and Node's
+ * timers cannot wait past 2^31 - 1 ms (about 24.8 days; a longer one fires at once, again and again). An answer valid
+ * for longer is kept without one and judged by its `validUntil` when asked for.
  */
-const MAX_TTL_MS = 2 ** 31 - 1;
+const MAX_TTL_MS = 2 ** 31 - 2;
 
 /** Per entry beyond its answer: the key and the cache's own bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
-/** `now` is the app's clock (epoch ms), the one validity is judged by. `maxBytes` 0 keeps nothing. */
-export function createAnswerCache(now: () => number, maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES): AnswerCache {
+/**
+ * An answer's validity is judged by the app's clock (`find`'s `now`) when it is asked for; lru-cache removes an expired
+ * answer by its own monotonic clock, so a wall clock stepped back (as NTP can) never stretches its timers. `maxBytes` 0
+ * keeps nothing.
+ */
+export function createAnswerCache(maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES): AnswerCache {
   if (maxBytes <= 0) return { find: () => undefined, keep: () => undefined, holds: () => false, bytes: 0 };
   const cache = new LRUCache<string, Entry>({
     maxSize: maxBytes,
     sizeCalculation: (entry, url) => Math.max(1, entry.answer.size + url.length * 2 + ENTRY_OVERHEAD_BYTES),
-    perf: { now },
     // Expired answers leave on their own, so answers nobody asks for again (a weather point polled once) never wait
     // for the byte bound to push them out.
     ttlAutopurge: true,
-    // Judged against the clock as it reads now, never a reading kept for a millisecond.
-    ttlResolution: 0,
   });
   return {
     find(url, generation, at) {
@@ -79,7 +80,8 @@ export function createAnswerCache(now: () => number, maxBytes: number = DEFAULT_
     },
     keep(url, terms, answer) {
       const ttl = terms.validUntil - terms.builtAt;
-      if (ttl <= 0) return;
+      // Not kept when already out of date, or when its validity is no number at all.
+      if (!(ttl > 0)) return;
       cache.set(url, { ...terms, answer }, ttl <= MAX_TTL_MS ? { ttl } : {});
     },
     holds: (url) => cache.has(url),

@@ -30,9 +30,10 @@ export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestList
     if (!direct) return fallback(req, res);
     let answer: HttpAnswer | Promise<HttpAnswer>;
     try {
-      answer = pipeline.answer(apiRequestOf(req, url));
-    } catch (error) {
-      answer = pipeline.answerFailure(error);
+      answer = answerOrFailure(pipeline, apiRequestOf(req, url));
+    } catch {
+      // Only a fault in answering a failure itself (its log line or count) gets here: never end the process for it.
+      return void res.destroy();
     }
     if (!(answer instanceof Promise)) return writeAnswerOrFailure(res, answer, pipeline);
     answer
@@ -40,6 +41,14 @@ export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestList
       .then((ready) => writeAnswerOrFailure(res, ready, pipeline))
       .catch(() => res.destroy());
   };
+}
+
+function answerOrFailure(pipeline: Pipeline, request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
+  try {
+    return pipeline.answer(request);
+  } catch (error) {
+    return pipeline.answerFailure(error);
+  }
 }
 
 /** Whether h3 would read this request target exactly as sent. */

@@ -57,6 +57,7 @@ export interface Pipeline {
   answerUnreadable(
     request: { headers?: HeaderReader; peerAddress: string | undefined },
     code: "BAD_REQUEST" | "NOT_FOUND" | "INTERNAL",
+    cause?: unknown,
   ): HttpAnswer;
   /** A failure no step answered (a transport could not write the answer): the contract's INTERNAL error. */
   answerFailure(error: unknown): HttpAnswer;
@@ -146,9 +147,10 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
         state.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
       }
       const prepared = prepareAnswer(ready, route.spec);
-      // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own check.
+      // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own
+      // check. Never an operator's: the Node listener would answer its URL faster than an unknown path's.
       const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
-      if (checkable && ready.validUntil !== undefined) {
+      if (checkable && ready.validUntil !== undefined && route.spec.access !== "OPERATOR") {
         const terms = {
           generation,
           builtAt: state.now,
@@ -229,11 +231,12 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
 
   return {
     answer,
-    answerUnreadable(request, code) {
+    answerUnreadable(request, code, cause) {
       const state = startRequest(UNMATCHED_ROUTE, context.clock.now(), context);
       const headers = request.headers ?? NO_HEADERS;
       applyCors("GET", headers, state.headers, context.corsOrigins, []);
-      if (code === "INTERNAL") context.logger.error({ requestId: state.id }, "internal error before routing");
+      if (code === "INTERNAL")
+        context.logger.error({ requestId: state.id, err: cause }, "internal error before routing");
       const limited = consumeRateLimit({ headers, peerAddress: request.peerAddress }, state, null);
       return limited ?? answerError(state, new ApiError(code));
     },

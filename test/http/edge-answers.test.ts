@@ -155,7 +155,7 @@ describe("the Node listener", () => {
         },
         storageBound: true,
         trustedProxies: new Set(),
-        answers: createAnswerCache(clock.now),
+        answers: createAnswerCache(),
         compressor: createCompressor(),
         logger: createLogger("silent"),
         metrics: createMetrics(),

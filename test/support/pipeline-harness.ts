@@ -51,7 +51,7 @@ export async function startPipeline(
     }),
     storageBound: options.storageBound ?? true,
     trustedProxies: new Set(),
-    answers: createAnswerCache(() => now),
+    answers: createAnswerCache(),
     compressor: createCompressor(),
     logger: createLogger("silent"),
     metrics: createMetrics(),
