@@ -1,4 +1,5 @@
-import { closeSync, createReadStream, openSync } from "node:fs";
+import { once } from "node:events";
+import { closeSync, createReadStream, openSync, type ReadStream } from "node:fs";
 import { join } from "node:path";
 import { HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
@@ -83,15 +84,18 @@ async function uploadFile(
   path: string,
 ): Promise<PublishedFile> {
   const fd = openSync(path, "r");
+  // The upload's body, once made, owns the descriptor: it closes it when it is done reading, never under a read.
+  let body: ReadStream | undefined;
   try {
     const { sha256, bytes } = await digestFile(path, fd);
     const key = publishedFileKey(file, sha256);
     if ((await storedSize(client, location, key)) !== bytes) {
+      body = createReadStream(path, { fd, start: 0 });
       await client.send(
         new PutObjectCommand({
           Bucket: location.bucket,
           Key: objectKey(location, key),
-          Body: createReadStream(path, { fd, start: 0, autoClose: false }),
+          Body: body,
           ContentLength: bytes,
           ContentType: CONTENT_TYPES[file],
         }),
@@ -106,8 +110,20 @@ async function uploadFile(
     }
     return { key, sha256, bytes };
   } finally {
-    closeSync(fd);
+    if (body) await closedStream(body);
+    else closeSync(fd);
   }
+}
+
+/**
+ * Closes a file stream and its descriptor once its reads are done. The SDK may be done with a body while its last read
+ * is still under way: a descriptor closed under that read failed it (EBADF) with nobody listening, ending the process.
+ */
+async function closedStream(stream: ReadStream): Promise<void> {
+  if (stream.closed) return;
+  const closed = once(stream, "close").catch(() => undefined);
+  stream.destroy();
+  await closed;
 }
 
 async function storedSize(client: S3Client, location: ObjectStoreLocation, key: string): Promise<number | null> {
