@@ -34,8 +34,10 @@ describe("service CLI", () => {
     }
   });
 
-  it("answers a bad flag, a missing value or a stray argument on every command and subcommand with one line, the usage hint and exit code 2", () => {
-    const commands = [
+  // One test per command, three runs of the executable each: all 45 runs in one test could outlast the time-out on a
+  // busy machine.
+  it.for(
+    [
       ["serve"],
       ["keys", "create", "--scopes", "operator"],
       ["keys", "list"],
@@ -46,29 +48,29 @@ describe("service CLI", () => {
       ["ingest"],
       ...QUERY_SUBCOMMANDS.map((name) => ["query", name]),
       ["demo-met"],
-    ];
+    ].map((command) => [command.join(" "), command] as const),
+  )("answers a bad flag, a missing value or a stray argument on every command and subcommand with one line, the usage hint and exit code 2: %s", (entry) => {
+    const command = entry[1];
     const env = { SERVICE_DATA_DIR: dataDir() };
-    for (const command of commands) {
-      for (const [bad, message] of [
-        [["--no-such-flag"], /^error: unknown option '--no-such-flag'$/],
-        [["stray"], /^error: too many arguments for '[a-z-]+'\. Expected \d arguments? but got \d\.$/],
-        [["--data-dir"], /^error: option '--data-dir <dir>' argument missing$/],
-      ] as const) {
-        // demo-met has no data directory: its --host takes the missing value instead.
-        const args = [...command, ...(command[0] === "demo-met" && bad[0] === "--data-dir" ? ["--host"] : bad)];
-        const result = runCli(args, env);
-        const expected =
-          command[0] === "demo-met" && bad[0] === "--data-dir"
-            ? /^error: option '--host <host>' argument missing$/
-            : message;
-        expect(result.status, args.join(" ")).toBe(2);
-        expect(result.stderr.split("\n"), args.join(" ")).toEqual([
-          expect.stringMatching(expected),
-          "(run with --help for usage)",
-          "",
-        ]);
-        expect(result.stdout, args.join(" ")).toBe("");
-      }
+    for (const [bad, message] of [
+      [["--no-such-flag"], /^error: unknown option '--no-such-flag'$/],
+      [["stray"], /^error: too many arguments for '[a-z-]+'\. Expected \d arguments? but got \d\.$/],
+      [["--data-dir"], /^error: option '--data-dir <dir>' argument missing$/],
+    ] as const) {
+      // demo-met has no data directory: its --host takes the missing value instead.
+      const args = [...command, ...(command[0] === "demo-met" && bad[0] === "--data-dir" ? ["--host"] : bad)];
+      const result = runCli(args, env);
+      const expected =
+        command[0] === "demo-met" && bad[0] === "--data-dir"
+          ? /^error: option '--host <host>' argument missing$/
+          : message;
+      expect(result.status, args.join(" ")).toBe(2);
+      expect(result.stderr.split("\n"), args.join(" ")).toEqual([
+        expect.stringMatching(expected),
+        "(run with --help for usage)",
+        "",
+      ]);
+      expect(result.stdout, args.join(" ")).toBe("");
     }
   });
 

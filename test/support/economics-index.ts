@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 import { applyCalendarSnapshot } from "../../cli/ingest/apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "../../cli/ingest/apply-observations.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
@@ -25,20 +26,35 @@ const SAMPLE_ARCHIVE_DIR = fileURLToPath(new URL("../../data/samples/", import.m
 const createdDirs: string[] = [];
 
 /**
- * Removes every data directory this module built and forgets the cached ones. Call it from the test file's
- * top-level `afterAll` (services copy the directory they are seeded with, so it is not needed after start-up).
+ * Removes the data directories this module built for the calling test file. Call it from the file's top-level
+ * `afterAll` (services copy the directory they are seeded with, so it is not needed after start-up). The corpora built
+ * once (the sample archive's, the edge-case and long-title ones) stay for the other files of the worker process.
  */
 export function removeEconomicsDataDirs(): void {
   for (const dir of createdDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  sampleDir = null;
-  edgeDir = null;
-  longTitleDir = null;
 }
 
 function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   createdDirs.push(dir);
   return dir;
+}
+
+/**
+ * A directory for a corpus built once per worker process: the test files of a worker share its modules (isolate: false
+ * in vitest.config.ts), and with them this module's cache. It is in the run's directory, removed when the run ends
+ * (run-dir.ts). Nothing writes to a corpus once built: a service copies the directory it is seeded with.
+ */
+function keptDir(prefix: string): string {
+  return mkdtempSync(join(inject("runDir"), prefix));
+}
+
+/** Built once and kept, unless building fails: the next file tries again rather than inherit the failure. */
+function once(build: () => Promise<string>, forget: () => void): Promise<string> {
+  return build().catch((error: unknown) => {
+    forget();
+    throw error;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -50,24 +66,29 @@ export const SAMPLE_INGESTED_AT = "2026-11-21T06:00:00.000Z";
 
 let sampleDir: Promise<string> | null = null;
 
-/** `data/samples` replayed by `runIngestion` in archive mode into a temp dir (built once per test process). */
+/** `data/samples` replayed by `runIngestion` in archive mode into a temp dir (built once per worker process). */
 export function sampleDataDir(): Promise<string> {
-  sampleDir ??= (async () => {
-    const dir = tempDir("economics-sample-");
-    const now = Date.parse(SAMPLE_INGESTED_AT);
-    const summary = await runIngestion({
-      dataDir: dir,
-      registry: readRegistrySources(new Date(now)),
-      mode: { kind: "archive", dir: SAMPLE_ARCHIVE_DIR },
-      only: null,
-      now: () => now,
-      progress: () => {},
-    });
-    if (summary.outcome !== "succeeded" || !summary.published) {
-      throw new Error(`sample ingestion did not succeed: ${JSON.stringify(summary.sources)}`);
-    }
-    return dir;
-  })();
+  sampleDir ??= once(
+    async () => {
+      const dir = keptDir("economics-sample-");
+      const now = Date.parse(SAMPLE_INGESTED_AT);
+      const summary = await runIngestion({
+        dataDir: dir,
+        registry: readRegistrySources(new Date(now)),
+        mode: { kind: "archive", dir: SAMPLE_ARCHIVE_DIR },
+        only: null,
+        now: () => now,
+        progress: () => {},
+      });
+      if (summary.outcome !== "succeeded" || !summary.published) {
+        throw new Error(`sample ingestion did not succeed: ${JSON.stringify(summary.sources)}`);
+      }
+      return dir;
+    },
+    () => {
+      sampleDir = null;
+    },
+  );
   return sampleDir;
 }
 
@@ -80,8 +101,10 @@ export function sampleDataDir(): Promise<string> {
  * apply functions, records run outcomes and source checks, and publishes the index with the real
  * registry (data/registry). Returns the data directory.
  */
-export async function syntheticDataDir(spec: SyntheticSpec): Promise<string> {
-  const dir = tempDir("economics-synthetic-");
+export async function syntheticDataDir(
+  spec: SyntheticSpec,
+  dir: string = tempDir("economics-synthetic-"),
+): Promise<string> {
   const lastRun = spec.runs.at(-1);
   const registry = readRegistrySources(lastRun ? new Date(lastRun.at) : new Date(0));
   const resolve = createReleaseResolver(registry);
@@ -144,14 +167,19 @@ export function emptyIndexDataDir(): Promise<string> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// (c) The synthetic corpora (synthetic-economics-corpora.ts), each built once per test process
+// (c) The synthetic corpora (synthetic-economics-corpora.ts), each built once per worker process
 // ---------------------------------------------------------------------------------------------
 
 let edgeDir: Promise<string> | null = null;
 
-/** The edge-case corpus (built once per test process). */
+/** The edge-case corpus (built once per worker process). */
 export function edgeCaseDataDir(): Promise<string> {
-  edgeDir ??= syntheticDataDir(EDGE_SPEC);
+  edgeDir ??= once(
+    () => syntheticDataDir(EDGE_SPEC, keptDir("economics-edge-")),
+    () => {
+      edgeDir = null;
+    },
+  );
   return edgeDir;
 }
 
@@ -159,6 +187,11 @@ let longTitleDir: Promise<string> | null = null;
 
 /** The long-title corpus, whose pages cross the 1 MB response ceiling. */
 export function longTitleDataDir(): Promise<string> {
-  longTitleDir ??= syntheticDataDir(longTitleSpec());
+  longTitleDir ??= once(
+    () => syntheticDataDir(longTitleSpec(), keptDir("economics-long-titles-")),
+    () => {
+      longTitleDir = null;
+    },
+  );
   return longTitleDir;
 }

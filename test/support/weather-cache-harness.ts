@@ -1,10 +1,10 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { afterEach, expect } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { createWeatherCache, type WeatherCacheOptions } from "../../server/weather/cache.ts";
 import { createMetClient, type MetClient } from "../../server/weather/met-client.ts";
 import { createRateGate } from "../../server/weather/rate-gate.ts";
 import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
-import { type MetStandin, type MetStandinOptions, startMetStandin } from "./met-standin.ts";
+import { type MetStandinOptions, startMetStandin } from "./met-standin.ts";
 
 /** A weather cache against the MET stand-in on a fake clock, for the cache's lifecycle and upstream tests. */
 
@@ -35,12 +35,6 @@ export const fakeSleep = async (ms: number) => {
   now += ms;
 };
 
-let standin: MetStandin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
 export interface Setup extends Partial<Omit<WeatherCacheOptions<string>, "client">> {
   standin?: Omit<MetStandinOptions, "now">;
   timeoutMs?: number;
@@ -50,7 +44,11 @@ export interface Setup extends Partial<Omit<WeatherCacheOptions<string>, "client
 
 export async function setup({ standin: standinOptions, timeoutMs = 2000, wrapClient, ...cacheOptions }: Setup = {}) {
   now = START;
-  standin = await startMetStandin({ now: clock, ...standinOptions });
+  const standin = await startMetStandin({ now: clock, ...standinOptions });
+  // Closed when the test that set it up finishes. A hook of the test, not an afterEach of this module: test files
+  // share their worker (isolate: false, vitest.config.ts), and a module's top-level afterEach would be registered
+  // only in the first file of a worker that imports it.
+  onTestFinished(() => standin.close());
   const metClient = createMetClient({
     baseUrl: standin.url,
     userAgent: "cache-test/1 ops@example.org",
