@@ -25,6 +25,7 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
   const dataDir = tempDir("due-run");
   let standin: PublisherStandin;
   let env: Record<string, string>;
+  let service: RunningService | undefined;
   /** The simulated instant the run now under way started at, and the real time it started: the publisher's clock. */
   let simulated = { startMs: 0, realMs: 0 };
   const publisherNow = () => simulated.startMs + (Date.now() - simulated.realMs);
@@ -58,6 +59,7 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
     expect(sweep.status, sweep.stderr).toBe(0);
   });
   afterAll(async () => {
+    await service?.close();
     await standin?.close();
     removeTempDirs();
   });
@@ -97,9 +99,6 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
       "release bls-consumer-price-index not in yet: asked again by the next run until 2026-08-12T14:30:00Z",
     );
   });
-
-  let service: RunningService;
-  afterAll(async () => await service?.close());
 
   it("at 08:31 asks again, finds the figures published at 08:30:20 (within 60 s of it) and serves them", async () => {
     const run = await ingestAt("2026-08-12T12:31:00Z", ["--due"]);
