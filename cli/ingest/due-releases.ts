@@ -131,11 +131,12 @@ export function dueStateOf(
     if (next && row.scheduled_date > DateTime.fromISO(next.scheduledDate).plus({ days: 2 }).toISODate()!) break;
     const release = dueRelease(row, fetchable.get(row.release_slug)!, deadlineMs);
     const from = Date.parse(release.dueFrom);
-    if (from > nowMs) {
-      if (next === null || from < Date.parse(next.dueFrom)) next = release;
-    } else if (nowMs < Date.parse(release.dueUntil) && figuresIn.get(row.id) === undefined) {
-      due.push(release);
-    }
+    if (from > nowMs ? next !== null && from >= Date.parse(next.dueFrom) : nowMs >= Date.parse(release.dueUntil))
+      continue;
+    // Figures already in (a publisher early, or a recording replayed) make a release neither due nor next.
+    if (figuresIn.get(row.id) !== undefined) continue;
+    if (from > nowMs) next = release;
+    else due.push(release);
   }
   return { due, next, hasCalendar };
 }
