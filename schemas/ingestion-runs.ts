@@ -34,9 +34,10 @@ export interface LaunchedRun {
 export interface IngestionLauncher {
   /**
    * Starts a run unless one is in progress. `run` is the run started, or this launcher's own run still in progress;
-   * null when another process (a scheduled `service ingest`) holds the data directory.
+   * null when another process (a scheduled `service ingest`) holds the data directory. With `due`, the run is
+   * `service ingest --due`, and none starts when nothing is due (`nothingDue` says until when).
    */
-  start(): { started: boolean; run: LaunchedRun | null };
+  start(options?: { due?: boolean }): { started: boolean; run: LaunchedRun | null; nothingDue?: string };
   /** One of the most recent runs this launcher started. */
   launched(runId: string): LaunchedRun | undefined;
 }

@@ -6,6 +6,7 @@ import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vo
 import type { UpstreamConfig } from "../../server/config.ts";
 import type { LogLevel } from "../../server/observability/logger.ts";
 import { ingestHttpFrom, nonEmptyFlag, publishTargetFrom, registryDirFrom, serviceConfigFrom } from "../config.ts";
+import { ingestClockFrom } from "../ingest/due-settings.ts";
 import type { IngestSummary } from "../ingest/run-ingestion.ts";
 import { INGEST_LOG_FORMATS, type IngestLogFormat, logRunSummary } from "../ingest/run-log.ts";
 import { skippedLines } from "../ingest/skipped-summary.ts";
@@ -44,6 +45,10 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
       "replay documents from a folder laid out per source (an archive or data/samples) instead of fetching",
     )
     .option("--source <slug>", `limit the run to a source (repeatable): ${SOURCE_SLUGS.join(", ")}`, collectSource)
+    .option(
+      "--due",
+      "ask only for the figures of releases due now (scheduled, not yet in); nothing due: exit 0 at once. For a run every minute",
+    )
     .addOption(
       new Option(
         "--log-format <format>",
@@ -65,6 +70,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         runId?: string;
         publishTo?: string;
         logFormat?: IngestLogFormat;
+        due?: boolean;
       }) => {
         const config = serviceConfigFrom(env, options);
         const logFormat = ingestLogFormatFrom(env, options.logFormat);
@@ -76,14 +82,33 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         if (fromArchive !== undefined && !(existsSync(fromArchive) && statSync(fromArchive).isDirectory())) {
           throw new InvalidArgumentError(`--from-archive ${fromArchive} is not a folder`);
         }
+        if (options.due && fromArchive !== undefined)
+          throw new InvalidArgumentError("--due asks the publishers; it cannot replay --from-archive");
         const http = ingestHttpFrom(env);
+        const clock = ingestClockFrom(env);
+        const registryDir = registryDirFrom(env, options.registryDir);
+        if (options.due) {
+          // Before anything heavy is loaded: a run every minute mostly has nothing to do.
+          const { nothingDueNow } = await import("../ingest/due-run.ts");
+          const nothing = nothingDueNow(config.dataDir, registryDir, clock(), env, options.source ?? null);
+          if (nothing !== null) return void process.stderr.write(`${nothing}\n`);
+        }
         // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
         const { publishRegistry, readRegistrySources } = await import("../registry/build-registry.ts");
-        const { requireIngestionLock } = await import("../ingest/run-lock.ts");
+        const { acquireIngestionLock, requireIngestionLock } = await import("../ingest/run-lock.ts");
         const { runIngestion } = await import("../ingest/run-ingestion.ts");
-        const registry = readRegistrySources(new Date(), registryDirFrom(env, options.registryDir));
-        const release = requireIngestionLock(config.dataDir);
+        const { lockHeldLine, planRun } = await import("../ingest/due-run.ts");
+        const registry = readRegistrySources(new Date(clock()), registryDir);
+        // A due run that finds another run holding the lock is not a failure: the next minute's run asks again.
+        const release = options.due ? acquireIngestionLock(config.dataDir) : requireIngestionLock(config.dataDir);
+        if (!release) return void process.stderr.write(`${lockHeldLine(config.dataDir)}\n`);
         try {
+          const only = options.source ?? null;
+          const plan =
+            fromArchive === undefined
+              ? planRun(config.dataDir, registry, clock(), env, { due: !!options.due, only })
+              : null;
+          if (plan?.kind === "nothing") return void process.stderr.write(`${plan.line}\n`);
           // Under the lock: a run refused because another holds it must not rewrite the registry that run publishes.
           publishRegistry(registry, config.dataDir);
           const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
@@ -99,13 +124,17 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
                     blsApiKey: env.SERVICE_BLS_API_KEY || null,
                     http,
                   },
-            only: options.source ?? null,
-            now: () => Date.now(),
+            only: plan?.only ?? only,
+            requestRegistry: plan?.requestRegistry,
+            watch: plan?.watch,
+            now: clock,
             progress: logger ? (line) => logger.info(line) : (line) => process.stderr.write(`${line}\n`),
             runId: options.runId,
           });
           if (logger) logRunSummary(logger, summary);
           process.stdout.write(summaryText(summary));
+          if (summary.releases)
+            process.stdout.write((await import("../ingest/found-releases.ts")).watchLines(summary.releases));
           if (publishTo && summary.published) {
             const { publishToObjectStore } = await import("../publish/publish-generation.ts");
             const { manifest, url } = await publishToObjectStore(publishTo, config.dataDir, new Date());

@@ -4,7 +4,10 @@ import { dirname } from "node:path";
 import type { IngestionLauncher, LaunchedRun } from "../../schemas/ingestion-runs.ts";
 import { ingestionLogFile, newRunId } from "../../schemas/ingestion-runs.ts";
 import { ApiError } from "../../server/http/api-error.ts";
+import { ConfigError, DEFAULT_REGISTRY_DIR } from "../config.ts";
 import { packagePath } from "../package-paths.ts";
+import { nothingDueNow } from "./due-run.ts";
+import { ingestClockFrom } from "./due-settings.ts";
 import { ingestionRunning } from "./run-lock.ts";
 
 const BIN = packagePath("cli/bin.js");
@@ -37,9 +40,13 @@ export function createIngestionLauncher(
   }
 
   return {
-    start() {
+    start({ due = false } = {}) {
       if (current !== null) return { started: false, run: current };
       if (ingestionRunning(dataDir)) return { started: false, run: null };
+      if (due) {
+        const nothingDue = nothingDueForLauncher(dataDir, env, registryDir);
+        if (nothingDue !== null) return { started: false, run: null, nothingDue };
+      }
       const launchedAt = Date.now();
       const run: LaunchedRun = {
         id: newRunId(launchedAt),
@@ -62,6 +69,7 @@ export function createIngestionLauncher(
           "--run-id",
           run.id,
           ...(registryDir ? ["--registry-dir", registryDir] : []),
+          ...(due ? ["--due"] : []),
         ];
         const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", log, log] });
         const ended = (code: number | null, signal: string | null) => {
@@ -94,5 +102,23 @@ function openRunLog(path: string): number {
       "CONFIGURATION_ERROR",
       "The run's log file cannot be written in the data directory's logs folder.",
     );
+  }
+}
+
+/**
+ * The answer to a due run asked for when nothing is due, read as `service ingest --due` reads it (so no process is
+ * started for nothing); null when something is due. Settings the run could not start with are the deployment's problem.
+ */
+function nothingDueForLauncher(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  registryDir: string | undefined,
+): string | null {
+  try {
+    return nothingDueNow(dataDir, registryDir ?? DEFAULT_REGISTRY_DIR, ingestClockFrom(env)(), env, null);
+  } catch (error) {
+    if (error instanceof ConfigError)
+      throw new ApiError("CONFIGURATION_ERROR", "The deployment's settings for due runs are not valid.");
+    throw new ApiError("STORAGE_UNAVAILABLE", "The store's calendar cannot be read.");
   }
 }

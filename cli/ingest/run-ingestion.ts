@@ -11,7 +11,9 @@ import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
 import { archiveDocument, fetchOrderRecorder, replayPlan, retrievedAtOf } from "./archive.ts";
+import type { DueRelease } from "./due-releases.ts";
 import { DocumentRefusedError, fetchDocument, type PoliteOptions } from "./fetch-document.ts";
+import { watchedReleases } from "./found-releases.ts";
 import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
@@ -35,6 +37,10 @@ export interface IngestOptions {
   progress: (line: string) => void;
   /** The run's id when whoever started the process already named it (the operator route's launcher); else a new one. */
   runId?: string;
+  /** The registry whose series the requests ask for (a due run's: only the due releases' series); else `registry`. */
+  requestRegistry?: Registry;
+  /** Releases due when the run started: the summary and the ledger record which of them it found (found-releases.ts). */
+  watch?: readonly DueRelease[];
 }
 
 // The summary's shapes live with the code that builds them; callers of runIngestion keep finding them here.
@@ -115,8 +121,9 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     // Recorded only once its index is in place, so a run read as finished has published what it says. A run that cannot
     // record its end (a full disk) stays "running" in the ledger, as a killed one does, and the next run records it as
     // interrupted; what it did is reported all the same.
+    const releases = options.watch ? watchOf(store, options.watch, runId, options.progress) : undefined;
     try {
-      store.finishRun(runId, finished, outcome, { sources: results });
+      store.finishRun(runId, finished, outcome, { sources: results, ...(releases ? { releases } : {}) });
     } catch (error) {
       options.progress(`the end of the run could not be recorded: ${(error as Error).message}`);
     }
@@ -127,6 +134,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
       durationMs: options.now() - started,
       sources: results,
       totals: totalsOf(results),
+      ...(releases ? { releases } : {}),
     };
   } catch (error) {
     try {
@@ -137,6 +145,16 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     throw error;
   } finally {
     store.close();
+  }
+}
+
+/** The watched releases as the run leaves them; a ledger that cannot record them (a full disk) costs the run nothing. */
+function watchOf(store: Store, watch: readonly DueRelease[], runId: string, progress: (line: string) => void) {
+  try {
+    return watchedReleases(store.db, watch, runId);
+  } catch (error) {
+    progress(`the releases found could not be recorded: ${(error as Error).message}`);
+    return undefined;
   }
 }
 
@@ -358,7 +376,7 @@ async function fetchedDocuments(
   const { mode } = options;
   const context: RequestContext = {
     hosts: mode.hosts,
-    registry: options.registry,
+    registry: options.requestRegistry ?? options.registry,
     now: DateTime.fromMillis(options.now(), { zone: "utc" }),
     blsApiKey: mode.blsApiKey,
   };

@@ -1,4 +1,5 @@
 import type { RunOutcome } from "../../schemas/vocabularies.ts";
+import type { ReleaseWatch } from "./found-releases.ts";
 import type { SkippedByReason } from "./skipped-summary.ts";
 import type { SourceDefinition } from "./sources.ts";
 
@@ -27,6 +28,8 @@ export interface IngestSummary {
     eventsCancelled: number;
     vintagesAppended: number;
   };
+  /** The releases due when a live run started: which it found, and when (found-releases.ts). */
+  releases?: ReleaseWatch;
 }
 
 /** What one source's documents came to in this run. */

@@ -14,8 +14,14 @@ const runFields = {
 
 export const ingestionRunsSchema = obj({ runs: arrayOf(obj(runFields)) });
 
-/** `runId` names the run started, or the one already in progress when `started` is false (null when it is not known yet). */
-export const ingestionTriggerSchema = obj({ started: bool(), runId: nullable(runId()), runs: arrayOf(obj(runFields)) });
+/**
+ * `runId` names the run started, or the one already in progress when `started` is false (null when it is not known yet).
+ * `nothingDue`, only in the answer to a due run (`?due=true`) that found nothing due, says until when and which release.
+ */
+export const ingestionTriggerSchema = obj(
+  { started: bool(), runId: nullable(runId()), runs: arrayOf(obj(runFields)), nothingDue: str() },
+  ["nothingDue"],
+);
 
 /**
  * One run: `detail` says why a run failed as a whole (null otherwise), `logFile` is the progress log of a run started

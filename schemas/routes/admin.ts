@@ -1,6 +1,6 @@
 import { COMMON_ERROR_CODES } from "../errors.ts";
 import { RUN_ID_PATTERN } from "../ingestion-runs.ts";
-import { str } from "../json-schema.ts";
+import { enumOf, str } from "../json-schema.ts";
 import { ingestionRunSchema, ingestionRunsSchema, ingestionTriggerSchema } from "../responses/admin.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
@@ -37,6 +37,16 @@ export const adminRoutes: RouteSpec[] = [
     path: "/api/v1/admin/ingestion/runs",
     summary:
       "Start an ingestion run now: 202 with the new run's id and a Location for it; when a run is already in progress, `started` is false and runId and Location name that run",
+    parameters: [
+      {
+        name: "due",
+        in: "query",
+        required: false,
+        description:
+          "true: a due run (`service ingest --due`), asking only for the releases due now; when nothing is due no run starts, `started` is false and `nothingDue` says until when. Absent or false: a full run. Anything else: 400 VALIDATION_FAILED.",
+        schema: enumOf(["true", "false"]),
+      },
+    ],
     dataSchema: ingestionTriggerSchema,
     successStatus: 202,
     successHeaders: {

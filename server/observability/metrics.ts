@@ -4,6 +4,7 @@ import type { IndexStorage } from "../storage/index-storage.ts";
 import { countRunsByOutcome } from "../storage/run-outcome-counts.ts";
 import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
 import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupOutcome, type WeatherLookupRecorder } from "../weather/cache.ts";
+import { registerReleaseLatency } from "./release-latency.ts";
 import { RequestDurations } from "./request-durations.ts";
 
 /**
@@ -151,6 +152,7 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
       for (const outcome of RUN_OUTCOMES) runs.set({ outcome }, counts[outcome]);
     },
   });
+  registerReleaseLatency(registry, storage, dataDir);
 }
 
 /**

@@ -18,14 +18,17 @@ export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher
     "v1.admin.ingestionRuns": () => {
       return { data: { runs: readRecentRuns(config.dataDir) }, staticMeta: NO_ATTRIBUTION };
     },
-    "v1.admin.ingestionTrigger": () => {
+    "v1.admin.ingestionTrigger": ({ query }) => {
       if (!launcher) throw new ApiError("CONFIGURATION_ERROR", "This deployment cannot start ingestion runs.");
-      const { started, run } = launcher.start();
+      const due = query.get("due");
+      if (due !== null && due !== "true" && due !== "false")
+        throw new ApiError("VALIDATION_FAILED", "due must be true or false.");
+      const { started, run, nothingDue } = launcher.start({ due: due === "true" });
       const runs = runsIfReadable(config.dataDir);
       // A run another process started is found in the ledger once it has recorded itself (newest first).
       const runId = run?.id ?? runs.find((candidate) => candidate.outcome === "running")?.id ?? null;
       return {
-        data: { started, runId, runs },
+        data: { started, runId, runs, ...(nothingDue === undefined ? {} : { nothingDue }) },
         staticMeta: NO_ATTRIBUTION,
         ...(runId ? { headers: { location: runLocation(runId) } } : {}),
       };

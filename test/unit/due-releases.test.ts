@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { dueState, nothingDueLine } from "../../cli/ingest/due-releases.ts";
+import { dueDeadlineMsFrom, ingestClockFrom } from "../../cli/ingest/due-settings.ts";
+import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
+import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+
+const registry = readRegistrySources();
+const dataDir = mkdtempSync(join(tmpdir(), "due-releases-"));
+const HOURS_2 = 2 * 3600_000;
+
+function event(fields: Partial<StoredEvent> & Pick<StoredEvent, "id" | "release_slug">): StoredEvent {
+  return {
+    title: fields.release_slug,
+    scheduled_date: "2026-10-01",
+    scheduled_at: null,
+    time_precision: "DATE_ONLY",
+    source_timezone: "Europe/Luxembourg",
+    reference_period: null,
+    status: "SCHEDULED",
+    withdrawn_at: null,
+    first_seen_at: "2026-09-01T00:00:00Z",
+    updated_at: "2026-09-01T00:00:00Z",
+    ...fields,
+  };
+}
+
+const store = openStore(join(dataDir, "store.sqlite"));
+store.insertEvent(event({ id: "e-unemployment", release_slug: "eurostat-unemployment" }));
+store.insertEvent(event({ id: "e-cancelled", release_slug: "eurostat-retail-trade", status: "CANCELLED" }));
+store.insertEvent(event({ id: "e-no-series", release_slug: "ecb-bank-lending-survey" }));
+store.insertEvent(
+  event({
+    id: "e-cpi",
+    release_slug: "bls-consumer-price-index",
+    scheduled_date: "2026-10-15",
+    scheduled_at: "2026-10-15T12:30:00.000Z",
+    time_precision: "EXACT_TIME",
+    source_timezone: "America/New_York",
+  }),
+);
+store.close();
+
+describe("which releases are due", () => {
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const at = (instant: string) => dueState(dataDir, registry, Date.parse(instant), HOURS_2);
+
+  it("a date-only release is due from its publisher's customary hour until the deadline, never presented as its time", () => {
+    const before = at("2026-10-01T08:59:59Z");
+    expect(before.due).toEqual([]);
+    expect(before.next).toMatchObject({
+      eventId: "e-unemployment",
+      scheduledAt: null,
+      dueFrom: "2026-10-01T09:00:00Z",
+    });
+    expect(nothingDueLine(before)).toBe(
+      "nothing due until 2026-10-01T09:00:00Z, eurostat-unemployment (eurostat-unemployment, dated 2026-10-01 with no time: asked for from the customary 11:00 Europe/Luxembourg)",
+    );
+    const due = at("2026-10-01T09:00:00Z").due;
+    // Cancelled events and releases with no series to fetch are never due.
+    expect(due.map((release) => release.eventId)).toEqual(["e-unemployment"]);
+    expect(due[0]).toMatchObject({ sources: ["eurostat-sdmx"], dueUntil: "2026-10-01T11:00:00Z" });
+    expect(due[0]!.seriesSlugs).toContain("ea-unemployment-rate");
+    expect(at("2026-10-01T10:59:59Z").due).toHaveLength(1);
+    const after = at("2026-10-01T11:00:00Z");
+    expect(after.due).toEqual([]);
+    expect(after.next).toMatchObject({ eventId: "e-cpi", dueFrom: "2026-10-15T12:30:00Z" });
+  });
+
+  it("a release with its figures in is neither due nor next", () => {
+    const writable = openStore(join(dataDir, "store.sqlite"));
+    writable.addEvidence("e-unemployment", "VERIFIED_VALUE", "2026-10-01T09:01:00Z", null, "value", null);
+    writable.close();
+    expect(at("2026-10-01T09:30:00Z").due).toEqual([]);
+    expect(at("2026-09-30T00:00:00Z").next).toMatchObject({ eventId: "e-cpi" });
+  });
+
+  it("the derived CPI series brings the index it is computed from into the request", () => {
+    const [cpi] = at("2026-10-15T12:31:00Z").due;
+    expect(cpi).toMatchObject({ eventId: "e-cpi", sources: ["bls-api"] });
+    expect(cpi!.seriesSlugs.sort()).toEqual(
+      ["us-cpi-all-items-12-month-change", "us-cpi-all-items-nsa", "us-cpi-all-items-sa"].sort(),
+    );
+  });
+
+  it("with no store, nothing is due and the line says why", () => {
+    const state = dueState(join(dataDir, "absent"), registry, Date.now(), HOURS_2);
+    expect(nothingDueLine(state)).toBe(
+      "nothing due: the store holds no calendar yet (a full `service ingest` reads it)",
+    );
+  });
+});
+
+describe("due-run settings", () => {
+  it("the deadline defaults to 2 hours and is configurable in minutes", () => {
+    expect(dueDeadlineMsFrom({})).toBe(HOURS_2);
+    expect(dueDeadlineMsFrom({ SERVICE_DUE_DEADLINE_MINUTES: "30" })).toBe(1_800_000);
+    expect(() => dueDeadlineMsFrom({ SERVICE_DUE_DEADLINE_MINUTES: "0" })).toThrow(/SERVICE_DUE_DEADLINE_MINUTES/);
+  });
+
+  it("SERVICE_CLOCK_START starts the clock at an instant with its offset, and refuses one without", () => {
+    const clock = ingestClockFrom({ SERVICE_CLOCK_START: "2026-08-12T08:31:00-04:00" });
+    expect(clock() - Date.parse("2026-08-12T12:31:00Z")).toBeGreaterThanOrEqual(0);
+    expect(clock() - Date.parse("2026-08-12T12:31:00Z")).toBeLessThan(60_000);
+    expect(() => ingestClockFrom({ SERVICE_CLOCK_START: "2026-08-12T12:31:00" })).toThrow(/SERVICE_CLOCK_START/);
+  });
+});
