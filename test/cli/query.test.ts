@@ -192,11 +192,35 @@ describe("service query over the sample archive", () => {
     expect(result.stderr).toBe("NOT_FOUND: No series has this slug.\n");
   });
 
-  it("answers a missing corpus with SERVICE_UNAVAILABLE and exit code 1", () => {
+  it("answers a missing corpus with SERVICE_UNAVAILABLE naming the data directory looked in, and exit code 1", () => {
     const empty = mkdtempSync(join(tmpdir(), "query-empty-"));
     const result = runCli(["query", "releases", "--data-dir", empty]);
     expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toMatch(/^SERVICE_UNAVAILABLE: /);
+    expect(result.stderr).toBe(
+      `SERVICE_UNAVAILABLE: no registry.json or index.sqlite in data directory ${empty}: write them with \`service ingest --data-dir ${empty}\`\n`,
+    );
     rmSync(empty, { recursive: true, force: true });
+  });
+
+  it("takes kebab-case flags, the API's spellings kept as hidden aliases", () => {
+    const help = runCli(["query", "releases", "--help"]).stdout;
+    expect(help).toContain("--per-series <value>");
+    expect(help).not.toContain("--perSeries");
+    // Each release carries its series' newest periods, one unless told (--per-series).
+    const periods = (flag: string) =>
+      JSON.parse(query("releases", "--series", "us-unemployment-rate", flag, "2", "--json").stdout).data.releases[0]
+        .periods.length;
+    expect(periods("--per-series")).toBe(2);
+    expect(periods("--perSeries")).toBe(2);
+  });
+
+  it("takes --timezone as a switch, as its help says", () => {
+    const events = (...flags: string[]) =>
+      tsvRows(query("events", "--from", "2025-10-20", "--to", "2025-10-25", ...flags).stdout);
+    expect(events().map((row) => row.local)).toEqual([""]);
+    const local = events("--timezone");
+    expect(local.map((row) => row.local)).toEqual(["2025-10-24 12:30"]);
+    // A value after it, as the API's parameter and the flag's older form take, is accepted and not read.
+    expect(events("--timezone", "yes")).toEqual(local);
   });
 });
