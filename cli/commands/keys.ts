@@ -5,6 +5,7 @@ import { KEY_ID_PATTERN, type KeyFile, newKey } from "../../server/keys/api-keys
 import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { dataDirFrom, environmentFrom, keysFileFrom, usableKeysFile } from "../config.ts";
 import { writeResult } from "../output-errors.ts";
+import { leftOutNote, renderFittedTable, terminalWidth } from "../terminal-table.ts";
 import { EXIT_CODES } from "../usage.ts";
 
 function parseScopes(raw: string): Scope[] {
@@ -110,18 +111,40 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
 
   keys
     .command("list")
-    .description("List keys (never their secrets)")
+    .description("List keys as a table fitted to the terminal (COLUMNS overrides its width), never their secrets")
     .action(async () => {
       const path = keysFile();
       const { readKeyFile } = await keyFile();
-      const rows = (await onKeyFile(path, () => readKeyFile(path))).keys;
-      if (rows.length === 0) process.stdout.write("no keys\n");
-      for (const key of rows) {
-        const state = key.revokedAt ? `revoked ${key.revokedAt}` : "active";
-        process.stdout.write(
-          `${key.id}  ${key.environment}  ${key.scopes.join(",")}  ${key.name}  created ${key.createdAt}  ${state}\n`,
-        );
-      }
+      const listed = (await onKeyFile(path, () => readKeyFile(path))).keys;
+      if (listed.length === 0) return void process.stdout.write("no keys\n");
+      const width = terminalWidth(env, process.stdout);
+      const fitted = renderFittedTable(
+        {
+          columns: [
+            { name: "id" },
+            { name: "state" },
+            { name: "environment" },
+            // A space after each comma lets the column wrap between scopes, never inside one.
+            { name: "scopes", wraps: true, narrowest: 0 },
+            { name: "name", wraps: true },
+            { name: "created" },
+            { name: "revoked" },
+          ],
+          rows: listed.map((key) => [
+            key.id,
+            key.revokedAt ? "revoked" : "active",
+            key.environment,
+            key.scopes.join(", "),
+            key.name,
+            key.createdAt,
+            key.revokedAt ?? "",
+          ]),
+          keep: ["id", "state", "scopes", "environment", "name", "created", "revoked"],
+        },
+        width,
+      );
+      const note = leftOutNote(fitted, width);
+      process.stdout.write(fitted.text + (note ? `${note}\n` : ""));
     });
 
   keys

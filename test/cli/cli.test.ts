@@ -203,7 +203,7 @@ describe("service CLI", () => {
     expect(stored).not.toContain(secret);
     const id = secret.split("_")[1]!;
     const listed = runCli(["keys", "list"], env);
-    expect(listed.stdout).toContain(`${id}  preview  weather:read,economics:read  dashboard`);
+    expect(listed.stdout).toMatch(new RegExp(`^${id} +active +preview +weather:read, economics:read +dashboard$`, "m"));
     expect(listed.stdout).not.toContain(secret);
     expect(runCli(["keys", "revoke", id], env).status).toBe(0);
     expect(runCli(["keys", "list"], env).stdout).toMatch(/revoked/);

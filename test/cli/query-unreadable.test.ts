@@ -53,11 +53,13 @@ describe("service query on a data directory whose files cannot be read", () => {
     );
   });
 
-  it("still answers a data directory with no index yet with the API's SERVICE_UNAVAILABLE", () => {
+  it("answers a data directory with no index yet with the API's SERVICE_UNAVAILABLE, naming the directory and the file", () => {
     const dir = dataDir();
     expect(runCli(["registry", "--data-dir", dir]).status).toBe(0);
     const result = runCli(["query", "events", "--data-dir", dir]);
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/^SERVICE_UNAVAILABLE: /);
+    expect(result.stderr).toBe(
+      `SERVICE_UNAVAILABLE: no index.sqlite in data directory ${dir}: write it with \`service ingest --data-dir ${dir}\`\n`,
+    );
   });
 });

@@ -4,20 +4,28 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseTable } from "../support/parse-table.ts";
 import { runCli } from "../support/run-cli.ts";
 
 const BIN = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 
 /** Runs the executable with a pseudo-terminal `columns` wide as its stdout (util-linux `script`); output as seen there. */
-function onTerminal(columns: number, args: string[]) {
+function onTerminal(columns: number, args: string[], env: Record<string, string> = {}) {
   const command = `stty cols ${columns} rows 50; exec '${process.execPath}' '${BIN}' ${args.map((arg) => `'${arg}'`).join(" ")}`;
   const result = spawnSync("script", ["-qec", command, "/dev/null"], {
     encoding: "utf8",
     timeout: 30_000,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
   });
   return { status: result.status, output: result.stdout.replaceAll("\r\n", "\n") };
+}
+
+/** Tab-separated rows as the CLI prints them off a terminal, each by column name. */
+function tsvRows(stdout: string): Record<string, string>[] {
+  const [header, ...lines] = stdout.replace(/\n$/, "").split("\n");
+  const names = header!.split("\t");
+  return lines.map((line) => Object.fromEntries(line.split("\t").map((cell, at) => [names[at]!, cell])));
 }
 
 describe("service query over the sample archive", () => {
@@ -76,31 +84,51 @@ describe("service query over the sample archive", () => {
     expect(series.stderr).toMatch(/^showing 3 of \d+; --limit N for more\n$/);
   });
 
-  it.skipIf(!hasScript)(
-    "prints a table cut to the terminal's width on a terminal, with the line saying more rows exist",
-    () => {
-      const result = onTerminal(72, [
-        "query",
-        "events",
-        "--from",
-        "2025-10-01",
-        "--to",
-        "2025-12-31",
-        "--limit",
-        "2",
-        "--data-dir",
-        dataDir,
-      ]);
-      expect(result.status, result.output).toBe(0);
-      const lines = result.output.trimEnd().split("\n");
-      expect(lines).toHaveLength(5);
-      expect(lines[0]).toMatch(/^date\s+time\s+local\s+release\s+period\s+status\s+state\s+title$/);
-      expect(lines[1]).toMatch(/^-+( +-+){7}$/);
-      for (const line of lines.slice(0, 4)) expect(line.length, line).toBeLessThanOrEqual(72);
-      expect(lines[2]).toContain("…");
-      expect(lines[4]).toMatch(/^showing 2, more exist; --limit N or --cursor \S+ for more$/);
-    },
-  );
+  /**
+   * The table `query <args>` prints on a terminal `width` columns wide, checked against the same rows off a terminal:
+   * every line fits, the columns a user reads and copies are there, every value shown is whole (a title wrapped onto
+   * lines joined back with a space), and the columns left out are named.
+   */
+  function checkFitted(args: string[], width: number, needed: string[], whole: Record<string, string>[]): string {
+    const what = `${args.join(" ")} at ${width}`;
+    const result = onTerminal(width, ["query", ...args, "--data-dir", dataDir]);
+    expect(result.status, result.output).toBe(0);
+    for (const line of result.output.split("\n")) expect(line.length, `${what}: ${line}`).toBeLessThanOrEqual(width);
+    const table = parseTable(result.output);
+    expect(table.columns, what).toEqual(expect.arrayContaining(needed));
+    expect(table.rows, what).toEqual(
+      whole.map((row) => Object.fromEntries(table.columns.map((column) => [column, row[column]]))),
+    );
+    const leftOut = Object.keys(whole[0]!).filter(
+      (column) => !table.columns.includes(column) && whole.some((row) => row[column] !== ""),
+    );
+    expect(leftOut.length, `${what}: some column is left out`).toBeGreaterThan(0);
+    expect(table.notes.join(" "), what).toContain(
+      `left out to fit ${width} columns: ${leftOut.join(", ")} (COLUMNS=N sets the width)`,
+    );
+    return result.output;
+  }
+
+  it.skipIf(!hasScript)("fits events to 80 and 100 columns, the time and title whole; COLUMNS sets the width", () => {
+    const args = ["events", "--from", "2025-09-01", "--to", "2025-12-31", "--limit", "12", "--tz", "America/New_York"];
+    const whole = tsvRows(query(...args).stdout);
+    expect(whole.some((row) => row.title!.length > 40)).toBe(true);
+    checkFitted(args, 80, ["time", "title"], whole);
+    const wide = checkFitted(args, 100, ["time", "title", "local"], whole);
+    expect(parseTable(wide).notes.at(-1)).toMatch(/^showing 12, more exist; --limit N or --cursor \S+ for more$/);
+    expect(onTerminal(80, ["query", ...args, "--data-dir", dataDir], { COLUMNS: "100" }).output).toBe(wide);
+  });
+
+  it.skipIf(!hasScript)("fits the calendar to 80 and 100 columns, the time and title whole", () => {
+    const args = ["calendar", "--from", "2025-09-01", "--to", "2025-12-31", "--limit", "12"];
+    const whole = tsvRows(query(...args).stdout);
+    for (const width of [80, 100]) checkFitted(args, width, ["time", "title"], whole);
+  });
+
+  it.skipIf(!hasScript)("fits series to 80 and 100 columns, every slug whole", () => {
+    const whole = tsvRows(query("series").stdout);
+    for (const width of [80, 100]) checkFitted(["series"], width, ["slug"], whole);
+  });
 
   it("prints the whole { data, meta } answer with --json, identical in shape to the route's", () => {
     const result = query(
@@ -164,11 +192,35 @@ describe("service query over the sample archive", () => {
     expect(result.stderr).toBe("NOT_FOUND: No series has this slug.\n");
   });
 
-  it("answers a missing corpus with SERVICE_UNAVAILABLE and exit code 1", () => {
+  it("answers a missing corpus with SERVICE_UNAVAILABLE naming the data directory looked in, and exit code 1", () => {
     const empty = mkdtempSync(join(tmpdir(), "query-empty-"));
     const result = runCli(["query", "releases", "--data-dir", empty]);
     expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toMatch(/^SERVICE_UNAVAILABLE: /);
+    expect(result.stderr).toBe(
+      `SERVICE_UNAVAILABLE: no registry.json or index.sqlite in data directory ${empty}: write them with \`service ingest --data-dir ${empty}\`\n`,
+    );
     rmSync(empty, { recursive: true, force: true });
+  });
+
+  it("takes kebab-case flags, the API's spellings kept as hidden aliases", () => {
+    const help = runCli(["query", "releases", "--help"]).stdout;
+    expect(help).toContain("--per-series <value>");
+    expect(help).not.toContain("--perSeries");
+    // Each release carries its series' newest periods, one unless told (--per-series).
+    const periods = (flag: string) =>
+      JSON.parse(query("releases", "--series", "us-unemployment-rate", flag, "2", "--json").stdout).data.releases[0]
+        .periods.length;
+    expect(periods("--per-series")).toBe(2);
+    expect(periods("--perSeries")).toBe(2);
+  });
+
+  it("takes --timezone as a switch, as its help says", () => {
+    const events = (...flags: string[]) =>
+      tsvRows(query("events", "--from", "2025-10-20", "--to", "2025-10-25", ...flags).stdout);
+    expect(events().map((row) => row.local)).toEqual([""]);
+    const local = events("--timezone");
+    expect(local.map((row) => row.local)).toEqual(["2025-10-24 12:30"]);
+    // A value after it, as the API's parameter and the flag's older form take, is accepted and not read.
+    expect(events("--timezone", "yes")).toEqual(local);
   });
 });

@@ -19,6 +19,18 @@ export function unreadableDataFiles(dataDir: string, storageEnabled: boolean): s
   ].filter((line): line is string => line !== null);
 }
 
+/**
+ * The line `service query` prints for an answer saying the data is not there (SERVICE_UNAVAILABLE and kin), naming the
+ * data directory looked in: the files it lacks and the command that writes them, or else the API's own message.
+ */
+export function noDataLine(code: string, message: string, dataDir: string, storageEnabled: boolean): string {
+  const expected = storageEnabled ? [DATA_FILES.registry, DATA_FILES.index] : [DATA_FILES.registry];
+  const missing = expected.filter((name) => !existsSync(join(dataDir, name)));
+  if (missing.length === 0)
+    return `${code}: ${message} (data directory ${dataDir}${storageEnabled ? "" : "; SERVICE_STORAGE is false"})`;
+  return `${code}: no ${missing.join(" or ")} in data directory ${dataDir}: write ${missing.length > 1 ? "them" : "it"} with \`service ingest --data-dir ${dataDir}\``;
+}
+
 function unreadable(what: string, path: string, read: () => unknown, remedy: string): string | null {
   if (!existsSync(path)) return null;
   try {
