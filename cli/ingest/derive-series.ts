@@ -1,5 +1,6 @@
 import { Decimal } from "decimal.js";
 import { DateTime } from "luxon";
+import { periodBefore } from "../../schemas/reference-periods.ts";
 import type { DerivedSeriesRule } from "../../schemas/registry.ts";
 import type { ValueTransformation } from "../../schemas/vocabularies.ts";
 import { lastTargetBusinessDay } from "./target-business-days.ts";
@@ -39,6 +40,7 @@ export interface DerivedValue {
 /** What each kind of rule does to its inputs (provenance `transformation`). */
 export const DERIVATION_TRANSFORMATIONS: Record<DerivedSeriesRule["kind"], ValueTransformation[]> = {
   PERCENT_CHANGE_YEAR_AGO: ["PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP"],
+  PERCENT_CHANGE_PREVIOUS_PERIOD: ["PERCENT_CHANGE_PREVIOUS_PERIOD", "ROUNDED_HALF_UP"],
   LEVEL_IN_FORCE_AT_PERIOD_END: ["LEVEL_IN_FORCE_AT_PERIOD_END"],
   VALUE_ON_LAST_TARGET_BUSINESS_DAY: ["VALUE_ON_LAST_TARGET_BUSINESS_DAY"],
 };
@@ -56,7 +58,9 @@ export function deriveValues(
 ): DerivedValue[] {
   switch (rule.kind) {
     case "PERCENT_CHANGE_YEAR_AGO":
-      return deriveYearAgoChange(rule.decimalPlaces ?? 0, inputSeriesId, inputs);
+      return derivePercentChange(yearBefore, rule.decimalPlaces ?? 0, inputSeriesId, inputs);
+    case "PERCENT_CHANGE_PREVIOUS_PERIOD":
+      return derivePercentChange(periodBefore, rule.decimalPlaces ?? 0, inputSeriesId, inputs);
     case "LEVEL_IN_FORCE_AT_PERIOD_END":
       return deriveLevelAtMonthEnd(inputSeriesId, inputs, asOf);
     case "VALUE_ON_LAST_TARGET_BUSINESS_DAY":
@@ -65,15 +69,20 @@ export function deriveValues(
 }
 
 /**
- * (value[t] / value[t-1y] - 1) * 100, rounded half-up to `decimalPlaces`, for each period with a year-ago twin. When
- * either input is the publisher's gap (a period it states without a value), the derived period is stated too, as null
- * with the reason, so the gap is never silently dropped.
+ * (value[t] / value[base(t)] - 1) * 100, rounded half-up to `decimalPlaces`, for each period whose base period (a year
+ * before, or the period before) is held. When either input is the publisher's gap (a period it states without a value),
+ * the derived period is stated too, as null with the reason, so the gap is never silently dropped.
  */
-function deriveYearAgoChange(decimalPlaces: number, inputSeriesId: string, inputs: InputVintage[]): DerivedValue[] {
+function derivePercentChange(
+  base: (period: string) => string | null,
+  decimalPlaces: number,
+  inputSeriesId: string,
+  inputs: InputVintage[],
+): DerivedValue[] {
   const byPeriod = new Map(inputs.map((input) => [input.referencePeriod, input]));
   const derived: DerivedValue[] = [];
   for (const current of inputs) {
-    const earlierPeriod = yearBefore(current.referencePeriod);
+    const earlierPeriod = base(current.referencePeriod);
     const earlier = earlierPeriod ? byPeriod.get(earlierPeriod) : undefined;
     if (!earlier || (earlier.value !== null && new Decimal(earlier.value).isZero())) continue;
     const used = [inputOf(inputSeriesId, current), inputOf(inputSeriesId, earlier)];
