@@ -69,3 +69,14 @@ export function parsePeriodText(text: string, formats: readonly PeriodFormat[]):
 export function periodEndDate(code: string): string | null {
   return parsePeriodText(code, SDMX_PERIOD_FORMATS)?.endDate ?? null;
 }
+
+/**
+ * The code of the period immediately before `code`, of the same kind (`2026-01` → `2025-12`, `2026-Q1` → `2025-Q4`,
+ * `2026-03-01` → `2026-02-28`, `2026` → `2025`), or null for a code we do not use.
+ */
+export function periodBefore(code: string): string | null {
+  const period = parsePeriodText(code, SDMX_PERIOD_FORMATS);
+  if (period === null || period.code !== code) return null;
+  const start = DateTime.fromISO(period.startDate, { zone: "utc" });
+  return referencePeriodAt(period.kind, start.minus({ [UNIT[period.kind]]: 1 })).code;
+}

@@ -54,6 +54,7 @@ export const seriesSourceSchema = strict(
             formula: str(),
             kind: enumOf([
               "PERCENT_CHANGE_YEAR_AGO",
+              "PERCENT_CHANGE_PREVIOUS_PERIOD",
               "LEVEL_IN_FORCE_AT_PERIOD_END",
               "VALUE_ON_LAST_TARGET_BUSINESS_DAY",
             ]),
@@ -83,6 +84,7 @@ export const releaseSourceSchema = strict(
       importance: enumOf(IMPORTANCE_LEVELS),
       importanceBasis: str(),
       seriesSlugs: arrayOf(slug),
+      headlineSeriesSlugs: arrayOf(slug),
       titlePatterns: {
         type: "object",
         propertyNames: enumOf(CALENDAR_SOURCES),

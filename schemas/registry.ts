@@ -32,7 +32,8 @@ export interface UpstreamSeriesId {
 
 /**
  * A series the service computes from a publisher's values, vintaged like any other (cli/ingest/derive-series.ts):
- * `PERCENT_CHANGE_YEAR_AGO` of a registered series, rounded half-up to `decimalPlaces`; `LEVEL_IN_FORCE_AT_PERIOD_END`,
+ * `PERCENT_CHANGE_YEAR_AGO` or `PERCENT_CHANGE_PREVIOUS_PERIOD` of a registered series, rounded half-up to
+ * `decimalPlaces`; `LEVEL_IN_FORCE_AT_PERIOD_END`,
  * the level in force on the last day of each month, of a publisher series that states only the dates on which the
  * level changed (the ECB key rates), read as `inputUpstream` and never served itself, since its dates are not
  * reference periods of ours; `VALUE_ON_LAST_TARGET_BUSINESS_DAY`, the value a daily publisher series (the €STR, read as
@@ -41,12 +42,16 @@ export interface UpstreamSeriesId {
 export interface DerivedSeriesRule {
   /** Human-readable formula including its rounding rule. */
   formula: string;
-  kind: "PERCENT_CHANGE_YEAR_AGO" | "LEVEL_IN_FORCE_AT_PERIOD_END" | "VALUE_ON_LAST_TARGET_BUSINESS_DAY";
+  kind:
+    | "PERCENT_CHANGE_YEAR_AGO"
+    | "PERCENT_CHANGE_PREVIOUS_PERIOD"
+    | "LEVEL_IN_FORCE_AT_PERIOD_END"
+    | "VALUE_ON_LAST_TARGET_BUSINESS_DAY";
   /** The registered series it is computed from; exactly one of this and `inputUpstream`. */
   inputSeriesSlug?: string;
   /** The publisher series it is computed from, read only as this input. */
   inputUpstream?: UpstreamSeriesId;
-  /** Decimal places of the published result (half-up rounding); PERCENT_CHANGE_YEAR_AGO only. */
+  /** Decimal places of the published result (half-up rounding); the two percent-change kinds only. */
   decimalPlaces?: number;
 }
 
@@ -85,6 +90,12 @@ export interface Release {
   /** How the importance level was arrived at (our editorial methodology, not a market-impact claim). */
   importanceBasis: string;
   seriesSlugs: string[];
+  /**
+   * The release's headline figures among `seriesSlugs`, in the order the publisher's own release text states them. An
+   * event's `values.actual` and `previous` come from the first of them the service holds a value of for the event's
+   * period, else the next (docs/data.md, "Values of an event"). Empty for a release without registered series.
+   */
+  headlineSeriesSlugs: string[];
   /** Per calendar source: case-insensitive regular expressions matched against the source's event title. */
   titlePatterns: Partial<Record<CalendarSource, string[]>>;
   /** Case-insensitive regular expressions matched against the titles of the publisher's own announcements (news feeds). */

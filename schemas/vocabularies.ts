@@ -68,8 +68,8 @@ export type ValueDerivation = (typeof VALUE_DERIVATIONS)[number];
  * - `MISSING_MARKER_AS_NULL`: the publisher's no-value mark (`-`, `:`, an empty cell, a no-data position) served as null;
  * - `UPDATE_TIME_TO_UTC`: the publisher's local update time restated as a UTC instant;
  * - `JSON_NUMBER_TEXT_KEPT`: a value the document carries as a JSON number, kept as the digits written (never a float);
- * - the computations of derived series: `PERCENT_CHANGE_YEAR_AGO` with `ROUNDED_HALF_UP`, `LEVEL_IN_FORCE_AT_PERIOD_END`,
- *   `VALUE_ON_LAST_TARGET_BUSINESS_DAY`.
+ * - the computations of derived series: `PERCENT_CHANGE_YEAR_AGO` or `PERCENT_CHANGE_PREVIOUS_PERIOD` with
+ *   `ROUNDED_HALF_UP`, `LEVEL_IN_FORCE_AT_PERIOD_END`, `VALUE_ON_LAST_TARGET_BUSINESS_DAY`.
  */
 export const VALUE_TRANSFORMATIONS = [
   "PERIOD_CODE_REWRITTEN",
@@ -77,6 +77,7 @@ export const VALUE_TRANSFORMATIONS = [
   "UPDATE_TIME_TO_UTC",
   "JSON_NUMBER_TEXT_KEPT",
   "PERCENT_CHANGE_YEAR_AGO",
+  "PERCENT_CHANGE_PREVIOUS_PERIOD",
   "ROUNDED_HALF_UP",
   "LEVEL_IN_FORCE_AT_PERIOD_END",
   "VALUE_ON_LAST_TARGET_BUSINESS_DAY",

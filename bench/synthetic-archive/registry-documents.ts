@@ -89,6 +89,7 @@ function releaseEntry(release: SyntheticRelease): Release {
     importance: "UNCLASSIFIED",
     importanceBasis: "Synthetic benchmark release: not classified.",
     seriesSlugs: release.seriesSlugs,
+    headlineSeriesSlugs: release.seriesSlugs,
     titlePatterns: { [about(release.publisher).calendar]: [`^${release.title}$`] },
     newsTitlePatterns: [`^${release.title}\\b`],
   };

@@ -159,6 +159,7 @@ function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunConte
       (vintage): InputVintage => ({
         referencePeriod: vintage.reference_period,
         value: vintage.value,
+        publicationStatus: vintage.publication_status,
         note: vintage.note,
         sequence: vintage.sequence,
         documentSha256: vintage.document_sha256,
@@ -167,14 +168,14 @@ function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunConte
     );
     const source = current.find((vintage) => vintage.source !== null)?.source ?? null;
     let changed = 0;
-    for (const derived of deriveValues(rule, index.inputSeriesId(series), inputs, asOf)) {
+    for (const derived of deriveValues(rule, series.publisher, index.inputSeriesId(series), inputs, asOf)) {
       const previous = store.currentVintage(series.slug, derived.referencePeriod);
       if (
         !isNewVintage(
           previous
             ? { sequence: previous.sequence, value: previous.value, publicationStatus: previous.publication_status }
             : undefined,
-          { value: derived.value, publicationStatus: null },
+          { value: derived.value, publicationStatus: derived.publicationStatus },
         )
       )
         continue;
@@ -189,7 +190,7 @@ function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunConte
         reference_period: derived.referencePeriod,
         sequence: (previous?.sequence ?? 0) + 1,
         value: derived.value,
-        publication_status: null,
+        publication_status: derived.publicationStatus,
         source_updated_at: null,
         ingested_at: run.at,
         run_id: run.runId,

@@ -1,13 +1,17 @@
 import { Decimal } from "decimal.js";
 import { DateTime } from "luxon";
+import { leastFinalStatus } from "../../schemas/publication-status.ts";
+import { periodBefore } from "../../schemas/reference-periods.ts";
 import type { DerivedSeriesRule } from "../../schemas/registry.ts";
-import type { ValueTransformation } from "../../schemas/vocabularies.ts";
+import type { Publisher, ValueTransformation } from "../../schemas/vocabularies.ts";
 import { lastTargetBusinessDay } from "./target-business-days.ts";
 
 /** One current input value as the ledger holds it, with the vintage and document it is. */
 export interface InputVintage {
   referencePeriod: string;
   value: string | null;
+  /** The publisher's status of the value (`P`, `p`, `A`), as written. */
+  publicationStatus: string | null;
   note: string | null;
   sequence: number;
   documentSha256: string | null;
@@ -23,6 +27,8 @@ export interface DerivedInput {
   /** The publisher's own period, where it is not one of our codes (the ECB's date of change). */
   sourcePeriod?: string;
   value: string | null;
+  /** The publisher's status of the input value, as written. */
+  publicationStatus: string | null;
   /** The input's vintage (its sequence in the ledger): which publication of the input was used. */
   vintage: number;
   document: { sha256: string; fetchedAt: string } | null;
@@ -31,6 +37,11 @@ export interface DerivedInput {
 export interface DerivedValue {
   referencePeriod: string;
   value: string | null;
+  /**
+   * The least final publication status of its inputs (schemas/publication-status.ts): a value computed from a
+   * provisional input is provisional, and a change of an input's status alone changes the derived value's, a revision.
+   */
+  publicationStatus: string | null;
   /** Why there is no value, where an input is the publisher's gap. */
   note: string | null;
   inputs: DerivedInput[];
@@ -39,24 +50,43 @@ export interface DerivedValue {
 /** What each kind of rule does to its inputs (provenance `transformation`). */
 export const DERIVATION_TRANSFORMATIONS: Record<DerivedSeriesRule["kind"], ValueTransformation[]> = {
   PERCENT_CHANGE_YEAR_AGO: ["PERCENT_CHANGE_YEAR_AGO", "ROUNDED_HALF_UP"],
+  PERCENT_CHANGE_PREVIOUS_PERIOD: ["PERCENT_CHANGE_PREVIOUS_PERIOD", "ROUNDED_HALF_UP"],
   LEVEL_IN_FORCE_AT_PERIOD_END: ["LEVEL_IN_FORCE_AT_PERIOD_END"],
   VALUE_ON_LAST_TARGET_BUSINESS_DAY: ["VALUE_ON_LAST_TARGET_BUSINESS_DAY"],
 };
 
 /**
  * Every value of a derived series, from the current vintages of its input (oldest period first), in exact decimal
- * arithmetic. `asOf` is when the input was last read: a month whose last day is still to come has no level in force
- * at its end yet.
+ * arithmetic, each with the least final status of the inputs it used (`publisher`'s codes). `asOf` is when the input
+ * was last read: a month whose last day is still to come has no level in force at its end yet.
  */
 export function deriveValues(
   rule: DerivedSeriesRule,
+  publisher: Publisher,
   inputSeriesId: string,
   inputs: InputVintage[],
   asOf: string,
 ): DerivedValue[] {
+  return derivedWithoutStatus(rule, inputSeriesId, inputs, asOf).map((derived) => ({
+    ...derived,
+    publicationStatus: leastFinalStatus(
+      publisher,
+      derived.inputs.map((input) => input.publicationStatus),
+    ),
+  }));
+}
+
+function derivedWithoutStatus(
+  rule: DerivedSeriesRule,
+  inputSeriesId: string,
+  inputs: InputVintage[],
+  asOf: string,
+): Omit<DerivedValue, "publicationStatus">[] {
   switch (rule.kind) {
     case "PERCENT_CHANGE_YEAR_AGO":
-      return deriveYearAgoChange(rule.decimalPlaces ?? 0, inputSeriesId, inputs);
+      return derivePercentChange(yearBefore, rule.decimalPlaces ?? 0, inputSeriesId, inputs);
+    case "PERCENT_CHANGE_PREVIOUS_PERIOD":
+      return derivePercentChange(periodBefore, rule.decimalPlaces ?? 0, inputSeriesId, inputs);
     case "LEVEL_IN_FORCE_AT_PERIOD_END":
       return deriveLevelAtMonthEnd(inputSeriesId, inputs, asOf);
     case "VALUE_ON_LAST_TARGET_BUSINESS_DAY":
@@ -65,15 +95,20 @@ export function deriveValues(
 }
 
 /**
- * (value[t] / value[t-1y] - 1) * 100, rounded half-up to `decimalPlaces`, for each period with a year-ago twin. When
- * either input is the publisher's gap (a period it states without a value), the derived period is stated too, as null
- * with the reason, so the gap is never silently dropped.
+ * (value[t] / value[base(t)] - 1) * 100, rounded half-up to `decimalPlaces`, for each period whose base period (a year
+ * before, or the period before) is held. When either input is the publisher's gap (a period it states without a value),
+ * the derived period is stated too, as null with the reason, so the gap is never silently dropped.
  */
-function deriveYearAgoChange(decimalPlaces: number, inputSeriesId: string, inputs: InputVintage[]): DerivedValue[] {
+function derivePercentChange(
+  base: (period: string) => string | null,
+  decimalPlaces: number,
+  inputSeriesId: string,
+  inputs: InputVintage[],
+): Omit<DerivedValue, "publicationStatus">[] {
   const byPeriod = new Map(inputs.map((input) => [input.referencePeriod, input]));
-  const derived: DerivedValue[] = [];
+  const derived: Omit<DerivedValue, "publicationStatus">[] = [];
   for (const current of inputs) {
-    const earlierPeriod = yearBefore(current.referencePeriod);
+    const earlierPeriod = base(current.referencePeriod);
     const earlier = earlierPeriod ? byPeriod.get(earlierPeriod) : undefined;
     if (!earlier || (earlier.value !== null && new Decimal(earlier.value).isZero())) continue;
     const used = [inputOf(inputSeriesId, current), inputOf(inputSeriesId, earlier)];
@@ -107,11 +142,15 @@ function deriveYearAgoChange(decimalPlaces: number, inputSeriesId: string, input
  * the latest change dated on or before that day, as the publisher wrote it. Months run from that of the first change to
  * the last month that had ended by `asOf`; before the first change nothing is known, so nothing is stated.
  */
-function deriveLevelAtMonthEnd(inputSeriesId: string, inputs: InputVintage[], asOf: string): DerivedValue[] {
+function deriveLevelAtMonthEnd(
+  inputSeriesId: string,
+  inputs: InputVintage[],
+  asOf: string,
+): Omit<DerivedValue, "publicationStatus">[] {
   const changes = inputs.filter((input) => /^\d{4}-\d{2}-\d{2}$/.test(input.referencePeriod));
   if (changes.length === 0) return [];
   const asOfDate = asOf.slice(0, 10);
-  const derived: DerivedValue[] = [];
+  const derived: Omit<DerivedValue, "publicationStatus">[] = [];
   let position = 0;
   for (
     let month = DateTime.fromISO(changes[0]!.referencePeriod, { zone: "utc" }).startOf("month");
@@ -139,14 +178,17 @@ function deriveLevelAtMonthEnd(inputSeriesId: string, inputs: InputVintage[], as
  * published, which is the business day after it) is not complete and gets no value, and neither does a month with no
  * daily value at all. Unlike a level that holds until it changes, a daily rate says nothing about the days after it.
  */
-function deriveValueOnLastBusinessDay(inputSeriesId: string, inputs: InputVintage[]): DerivedValue[] {
+function deriveValueOnLastBusinessDay(
+  inputSeriesId: string,
+  inputs: InputVintage[],
+): Omit<DerivedValue, "publicationStatus">[] {
   const byDay = new Map(
     inputs
       .filter((input) => /^\d{4}-\d{2}-\d{2}$/.test(input.referencePeriod))
       .map((input) => [input.referencePeriod, input]),
   );
   const months = [...new Set([...byDay.keys()].map((day) => day.slice(0, 7)))].sort();
-  const derived: DerivedValue[] = [];
+  const derived: Omit<DerivedValue, "publicationStatus">[] = [];
   for (const month of months) {
     const last = byDay.get(lastTargetBusinessDay(month));
     if (!last) continue;
@@ -167,6 +209,7 @@ function inputOf(sourceSeriesId: string, input: InputVintage): DerivedInput {
     referencePeriod: daily ? input.referencePeriod.slice(0, 7) : input.referencePeriod,
     ...(daily ? { sourcePeriod: input.referencePeriod } : {}),
     value: input.value,
+    publicationStatus: input.publicationStatus,
     vintage: input.sequence,
     document:
       input.documentSha256 && input.documentFetchedAt

@@ -37,9 +37,9 @@ export function eventRecord(
     .sort();
   const detectedTimes = evidence.map((item) => item.observed_at).sort();
   const confirmed = evidence.length > 0;
-  const primarySeries = release.seriesSlugs[0] ?? null;
-  const actual = primarySeries && referencePeriod ? values.current(primarySeries, referencePeriod.code) : null;
-  const previous = primarySeries && referencePeriod ? values.before(primarySeries, referencePeriod.code) : null;
+  const { actual, previous } = referencePeriod
+    ? headlineValues(release.headlineSeriesSlugs, referencePeriod.code, values)
+    : { actual: null, previous: null };
   const terms = PUBLISHER_TERMS[release.publisher];
   return {
     id: event.id,
@@ -70,7 +70,7 @@ export function eventRecord(
         ? { url: evidence.find((item) => item.kind === "PUBLISHER_NOTICE" && item.url)?.url ?? release.officialPageUrl }
         : null,
     },
-    values: { availability: availabilityOf(primarySeries, referencePeriod, actual), actual, previous },
+    values: { availability: availabilityOf(release.headlineSeriesSlugs, referencePeriod, actual), actual, previous },
     importance: release.importance,
     importanceBasis: release.importanceBasis,
     sources: sources.map((source) => ({
@@ -84,17 +84,40 @@ export function eventRecord(
 }
 
 /**
+ * An event's `actual` and `previous` from its release's headline series, in the order the publisher's release states
+ * them (docs/data.md, "Values of an event"): the first headline series whose release vintage carries a number, else the
+ * first whose release vintage is the publisher's gap; `previous` is that same series' previous period. With no release
+ * vintage of any headline series held, `actual` is null and `previous` the first headline series' previous period held.
+ */
+function headlineValues(
+  headline: readonly string[],
+  period: string,
+  values: ValueLookup,
+): { actual: EventValueRecord | null; previous: EventValueRecord | null } {
+  const produced = headline
+    .map((slug) => ({ slug, actual: values.current(slug, period) }))
+    .filter((candidate) => candidate.actual !== null);
+  const chosen = produced.find((candidate) => candidate.actual!.value !== null) ?? produced[0];
+  if (chosen) return { actual: chosen.actual, previous: values.before(chosen.slug, period) };
+  for (const slug of headline) {
+    const previous = values.before(slug, period);
+    if (previous) return { actual: null, previous };
+  }
+  return { actual: null, previous: null };
+}
+
+/**
  * Whether the release's value is held (schemas/responses/economics.ts `EVENT_VALUE_AVAILABILITIES`). A vintage the
  * release produced with no value (the publisher's own "-" or ":") is shown, and is UNAVAILABLE. With no vintage yet
  * the record says NOT_YET_AVAILABLE, which readers restate as UNAVAILABLE once the release is past or confirmed
  * (server/economics/event-views.ts): only a release still to come reads as "still coming".
  */
 function availabilityOf(
-  primarySeries: string | null,
+  headline: readonly string[],
   referencePeriod: { code: string } | null,
   actual: EventValueRecord | null,
 ): EventValueAvailability {
-  if (primarySeries === null || referencePeriod === null) return "NOT_LINKED";
+  if (headline.length === 0 || referencePeriod === null) return "NOT_LINKED";
   if (actual === null) return "NOT_YET_AVAILABLE";
   return actual.value === null ? "UNAVAILABLE" : "AVAILABLE";
 }

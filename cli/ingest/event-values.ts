@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { EventValueRecord } from "../../schemas/event-record.ts";
+import { periodBefore } from "../../schemas/reference-periods.ts";
 import type { Registry } from "../../schemas/registry.ts";
 import { provenanceOf } from "../../schemas/value-provenance.ts";
 import type { ValueLookup } from "./event-record.ts";
@@ -23,9 +24,10 @@ type RecordVintage = Pick<StoredVintage, (typeof RECORD_COLUMNS)[number]>;
 
 /**
  * An event's values, read from the ledger (`db`): `current` is the vintage the event's release produced
- * (release-vintage.ts) with the later vintages as its revisions, `before` the previous period as that release left it.
- * Registered series only, with the vintages of their own kind (as `writeServedObservations` serves them). Primary-key
- * seeks.
+ * (release-vintage.ts) with the later vintages as its revisions; `before` is the period immediately before the event's
+ * (never an older one) as it stood when the release happened: its latest vintage recorded at or before the release's
+ * instant, with the later ones as its revisions, or null when none was recorded by then. Registered series only, with
+ * the vintages of their own kind (as `writeServedObservations` serves them). Primary-key seeks.
  */
 export function releaseValueLookup(db: Database.Database, registry: Registry): (event: StoredEvent) => ValueLookup {
   const derivationOf = new Map(
@@ -35,10 +37,6 @@ export function releaseValueLookup(db: Database.Database, registry: Registry): (
   const vintagesOf =
     db.prepare(`SELECT ${RECORD_COLUMNS.join(", ")} FROM vintages WHERE series_slug = ? AND reference_period = ?
     AND coalesce(derivation, 'PUBLISHER_VALUE') = ? ORDER BY sequence`);
-  const periodBefore = db
-    .prepare(`SELECT reference_period FROM vintages WHERE series_slug = ? AND reference_period < ?
-    AND length(reference_period) = length(?) AND coalesce(derivation, 'PUBLISHER_VALUE') = ? ORDER BY reference_period DESC LIMIT 1`)
-    .pluck();
   const seenAt = db
     .prepare("SELECT seen_at FROM value_sightings WHERE series_slug = ? AND reference_period = ?")
     .pluck();
@@ -47,17 +45,15 @@ export function releaseValueLookup(db: Database.Database, registry: Registry): (
     slug: string,
     period: string,
     releaseAt: string,
-    fallBackToEarlier: boolean,
+    which: "PRODUCED" | "STANDING",
   ): EventValueRecord | null => {
     const derivation = derivationOf.get(slug);
     if (!derivation) return null;
     const vintages = vintagesOf.all(slug, period, derivation) as RecordVintage[];
-    const seen = (seenAt.get(slug, period) as string | undefined) ?? null;
     const chosen =
-      releaseVintage(vintages, releaseAt, seen) ??
-      (fallBackToEarlier
-        ? (vintages.filter((vintage) => vintageRecordedAt(vintage) < releaseAt).at(-1) ?? null)
-        : null);
+      which === "PRODUCED"
+        ? releaseVintage(vintages, releaseAt, (seenAt.get(slug, period) as string | undefined) ?? null)
+        : (vintages.filter((vintage) => vintageRecordedAt(vintage) <= releaseAt).at(-1) ?? null);
     if (!chosen) return null;
     return {
       seriesSlug: slug,
@@ -82,13 +78,10 @@ export function releaseValueLookup(db: Database.Database, registry: Registry): (
   return (event) => {
     const releaseAt = releaseStartsAt(event);
     return {
-      current: (slug, period) => valueAt(slug, period, releaseAt, false),
+      current: (slug, period) => valueAt(slug, period, releaseAt, "PRODUCED"),
       before: (slug, period) => {
-        const derivation = derivationOf.get(slug);
-        const earlier = derivation
-          ? (periodBefore.get(slug, period, period, derivation) as string | undefined)
-          : undefined;
-        return earlier ? valueAt(slug, earlier, releaseAt, true) : null;
+        const earlier = periodBefore(period);
+        return earlier ? valueAt(slug, earlier, releaseAt, "STANDING") : null;
       },
     };
   };

@@ -109,6 +109,7 @@ export function uncuratedReleaseRecord(release: UncuratedRelease): Release {
     importance: "UNCLASSIFIED",
     importanceBasis: UNCLASSIFIED_BASIS,
     seriesSlugs: [],
+    headlineSeriesSlugs: [],
     titlePatterns: {},
   };
 }

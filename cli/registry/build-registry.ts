@@ -81,6 +81,13 @@ function crossReferenceProblems(registry: Registry): string[] {
       problems.push(`release ${release.slug} needs exactly one of country and region`);
     for (const slug of release.seriesSlugs)
       if (!series.has(slug)) problems.push(`release ${release.slug} names unknown series ${slug}`);
+    for (const slug of release.headlineSeriesSlugs)
+      if (!release.seriesSlugs.includes(slug))
+        problems.push(`release ${release.slug} names headline series ${slug} that is not among its seriesSlugs`);
+    for (const slug of duplicates(release.headlineSeriesSlugs))
+      problems.push(`release ${release.slug} names headline series ${slug} twice`);
+    if (release.seriesSlugs.length > 0 && release.headlineSeriesSlugs.length === 0)
+      problems.push(`release ${release.slug} publishes series but names no headline series`);
     for (const pattern of [...Object.values(release.titlePatterns).flat(), ...(release.newsTitlePatterns ?? [])]) {
       try {
         new RegExp(pattern, "i");
@@ -98,7 +105,8 @@ function derivationProblems(slug: string, rule: DerivedSeriesRule, series: Set<s
     problems.push(`series ${slug} needs exactly one of inputSeriesSlug and inputUpstream`);
   if (rule.inputSeriesSlug !== undefined && !series.has(rule.inputSeriesSlug))
     problems.push(`series ${slug} derives from unknown ${rule.inputSeriesSlug}`);
-  if ((rule.kind === "PERCENT_CHANGE_YEAR_AGO") !== (rule.decimalPlaces !== undefined))
-    problems.push(`series ${slug}: decimalPlaces belongs to PERCENT_CHANGE_YEAR_AGO, and only there`);
+  const percentChange = rule.kind === "PERCENT_CHANGE_YEAR_AGO" || rule.kind === "PERCENT_CHANGE_PREVIOUS_PERIOD";
+  if (percentChange !== (rule.decimalPlaces !== undefined))
+    problems.push(`series ${slug}: decimalPlaces belongs to the percent-change kinds, and only there`);
   return problems;
 }

@@ -59,10 +59,12 @@ const derived = obj({
         referencePeriod: valuePeriod,
         sourcePeriod: date(),
         value: nullable(str()),
+        publicationStatus: nullable(str()),
         vintage: int({ minimum: 1 }),
         document: nullable(archivedDocument),
       },
-      ["sourcePeriod"],
+      // Inputs recorded before the status was kept have none.
+      ["sourcePeriod", "publicationStatus"],
     ),
   ),
 });

@@ -126,16 +126,18 @@ describe("GET /api/v1/economics/events over a synthetic index", () => {
         "VERIFIED_VALUE",
         "VERIFIED_VALUE",
       ]);
+      // The release's first headline figure: the seasonally adjusted 1-month change, 327.000 / 326.588 - 1 = 0.126 %.
+      // Its previous month (2026-01) needs a 2025-12 index the corpus does not hold, so there is no previous value.
       expect(cpi.values).toMatchObject({
         availability: "AVAILABLE",
         actual: {
-          seriesSlug: "us-cpi-all-items-sa",
+          seriesSlug: "us-cpi-all-items-1-month-change-sa",
           referencePeriod: "2026-02",
-          value: "327.000",
+          value: "0.1",
           vintage: 1,
           revisions: [],
         },
-        previous: { seriesSlug: "us-cpi-all-items-sa", referencePeriod: "2026-01", value: "326.588", vintage: 1 },
+        previous: null,
       });
       const unemployment = byId.get(ID.unemployment0312)!;
       expect(unemployment.publication.confirmed).toBe(true);

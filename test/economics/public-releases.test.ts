@@ -28,7 +28,6 @@ const SAMPLE_UNAVAILABLE = [
   "ea-industrial-production-index",
   "ea-m3-annual-growth-rate",
   "ea-real-gdp-quarter-on-quarter",
-  "ea-retail-trade-volume-month-on-month",
   "ea-trade-in-goods-balance-extra-euro-area",
   "ecb-euro-short-term-rate-month-end",
   "ecb-usd-per-eur-reference-rate-monthly-average",

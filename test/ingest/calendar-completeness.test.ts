@@ -282,6 +282,7 @@ describe("an event the registry starts curating, and an event whose record turns
             ...registry.releases[0]!,
             slug: "bls-ecec",
             seriesSlugs: [],
+            headlineSeriesSlugs: [],
             titlePatterns: { [BLS]: ["^Employer Costs for Employee Compensation$"] },
           },
         ],

@@ -28,6 +28,7 @@ function release(
     importance: "HIGH",
     importanceBasis: "test",
     seriesSlugs: [],
+    headlineSeriesSlugs: [],
     titlePatterns,
   };
 }

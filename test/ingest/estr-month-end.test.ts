@@ -31,12 +31,13 @@ const OBSERVATIONS = "/api/public/v1/economics/observations";
 const day = (referencePeriod: string, value: string | null, sequence = 1): InputVintage => ({
   referencePeriod,
   value,
+  publicationStatus: "A",
   note: value === null ? "no value" : null,
   sequence,
   documentSha256: "d".repeat(64),
   documentFetchedAt: "2026-06-24T00:00:00.000Z",
 });
-/** The recording's WT rates, 2 to 10 January 2025. */
+/** The recording's WT rates, 2 to 10 January 2025 (its OBS_STATUS is A, "normal value", throughout). */
 const RECORDED_DAYS = [
   ["2025-01-02", "2.92"],
   ["2025-01-03", "2.919"],
@@ -71,7 +72,7 @@ describe("the last TARGET business day of a month", () => {
 });
 
 describe("the monthly rule on daily inputs", () => {
-  const derive = (inputs: InputVintage[]) => deriveValues(RULE, INPUT, inputs, "2026-06-24T00:00:00.000Z");
+  const derive = (inputs: InputVintage[]) => deriveValues(RULE, "ECB", INPUT, inputs, "2026-06-24T00:00:00.000Z");
 
   it("states no month from the recording: its data end on 10 January, before January's last TARGET business day", () => {
     expect(RULE.kind).toBe("VALUE_ON_LAST_TARGET_BUSINESS_DAY");
@@ -83,6 +84,7 @@ describe("the monthly rule on daily inputs", () => {
       {
         referencePeriod: "2025-01",
         value: "2.916",
+        publicationStatus: "A",
         note: null,
         inputs: [
           {
@@ -90,6 +92,7 @@ describe("the monthly rule on daily inputs", () => {
             referencePeriod: "2025-01",
             sourcePeriod: "2025-01-31",
             value: "2.916",
+            publicationStatus: "A",
             vintage: 1,
             document: { sha256: "d".repeat(64), fetchedAt: "2026-06-24T00:00:00.000Z" },
           },

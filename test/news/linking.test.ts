@@ -265,6 +265,7 @@ describe("series follow from the release", () => {
       ["us-cpi-all-items-sa", "LINKED", { referencePeriod: "2025-09", value: "324.368" }],
       ["us-cpi-all-items-nsa", "LINKED", { referencePeriod: "2025-09", value: null }],
       ["us-cpi-all-items-12-month-change", "LINKED", null],
+      ["us-cpi-all-items-1-month-change-sa", "LINKED", null],
     ]);
     expect(result.series[0]!.evidence.map((item) => item.rule)).toEqual(["RELEASE_NAME", "RELEASE_PUBLISHES_SERIES"]);
   });
