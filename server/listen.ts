@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { ServerRequest } from "srvx";
 import { serve } from "srvx/node";
 import type { ServiceApp } from "./app.ts";
+import { type ClientLimits, DEFAULT_CLIENT_LIMITS } from "./config.ts";
 import type { HttpAnswer } from "./http/envelope.ts";
 import { toResponse } from "./http/h3-handler.ts";
 import { createNodeListener } from "./http/node-listener.ts";
@@ -18,24 +19,37 @@ export interface ListenOptions {
    * the caller closes the server itself.
    */
   shutdown?: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> };
+  /** DEFAULT_CLIENT_LIMITS when absent. */
+  clientLimits?: ClientLimits;
 }
+
+/** Node checks its time-outs every 30 s by default: a slow client would get up to that much more than its limit. */
+const MAX_TIMEOUT_CHECKING_INTERVAL_MS = 1000;
 
 /**
  * Serves the app with h3's own server (srvx; measured faster than listhen here, see bench/http-throughput.ts). Node's
  * request listener answers a URL whose answer the pipeline holds itself (node-listener.ts); every other request goes
  * through srvx to h3. A request Node itself cannot parse (say, raw non-ASCII bytes in the request line) never reaches
- * either; it still gets the contract's error body instead of Node's bare 400.
+ * either; it still gets the contract's error body instead of Node's bare 400, and so does one whose headers or body
+ * do not arrive in time (`clientLimits`). Connections beyond the limit are closed as they are accepted.
  */
 export async function startServer(app: ServiceApp, options: ListenOptions) {
   const { pipeline } = app;
+  const limits = options.clientLimits ?? DEFAULT_CLIENT_LIMITS;
   const server = serve({
     fetch: answeringRequests(app),
     port: options.port,
     hostname: options.hostname,
     silent: true,
     gracefulShutdown: false,
+    node: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(MAX_TIMEOUT_CHECKING_INTERVAL_MS, limits.headersTimeoutMs / 4),
+    },
   });
   const nodeServer = server.node?.server;
+  if (nodeServer) nodeServer.maxConnections = limits.maxConnections;
   if (nodeServer && server.node) {
     const srvxListener = server.node.handler;
     nodeServer.removeListener("request", srvxListener);
@@ -74,6 +88,10 @@ function answeringRequests({ h3, pipeline }: ServiceApp) {
   };
 }
 
+/**
+ * Writes the answer and closes the connection once it is written: ending only our side would leave the socket open for
+ * as long as a client that never closes its own wants.
+ */
 function writeRefusal(socket: Socket, answer: HttpAnswer): void {
   const body = String(answer.body ?? "");
   const headers = Object.entries({
@@ -88,6 +106,7 @@ function writeRefusal(socket: Socket, answer: HttpAnswer): void {
       "",
       body,
     ].join("\r\n"),
+    () => socket.destroy(),
   );
 }
 
