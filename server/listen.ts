@@ -1,11 +1,11 @@
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { ServerRequest } from "srvx";
 import { serve } from "srvx/node";
 import type { ServiceApp } from "./app.ts";
 import { type ClientLimits, DEFAULT_CLIENT_LIMITS } from "./config.ts";
-import type { HttpAnswer } from "./http/envelope.ts";
+import { refuseClientErrors } from "./http/client-errors.ts";
 import { toResponse } from "./http/h3-handler.ts";
 import { createNodeListener } from "./http/node-listener.ts";
 import type { ServiceMetrics } from "./observability/metrics.ts";
@@ -49,21 +49,18 @@ export async function startServer(app: ServiceApp, options: ListenOptions) {
     },
   });
   const nodeServer = server.node?.server;
-  if (nodeServer) nodeServer.maxConnections = limits.maxConnections;
   if (nodeServer && server.node) {
-    const srvxListener = server.node.handler;
-    nodeServer.removeListener("request", srvxListener);
-    nodeServer.on("request", createNodeListener(pipeline, srvxListener));
+    nodeServer.maxConnections = limits.maxConnections;
+    // srvx makes a plain http.Server when it is given no certificate, as here.
+    const answering = refuseClientErrors(nodeServer as Server, pipeline);
+    const listener = createNodeListener(pipeline, server.node.handler);
+    nodeServer.removeListener("request", server.node.handler);
+    nodeServer.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      answering(res);
+      listener(req, res);
+    });
   }
   if (options.shutdown) drainOnSignals(server, options.shutdown);
-  const refuse = (socket: Socket) =>
-    writeRefusal(socket, pipeline.answerUnreadable({ peerAddress: socket.remoteAddress }, "BAD_REQUEST"));
-  nodeServer?.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    refuse(socket);
-  });
-  // No route is a proxy: CONNECT gets the contract's error, not a closed connection.
-  nodeServer?.on("connect", (_request: IncomingMessage, socket: Socket) => refuse(socket));
   await server.ready();
   return server;
 }
@@ -86,28 +83,6 @@ function answeringRequests({ h3, pipeline }: ServiceApp) {
       );
     }
   };
-}
-
-/**
- * Writes the answer and closes the connection once it is written: ending only our side would leave the socket open for
- * as long as a client that never closes its own wants.
- */
-function writeRefusal(socket: Socket, answer: HttpAnswer): void {
-  const body = String(answer.body ?? "");
-  const headers = Object.entries({
-    ...answer.headers,
-    "content-length": String(Buffer.byteLength(body)),
-    connection: "close",
-  });
-  socket.end(
-    [
-      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}`,
-      ...headers.map(([name, value]) => `${name}: ${value}`),
-      "",
-      body,
-    ].join("\r\n"),
-    () => socket.destroy(),
-  );
 }
 
 /**
