@@ -45,7 +45,7 @@ export async function startServer(app: ServiceApp, options: ListenOptions) {
     node: {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(MAX_TIMEOUT_CHECKING_INTERVAL_MS, limits.headersTimeoutMs / 4),
+      connectionsCheckingInterval: Math.min(MAX_TIMEOUT_CHECKING_INTERVAL_MS, Math.ceil(limits.headersTimeoutMs / 4)),
     },
   });
   const nodeServer = server.node?.server;

@@ -41,10 +41,10 @@ export const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
 
 /** A point with no copy whose request failed answers that failure for this long (MET's Retry-After if longer). */
 export const COLD_FAILURE_MS = 10_000;
+const COLD_FAILURE_ENTRIES = 10_000;
 
 /** Longest MET's Retry-After is honoured: one far in the future must not stop weather for a day (weather-settings.ts). */
 export const DEFAULT_MAX_RETRY_AFTER_MS = DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs;
-const COLD_FAILURE_ENTRIES = 10_000;
 
 /**
  * What one lookup found, for operators' metrics. hit: a fresh copy, MET not asked. revalidated: an expired copy checked
