@@ -31,7 +31,8 @@ const MAX_TIMEOUT_CHECKING_INTERVAL_MS = 1000;
  * request listener answers a URL whose answer the pipeline holds itself (node-listener.ts); every other request goes
  * through srvx to h3. A request Node itself cannot parse (say, raw non-ASCII bytes in the request line) never reaches
  * either; it still gets the contract's error body instead of Node's bare 400, and so does one whose headers or body
- * do not arrive in time (`clientLimits`). Connections beyond the limit are closed as they are accepted.
+ * do not arrive in time (`clientLimits`; client-errors.ts). Connections beyond the limit are closed as they are
+ * accepted.
  */
 export async function startServer(app: ServiceApp, options: ListenOptions) {
   const { pipeline } = app;
