@@ -21,6 +21,8 @@ export interface ListenOptions {
   shutdown?: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> };
   /** DEFAULT_CLIENT_LIMITS when absent. */
   clientLimits?: ClientLimits;
+  /** Where a connection dropped at the limit is counted (the app's metrics). */
+  metrics?: Pick<ServiceMetrics, "recordDroppedConnection">;
 }
 
 /** Node checks its time-outs every 30 s by default: a slow client would get up to that much more than its limit. */
@@ -52,6 +54,8 @@ export async function startServer(app: ServiceApp, options: ListenOptions) {
   const nodeServer = server.node?.server;
   if (nodeServer && server.node) {
     nodeServer.maxConnections = limits.maxConnections;
+    const { metrics } = options;
+    if (metrics) nodeServer.on("drop", () => metrics.recordDroppedConnection());
     // srvx makes a plain http.Server when it is given no certificate, as here.
     const answering = refuseClientErrors(nodeServer as Server, pipeline);
     const listener = createNodeListener(pipeline, server.node.handler);

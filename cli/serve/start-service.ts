@@ -89,7 +89,13 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
       await new Promise<void>((resolve) => flushLog(logger, () => resolve()));
     },
   };
-  const serving = { port: listener.port, hostname: listener.host, shutdown, clientLimits: config.clientLimits };
+  const serving = {
+    port: listener.port,
+    hostname: listener.host,
+    shutdown,
+    clientLimits: config.clientLimits,
+    metrics,
+  };
   const server = await startServer(app, serving).catch(async (error: unknown) => {
     await metricsListener?.close();
     throw listenFailure(error, listener);

@@ -108,5 +108,11 @@ describe("the cap on connections", () => {
     expect(held.map((client) => client.socket.readyState)).toEqual(["open", "open"]);
     await Promise.all(held.map((client) => client.closed));
     expect((await service.request("/api/v1/economics/series")).status).toBe(200);
+    // Counted for operators, who would otherwise see only clients that cannot connect.
+    const operator = service.createKey(["operator"]);
+    const metrics = await fetch(`${service.url}/api/v1/admin/metrics`, {
+      headers: { authorization: `Bearer ${operator}` },
+    });
+    expect(await metrics.text()).toMatch(/^service_http_connections_dropped_total 1$/m);
   });
 });

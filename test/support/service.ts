@@ -15,6 +15,7 @@ import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
 import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
 import { startServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/observability/logger.ts";
+import { createMetrics } from "../../server/observability/metrics.ts";
 import type { WeatherSettings } from "../../server/weather/weather-settings.ts";
 import { assertContract } from "./contract.ts";
 
@@ -102,7 +103,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     clientLimits: { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits },
   };
   const launchIngestion = options.launchIngestion?.(dataDir);
-  const app = createApp({ config, clock, launchIngestion, logger: capturingLogger(logs, entries) });
+  const metrics = createMetrics();
+  const app = createApp({ config, clock, launchIngestion, logger: capturingLogger(logs, entries), metrics });
   // The Node listener asks `holds` last, only of a request it may take: a held URL is one it answers itself.
   let edgeAnswers = 0;
   const holds = app.pipeline.holds;
@@ -111,7 +113,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     if (held) edgeAnswers += 1;
     return held;
   };
-  const server = await startServer(app, { port: 0, hostname: "127.0.0.1", clientLimits: config.clientLimits });
+  const server = await startServer(app, { port: 0, hostname: "127.0.0.1", clientLimits: config.clientLimits, metrics });
   const url = server.url!.replace(/\/$/, "");
 
   return {
