@@ -195,8 +195,6 @@ export function serviceConfigFrom(
   };
 }
 
-const SECOND = 1000;
-
 /** The API listener's limits on its clients (server/config.ts says why each default). */
 function clientLimitsFrom(env: Env): ClientLimits {
   const seconds = (name: string, fallbackMs: number, max: number) =>
@@ -219,6 +217,7 @@ function clientLimitsFrom(env: Env): ClientLimits {
 }
 
 const MEGABYTE = 1024 * 1024;
+const SECOND = 1000;
 const STANDIN_MAX_REQUESTS_PER_SECOND = 1000;
 
 function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
@@ -262,10 +261,10 @@ function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
       integerVariable(
         env.SERVICE_WEATHER_MAX_RETRY_AFTER_SECONDS,
         "SERVICE_WEATHER_MAX_RETRY_AFTER_SECONDS",
-        DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs / 1000,
+        DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs / SECOND,
         1,
         86_400,
-      ) * 1000,
+      ) * SECOND,
     maxCacheBytes:
       integerVariable(
         env.SERVICE_WEATHER_CACHE_MB,
