@@ -2,7 +2,14 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
-import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
+import {
+  type ClientLimits,
+  DEFAULT_CLIENT_LIMITS,
+  type IndexFollowingConfig,
+  type RateLimitConfig,
+  type ServiceConfig,
+  type UpstreamConfig,
+} from "../server/config.ts";
 import { DEFAULT_ANSWER_CACHE_BYTES } from "../server/http/answer-cache.ts";
 import { normalised } from "../server/http/client-address.ts";
 import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
@@ -184,10 +191,33 @@ export function serviceConfigFrom(
         65_536,
       ) * MEGABYTE,
     ...metricsListenerFrom(env),
+    clientLimits: clientLimitsFrom(env),
   };
 }
 
+/** The API listener's limits on its clients (server/config.ts says why each default). */
+function clientLimitsFrom(env: Env): ClientLimits {
+  const seconds = (name: string, fallbackMs: number, max: number) =>
+    integerVariable(env[name], name, fallbackMs / SECOND, 1, max) * SECOND;
+  const headersTimeoutMs = seconds("SERVICE_HEADERS_TIMEOUT_SECONDS", DEFAULT_CLIENT_LIMITS.headersTimeoutMs, 300);
+  const requestTimeoutMs = seconds("SERVICE_REQUEST_TIMEOUT_SECONDS", DEFAULT_CLIENT_LIMITS.requestTimeoutMs, 3600);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      `SERVICE_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / SECOND}) must not be less than SERVICE_HEADERS_TIMEOUT_SECONDS (${headersTimeoutMs / SECOND}): a request's headers are part of it`,
+    );
+  }
+  const maxConnections = integerVariable(
+    env.SERVICE_MAX_CONNECTIONS,
+    "SERVICE_MAX_CONNECTIONS",
+    DEFAULT_CLIENT_LIMITS.maxConnections,
+    1,
+    1_000_000,
+  );
+  return { headersTimeoutMs, requestTimeoutMs, maxConnections };
+}
+
 const MEGABYTE = 1024 * 1024;
+const SECOND = 1000;
 const STANDIN_MAX_REQUESTS_PER_SECOND = 1000;
 
 function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
@@ -227,6 +257,14 @@ function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
         ? DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond
         : STANDIN_MAX_REQUESTS_PER_SECOND,
     ),
+    maxRetryAfterMs:
+      integerVariable(
+        env.SERVICE_WEATHER_MAX_RETRY_AFTER_SECONDS,
+        "SERVICE_WEATHER_MAX_RETRY_AFTER_SECONDS",
+        DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs / SECOND,
+        1,
+        86_400,
+      ) * SECOND,
     maxCacheBytes:
       integerVariable(
         env.SERVICE_WEATHER_CACHE_MB,

@@ -27,7 +27,32 @@ export interface ServiceConfig {
   compressedAnswerBytes?: number;
   /** A separate listener serving the metrics at `/metrics` with no key (SERVICE_METRICS_PORT); none when absent. */
   metricsListener?: { port: number; host: string };
+  /** How long the API listener waits on its clients and how many it holds; DEFAULT_CLIENT_LIMITS when absent. */
+  clientLimits?: ClientLimits;
 }
+
+/**
+ * What the API listener allows its clients (server/listen.ts): a connection that sends its headers slowly, or nothing
+ * at all, holds a file descriptor until one of these ends it.
+ */
+export interface ClientLimits {
+  /** A request's headers must have arrived this long after its connection opened, or after its first byte. */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must have arrived within this; not less than `headersTimeoutMs`. */
+  requestTimeoutMs: number;
+  /** Connections open at once; one more is closed as soon as it is accepted. */
+  maxConnections: number;
+}
+
+/**
+ * A client sends its headers in one packet; 20 s covers a slow mobile link. Requests have no body worth waiting for.
+ * 10,000 connections stay well inside a 20,000 file descriptor limit, leaving room for the data files and MET.
+ */
+export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 10_000,
+};
 
 /** How `service serve --index-from` follows the generations one writer publishes to object storage. */
 export interface IndexFollowingConfig {

@@ -1,10 +1,11 @@
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { ServerRequest } from "srvx";
 import { serve } from "srvx/node";
 import type { ServiceApp } from "./app.ts";
-import type { HttpAnswer } from "./http/envelope.ts";
+import { type ClientLimits, DEFAULT_CLIENT_LIMITS } from "./config.ts";
+import { refuseClientErrors } from "./http/client-errors.ts";
 import { toResponse } from "./http/h3-handler.ts";
 import { createNodeListener } from "./http/node-listener.ts";
 import type { ServiceMetrics } from "./observability/metrics.ts";
@@ -18,38 +19,53 @@ export interface ListenOptions {
    * the caller closes the server itself.
    */
   shutdown?: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> };
+  /** DEFAULT_CLIENT_LIMITS when absent. */
+  clientLimits?: ClientLimits;
+  /** Where a connection dropped at the limit is counted (the app's metrics). */
+  metrics?: Pick<ServiceMetrics, "recordDroppedConnection">;
 }
+
+/** Node checks its time-outs every 30 s by default: a slow client would get up to that much more than its limit. */
+const MAX_TIMEOUT_CHECKING_INTERVAL_MS = 1000;
 
 /**
  * Serves the app with h3's own server (srvx; measured faster than listhen here, see bench/http-throughput.ts). Node's
  * request listener answers a URL whose answer the pipeline holds itself (node-listener.ts); every other request goes
  * through srvx to h3. A request Node itself cannot parse (say, raw non-ASCII bytes in the request line) never reaches
- * either; it still gets the contract's error body instead of Node's bare 400.
+ * either; it still gets the contract's error body instead of Node's bare 400, and so does one whose headers or body
+ * do not arrive in time (`clientLimits`; client-errors.ts). Connections beyond the limit are closed as they are
+ * accepted.
  */
 export async function startServer(app: ServiceApp, options: ListenOptions) {
   const { pipeline } = app;
+  const limits = options.clientLimits ?? DEFAULT_CLIENT_LIMITS;
   const server = serve({
     fetch: answeringRequests(app),
     port: options.port,
     hostname: options.hostname,
     silent: true,
     gracefulShutdown: false,
+    node: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(MAX_TIMEOUT_CHECKING_INTERVAL_MS, Math.ceil(limits.headersTimeoutMs / 4)),
+    },
   });
   const nodeServer = server.node?.server;
   if (nodeServer && server.node) {
-    const srvxListener = server.node.handler;
-    nodeServer.removeListener("request", srvxListener);
-    nodeServer.on("request", createNodeListener(pipeline, srvxListener));
+    nodeServer.maxConnections = limits.maxConnections;
+    const { metrics } = options;
+    if (metrics) nodeServer.on("drop", () => metrics.recordDroppedConnection());
+    // srvx makes a plain http.Server when it is given no certificate, as here.
+    const answering = refuseClientErrors(nodeServer as Server, pipeline);
+    const listener = createNodeListener(pipeline, server.node.handler);
+    nodeServer.removeListener("request", server.node.handler);
+    nodeServer.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      answering(res);
+      listener(req, res);
+    });
   }
   if (options.shutdown) drainOnSignals(server, options.shutdown);
-  const refuse = (socket: Socket) =>
-    writeRefusal(socket, pipeline.answerUnreadable({ peerAddress: socket.remoteAddress }, "BAD_REQUEST"));
-  nodeServer?.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    refuse(socket);
-  });
-  // No route is a proxy: CONNECT gets the contract's error, not a closed connection.
-  nodeServer?.on("connect", (_request: IncomingMessage, socket: Socket) => refuse(socket));
   await server.ready();
   return server;
 }
@@ -72,23 +88,6 @@ function answeringRequests({ h3, pipeline }: ServiceApp) {
       );
     }
   };
-}
-
-function writeRefusal(socket: Socket, answer: HttpAnswer): void {
-  const body = String(answer.body ?? "");
-  const headers = Object.entries({
-    ...answer.headers,
-    "content-length": String(Buffer.byteLength(body)),
-    connection: "close",
-  });
-  socket.end(
-    [
-      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}`,
-      ...headers.map(([name, value]) => `${name}: ${value}`),
-      "",
-      body,
-    ].join("\r\n"),
-  );
 }
 
 /**

@@ -89,12 +89,17 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
       await new Promise<void>((resolve) => flushLog(logger, () => resolve()));
     },
   };
-  const server = await startServer(app, { port: listener.port, hostname: listener.host, shutdown }).catch(
-    async (error: unknown) => {
-      await metricsListener?.close();
-      throw listenFailure(error, listener);
-    },
-  );
+  const serving = {
+    port: listener.port,
+    hostname: listener.host,
+    shutdown,
+    clientLimits: config.clientLimits,
+    metrics,
+  };
+  const server = await startServer(app, serving).catch(async (error: unknown) => {
+    await metricsListener?.close();
+    throw listenFailure(error, listener);
+  });
   process.stdout.write(
     `service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`,
   );

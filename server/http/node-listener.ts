@@ -12,12 +12,15 @@ export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) =>
  */
 const VERBATIM_URL = /^\/[A-Za-z0-9\-._~/]*(\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
 const DOT_OR_EMPTY_SEGMENT = /\/\.{0,2}(\/|$)/;
+const SLASH = 0x2f;
+const ABSOLUTE_FORM = /^https?:\/\//i;
 
 /**
  * Node's request listener: a GET or HEAD for a URL whose answer the pipeline holds goes to the pipeline straight from
  * Node's request and response, without srvx's Request and Response objects or h3's event (docs/performance.md). Every
- * other request, a browser's (it names an `Origin`) included, goes to `fallback` (srvx and h3). Both reach the same
- * pipeline, which does all per-request work (key, rate limit, CORS headers, the answer's validity, the log line).
+ * other request, a browser's (it names an `Origin`) included, goes to `fallback` (srvx and h3), but for a request target
+ * srvx would refuse itself. All reach the same pipeline, which does all per-request work (key, rate limit, CORS
+ * headers, the answer's validity, the log line).
  */
 export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestListener): NodeRequestListener {
   return (req, res) => {
@@ -27,7 +30,7 @@ export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestList
       req.headers.origin === undefined &&
       isVerbatimUrl(url) &&
       pipeline.holds(url);
-    if (!direct) return fallback(req, res);
+    if (!direct) return isReadableTarget(url) ? fallback(req, res) : answerUnreadableTarget(pipeline, req, res);
     let answer: HttpAnswer | Promise<HttpAnswer>;
     try {
       answer = answerOrFailure(pipeline, apiRequestOf(req, url));
@@ -49,6 +52,28 @@ function answerOrFailure(pipeline: Pipeline, request: ApiRequest): HttpAnswer | 
   } catch (error) {
     return pipeline.answerFailure(error);
   }
+}
+
+/**
+ * Whether srvx hands this request target on to h3: origin-form (`/path`), absolute-form (`http://host/path`, RFC 9112
+ * section 3.2.2) or the asterisk alone. srvx answers any other (`*?a=b`, a bare word) with a bare 400 of its own.
+ */
+export function isReadableTarget(url: string): boolean {
+  return url.charCodeAt(0) === SLASH || url === "*" || (ABSOLUTE_FORM.test(url) && URL.canParse(url));
+}
+
+/** A request target no route can be read from: the contract's BAD_REQUEST, as for a request Node's parser refuses. */
+function answerUnreadableTarget(pipeline: Pipeline, req: IncomingMessage, res: ServerResponse): void {
+  let answer: HttpAnswer;
+  try {
+    answer = pipeline.answerUnreadable(
+      { headers: new NodeHeaderReader(req), peerAddress: req.socket.remoteAddress },
+      "BAD_REQUEST",
+    );
+  } catch {
+    return void res.destroy();
+  }
+  writeAnswerOrFailure(res, answer, pipeline);
 }
 
 /** Whether h3 would read this request target exactly as sent. */

@@ -20,6 +20,8 @@ export interface ServiceMetrics {
   recordWeatherLookup: WeatherLookupRecorder;
   /** One request to an upstream provider, by its source id (not its host: hosts are configuration) and how it ended. */
   recordUpstreamCall(upstream: string, outcome: UpstreamOutcome): void;
+  /** A connection the API listener closed as it accepted it, being at its limit (SERVICE_MAX_CONNECTIONS). */
+  recordDroppedConnection(): void;
   /**
    * Adds the gauges read at scrape time from what the server already reads: the published index and the ledger's
    * runs. Called once, by the app that owns these metrics.
@@ -81,6 +83,11 @@ export function createMetrics(): ServiceMetrics {
     labelNames: ["upstream", "outcome"],
     registers: [registry],
   });
+  const droppedConnections = new Counter({
+    name: "service_http_connections_dropped_total",
+    help: "Connections closed as they were accepted because the listener held its maximum (SERVICE_MAX_CONNECTIONS).",
+    registers: [registry],
+  });
 
   const cacheBytes = new Map<CacheName, () => number>();
   const cacheGauge: Gauge<"cache"> = new Gauge({
@@ -100,6 +107,7 @@ export function createMetrics(): ServiceMetrics {
       lookupCounts[outcome]++;
     },
     recordUpstreamCall: (upstream, outcome) => upstreamCalls.inc({ upstream, outcome }),
+    recordDroppedConnection: () => droppedConnections.inc(),
     observePublishedData: (sources) => registerPublishedDataGauges(registry, sources),
     observeCacheBytes: (cache, bytes) => void cacheBytes.set(cache, bytes),
     scrape: () => Registry.merge([registry, processWide]).metrics(),

@@ -43,6 +43,9 @@ export const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
 export const COLD_FAILURE_MS = 10_000;
 const COLD_FAILURE_ENTRIES = 10_000;
 
+/** Longest MET's Retry-After is honoured: one far in the future must not stop weather for a day (weather-settings.ts). */
+export const DEFAULT_MAX_RETRY_AFTER_MS = DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs;
+
 /**
  * What one lookup found, for operators' metrics. hit: a fresh copy, MET not asked. revalidated: an expired copy checked
  * with MET, which confirmed (304) or replaced it. stale: an expired copy served because MET fails or just failed.
@@ -65,6 +68,8 @@ export interface WeatherCacheOptions<T, B = unknown> {
   sizeOf?: (value: T) => number;
   freshness?: Readonly<Record<WeatherView, FreshnessPolicy>>;
   retryAfterFailureMs?: number;
+  /** Longest MET's Retry-After is honoured; then one request asks again (rate-gate.ts). */
+  maxRetryAfterMs?: number;
   /** Told of every provider request that failed, for operators' logs. */
   onUpstreamFailure?: (error: WeatherUpstreamError, point: WeatherPoint) => void;
   /** Told what each lookup found (`peek` only when it finds a fresh copy, since `get` follows when it does not). */
@@ -125,6 +130,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   const { client, parse, now, rateGate } = options;
   const freshness = options.freshness ?? WEATHER_FRESHNESS;
   const retryAfterFailureMs = options.retryAfterFailureMs ?? RETRY_AFTER_FAILURE_MS;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   const { sizeOf } = options;
   const record = options.recordLookup ?? (() => {});
   const entries = new LRUCache<string, Entry<T>>({
@@ -179,25 +185,31 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       health.recordSuccess();
       lastSuccessAt = now();
       return refreshed;
-    } catch (error) {
+    } catch (caught) {
       health.recordFailure();
       const failedAt = now();
       if (held) held.lastFailureAt = failedAt;
-      if (error instanceof WeatherUpstreamError) {
-        options.onUpstreamFailure?.(error, point);
-        // MET's 429 with Retry-After holds for the whole application: nobody asks again before it ends.
-        if (error.retryAfterMs !== null) rateGate.pauseFor(error.retryAfterMs);
-        if (!held)
-          coldFailures.set(key, {
-            error,
-            failedAt,
-            until: failedAt + Math.max(COLD_FAILURE_MS, error.retryAfterMs ?? 0),
-          });
-      }
+      if (!(caught instanceof WeatherUpstreamError)) throw caught;
+      options.onUpstreamFailure?.(caught, point);
+      const error = honoured(caught);
+      // MET's 429 with Retry-After holds for the whole application: nobody asks again before it ends (or the cap).
+      if (error.retryAfterMs !== null) rateGate.pauseFor(error.retryAfterMs);
+      if (!held)
+        coldFailures.set(key, {
+          error,
+          failedAt,
+          until: failedAt + Math.max(COLD_FAILURE_MS, error.retryAfterMs ?? 0),
+        });
       throw error;
     } finally {
       release();
     }
+  }
+
+  /** The failure with MET's Retry-After cut to the cap, so that the pause, the point's failure and the 503 agree. */
+  function honoured(error: WeatherUpstreamError): WeatherUpstreamError {
+    if (error.retryAfterMs === null || error.retryAfterMs <= maxRetryAfterMs) return error;
+    return new WeatherUpstreamError(error.code, error.message, maxRetryAfterMs);
   }
 
   /** An upstream slot, or the contract's 503 at once when none can be had within the gate's bound. */

@@ -44,6 +44,7 @@ export function createMetWeatherCache(
     }),
     maxEntries: settings.maxEntries,
     maxBytes: settings.maxCacheBytes ?? DEFAULT_MAX_BYTES,
+    maxRetryAfterMs: settings.maxRetryAfterMs,
     sizeOf: storedPayloadBytes,
     recordLookup: metrics?.recordWeatherLookup,
     onUpstreamFailure: (error, point) =>

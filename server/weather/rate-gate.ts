@@ -23,7 +23,10 @@ export interface RateGate {
    * Callers are served in arrival order; one that would wait longer than the gate's bound is refused at once.
    */
   acquire(): Promise<() => void>;
-  /** The provider asked us to stop (429 with Retry-After): no request starts for `ms`, process-wide. */
+  /**
+   * The provider asked us to stop (429 with Retry-After): no request starts for `ms`, process-wide. Then one request
+   * goes alone (a probe): the whole allowance opens again once it has finished without a new pause.
+   */
   pauseFor(ms: number): void;
 }
 
@@ -49,6 +52,8 @@ export function createRateGate(options: RateGateOptions): RateGate {
   /** Per slot: null while its request runs, else when it finished. */
   const slots: Array<{ finishedAt: number | null }> = [];
   let pausedUntil = 0;
+  /** Since the last pause, until a request has come back without a new one: the allowance is one request. */
+  let probing = false;
   let queueTail: Promise<unknown> = Promise.resolve();
 
   /** When a slot frees next, given the clock; Infinity when every slot is held by a running request. */
@@ -57,9 +62,14 @@ export function createRateGate(options: RateGateOptions): RateGate {
       const finishedAt = slots[i]!.finishedAt;
       if (finishedAt !== null && finishedAt + windowMs <= now) slots.splice(i, 1);
     }
-    if (slots.length < maxRequests) return Math.max(now, pausedUntil);
+    const allowance = probing ? 1 : maxRequests;
+    if (slots.length < allowance) return Math.max(now, pausedUntil);
     const finished = slots.map((slot) => slot.finishedAt).filter((time): time is number => time !== null);
-    return finished.length === 0 ? Number.POSITIVE_INFINITY : Math.max(Math.min(...finished) + windowMs, pausedUntil);
+    // A slot frees when enough finished ones have left the window to bring the count under the allowance.
+    const mustLeave = slots.length - allowance + 1;
+    if (finished.length < mustLeave) return Number.POSITIVE_INFINITY;
+    finished.sort((a, b) => a - b);
+    return Math.max(finished[mustLeave - 1]! + windowMs, pausedUntil);
   }
 
   async function waitForSlot(deadline: number): Promise<() => void> {
@@ -69,15 +79,19 @@ export function createRateGate(options: RateGateOptions): RateGate {
       if (freeAt <= now) {
         const slot = { finishedAt: null as number | null };
         slots.push(slot);
+        const probe = probing;
         return () => {
-          slot.finishedAt ??= options.now();
+          if (slot.finishedAt !== null) return;
+          slot.finishedAt = options.now();
+          // A probe that failed with a new Retry-After has paused the gate again before its release.
+          if (probe && slot.finishedAt >= pausedUntil) probing = false;
         };
       }
       // Known to come too late, or the wait is over: refuse now rather than queue without bound.
       if ((Number.isFinite(freeAt) && freeAt > deadline) || now >= deadline) {
         const retryAfterMs = Number.isFinite(freeAt) ? freeAt - now : windowMs;
         throw new GateClosedError(
-          now < pausedUntil ? "MET asked us to back off" : "MET's request allowance is booked",
+          now < pausedUntil || probing ? "MET asked us to back off" : "MET's request allowance is booked",
           retryAfterMs,
         );
       }
@@ -96,6 +110,7 @@ export function createRateGate(options: RateGateOptions): RateGate {
     },
     pauseFor(ms) {
       pausedUntil = Math.max(pausedUntil, options.now() + ms);
+      probing = true;
     },
   };
 }

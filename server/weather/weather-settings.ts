@@ -16,6 +16,11 @@ export interface WeatherSettings {
    * (one User-Agent), each gets 20 / N. DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond when absent.
    */
   maxRequestsPerSecond?: number;
+  /**
+   * Longest MET's Retry-After is honoured; then one request asks MET again, and its answer decides (rate-gate.ts).
+   * DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs when absent.
+   */
+  maxRetryAfterMs?: number;
 }
 
 export const DEFAULT_WEATHER_SETTINGS = {
@@ -29,4 +34,6 @@ export const DEFAULT_WEATHER_SETTINGS = {
   maxEntries: 10_000,
   maxCacheBytes: 64 * 1024 * 1024,
   maxRequestsPerSecond: 20,
+  /** An hour: MET's own throttling lasts seconds to minutes; a Retry-After of a day is more likely a fault than a plan. */
+  maxRetryAfterMs: 3_600_000,
 } as const;

@@ -15,6 +15,8 @@ export type MetStandinMode =
   | "rate-limited"
   /** 429 with `Retry-After: 120`, as a throttling provider asks an application to back off. */
   | "throttled"
+  /** 429 with `Retry-After: 86400`: a day, far past what the service honours (issue 39). */
+  | "throttled-for-a-day"
   | "forbidden"
   /** Accepts the request and never answers. */
   | "hang"
@@ -80,6 +82,8 @@ const REAL_PATH = "/weatherapi/locationforecast/2.0/complete";
 const OVERSIZED_BYTES = 4 * 1024 * 1024;
 /** What the stand-in's 429 asks for, as a throttling provider would. */
 export const RATE_LIMITED_RETRY_AFTER_SECONDS = 120;
+/** What the stand-in's "throttled-for-a-day" 429 asks for. */
+export const FAR_RETRY_AFTER_SECONDS = 86_400;
 /** What the stand-in's 503 with Retry-After asks for; unlike the 429's, short enough to tell the two apart. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 /** How far ahead of Date the "last-modified-future" mode stamps its model run. */
@@ -141,6 +145,9 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
         return sendText(response, 429, "<html><body><h1>429 Too Many Requests</h1></body></html>");
       case "throttled":
         response.setHeader("retry-after", String(RATE_LIMITED_RETRY_AFTER_SECONDS));
+        return sendText(response, 429, "<html><body><h1>429 Too Many Requests</h1></body></html>");
+      case "throttled-for-a-day":
+        response.setHeader("retry-after", String(FAR_RETRY_AFTER_SECONDS));
         return sendText(response, 429, "<html><body><h1>429 Too Many Requests</h1></body></html>");
       case "forbidden":
         return sendText(response, 403, "<html><body><h1>403 Forbidden</h1></body></html>");

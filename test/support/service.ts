@@ -5,11 +5,18 @@ import { rebuildRegistry } from "../../cli/registry/build-registry.ts";
 import type { IngestionLauncher } from "../../schemas/ingestion-runs.ts";
 import type { Scope } from "../../schemas/vocabularies.ts";
 import { createApp } from "../../server/app.ts";
-import type { RateLimitConfig, ServiceConfig } from "../../server/config.ts";
+import {
+  type ClientLimits,
+  DEFAULT_CLIENT_LIMITS,
+  type RateLimitConfig,
+  type ServiceConfig,
+} from "../../server/config.ts";
 import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
 import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
 import { startServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/observability/logger.ts";
+import { createMetrics } from "../../server/observability/metrics.ts";
+import type { WeatherSettings } from "../../server/weather/weather-settings.ts";
 import { assertContract } from "./contract.ts";
 
 export interface FakeClock {
@@ -61,6 +68,10 @@ export interface ServiceOptions {
   weatherBaseUrl?: string;
   /** The operator trigger's launcher, given the service's own data directory. */
   launchIngestion?: (dataDir: string) => IngestionLauncher;
+  /** The listener's limits on its clients; the service's defaults for those not given. */
+  clientLimits?: Partial<ClientLimits>;
+  /** Weather settings beyond the stand-in's address (e.g. the cap on MET's Retry-After). */
+  weather?: Partial<Pick<WeatherSettings, "maxRetryAfterMs">>;
 }
 
 /** The real app on a real port with a temporary data directory and a fake clock. */
@@ -87,10 +98,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       timeoutMs: 1000,
       maxBytes: 2_000_000,
       maxEntries: 100,
+      ...options.weather,
     },
+    clientLimits: { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits },
   };
   const launchIngestion = options.launchIngestion?.(dataDir);
-  const app = createApp({ config, clock, launchIngestion, logger: capturingLogger(logs, entries) });
+  const metrics = createMetrics();
+  const app = createApp({ config, clock, launchIngestion, logger: capturingLogger(logs, entries), metrics });
   // The Node listener asks `holds` last, only of a request it may take: a held URL is one it answers itself.
   let edgeAnswers = 0;
   const holds = app.pipeline.holds;
@@ -99,7 +113,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     if (held) edgeAnswers += 1;
     return held;
   };
-  const server = await startServer(app, { port: 0, hostname: "127.0.0.1" });
+  const server = await startServer(app, { port: 0, hostname: "127.0.0.1", clientLimits: config.clientLimits, metrics });
   const url = server.url!.replace(/\/$/, "");
 
   return {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { createRateGate } from "../../server/weather/rate-gate.ts";
+import { createRateGate, GateClosedError } from "../../server/weather/rate-gate.ts";
 
 describe("rate gate", () => {
   it("on real timers, no window holds more than the allowance, and waiting callers are served in arrival order", async () => {
@@ -39,5 +39,41 @@ describe("rate gate", () => {
     now = 1000; // the first request, finished at 0, has left the window
     (await gate.acquire())();
     expect(sleeps).toEqual([]);
+  });
+
+  it("after a pause lets one request through alone: a new pause during it closes the gate again, its end opens it", async () => {
+    let now = 0;
+    const gate = createRateGate({
+      maxRequests: 5,
+      windowMs: 1000,
+      maxWaitMs: 3000,
+      now: () => now,
+      // Waiting costs no real time: the clock moves by what the caller waits.
+      sleep: async (ms) => {
+        now += ms;
+      },
+    });
+    const refusal = () =>
+      gate.acquire().then(
+        () => null,
+        (error: unknown) => error,
+      );
+    gate.pauseFor(3_600_000);
+    expect(await refusal()).toBeInstanceOf(GateClosedError);
+    now = 3_600_000;
+    const firstProbe = await gate.acquire();
+    // While the probe runs nobody else goes: a caller waits its bound, then is refused.
+    expect(await refusal()).toMatchObject({ message: "MET asked us to back off" });
+    // MET refuses the probe with a new Retry-After: the gate is closed again, past the callers' bound.
+    gate.pauseFor(3_600_000);
+    firstProbe();
+    expect(await refusal()).toBeInstanceOf(GateClosedError);
+    now += 3_600_000;
+    const secondProbe = await gate.acquire();
+    secondProbe();
+    // That one came back without a new pause: the whole allowance is open at once.
+    now += 1000;
+    const granted = await Promise.all(Array.from({ length: 5 }, () => gate.acquire()));
+    expect(granted).toHaveLength(5);
   });
 });

@@ -4,7 +4,17 @@ import { createWeatherCache } from "../../server/weather/cache.ts";
 import { createMetClient } from "../../server/weather/met-client.ts";
 import { createRateGate } from "../../server/weather/rate-gate.ts";
 import { RATE_LIMITED_RETRY_AFTER_SECONDS, startMetStandin } from "../support/met-standin.ts";
-import { advance, clock, MINUTE, OSLO, rejection, SECOND, START, setup } from "../support/weather-cache-harness.ts";
+import {
+  advance,
+  clock,
+  HOUR,
+  MINUTE,
+  OSLO,
+  rejection,
+  SECOND,
+  START,
+  setup,
+} from "../support/weather-cache-harness.ts";
 
 const coldPoints = (count: number) => Array.from({ length: count }, (_, i) => ({ lat: 40 + i / 100, lon: 5 }));
 
@@ -50,6 +60,19 @@ describe("weather upstream discipline as MET receives it", () => {
     expect(await rejection(cache.get(OSLO, "current"))).toMatchObject({ code: "UPSTREAM_UNAVAILABLE" });
     expect(standin.requests).toBe(1);
     advance(RATE_LIMITED_RETRY_AFTER_SECONDS * SECOND);
+    expect(await cache.get(OSLO, "current")).toMatchObject({ cached: false, stale: false });
+    expect(standin.requests).toBe(2);
+  });
+
+  it("a Retry-After of a day is honoured for an hour, after which one request asks MET again", async () => {
+    const { cache, standin } = await setup();
+    standin.setMode("throttled-for-a-day");
+    expect(await rejection(cache.get(OSLO, "current"))).toMatchObject({ retryAfterMs: HOUR });
+    standin.setMode("normal");
+    const meanwhile = await rejection(cache.get(coldPoints(1)[0]!, "current"));
+    expect(meanwhile.retryAfterMs).toBeLessThanOrEqual(HOUR);
+    expect(standin.requests).toBe(1);
+    advance(HOUR);
     expect(await cache.get(OSLO, "current")).toMatchObject({ cached: false, stale: false });
     expect(standin.requests).toBe(2);
   });
