@@ -1,6 +1,7 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
 import { str } from "../json-schema.ts";
 import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../limits.ts";
+import { CREDENTIALED_CALENDAR_CSV, EVENTS_CSV, SERIES_OBSERVATIONS_CSV } from "../responses/csv-tables.ts";
 import { credentialedCalendarSchema, eventsListSchema, seriesObservationsSchema } from "../responses/economics.ts";
 import { CALENDAR_SOURCES, IMPORTANCE_LEVELS, REGIONS } from "../vocabularies.ts";
 import {
@@ -94,6 +95,7 @@ export const economicsRoutes: RouteSpec[] = [
     ignoredParameters: [],
     parameters: eventParameters,
     dataSchema: eventsListSchema,
+    csv: EVENTS_CSV,
     metaFields: [...freshnessMeta],
   },
   {
@@ -104,6 +106,7 @@ export const economicsRoutes: RouteSpec[] = [
     ignoredParameters: ["timezone"],
     parameters: eventParameters,
     dataSchema: credentialedCalendarSchema,
+    csv: CREDENTIALED_CALENDAR_CSV,
     metaFields: [...freshnessMeta],
   },
   {
@@ -154,6 +157,7 @@ export const economicsRoutes: RouteSpec[] = [
       cursorParameter,
     ],
     dataSchema: seriesObservationsSchema,
+    csv: SERIES_OBSERVATIONS_CSV,
     metaFields: [...freshnessMeta],
   },
 ];

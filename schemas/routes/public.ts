@@ -1,6 +1,7 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
 import { str } from "../json-schema.ts";
 import { CALENDAR_FEED_MAX_EVENTS, LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
+import { PUBLIC_CALENDAR_CSV, PUBLIC_OBSERVATIONS_CSV, RELEASES_CSV } from "../responses/csv-tables.ts";
 import { observationsSchema, publicCalendarSchema, releasesSchema } from "../responses/economics.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES, newsEventsSchema, statusSchema } from "../responses/news-status.ts";
 import { EVENT_STATUSES, REGIONS } from "../vocabularies.ts";
@@ -67,6 +68,7 @@ export const publicRoutes: RouteSpec[] = [
       cursorParameter,
     ],
     dataSchema: publicCalendarSchema,
+    csv: PUBLIC_CALENDAR_CSV,
     metaFields: [...freshness, "sourceChecks"],
   },
   {
@@ -115,6 +117,7 @@ export const publicRoutes: RouteSpec[] = [
       cursorParameter,
     ],
     dataSchema: releasesSchema,
+    csv: RELEASES_CSV,
     metaFields: [...freshness],
   },
   {
@@ -151,6 +154,7 @@ export const publicRoutes: RouteSpec[] = [
       cursorParameter,
     ],
     dataSchema: observationsSchema,
+    csv: PUBLIC_OBSERVATIONS_CSV,
     metaFields: [...freshness],
   },
   {

@@ -1,5 +1,6 @@
 import type { ErrorCode } from "../errors.ts";
 import type { JsonSchema } from "../json-schema.ts";
+import type { CsvForm } from "../responses/csv-tables.ts";
 import type { MetaFieldName } from "../responses/envelope.ts";
 import type { Scope } from "../vocabularies.ts";
 
@@ -44,6 +45,11 @@ export interface RouteSpec {
   rateLimited?: false;
   /** Served as `data` alone, without the envelope (the OpenAPI document, which tools read directly, and the documentation page's files). */
   bare?: true;
+  /**
+   * A CSV form of the answer (`format=csv` or `Accept: text/csv`): the rows of its `data` and their columns. The
+   * `format` parameter, the `text/csv` content and `Vary: Accept` follow from it.
+   */
+  csv?: CsvForm;
   /** The body's media type; `application/json; charset=utf-8` when absent (other types only for bare routes). */
   mediaType?: string;
   /**

@@ -2,6 +2,7 @@
 // envelope. Transports (h3-handler.ts, node-listener.ts) only translate their request into an ApiRequest and write
 // the HttpAnswer back.
 import { addRoute, createRouter, findRoute } from "rou3";
+import type { CsvForm } from "../../schemas/responses/csv-tables.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
@@ -14,7 +15,9 @@ import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
 import type { Compressor } from "./compression.ts";
 import { allowedMethods, applyCors } from "./cors.ts";
+import { prepareCsvAnswer } from "./csv-answer.ts";
 import { answerError, answerSuccess, HttpAnswer, logAnswer, type RequestState, startRequest } from "./envelope.ts";
+import { chooseRepresentation } from "./negotiation.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
 import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
@@ -113,9 +116,11 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       }
       if (spec.requiresDurableStorage && !context.storageBound) throw new ApiError("SERVICE_UNAVAILABLE");
 
-      // 4. The answer: a kept one while its data and the clock allow, else the handler's. 5. Its envelope.
+      // 4. The answer, in the representation asked for: a kept one while its data and the clock allow, else the
+      // handler's. 5. Its envelope (or its CSV form's headers).
       const params = pathRoutes?.params ?? {};
-      const prepared = answerFor(request, route, params, principal, state);
+      const csv = spec.csv && chooseRepresentation(request.search, request.headers.get("accept")) === "csv";
+      const prepared = answerFor(request, route, params, principal, state, csv ? spec.csv : undefined);
       const envelope = (ready: PreparedAnswer) =>
         answerSuccess(request.headers, state, spec, ready, context.compressor, context.clock.now());
       if (!(prepared instanceof Promise)) return envelope(prepared);
@@ -131,8 +136,10 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     params: Record<string, string>,
     principal: Principal | null,
     state: RequestState,
+    csv: CsvForm | undefined,
   ): PreparedAnswer | Promise<PreparedAnswer> {
-    const url = request.pathname + request.search;
+    // A URL's CSV form is kept beside its JSON, under a key no URL can be (a URL holds no space).
+    const url = csv ? `${request.pathname}${request.search} csv` : request.pathname + request.search;
     const generation = route.generation?.() ?? NO_GENERATION;
     const kept = context.answers.find(url, generation, state.now);
     if (kept) {
@@ -146,7 +153,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       if (ready.meta && typeof ready.meta.cached === "boolean") {
         state.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
       }
-      const prepared = prepareAnswer(ready, route.spec);
+      const prepared = csv ? prepareCsvAnswer(ready, csv, request) : prepareAnswer(ready, route.spec);
       // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own
       // check. Never an operator's: the Node listener would answer its URL faster than an unknown path's.
       const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
