@@ -39,7 +39,12 @@ export const registryRoutes: RouteSpec[] = [
     summary: "One indicator family and all of its active series",
     errorCodes: [...COMMON_ERROR_CODES, "NOT_FOUND"],
     ignoredParameters: ["category"],
-    parameters: [slugPathParameter("Family slug. A slug not matching the pattern, or unknown, gives NOT_FOUND.")],
+    parameters: [
+      slugPathParameter(
+        "Family slug. A slug not matching the pattern, or unknown, gives NOT_FOUND.",
+        "unemployment-rate",
+      ),
+    ],
     dataSchema: indicatorDetailSchema,
   },
   {
@@ -55,7 +60,7 @@ export const registryRoutes: RouteSpec[] = [
         in: "query",
         required: false,
         description: "Family slug, exact and case-sensitive. Unknown gives an empty list.",
-        schema: { type: "string" },
+        schema: { type: "string", examples: ["unemployment-rate"] },
       },
       {
         name: "country",
@@ -63,7 +68,7 @@ export const registryRoutes: RouteSpec[] = [
         required: false,
         description:
           "A single ISO 3166-1 alpha-2 code, upper-cased. A comma list matches nothing; a series filed under a region never matches.",
-        schema: { type: "string" },
+        schema: { type: "string", examples: ["US"] },
       },
       enumParameter("region", REGIONS, "A single region code (case-insensitive). Unknown gives VALIDATION_FAILED."),
       limitParameter(PAGE_LIMITS.seriesListing),

@@ -123,8 +123,25 @@ describe.skipIf(!chromiumInstalled)(
           { timeout: 30_000 },
         )
         .toEqual(document.tags.map((tag) => tag.name));
-      // Every operation of the description (GET and HEAD of each path) is listed under its group.
+      // Every operation of the description is listed under its group, each route once (no HEAD rows).
       expect(await page.locator(".opblock").count()).toBe(operations.length);
+      expect(await page.locator(".opblock-head").count()).toBe(0);
+      expect(operations.length).toBe(Object.keys(document.paths).length);
+    }, 60_000);
+
+    it("shows example values for parameters and error examples with the code of their status", async () => {
+      const operation = page
+        .locator(".opblock-get")
+        .filter({ has: page.locator(`.opblock-summary-path[data-path="/api/public/v1/economics/observations"]`) });
+      await operation.locator(".opblock-summary-control").click();
+      const series = operation.locator('tr[data-param-name="series"]');
+      await series.waitFor({ timeout: 30_000 });
+      expect(await series.innerText()).toContain("us-cpi-all-items-nsa");
+      const notFound = operation.locator('tr.response[data-code="404"]');
+      expect(await notFound.innerText()).toContain('"code": "NOT_FOUND"');
+      expect(await notFound.innerText()).not.toContain("BAD_REQUEST");
+      const unavailable = operation.locator('tr.response[data-code="503"]');
+      expect(await unavailable.innerText()).toContain('"code": "SERVICE_UNAVAILABLE"');
     }, 60_000);
 
     it("sends a 'Try it out' request to the running server and shows its live answer", async () => {
