@@ -37,8 +37,8 @@ export interface RouteSpec {
   parameters: readonly ParameterSpec[];
   dataSchema: JsonSchema;
   metaFields: readonly MetaFieldName[];
-  /** 202 for routes that accept work to be done later; 200 when absent. */
-  successStatus?: 202;
+  /** 202 for routes that accept work to be done later, 301 for a path that moved (its Location); 200 when absent. */
+  successStatus?: 202 | 301;
   /** Headers a success answer may carry beyond the common ones, by name, with what they say (e.g. a started run's Location). */
   successHeaders?: Record<string, string>;
   /** False for probes (liveness, readiness): not counted in rate limits, so a busy client never makes them fail. */

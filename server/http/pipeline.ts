@@ -78,14 +78,15 @@ const NO_GENERATION: Generation = [];
 const LOGGED_CAUSES_MAX = 100;
 
 export function createPipeline(routes: readonly BoundRoute[], context: PipelineContext): Pipeline {
-  const router = routerOf(routes);
+  const { router, slashPaths } = routerOf(routes);
   const loggedCauses = new Set<string>();
 
   function answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
-    // 1. Route. The router also matches `/x/` to `/x`: a path we do not publish must not answer.
+    // 1. Route. The router also matches `/x/` to `/x`: a path we do not publish must not answer, so a path with a
+    // trailing slash answers only where a route names it so.
     const { pathname } = request;
     const trailingSlash = pathname.length > 1 && pathname.endsWith("/");
-    const pathRoutes = trailingSlash ? undefined : findRoute(router, "", pathname);
+    const pathRoutes = trailingSlash ? slashPaths.get(pathname) : findRoute(router, "", pathname);
     const routes = pathRoutes?.data;
 
     // 2. Key and scope. Everyone but an operator takes exactly the unregistered path's way, key check included, so
@@ -258,11 +259,18 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
 
 const NO_HEADERS: HeaderReader = { get: () => null, has: () => false };
 
-/** One router entry a path: that path's routes, so that one path answers 405 for its other methods. */
+/**
+ * One router entry a path: that path's routes, so that one path answers 405 for its other methods. Paths with a
+ * trailing slash (`/docs/`), which the router would not tell from the path without, are looked up exactly.
+ */
 function routerOf(routes: readonly BoundRoute[]) {
   const byPath = new Map<string, BoundRoute[]>();
   for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);
   const router = createRouter<BoundRoute[]>();
-  for (const [path, pathRoutes] of byPath) addRoute(router, "", path.replace(/\{([^}]+)\}/g, ":$1"), pathRoutes);
-  return router;
+  const slashPaths = new Map<string, { data: BoundRoute[]; params?: Record<string, string> }>();
+  for (const [path, pathRoutes] of byPath) {
+    if (path.length > 1 && path.endsWith("/")) slashPaths.set(path, { data: pathRoutes });
+    else addRoute(router, "", path.replace(/\{([^}]+)\}/g, ":$1"), pathRoutes);
+  }
+  return { router, slashPaths };
 }

@@ -139,7 +139,12 @@ export function problemsWith(request: HostileRequest, answer: ReceivedAnswer, ma
     problems.push(`${status} without Retry-After`);
   if (!/\borigin\b/i.test(header(answer, "vary") ?? "")) problems.push("no Vary: Origin");
 
-  problems.push(...leaksIn(request, answer, markers));
+  // A page for people (the front door, the reference page) is HTML by design; elsewhere HTML is a leak (a proxy's page).
+  const page = status < 300 && (header(answer, "content-type") ?? "").startsWith("text/html");
+  const pageMarkers = page
+    ? { ...markers, literals: markers.literals.filter((literal) => literal !== "<html") }
+    : markers;
+  problems.push(...leaksIn(request, answer, pageMarkers));
   return problems;
 }
 
