@@ -120,8 +120,11 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       // 4. The answer, in the representation asked for: a kept one while its data and the clock allow, else the
       // handler's. 5. Its envelope (or its CSV form's headers).
       const params = pathRoutes?.params ?? {};
-      const csv = spec.csv && chooseRepresentation(request.search, request.headers.get("accept")) === "csv";
-      const prepared = answerFor(request, route, params, principal, state, csv ? spec.csv : undefined);
+      const csv =
+        spec.csv && chooseRepresentation(request.search, request.headers.get("accept")) === "csv"
+          ? spec.csv
+          : undefined;
+      const prepared = answerFor(request, route, params, principal, state, csv);
       const envelope = (ready: PreparedAnswer) =>
         answerSuccess(request.headers, state, spec, ready, context.compressor, context.clock.now());
       if (!(prepared instanceof Promise)) return envelope(prepared);
