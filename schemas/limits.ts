@@ -55,6 +55,9 @@ export const COORDINATES = {
 
 export const PLACES_MIN_QUERY_LENGTH = 2;
 
+/** `q` of the series and indicator listings: bounds on the work one search asks for (not named by the spec). */
+export const REGISTRY_SEARCH = { maxCharacters: 100, maxWords: 8 } as const;
+
 /** A serialised page above this many bytes is cut to fit and marked `meta.truncated`. */
 export const RESPONSE_CEILING_BYTES = 1_000_000;
 

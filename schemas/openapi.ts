@@ -1,10 +1,13 @@
 import { ERROR_TABLE, type ErrorCode } from "./errors.ts";
 import type { JsonSchema } from "./json-schema.ts";
+import type { CsvForm } from "./responses/csv-tables.ts";
 import { DERIVED_STATES } from "./responses/economics.ts";
 import { envelopeSchema, errorBodySchema } from "./responses/envelope.ts";
-import type { RouteSpec } from "./routes/route-spec.ts";
+import type { ParameterSpec, RouteSpec } from "./routes/route-spec.ts";
 
 export const OPENAPI_DOCUMENT_VERSION = "1.1.0";
+
+const EXAMPLE_REQUEST_ID = "7f1c2d9e-4b3a-4c5d-8e6f-0a1b2c3d4e5f";
 
 export interface OpenApiOptions {
   routes: readonly RouteSpec[];
@@ -22,6 +25,8 @@ const DESCRIPTION = [
   "Provider-independent weather readings and official economic release data. Every answer carries its freshness (meta.cached, meta.cacheAgeSeconds, meta.stale, meta.degraded), provenance and licensing (meta.attributionRecords).",
   "Every success body is `{ data, meta }` (the OpenAPI document itself is served bare); every failure is `{ error: { code, message, requestId } }`. Branch on error.code; messages are not part of the contract.",
   "Rate limits are fixed windows counted per route name and per client (API key on credentialed routes, client address on public ones) on each instance; RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset are sent on every answer.",
+  "Every GET operation also answers HEAD: the same status and headers as its GET, without a body; HEAD operations are not listed separately.",
+  'The list answers of the economics routes (observations, releases, calendars, events) also come as CSV: `format=csv` or `Accept: text/csv` (format wins; JSON when neither is asked, or on a tie). RFC 4180 with CRLF line ends and one header row; one row per record as each operation describes; every cell is the JSON\'s value as the JSON writes it (the publisher\'s exact decimal strings; true/false; null is an empty field). The same parameters, paging and errors (errors stay JSON): the next page is a `Link: <…>; rel="next"` header (absent on the last page) and each publisher\'s terms a `Link: <terms>; rel="license"; title="<licence>"; source="<sourceId>"; required="true|false"; modified="true|false"` header, the CSV form of meta.attributionRecords. Those answers send `Vary: Accept`.',
   `Economic events carry derivedState, computed per request from the clock and never stored: ${DERIVED_STATES.join(", ")}. PAST_DUE_AWAITING_CONFIRMATION means the scheduled time (for a date-only event, the end of its scheduled date in the source zone) has passed without evidence of publication; CONFIRMED_PUBLISHED means publication.confirmed is true; DUE_TODAY means the scheduled date is today in the source zone and the scheduled time (if any) has not passed; UPCOMING is everything earlier; CANCELLED_AT_SOURCE means the source removed the event (status CANCELLED).`,
 ].join("\n\n");
 
@@ -31,7 +36,6 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     const item = paths[route.path] ?? {};
     paths[route.path] = item;
     item[route.method.toLowerCase()] = operation(route);
-    if (route.method === "GET") item.head = { ...operation(route, true), operationId: `${route.name}.head` };
   }
   return {
     openapi: "3.1.0",
@@ -68,42 +72,43 @@ function described(route: RouteSpec, options: OpenApiOptions): boolean {
   return route.described !== false && (options.includeOperatorRoutes || route.access !== "OPERATOR");
 }
 
-function operation(route: RouteSpec, head = false): Record<string, unknown> {
+function operation(route: RouteSpec): Record<string, unknown> {
   const common = commonHeaders(route);
   const success = {
-    description: head ? "Same status and headers as GET, no body." : "Success.",
+    description: "Success.",
     headers: {
       ...common,
       ...Object.fromEntries(
-        Object.entries(route.successHeaders ?? {}).map(([name, description]) => [
+        Object.entries({ ...route.successHeaders, ...(route.csv ? CSV_HEADERS : {}) }).map(([name, description]) => [
           name,
           { description, schema: { type: "string" } },
         ]),
       ),
     },
-    ...(head
-      ? {}
-      : {
-          content: {
-            [route.mediaType ?? "application/json"]: {
-              schema: route.bare ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields),
-            },
-          },
-        }),
+    content: {
+      [route.mediaType ?? "application/json"]: {
+        schema: route.bare ? route.dataSchema : envelopeSchema(route.dataSchema, route.metaFields),
+      },
+      ...(route.csv ? { "text/csv": { schema: csvSchema(route.csv) } } : {}),
+    },
   };
   return {
     operationId: route.name,
     tags: [route.tag],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
-    parameters: route.parameters.map((parameter) => ({ ...parameter })),
+    // The schema's first example also as the parameter's own: swagger-ui shows (and fills in) only that one.
+    parameters: [...route.parameters, ...(route.csv ? [FORMAT_PARAMETER] : [])].map((parameter) => ({
+      ...parameter,
+      ...(Array.isArray(parameter.schema.examples) ? { example: parameter.schema.examples[0] } : {}),
+    })),
     security: route.access === "PUBLIC" ? [] : [{ serviceApiKeyBearer: [] }, { serviceApiKeyHeader: [] }],
     responses: {
       [route.successStatus ?? 200]: success,
       ...(route.publicCacheSeconds !== null
         ? { 304: { description: "Not modified (If-None-Match matched the weak ETag).", headers: common } }
         : {}),
-      ...errorResponses(route.errorCodes, head),
+      ...errorResponses(route.errorCodes),
     },
     "x-service-access": route.access === "PUBLIC" ? "PUBLIC" : "ECOSYSTEM_INTERNAL",
     "x-service-required-scope": route.scope,
@@ -135,7 +140,32 @@ function commonHeaders(route: RouteSpec): Record<string, unknown> {
   return headers;
 }
 
-function errorResponses(codes: readonly ErrorCode[], head: boolean): Record<string, JsonSchema> {
+/** What a route with a CSV form adds to its success answer's headers. */
+const CSV_HEADERS = {
+  Link: 'CSV only: the next page (`<…>; rel="next"`, absent on the last page) and each publisher\'s terms (`<terms>; rel="license"; title; source; required; modified`).',
+  Vary: "Names Accept (with Origin, and Accept-Encoding on large answers): the path answers JSON or CSV by it.",
+};
+
+const FORMAT_PARAMETER: ParameterSpec = {
+  name: "format",
+  in: "query",
+  required: false,
+  description:
+    "`json` or `csv` (case-insensitive): the representation, whatever Accept says. Absent or empty, Accept decides (`text/csv` preferred over `application/json` gives CSV). Any other value gives VALIDATION_FAILED.",
+  schema: { type: "string", enum: ["json", "csv"], examples: ["csv"] },
+};
+
+function csvSchema(form: CsvForm): JsonSchema {
+  const tables = form.tables.map(
+    (table) => `one row per ${table.row}; columns: ${table.columns.map((column) => column.name).join(", ")}`,
+  );
+  return {
+    type: "string",
+    description: `RFC 4180 CSV with a header row${tables.length > 1 ? ", by the answer's view" : ""}: ${tables.join(". Or ")}.`,
+  };
+}
+
+function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes)
     byStatus.set(ERROR_TABLE[code].status, [...(byStatus.get(ERROR_TABLE[code].status) ?? []), code]);
@@ -155,7 +185,21 @@ function errorResponses(codes: readonly ErrorCode[], head: boolean): Record<stri
               ? { Allow: { description: "Methods this path accepts.", schema: { type: "string" } } }
               : {}),
           },
-          ...(head ? {} : { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } }),
+          content: {
+            "application/json": {
+              schema: { $ref: "#/components/schemas/ErrorBody" },
+              // Examples with the codes of this status (without them the page shows the schema's first code everywhere).
+              examples: Object.fromEntries(
+                statusCodes.map((code) => [
+                  code,
+                  {
+                    summary: code,
+                    value: { error: { code, message: ERROR_TABLE[code].message, requestId: EXAMPLE_REQUEST_ID } },
+                  },
+                ]),
+              ),
+            },
+          },
         },
       ]),
   );

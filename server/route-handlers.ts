@@ -9,6 +9,7 @@ import { createRegistrySource } from "./registry/registry-file.ts";
 import { adminHandlers, metricsHandlers } from "./resources/admin.ts";
 import { docsPageHandlers } from "./resources/docs-page.ts";
 import { economicsHandlers } from "./resources/economics.ts";
+import { frontDoorHandlers } from "./resources/front-door.ts";
 import { newsHandlers } from "./resources/news.ts";
 import { placesHandlers } from "./resources/places.ts";
 import { publicEconomicsHandlers } from "./resources/public-economics.ts";
@@ -69,6 +70,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     ...registryHandlers(registry),
     ...serviceHandlers(config, storage, registry),
     ...docsPageHandlers(),
+    ...frontDoorHandlers(),
     ...economicsHandlers(storage, registry),
     ...publicEconomicsHandlers(storage, registry),
     ...adminHandlers(config, dependencies.launchIngestion ?? null),

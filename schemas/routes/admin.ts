@@ -67,7 +67,7 @@ export const adminRoutes: RouteSpec[] = [
         in: "path",
         required: true,
         description: "A run id as the trigger or the run list gave it. Unknown: 404 NOT_FOUND.",
-        schema: str({ pattern: RUN_ID_PATTERN.source }),
+        schema: str({ pattern: RUN_ID_PATTERN.source, examples: ["run_20261121T060000_a1b2c3"] }),
       },
     ],
     dataSchema: ingestionRunSchema,

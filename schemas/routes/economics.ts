@@ -1,6 +1,7 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
 import { str } from "../json-schema.ts";
 import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../limits.ts";
+import { CREDENTIALED_CALENDAR_CSV, EVENTS_CSV, SERIES_OBSERVATIONS_CSV } from "../responses/csv-tables.ts";
 import { credentialedCalendarSchema, eventsListSchema, seriesObservationsSchema } from "../responses/economics.ts";
 import { CALENDAR_SOURCES, IMPORTANCE_LEVELS, REGIONS } from "../vocabularies.ts";
 import {
@@ -8,6 +9,7 @@ import {
   enumListParameter,
   limitParameter,
   listParameter,
+  periodParameter,
   slugPathParameter,
   tzParameter,
 } from "./parameters.ts";
@@ -22,12 +24,12 @@ const storageCodes: ErrorCode[] = [
 ];
 const freshnessMeta = ["lastIngestedAt", "lastSuccessfulIngestionAt", "dataUpdatedAt", "nextCursor"] as const;
 
-const rangeParameter = (name: "from" | "to", extra: string): ParameterSpec => ({
+const rangeParameter = (name: "from" | "to", extra: string, example: string): ParameterSpec => ({
   name,
   in: "query",
   required: false,
   description: `Bare YYYY-MM-DD (read in tz) or an instant with Z or +hh:mm. ${extra} The instant is reduced to its UTC calendar date and compared with scheduledDate. A timestamp without a zone, anything unparsable, a start not before the end, or a span over ${WINDOWS.credentialedMaxDays} days gives ECONOMICS_RANGE_INVALID.`,
-  schema: str(),
+  schema: str({ examples: [example] }),
 });
 
 /**
@@ -44,21 +46,23 @@ export const eventParameters: ParameterSpec[] = [
   tzParameter(
     "IANA zone of bare dates in from/to and of the local projection. Absent, bare dates are UTC; the events then carry no local projection unless timezone is given (then it is in UTC), and the calendar, always localised, projects in UTC. Unknown gives VALIDATION_FAILED.",
   ),
-  rangeParameter("from", "A bare date is midnight in tz."),
-  rangeParameter("to", "A bare date expands to the start of the following day in tz."),
+  rangeParameter("from", "A bare date is midnight in tz.", "2026-11-01"),
+  rangeParameter("to", "A bare date expands to the start of the following day in tz.", "2026-11-30"),
   listParameter(
     "country",
     LIST_SIZES.country,
     "ISO 3166-1 alpha-2 codes, case-insensitive; an event filed under a region never matches.",
+    "US",
   ),
   enumListParameter("region", REGIONS, LIST_SIZES.region, "case-insensitive"),
   listParameter(
     "currency",
     LIST_SIZES.currency,
     "ISO 4217 codes, case-insensitive, not validated (an unknown code matches nothing).",
+    "USD,EUR",
   ),
   enumListParameter("importance", IMPORTANCE_LEVELS, LIST_SIZES.importance, "case-insensitive"),
-  listParameter("release", LIST_SIZES.release, "Release slugs, exact and case-sensitive."),
+  listParameter("release", LIST_SIZES.release, "Release slugs, exact and case-sensitive.", "bls-consumer-price-index"),
   {
     ...enumListParameter("source", CALENDAR_SOURCES, LIST_SIZES.source, "exact and case-sensitive"),
     description: `Source slugs (${CALENDAR_SOURCES.join(", ")}), exact and case-sensitive, at most ${LIST_SIZES.source}. An event matches any of its sources.`,
@@ -71,7 +75,7 @@ export const eventParameters: ParameterSpec[] = [
     required: false,
     description:
       "A switch only: any value not blank after trimming turns on the local projection (a blank one counts as absent, as for every parameter); its value is never read (the zone comes from tz).",
-    schema: str(),
+    schema: str({ examples: ["on"] }),
   },
 ];
 
@@ -94,6 +98,7 @@ export const economicsRoutes: RouteSpec[] = [
     ignoredParameters: [],
     parameters: eventParameters,
     dataSchema: eventsListSchema,
+    csv: EVENTS_CSV,
     metaFields: [...freshnessMeta],
   },
   {
@@ -104,6 +109,7 @@ export const economicsRoutes: RouteSpec[] = [
     ignoredParameters: ["timezone"],
     parameters: eventParameters,
     dataSchema: credentialedCalendarSchema,
+    csv: CREDENTIALED_CALENDAR_CSV,
     metaFields: [...freshnessMeta],
   },
   {
@@ -119,28 +125,16 @@ export const economicsRoutes: RouteSpec[] = [
     errorCodes: [...storageCodes, "NOT_FOUND"],
     ignoredParameters: [],
     parameters: [
-      slugPathParameter("Series slug; unknown gives NOT_FOUND."),
-      {
-        name: "from",
-        in: "query",
-        required: false,
-        description: "First reference-period code (YYYY-MM, YYYY-Q<n>, …), compared as a string.",
-        schema: str(),
-      },
-      {
-        name: "to",
-        in: "query",
-        required: false,
-        description: "Last reference-period code, compared as a string.",
-        schema: str(),
-      },
+      slugPathParameter("Series slug; unknown gives NOT_FOUND.", "us-cpi-all-items-nsa"),
+      periodParameter("from", "First reference-period code (YYYY-MM, YYYY-Q<n>, …), compared as a string.", "2024-01"),
+      periodParameter("to", "Last reference-period code, compared as a string.", "2024-12"),
       {
         name: "asOf",
         in: "query",
         required: false,
         description:
           "An instant with Z or an offset, or YYYY-MM-DD (the end of that day in UTC): answer as the service held the series then. Malformed gives VALIDATION_FAILED.",
-        schema: str(),
+        schema: str({ examples: ["2026-06-30T00:00:00Z"] }),
       },
       {
         name: "vintages",
@@ -148,12 +142,13 @@ export const economicsRoutes: RouteSpec[] = [
         required: false,
         description:
           "`all` (case-insensitive): every vintage of each period instead of one. Empty, the current vintage; any other value gives VALIDATION_FAILED.",
-        schema: str({ enum: ["all"] }),
+        schema: str({ enum: ["all"], examples: ["all"] }),
       },
       observationsLimitParameter,
       cursorParameter,
     ],
     dataSchema: seriesObservationsSchema,
+    csv: SERIES_OBSERVATIONS_CSV,
     metaFields: [...freshnessMeta],
   },
 ];

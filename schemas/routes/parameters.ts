@@ -12,7 +12,22 @@ export function limitParameter(limit: PageLimit, what = "page size", name = "lim
     in: "query",
     required: false,
     description: `${what}: default ${limit.default}, clamped to ${limit.max}; empty is the default. Read as a base-ten integer prefix (3.7 reads as 3); below 1 or not starting with an integer gives VALIDATION_FAILED.`,
-    schema: int({ minimum: 1, default: limit.default }),
+    schema: int({
+      minimum: 1,
+      default: limit.default,
+      examples: [Math.min(limit.max, Math.max(2, Math.ceil(limit.default / 2)))],
+    }),
+  };
+}
+
+/** A reference-period bound of the observations routes, compared as a string. */
+export function periodParameter(name: "from" | "to", description: string, example: string): ParameterSpec {
+  return {
+    name,
+    in: "query",
+    required: false,
+    description,
+    schema: str({ examples: [example] }),
   };
 }
 
@@ -22,7 +37,8 @@ export const cursorParameter: ParameterSpec = {
   required: false,
   description:
     "Opaque token taken verbatim from meta.nextCursor; valid only with identical filters. Undecodable gives VALIDATION_FAILED; past the end gives an empty page.",
-  schema: str(),
+  // The token of the page after the first ten items (server/http/params.ts encodeCursor).
+  schema: str({ examples: ["bzoxMA"] }),
 };
 
 /** What every `tz` accepts (server/http/params.ts parseZone). */
@@ -54,13 +70,13 @@ export function forecastTzParameter(description: string, timeZoneField: string):
   };
 }
 
-export function listParameter(name: string, max: number, description: string): ParameterSpec {
+export function listParameter(name: string, max: number, description: string, example: string): ParameterSpec {
   return {
     name,
     in: "query",
     required: false,
     description: `${description} Comma-separated, at most ${max} values; more gives VALIDATION_FAILED.`,
-    schema: str(),
+    schema: str({ examples: [example] }),
   };
 }
 
@@ -75,16 +91,22 @@ export function enumListParameter(
     in: "query",
     required: false,
     description: `Comma-separated, at most ${max} of: ${values.join(", ")} (${caseRule}). An unknown value gives VALIDATION_FAILED.`,
-    schema: str(),
+    schema: str({ examples: [values.slice(0, 2).join(",")] }),
   };
 }
 
 export function enumParameter(name: string, values: readonly string[], description: string): ParameterSpec {
-  return { name, in: "query", required: false, description, schema: enumOf(values) };
+  return { name, in: "query", required: false, description, schema: { ...enumOf(values), examples: [values[0]] } };
 }
 
-export function slugPathParameter(description: string): ParameterSpec {
-  return { name: "slug", in: "path", required: true, description, schema: str({ pattern: SLUG_PATTERN }) };
+export function slugPathParameter(description: string, example: string): ParameterSpec {
+  return {
+    name: "slug",
+    in: "path",
+    required: true,
+    description,
+    schema: str({ pattern: SLUG_PATTERN, examples: [example] }),
+  };
 }
 
 export function coordinateParameters(decimals: number, errorCode: string): ParameterSpec[] {
@@ -94,21 +116,21 @@ export function coordinateParameters(decimals: number, errorCode: string): Param
       in: "query",
       required: true,
       description: `WGS 84 latitude, rounded to ${decimals} decimals. Non-numeric or out of range gives ${errorCode}.`,
-      schema: num({ minimum: COORDINATES.latitude.min, maximum: COORDINATES.latitude.max }),
+      schema: num({ minimum: COORDINATES.latitude.min, maximum: COORDINATES.latitude.max, examples: [59.9139] }),
     },
     {
       name: "lon",
       in: "query",
       required: true,
       description: `WGS 84 longitude, rounded to ${decimals} decimals. Non-numeric or out of range gives ${errorCode}.`,
-      schema: num({ minimum: COORDINATES.longitude.min, maximum: COORDINATES.longitude.max }),
+      schema: num({ minimum: COORDINATES.longitude.min, maximum: COORDINATES.longitude.max, examples: [10.7522] }),
     },
     {
       name: "altitude",
       in: "query",
       required: false,
       description: `Metres, rounded to a whole number. Omitted, the provider infers it. Outside ${COORDINATES.altitude.min}..${COORDINATES.altitude.max} gives ${errorCode}.`,
-      schema: num({ minimum: COORDINATES.altitude.min, maximum: COORDINATES.altitude.max }),
+      schema: num({ minimum: COORDINATES.altitude.min, maximum: COORDINATES.altitude.max, examples: [23] }),
     },
   ];
 }
@@ -119,5 +141,5 @@ export const unitsParameter: ParameterSpec = {
   required: false,
   description:
     "Exactly the case-sensitive string `imperial` selects imperial units; any other value, or none, gives metric. Never an error.",
-  schema: str(),
+  schema: str({ examples: ["imperial"] }),
 };

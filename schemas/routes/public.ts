@@ -1,10 +1,18 @@
 import { COMMON_ERROR_CODES, type ErrorCode } from "../errors.ts";
 import { str } from "../json-schema.ts";
 import { CALENDAR_FEED_MAX_EVENTS, LIST_SIZES, PAGE_LIMITS, PUBLIC_CACHE_SECONDS, WINDOWS } from "../limits.ts";
+import { PUBLIC_CALENDAR_CSV, PUBLIC_OBSERVATIONS_CSV, RELEASES_CSV } from "../responses/csv-tables.ts";
 import { observationsSchema, publicCalendarSchema, releasesSchema } from "../responses/economics.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES, newsEventsSchema, statusSchema } from "../responses/news-status.ts";
 import { EVENT_STATUSES, REGIONS } from "../vocabularies.ts";
-import { cursorParameter, enumListParameter, limitParameter, listParameter, tzParameter } from "./parameters.ts";
+import {
+  cursorParameter,
+  enumListParameter,
+  limitParameter,
+  listParameter,
+  periodParameter,
+  tzParameter,
+} from "./parameters.ts";
 import type { ParameterSpec, RouteSpec } from "./route-spec.ts";
 
 const publicCodes: ErrorCode[] = [...COMMON_ERROR_CODES, "VALIDATION_FAILED", "NOT_FOUND", "SERVICE_UNAVAILABLE"];
@@ -18,22 +26,22 @@ const publicStorage = {
 } as const;
 const freshness = ["lastIngestedAt", "lastSuccessfulIngestionAt", "dataUpdatedAt", "dataStatus", "nextCursor"] as const;
 
-const filter = (name: string, description: string): ParameterSpec =>
-  listParameter(name, LIST_SIZES.publicFilter, description);
+const filter = (name: string, description: string, example: string): ParameterSpec =>
+  listParameter(name, LIST_SIZES.publicFilter, description, example);
 const window = (days: string): ParameterSpec[] => [
   {
     name: "from",
     in: "query",
     required: false,
     description: `Inclusive start: YYYY-MM-DD in tz, or an ISO instant. ${days}`,
-    schema: str(),
+    schema: str({ examples: ["2026-11-01"] }),
   },
   {
     name: "to",
     in: "query",
     required: false,
     description: "Inclusive end: YYYY-MM-DD in tz, or an ISO instant.",
-    schema: str(),
+    schema: str({ examples: ["2026-11-30"] }),
   },
 ];
 
@@ -43,10 +51,10 @@ const calendarFilters = (tzDescription: string): ParameterSpec[] => [
     `Default ${WINDOWS.publicCalendarDaysBack} days back and ${WINDOWS.publicCalendarDaysAhead} days ahead; at most ${WINDOWS.publicCalendarMaxDays} days.`,
   ),
   tzParameter(tzDescription),
-  filter("source", "Source slugs."),
-  filter("release", "Release slugs."),
-  filter("country", "Country codes."),
-  filter("currency", "Currency codes."),
+  filter("source", "Source slugs.", "labour-stats-release-schedule"),
+  filter("release", "Release slugs.", "bls-consumer-price-index"),
+  filter("country", "Country codes.", "US"),
+  filter("currency", "Currency codes.", "USD,EUR"),
   enumListParameter("region", REGIONS, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
   enumListParameter("status", EVENT_STATUSES, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
 ];
@@ -67,6 +75,7 @@ export const publicRoutes: RouteSpec[] = [
       cursorParameter,
     ],
     dataSchema: publicCalendarSchema,
+    csv: PUBLIC_CALENDAR_CSV,
     metaFields: [...freshness, "sourceChecks"],
   },
   {
@@ -97,14 +106,20 @@ export const publicRoutes: RouteSpec[] = [
     summary: "The newest published value of each registered series, newest first",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.releases,
     parameters: [
-      listParameter("series", LIST_SIZES.publicSeries, "Series slugs."),
-      { name: "country", in: "query", required: false, description: "Country code filter.", schema: str() },
+      listParameter("series", LIST_SIZES.publicSeries, "Series slugs.", "us-cpi-all-items-nsa,ea-unemployment-rate"),
+      {
+        name: "country",
+        in: "query",
+        required: false,
+        description: "Country code filter.",
+        schema: str({ examples: ["US"] }),
+      },
       {
         name: "region",
         in: "query",
         required: false,
         description: "Region code filter (closed vocabulary).",
-        schema: str(),
+        schema: str({ examples: ["EA"] }),
       },
       limitParameter(
         PAGE_LIMITS.perSeries,
@@ -115,6 +130,7 @@ export const publicRoutes: RouteSpec[] = [
       cursorParameter,
     ],
     dataSchema: releasesSchema,
+    csv: RELEASES_CSV,
     metaFields: [...freshness],
   },
   {
@@ -131,26 +147,15 @@ export const publicRoutes: RouteSpec[] = [
         required: true,
         description:
           "Series slug. Unknown gives NOT_FOUND; a registered series with nothing ingested gives SERVICE_UNAVAILABLE.",
-        schema: str(),
+        schema: str({ examples: ["us-cpi-all-items-nsa"] }),
       },
-      {
-        name: "from",
-        in: "query",
-        required: false,
-        description: "First reference-period code, compared as a string.",
-        schema: str(),
-      },
-      {
-        name: "to",
-        in: "query",
-        required: false,
-        description: "Last reference-period code, compared as a string.",
-        schema: str(),
-      },
+      periodParameter("from", "First reference-period code, compared as a string.", "2024-01"),
+      periodParameter("to", "Last reference-period code, compared as a string.", "2024-12"),
       limitParameter(PAGE_LIMITS.publicObservations),
       cursorParameter,
     ],
     dataSchema: observationsSchema,
+    csv: PUBLIC_OBSERVATIONS_CSV,
     metaFields: [...freshness],
   },
   {
@@ -163,11 +168,11 @@ export const publicRoutes: RouteSpec[] = [
     parameters: [
       ...window(`Default the last ${WINDOWS.publicNewsDaysBack} days.`),
       tzParameter("IANA zone in which bare dates in from/to are read; absent, UTC. Unknown gives VALIDATION_FAILED."),
-      filter("source", "Feed ids."),
-      filter("releaseFamily", "Release slugs."),
-      filter("series", "Series slugs."),
-      filter("country", "Country codes."),
-      filter("topic", "Topics."),
+      filter("source", "Feed ids.", "bls-news-feed"),
+      filter("releaseFamily", "Release slugs.", "bls-consumer-price-index"),
+      filter("series", "Series slugs.", "us-cpi-all-items-nsa"),
+      filter("country", "Country codes.", "US"),
+      filter("topic", "Topics.", "prices"),
       enumListParameter("state", NEWS_STATES, LIST_SIZES.publicFilter, "closed"),
       enumListParameter("linkStatus", LINK_STATUSES, LIST_SIZES.publicFilter, "closed"),
       enumListParameter("type", NEWS_TYPES, LIST_SIZES.publicFilter, "closed"),

@@ -1,9 +1,20 @@
 import { COMMON_ERROR_CODES } from "../errors.ts";
-import { PAGE_LIMITS, PUBLIC_CACHE_SECONDS } from "../limits.ts";
+import { PAGE_LIMITS, PUBLIC_CACHE_SECONDS, REGISTRY_SEARCH } from "../limits.ts";
 import { indicatorDetailSchema, indicatorListingSchema, seriesListingSchema } from "../responses/registry.ts";
 import { CATEGORIES, REGIONS } from "../vocabularies.ts";
 import { enumParameter, limitParameter, slugPathParameter } from "./parameters.ts";
-import type { RouteSpec } from "./route-spec.ts";
+import type { ParameterSpec, RouteSpec } from "./route-spec.ts";
+
+/** `q` of the registry listings (server/registry/registry-search.ts). */
+function searchParameter(fields: string, example: string): ParameterSpec {
+  return {
+    name: "q",
+    in: "query",
+    required: false,
+    description: `Words to search for in ${fields}, case-insensitive, accents set aside; every word must match, as the start of a word (unemp matches unemployment). Results are ranked: each word scores the weight of the best field it matches (name 4, slug 3, publisher 2, ${fields.includes("description") ? "description" : "scope"} 1), highest total first, ties in registry order. Combines with the other filters. Empty is absent; more than ${REGISTRY_SEARCH.maxCharacters} characters, more than ${REGISTRY_SEARCH.maxWords} words, or no word at all gives VALIDATION_FAILED.`,
+    schema: { type: "string", maxLength: REGISTRY_SEARCH.maxCharacters, examples: [example] },
+  };
+}
 
 const registry = {
   method: "GET",
@@ -29,6 +40,7 @@ export const registryRoutes: RouteSpec[] = [
         CATEGORIES,
         "Only families of this category (case-insensitive). Unknown gives VALIDATION_FAILED.",
       ),
+      searchParameter("a family's name, slug, description and the publishers of its series", "unemployment"),
     ],
     dataSchema: indicatorListingSchema,
   },
@@ -39,14 +51,19 @@ export const registryRoutes: RouteSpec[] = [
     summary: "One indicator family and all of its active series",
     errorCodes: [...COMMON_ERROR_CODES, "NOT_FOUND"],
     ignoredParameters: ["category"],
-    parameters: [slugPathParameter("Family slug. A slug not matching the pattern, or unknown, gives NOT_FOUND.")],
+    parameters: [
+      slugPathParameter(
+        "Family slug. A slug not matching the pattern, or unknown, gives NOT_FOUND.",
+        "unemployment-rate",
+      ),
+    ],
     dataSchema: indicatorDetailSchema,
   },
   {
     ...registry,
     name: "v1.economics.series",
     path: "/api/v1/economics/series",
-    summary: "Series definitions (no values), in registry order",
+    summary: "Series definitions (no values), in registry order, or found by words (q) and ranked",
     errorCodes: [...COMMON_ERROR_CODES, "VALIDATION_FAILED"],
     ignoredParameters: [],
     parameters: [
@@ -55,7 +72,7 @@ export const registryRoutes: RouteSpec[] = [
         in: "query",
         required: false,
         description: "Family slug, exact and case-sensitive. Unknown gives an empty list.",
-        schema: { type: "string" },
+        schema: { type: "string", examples: ["unemployment-rate"] },
       },
       {
         name: "country",
@@ -63,9 +80,10 @@ export const registryRoutes: RouteSpec[] = [
         required: false,
         description:
           "A single ISO 3166-1 alpha-2 code, upper-cased. A comma list matches nothing; a series filed under a region never matches.",
-        schema: { type: "string" },
+        schema: { type: "string", examples: ["US"] },
       },
       enumParameter("region", REGIONS, "A single region code (case-insensitive). Unknown gives VALIDATION_FAILED."),
+      searchParameter("a series' name, slug, scope and publisher", "euro area hicp"),
       limitParameter(PAGE_LIMITS.seriesListing),
     ],
     dataSchema: seriesListingSchema,

@@ -1,5 +1,6 @@
 import type { ErrorCode } from "../errors.ts";
 import type { JsonSchema } from "../json-schema.ts";
+import type { CsvForm } from "../responses/csv-tables.ts";
 import type { MetaFieldName } from "../responses/envelope.ts";
 import type { Scope } from "../vocabularies.ts";
 
@@ -36,14 +37,19 @@ export interface RouteSpec {
   parameters: readonly ParameterSpec[];
   dataSchema: JsonSchema;
   metaFields: readonly MetaFieldName[];
-  /** 202 for routes that accept work to be done later; 200 when absent. */
-  successStatus?: 202;
+  /** 202 for routes that accept work to be done later, 301 for a path that moved (its Location); 200 when absent. */
+  successStatus?: 202 | 301;
   /** Headers a success answer may carry beyond the common ones, by name, with what they say (e.g. a started run's Location). */
   successHeaders?: Record<string, string>;
   /** False for probes (liveness, readiness): not counted in rate limits, so a busy client never makes them fail. */
   rateLimited?: false;
   /** Served as `data` alone, without the envelope (the OpenAPI document, which tools read directly, and the documentation page's files). */
   bare?: true;
+  /**
+   * A CSV form of the answer (`format=csv` or `Accept: text/csv`): the rows of its `data` and their columns. The
+   * `format` parameter, the `text/csv` content and `Vary: Accept` follow from it.
+   */
+  csv?: CsvForm;
   /** The body's media type; `application/json; charset=utf-8` when absent (other types only for bare routes). */
   mediaType?: string;
   /**

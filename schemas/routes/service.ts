@@ -81,6 +81,22 @@ export const serviceRoutes: RouteSpec[] = [
     bare: true,
   },
   docsPageFile(
+    "service.frontDoor",
+    "/",
+    "The front door: what this service is and where its documentation, description, probes and status are, for people",
+    "text/html; charset=utf-8",
+  ),
+  {
+    ...docsPageFile(
+      "docs.pageWithSlash",
+      "/docs/",
+      "The documentation page's path with a trailing slash: moved permanently to /docs (a relative Location)",
+      "text/plain; charset=utf-8",
+    ),
+    publicCacheSeconds: null,
+    successStatus: 301,
+  },
+  docsPageFile(
     "docs.page",
     "/docs",
     "The interactive reference of this description (swagger-ui), for people",

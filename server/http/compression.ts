@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants, crc32, deflateRawSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
-import Negotiator from "negotiator";
 import { ownedBytes } from "../memory/owned-bytes.ts";
+import type { ContentCoding } from "./negotiation.ts";
 
 /**
  * Compressed answers without compressing per response. A body is a constant head (the serialised `data`, computed
@@ -11,7 +11,6 @@ import { ownedBytes } from "../memory/owned-bytes.ts";
  * stored blocks (RFC 1951 section 3.2.4) and brotli's uncompressed meta-blocks (RFC 7932 section 9.2). zlib offers
  * no call that appends to a flushed stream, so those few framing bytes are written here.
  */
-export type ContentCoding = "br" | "gzip";
 
 /** Bodies below this are sent as they are: compression would save less than its framing and time. */
 export const COMPRESSION_MIN_BYTES = 1024;
@@ -25,33 +24,6 @@ export const DEFAULT_COMPRESSED_HEAD_BYTES = 32 * 1024 * 1024;
 
 // Brotli's quality 5 compresses a 1 MB answer in about 10 ms at a ratio close to gzip's best; 11 would take seconds.
 const BROTLI_QUALITY = 5;
-const CODINGS_BY_PREFERENCE = ["br", "gzip", "identity"];
-/** Clients send a handful of distinct Accept-Encoding values; more than this and the memo starts again. */
-const MEMO_LIMIT = 256;
-
-const codingByHeader = new Map<string, ContentCoding | null>();
-
-/** The coding to send for a request's `Accept-Encoding` (q-values honoured; brotli preferred), null for none. */
-export function chooseCoding(acceptEncoding: string | null): ContentCoding | null {
-  if (acceptEncoding === null) return null;
-  let coding = codingByHeader.get(acceptEncoding);
-  if (coding === undefined) {
-    const chosen = preferredEncoding(new Negotiator({ headers: { "accept-encoding": acceptEncoding } }));
-    coding = chosen === "br" || chosen === "gzip" ? chosen : null;
-    if (codingByHeader.size >= MEMO_LIMIT) codingByHeader.clear();
-    codingByHeader.set(acceptEncoding, coding);
-  }
-  return coding;
-}
-
-/**
- * negotiator 1.x takes the server's preference for ties in q; its published types still describe 0.6.
- * Of codings a client weighs equally, brotli is sent (smaller at the same cost to us).
- */
-function preferredEncoding(negotiator: Negotiator): string | undefined {
-  const encoding = negotiator.encoding as (available: string[], options: { preferred: string[] }) => string | undefined;
-  return encoding.call(negotiator, CODINGS_BY_PREFERENCE, { preferred: CODINGS_BY_PREFERENCE });
-}
 
 interface DeflatedHead {
   deflated: Buffer;

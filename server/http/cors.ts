@@ -9,6 +9,8 @@ const CORS_EXPOSED_HEADERS = [
   "ratelimit-reset",
   "retry-after",
   "etag",
+  // The CSV form's next page and publishers' terms (csv-answer.ts).
+  "link",
 ];
 const EXPOSED_HEADERS_VALUE = CORS_EXPOSED_HEADERS.join(",");
 

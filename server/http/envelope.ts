@@ -81,7 +81,10 @@ export function answerSuccess(
   const notModified =
     spec.publicCacheSeconds !== null && matchesIfNoneMatch(requestHeaders.get("if-none-match"), answer.data.etag);
   logAnswer(request, notModified ? 304 : answer.status);
-  headers["content-type"] = spec.mediaType ?? JSON_MEDIA_TYPE;
+  headers["content-type"] = answer.mediaType ?? spec.mediaType ?? JSON_MEDIA_TYPE;
+  if (answer.headers) Object.assign(headers, answer.headers);
+  // The same URL answers JSON or CSV by its Accept header: caches must key its copies by it.
+  if (spec.csv) headers.vary = headers.vary ? `${headers.vary}, accept` : "accept";
   if (spec.publicCacheSeconds !== null) {
     headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
     headers.etag = answer.data.etag;

@@ -2,6 +2,7 @@
 // envelope. Transports (h3-handler.ts, node-listener.ts) only translate their request into an ApiRequest and write
 // the HttpAnswer back.
 import { addRoute, createRouter, findRoute } from "rou3";
+import type { CsvForm } from "../../schemas/responses/csv-tables.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
@@ -14,7 +15,9 @@ import { authenticate, type Principal } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
 import type { Compressor } from "./compression.ts";
 import { allowedMethods, applyCors } from "./cors.ts";
+import { prepareCsvAnswer } from "./csv-answer.ts";
 import { answerError, answerSuccess, HttpAnswer, logAnswer, type RequestState, startRequest } from "./envelope.ts";
+import { chooseRepresentation } from "./negotiation.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
 import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
@@ -75,14 +78,15 @@ const NO_GENERATION: Generation = [];
 const LOGGED_CAUSES_MAX = 100;
 
 export function createPipeline(routes: readonly BoundRoute[], context: PipelineContext): Pipeline {
-  const router = routerOf(routes);
+  const { router, slashPaths } = routerOf(routes);
   const loggedCauses = new Set<string>();
 
   function answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
-    // 1. Route. The router also matches `/x/` to `/x`: a path we do not publish must not answer.
+    // 1. Route. The router also matches `/x/` to `/x`: a path we do not publish must not answer, so a path with a
+    // trailing slash answers only where a route names it so.
     const { pathname } = request;
     const trailingSlash = pathname.length > 1 && pathname.endsWith("/");
-    const pathRoutes = trailingSlash ? undefined : findRoute(router, "", pathname);
+    const pathRoutes = trailingSlash ? slashPaths.get(pathname) : findRoute(router, "", pathname);
     const routes = pathRoutes?.data;
 
     // 2. Key and scope. Everyone but an operator takes exactly the unregistered path's way, key check included, so
@@ -113,9 +117,14 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       }
       if (spec.requiresDurableStorage && !context.storageBound) throw new ApiError("SERVICE_UNAVAILABLE");
 
-      // 4. The answer: a kept one while its data and the clock allow, else the handler's. 5. Its envelope.
+      // 4. The answer, in the representation asked for: a kept one while its data and the clock allow, else the
+      // handler's. 5. Its envelope (or its CSV form's headers).
       const params = pathRoutes?.params ?? {};
-      const prepared = answerFor(request, route, params, principal, state);
+      const csv =
+        spec.csv && chooseRepresentation(request.search, request.headers.get("accept")) === "csv"
+          ? spec.csv
+          : undefined;
+      const prepared = answerFor(request, route, params, principal, state, csv);
       const envelope = (ready: PreparedAnswer) =>
         answerSuccess(request.headers, state, spec, ready, context.compressor, context.clock.now());
       if (!(prepared instanceof Promise)) return envelope(prepared);
@@ -131,8 +140,10 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     params: Record<string, string>,
     principal: Principal | null,
     state: RequestState,
+    csv: CsvForm | undefined,
   ): PreparedAnswer | Promise<PreparedAnswer> {
-    const url = request.pathname + request.search;
+    // A URL's CSV form is kept beside its JSON, under a key no URL can be (a URL holds no space).
+    const url = csv ? `${request.pathname}${request.search} csv` : request.pathname + request.search;
     const generation = route.generation?.() ?? NO_GENERATION;
     const kept = context.answers.find(url, generation, state.now);
     if (kept) {
@@ -146,7 +157,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       if (ready.meta && typeof ready.meta.cached === "boolean") {
         state.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
       }
-      const prepared = prepareAnswer(ready, route.spec);
+      const prepared = csv ? prepareCsvAnswer(ready, csv, request) : prepareAnswer(ready, route.spec);
       // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own
       // check. Never an operator's: the Node listener would answer its URL faster than an unknown path's.
       const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
@@ -251,11 +262,18 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
 
 const NO_HEADERS: HeaderReader = { get: () => null, has: () => false };
 
-/** One router entry a path: that path's routes, so that one path answers 405 for its other methods. */
+/**
+ * One router entry a path: that path's routes, so that one path answers 405 for its other methods. Paths with a
+ * trailing slash (`/docs/`), which the router would not tell from the path without, are looked up exactly.
+ */
 function routerOf(routes: readonly BoundRoute[]) {
   const byPath = new Map<string, BoundRoute[]>();
   for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);
   const router = createRouter<BoundRoute[]>();
-  for (const [path, pathRoutes] of byPath) addRoute(router, "", path.replace(/\{([^}]+)\}/g, ":$1"), pathRoutes);
-  return router;
+  const slashPaths = new Map<string, { data: BoundRoute[]; params?: Record<string, string> }>();
+  for (const [path, pathRoutes] of byPath) {
+    if (path.length > 1 && path.endsWith("/")) slashPaths.set(path, { data: pathRoutes });
+    else addRoute(router, "", path.replace(/\{([^}]+)\}/g, ":$1"), pathRoutes);
+  }
+  return { router, slashPaths };
 }

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import type { ApiError } from "./api-error.ts";
-import { COMPRESSION_MIN_BYTES, type Compressor, type ContentCoding, chooseCoding } from "./compression.ts";
+import { COMPRESSION_MIN_BYTES, type Compressor } from "./compression.ts";
+import { type ContentCoding, chooseCoding } from "./negotiation.ts";
 import type { RouteResult } from "./route-handler.ts";
 import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.ts";
 
@@ -54,6 +55,9 @@ export interface PreparedAnswer {
   fixedBytes: number;
   /** Bytes the answer holds, for memory bounds. */
   size: number;
+  /** Another representation than the route's own (the CSV form, csv-answer.ts): its media type and its headers. */
+  mediaType?: string;
+  headers?: Readonly<Record<string, string>>;
 }
 
 // Same lengths as real values, so that the cut to the response ceiling is measured on the body that will be sent.

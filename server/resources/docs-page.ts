@@ -57,7 +57,7 @@ const INITIALIZER = `window.addEventListener("load", function () {
  * The page is where people paste API keys: no other site may frame it, and nothing may be read as another type.
  * Every script and style is this server's own file (swagger-ui sets some styles inline, data: images).
  */
-const DOCS_HEADERS = {
+export const DOCS_HEADERS = {
   "content-security-policy":
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   "x-content-type-options": "nosniff",

@@ -7,6 +7,7 @@ import { givenValue, parseEnum, parseLimit } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { activeFamilies, familyWithSeries, matchingSeries } from "../registry/registry-queries.ts";
+import { parseSearch, searchFamilies, searchSeries } from "../registry/registry-search.ts";
 import { familyView, seriesView } from "../registry/registry-views.ts";
 
 const SLUG = new RegExp(SLUG_PATTERN);
@@ -22,8 +23,11 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
   return {
     "v1.economics.indicators": ({ query }) => {
       const category = parseEnum(query.get("category"), CATEGORIES, "category");
+      const words = parseSearch(query.get("q"));
+      const built = registry();
+      const families = searchFamilies(built, activeFamilies(built, category), words);
       return {
-        data: { indicators: activeFamilies(registry(), category).map(familyView), categories: [...CATEGORIES] },
+        data: { indicators: families.map(familyView), categories: [...CATEGORIES] },
         staticMeta: NO_ATTRIBUTION,
         validUntil: Infinity,
       };
@@ -42,11 +46,13 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
 
     "v1.economics.series": ({ query }) => {
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.seriesListing);
-      const matches = matchingSeries(registry(), {
+      const words = parseSearch(query.get("q"));
+      const filtered = matchingSeries(registry(), {
         indicator: givenValue(query.get("indicator")),
         country: givenValue(query.get("country"))?.toUpperCase() ?? null,
         region: parseEnum(query.get("region"), REGIONS, "region"),
       });
+      const matches = searchSeries(filtered, words);
       const shape = (n: number) => ({
         data: { totalMatching: matches.length, series: matches.slice(0, n).map(seriesView) },
         meta: { totalMatching: matches.length },

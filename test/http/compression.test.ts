@@ -1,7 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ContentCoding, chooseCoding, createCompressor } from "../../server/http/compression.ts";
+import { createCompressor } from "../../server/http/compression.ts";
+import { type ContentCoding, chooseCoding } from "../../server/http/negotiation.ts";
 import { sampleDataDir } from "../support/economics-index.ts";
 import { rawRequest } from "../support/raw-http.ts";
 import { type RunningService, startService } from "../support/service.ts";

@@ -53,14 +53,24 @@ describe("the documentation page's files over HTTP", () => {
     expect(await (await fetch(`${service.url}/docs/swagger-ui-bundle.js.LICENSE.txt`)).text()).toContain("MIT License");
   });
 
-  it("answers HEAD without a body, a trailing slash as an unregistered path and other methods with 405", async () => {
+  it("answers HEAD without a body, /docs/ with a move to /docs and other methods with 405", async () => {
     const head = await fetch(`${service.url}/docs`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(await head.text()).toBe("");
-    const slash = await service.request("/docs/");
-    expect(slash.status).toBe(404);
-    expect(slash.body.error.code).toBe("NOT_FOUND");
+    // Relative, so that a path prefix a proxy adds is kept.
+    const slash = await fetch(`${service.url}/docs/`, { redirect: "manual" });
+    expect(slash.status).toBe(301);
+    expect(slash.headers.get("location")).toBe("../docs");
+    const followed = await fetch(`${service.url}/docs/`);
+    expect(followed.url).toBe(`${service.url}/docs`);
+    expect(await followed.text()).toContain("swagger-ui-bundle.js");
+    // Any other path with a trailing slash stays unregistered.
+    for (const path of ["/api/v1/openapi.json/", "/docs/swagger-ui.css/", "/api/public/v1/status/"]) {
+      const other = await service.request(path);
+      expect(other.status, path).toBe(404);
+      expect(other.body.error.code).toBe("NOT_FOUND");
+    }
     const post = await service.request("/docs", { method: "POST" });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, HEAD");
@@ -68,7 +78,34 @@ describe("the documentation page's files over HTTP", () => {
 
   it("leaves the page and its assets out of the OpenAPI description", async () => {
     const document = (await service.request("/api/v1/openapi.json")).body;
-    expect(Object.keys(document.paths).filter((path) => path.startsWith("/docs"))).toEqual([]);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith("/docs") || path === "/")).toEqual([]);
+  });
+
+  it("answers / with a page naming the service, its docs, description, probes and status by relative links", async () => {
+    const response = await fetch(`${service.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    const page = await response.text();
+    expect(page).toContain("<title>Weather and economics data service</title>");
+    const links = [...page.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!).filter((href) => href !== "data:,");
+    for (const wanted of [
+      "docs",
+      "api/v1/openapi.json",
+      "api/public/v1/status",
+      "api/public/v1/health/live",
+      "api/public/v1/health/ready",
+    ])
+      expect(links).toContain(wanted);
+    // Every link is relative and leads to a route of this server (ready and the data routes may be 503 here).
+    for (const href of links) {
+      expect(href, href).not.toMatch(/^(\/|[a-z]+:)/);
+      const linked = await fetch(new URL(href, `${service.url}/`));
+      expect([200, 503], href).toContain(linked.status);
+    }
+    const head = await fetch(`${service.url}/`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
   });
 });
 
@@ -123,8 +160,25 @@ describe.skipIf(!chromiumInstalled)(
           { timeout: 30_000 },
         )
         .toEqual(document.tags.map((tag) => tag.name));
-      // Every operation of the description (GET and HEAD of each path) is listed under its group.
+      // Every operation of the description is listed under its group, each route once (no HEAD rows).
       expect(await page.locator(".opblock").count()).toBe(operations.length);
+      expect(await page.locator(".opblock-head").count()).toBe(0);
+      expect(operations.length).toBe(Object.keys(document.paths).length);
+    }, 60_000);
+
+    it("shows example values for parameters and error examples with the code of their status", async () => {
+      const operation = page
+        .locator(".opblock-get")
+        .filter({ has: page.locator(`.opblock-summary-path[data-path="/api/public/v1/economics/observations"]`) });
+      await operation.locator(".opblock-summary-control").click();
+      const series = operation.locator('tr[data-param-name="series"]');
+      await series.waitFor({ timeout: 30_000 });
+      expect(await series.innerText()).toContain("us-cpi-all-items-nsa");
+      const notFound = operation.locator('tr.response[data-code="404"]');
+      expect(await notFound.innerText()).toContain('"code": "NOT_FOUND"');
+      expect(await notFound.innerText()).not.toContain("BAD_REQUEST");
+      const unavailable = operation.locator('tr.response[data-code="503"]');
+      expect(await unavailable.innerText()).toContain('"code": "SERVICE_UNAVAILABLE"');
     }, 60_000);
 
     it("sends a 'Try it out' request to the running server and shows its live answer", async () => {

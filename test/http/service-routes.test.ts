@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ERROR_TABLE, type ErrorCode } from "../../schemas/errors.ts";
 import { INDEX_DDL } from "../../schemas/index-ddl.ts";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import { type RunningService, startService } from "../support/service.ts";
@@ -110,12 +111,41 @@ describe("OpenAPI description", () => {
       expect(operation["x-service-error-codes"]).toEqual(route.errorCodes);
       expect(operation["x-service-ignored-parameters"]).toEqual(route.ignoredParameters);
       expect(operation["x-service-public-cache-seconds"]).toBe(route.publicCacheSeconds);
-      if (route.method === "GET") expect(document.paths[route.path].head).toBeDefined();
+      // Each route once: HEAD, which every GET answers, is said once in the description rather than listed.
+      expect(document.paths[route.path].head, route.name).toBeUndefined();
     }
+    expect(document.info.description).toMatch(/Every GET operation also answers HEAD/);
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
       "serviceApiKeyBearer",
       "serviceApiKeyHeader",
     ]);
+  });
+
+  it("gives every parameter an example value and every error example a code of its own status", () => {
+    const operations = Object.values(document.paths as Record<string, Record<string, any>>).flatMap((item) =>
+      Object.values(item),
+    );
+    for (const operation of operations) {
+      for (const parameter of operation.parameters ?? []) {
+        const examples = parameter.schema.examples as unknown[] | undefined;
+        expect(examples?.length, `${operation.operationId} ${parameter.name}`).toBeGreaterThan(0);
+        for (const example of examples!) {
+          if (parameter.schema.enum) expect(parameter.schema.enum).toContain(example);
+          if (parameter.schema.pattern) expect(String(example)).toMatch(new RegExp(parameter.schema.pattern));
+        }
+      }
+      const errors = Object.entries(operation.responses as Record<string, any>).filter(([status]) => status >= "400");
+      expect(errors.length, operation.operationId).toBeGreaterThan(0);
+      for (const [status, response] of errors) {
+        const examples = Object.values(response.content["application/json"].examples) as any[];
+        const codes = examples.map((example) => example.value.error.code);
+        expect(codes.sort(), `${operation.operationId} ${status}`).toEqual(
+          operation["x-service-error-codes"]
+            .filter((code: ErrorCode) => String(ERROR_TABLE[code].status) === status)
+            .sort(),
+        );
+      }
+    }
   });
 
   it("publishes the spec's error code sets", () => {
@@ -169,8 +199,9 @@ describe("OpenAPI description", () => {
       expect(count.schema, count.name).toMatchObject({ type: "integer", minimum: 1, default: expect.any(Number) });
       expect(count.description, count.name).toMatch(/empty is the default.*below 1 .*gives VALIDATION_FAILED/);
     }
-    expect(named("hours")).toHaveLength(2);
-    expect(named("perSeries")).toHaveLength(2);
+    // One operation each (HEAD is not listed apart).
+    expect(named("hours")).toHaveLength(1);
+    expect(named("perSeries")).toHaveLength(1);
     // Absent, tz projects nothing: only the forecasts, whose days are UTC without it, state a default.
     for (const [path, item] of Object.entries(
       document.paths as Record<string, Record<string, { parameters?: any[] }>>,

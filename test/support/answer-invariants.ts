@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ERROR_TABLE, type ErrorCode } from "../../schemas/errors.ts";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
-import { assertContract } from "./contract.ts";
+import { assertContract, assertCsvContract } from "./contract.ts";
 import type { HostileRequest } from "./hostile-requests.ts";
 
 /**
@@ -89,6 +89,12 @@ export function problemsWith(request: HostileRequest, answer: ReceivedAnswer, ma
   const ownMediaType = status < 300 ? OWN_MEDIA_TYPES.get(resolvedPath(request.path)) : undefined;
   if (noBody) {
     if (answer.text !== "") problems.push(`a ${status} answer to ${request.method} has a body`);
+  } else if (status < 300 && (header(answer, "content-type") ?? "").startsWith("text/csv")) {
+    try {
+      assertCsvContract(request.method, urlOf(request.path), answer.text);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
   } else if (ownMediaType !== undefined) {
     if (header(answer, "content-type") !== ownMediaType)
       problems.push(`content-type ${header(answer, "content-type")} is not ${ownMediaType}`);
@@ -133,7 +139,12 @@ export function problemsWith(request: HostileRequest, answer: ReceivedAnswer, ma
     problems.push(`${status} without Retry-After`);
   if (!/\borigin\b/i.test(header(answer, "vary") ?? "")) problems.push("no Vary: Origin");
 
-  problems.push(...leaksIn(request, answer, markers));
+  // A page for people (the front door, the reference page) is HTML by design; elsewhere HTML is a leak (a proxy's page).
+  const page = status < 300 && (header(answer, "content-type") ?? "").startsWith("text/html");
+  const pageMarkers = page
+    ? { ...markers, literals: markers.literals.filter((literal) => literal !== "<html") }
+    : markers;
+  problems.push(...leaksIn(request, answer, pageMarkers));
   return problems;
 }
 

@@ -1,4 +1,6 @@
 import type { ValidateFunction } from "ajv";
+import { readCsvTable } from "../../cli/ingest/adapters/csv.ts";
+import type { JsonSchema } from "../../schemas/json-schema.ts";
 import { envelopeSchema, errorBodySchema } from "../../schemas/responses/envelope.ts";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
@@ -34,4 +36,44 @@ export function assertContract(method: string, url: URL, status: number, body: u
   }
   if (!validate(body))
     throw new Error(`body of ${method} ${url.pathname} breaks the contract: ${ajv.errorsText(validate.errors)}`);
+}
+
+/** A CSV body as records of fields, header first, read by the ingestion's own RFC 4180 reader (not csv-stringify). */
+export function parseCsv(text: string): { header: string[]; rows: string[][] } {
+  const table = readCsvTable("ecb-data", text, []);
+  if (new Set(table.header).size !== table.header.length) throw new Error(`repeated CSV column in ${table.header}`);
+  return { header: table.header, rows: table.rows.map((row) => table.header.map((name) => row.cell(name))) };
+}
+
+const csvValidators = new Map<string, ValidateFunction>();
+
+/**
+ * Checks a CSV success body against its route's CSV form: RFC 4180 with CRLF line ends, a header row naming one of
+ * the form's column sets, and every row as wide as its header. Returns the parsed records.
+ */
+export function assertCsvContract(method: string, url: URL, text: string): { header: string[]; rows: string[][] } {
+  const route = routeFor(method, url.pathname);
+  if (!route?.csv) throw new Error(`${method} ${url.pathname} has no CSV form but answered CSV`);
+  if (!/^[^\r\n]*\r\n/.test(text) || !text.endsWith("\r\n"))
+    throw new Error(`CSV of ${url.pathname} does not end its records with CRLF`);
+  const table = parseCsv(text);
+  let validate = csvValidators.get(route.name);
+  if (!validate) {
+    const schemaOf = (names: string[]): JsonSchema => ({
+      type: "object",
+      properties: {
+        header: { const: names },
+        rows: {
+          type: "array",
+          items: { type: "array", items: { type: "string" }, minItems: names.length, maxItems: names.length },
+        },
+      },
+      required: ["header", "rows"],
+    });
+    validate = ajv.compile({ oneOf: route.csv.tables.map((table) => schemaOf(table.columns.map((c) => c.name))) });
+    csvValidators.set(route.name, validate);
+  }
+  if (!validate(table))
+    throw new Error(`CSV of ${method} ${url.pathname} breaks the contract: ${ajv.errorsText(validate.errors)}`);
+  return table;
 }

@@ -4,7 +4,16 @@ import type { Scope } from "../../schemas/vocabularies.ts";
 
 type ServiceLike = {
   createKey(scopes: Scope[]): string;
-  request(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  request(
+    path: string,
+    init?: RequestInit,
+  ): Promise<{
+    status: number;
+    headers: Headers;
+    body: any;
+    text: string;
+    csv?: { header: string[]; rows: string[][] };
+  }>;
 };
 
 /** GET (or another method) with a bearer key carrying `scopes` (default economics:read). */

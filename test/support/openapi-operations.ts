@@ -58,5 +58,12 @@ export function operationsOf(document: { paths: Record<string, Record<string, Op
       })),
     }),
   );
-  return [...served, ...operator];
+  const withHeads = (operations: Operation[]) =>
+    operations.flatMap((operation) =>
+      operation.method === "GET"
+        ? [operation, { ...operation, id: `${operation.id}.head`, method: "HEAD" }]
+        : [operation],
+    );
+  // Every GET also answers HEAD, which the description says once rather than listing it per path.
+  return withHeads([...served, ...operator]);
 }

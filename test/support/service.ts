@@ -17,7 +17,7 @@ import { startServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import type { WeatherSettings } from "../../server/weather/weather-settings.ts";
-import { assertContract } from "./contract.ts";
+import { assertContract, assertCsvContract } from "./contract.ts";
 
 export interface FakeClock {
   now(): number;
@@ -51,7 +51,17 @@ export interface RunningService {
   edgeAnswers(): number;
   createKey(scopes: Scope[], options?: { environment?: string; revoked?: boolean }): string;
   /** fetch that also checks the body against the route's JSON Schema (every response the suite receives). */
-  request(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  /** A CSV answer is checked against the route's CSV form and returned parsed as `csv`. */
+  request(
+    path: string,
+    init?: RequestInit,
+  ): Promise<{
+    status: number;
+    headers: Headers;
+    body: any;
+    text: string;
+    csv?: { header: string[]; rows: string[][] };
+  }>;
   close(): Promise<void>;
 }
 
@@ -141,8 +151,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const target = new URL(path, url);
       const response = await fetch(target, init);
       const text = await response.text();
-      const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
-      const body = text && isJson ? JSON.parse(text) : null;
+      const type = response.headers.get("content-type") ?? "";
+      if (type.startsWith("text/csv") && response.status < 300) {
+        const csv = text ? assertCsvContract(init.method ?? "GET", target, text) : undefined;
+        return { status: response.status, headers: response.headers, body: null, text, csv };
+      }
+      const body = text && type.includes("application/json") ? JSON.parse(text) : null;
       if (text) assertContract(init.method ?? "GET", target, response.status, body);
       return { status: response.status, headers: response.headers, body, text };
     },

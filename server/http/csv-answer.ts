@@ -1,0 +1,82 @@
+import { stringify } from "csv-stringify/sync";
+import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
+import { CSV_MEDIA_TYPE, type CsvForm, cellText, valueAt } from "../../schemas/responses/csv-tables.ts";
+import type { AttributionRecord } from "./attribution-records.ts";
+import { type PreparedAnswer, SerialisedData } from "./respond.ts";
+import type { RouteResult } from "./route-handler.ts";
+
+/**
+ * The CSV form of a list answer (schemas/responses/csv-tables.ts): RFC 4180 (CRLF line ends; a field holding a comma,
+ * a quote or any line break quoted), one header row, one row per record. What JSON says in `meta` travels in
+ * headers: the next page as `Link: <…>; rel="next"` and each publisher's terms as `Link: <terms>; rel="license"`.
+ * Like the JSON, a page over the response ceiling is cut to fit when the route says how; the next link then resumes
+ * after the last row's record.
+ */
+export function prepareCsvAnswer(
+  result: RouteResult,
+  form: CsvForm,
+  request: { pathname: string; search: string },
+): PreparedAnswer {
+  const prepare = (data: unknown, meta: Record<string, unknown> | undefined): PreparedAnswer => {
+    const body = new SerialisedData(csvText(form, data as Record<string, unknown>));
+    const link = linkHeader(meta, request);
+    return {
+      status: 200,
+      data: body,
+      metaRest: "",
+      bare: true,
+      fixedBytes: body.byteLength,
+      size: body.byteLength,
+      mediaType: CSV_MEDIA_TYPE,
+      headers: link === "" ? {} : { link },
+    };
+  };
+  const whole = prepare(result.data, result.meta);
+  const cut = result.cut;
+  if (!cut || whole.fixedBytes <= RESPONSE_CEILING_BYTES) return whole;
+  const keeping = (n: number) => {
+    const kept = cut.keep(n);
+    return prepare(kept.data, kept.meta);
+  };
+  // As for JSON (respond.ts): at least the first record, so that the next link always moves on.
+  let low = Math.min(1, cut.count);
+  let high = cut.count - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (keeping(middle).fixedBytes <= RESPONSE_CEILING_BYTES) low = middle;
+    else high = middle - 1;
+  }
+  return keeping(low);
+}
+
+function csvText(form: CsvForm, data: Record<string, unknown>): string {
+  const table = form.tableFor(data);
+  const header = table.columns.map((column) => column.name);
+  const rows = table.rows(data).map((row) => table.columns.map((column) => cellText(valueAt(row, column.path))));
+  // csv-stringify quotes a lone CR or LF only when asked: RFC 4180 readers take either for a line end.
+  return stringify([header, ...rows], { record_delimiter: "windows", quoted_match: /[\r\n]/ });
+}
+
+/** The next page (with format=csv, so that following it needs no Accept header) and the publishers' terms. */
+function linkHeader(meta: Record<string, unknown> | undefined, request: { pathname: string; search: string }): string {
+  const links: string[] = [];
+  const next = meta?.nextCursor;
+  if (typeof next === "string") {
+    const query = new URLSearchParams(request.search);
+    query.set("cursor", next);
+    query.set("format", "csv");
+    links.push(`<${request.pathname}?${query}>; rel="next"`);
+  }
+  for (const record of (meta?.attributionRecords ?? []) as readonly AttributionRecord[]) {
+    links.push(
+      `<${record.termsUrl}>; rel="license"; ${quotedTitle(record.licenseName)}; source="${record.sourceId}"; required="${record.required}"; modified="${record.modifiedByService}"`,
+    );
+  }
+  return links.join(", ");
+}
+
+/** RFC 8288 `title`, or `title*` (RFC 8187) when the text is not plain ASCII. */
+function quotedTitle(text: string): string {
+  if (/^[\x20-\x7e]*$/.test(text)) return `title="${text.replace(/["\\]/g, "\\$&")}"`;
+  return `title*=UTF-8''${encodeURIComponent(text).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}

@@ -1,0 +1,51 @@
+import { SerialisedData } from "../http/respond.ts";
+import type { RouteHandler } from "../http/route-handler.ts";
+import { DOCS_HEADERS } from "./docs-page.ts";
+
+/**
+ * `GET /`: a small page for people who open the address `serve` prints, naming what the service is and where its
+ * documentation, description, probes and status are. Links are relative, so the page works on any host and port and
+ * behind a proxy that serves the service under a path prefix. No script, no style beyond the page's own.
+ */
+
+const LINKS: [href: string, text: string, what: string][] = [
+  ["docs", "API reference", "every route, its parameters and answers, with “Try it out”"],
+  ["api/v1/openapi.json", "OpenAPI description", "the same, machine-readable (OpenAPI 3.1)"],
+  ["api/public/v1/status", "Status", "per domain, with when each feed last received data"],
+  ["api/public/v1/health/live", "Liveness", "the process answers"],
+  ["api/public/v1/health/ready", "Readiness", "the registry and the index are loaded"],
+  ["api/v1/economics/indicators", "Indicators", "the registry of indicator families (JSON)"],
+  ["api/public/v1/economics/releases?format=csv", "Newest releases as CSV", "every list of values also comes as CSV"],
+];
+
+const PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Weather and economics data service</title>
+  <link rel="icon" href="data:,">
+  <style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}dt{font-weight:600}dd{margin:0 0 .75rem}</style>
+</head>
+<body>
+  <h1>Weather and economics data service</h1>
+  <p>Provider-independent weather readings and official economic release data (U.S. Bureau of Labor Statistics,
+  Eurostat, European Central Bank). Every answer carries its freshness, provenance and licensing.</p>
+  <dl>
+${LINKS.map(([href, text, what]) => `    <dt><a href="${href}">${text}</a></dt>\n    <dd>${what}</dd>`).join("\n")}
+  </dl>
+</body>
+</html>
+`;
+
+const MOVED_TO_DOCS = "../docs";
+
+export function frontDoorHandlers(): Record<string, RouteHandler> {
+  const page = new SerialisedData(PAGE);
+  const moved = new SerialisedData(`Moved permanently to ${MOVED_TO_DOCS}\n`);
+  return {
+    "service.frontDoor": () => ({ data: page, headers: DOCS_HEADERS }),
+    // Relative, so that a prefix a proxy serves the service under is kept.
+    "docs.pageWithSlash": () => ({ data: moved, headers: { location: MOVED_TO_DOCS } }),
+  };
+}
