@@ -22,6 +22,15 @@ function collectSource(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** A due run asks observation APIs alone: a calendar or feed named with --due would never be asked. */
+function requireObservationSources(sources: string[] | undefined): void {
+  const other = (sources ?? []).filter((source) => !(OBSERVATION_APIS as readonly string[]).includes(source));
+  if (other.length > 0)
+    throw new InvalidArgumentError(
+      `--due asks only the observation APIs (${OBSERVATION_APIS.join(", ")}); --source ${other.join(", ")} is not one`,
+    );
+}
+
 function runIdOf(value: string): string {
   if (!RUN_ID_PATTERN.test(value)) throw new InvalidArgumentError("run id must look like run_20261121T120000_a1b2c3");
   return value;
@@ -45,9 +54,11 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
       "replay documents from a folder laid out per source (an archive or data/samples) instead of fetching",
     )
     .option("--source <slug>", `limit the run to a source (repeatable): ${SOURCE_SLUGS.join(", ")}`, collectSource)
-    .option(
-      "--due",
-      "ask only for the figures of releases due now (scheduled, not yet in); nothing due: exit 0 at once. For a run every minute",
+    .addOption(
+      new Option(
+        "--due",
+        `ask only for the figures of releases due now (scheduled, not yet in); nothing due: exit 0 at once. For a run every minute; with --source, only ${OBSERVATION_APIS.join(", ")}`,
+      ).conflicts("fromArchive"),
     )
     .addOption(
       new Option(
@@ -82,8 +93,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         if (fromArchive !== undefined && !(existsSync(fromArchive) && statSync(fromArchive).isDirectory())) {
           throw new InvalidArgumentError(`--from-archive ${fromArchive} is not a folder`);
         }
-        if (options.due && fromArchive !== undefined)
-          throw new InvalidArgumentError("--due asks the publishers; it cannot replay --from-archive");
+        if (options.due) requireObservationSources(options.source);
         const http = ingestHttpFrom(env);
         const clock = ingestClockFrom(env);
         const registryDir = registryDirFrom(env, options.registryDir);
