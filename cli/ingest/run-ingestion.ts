@@ -12,7 +12,12 @@ import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
 import { archiveDocument, fetchOrderRecorder, replayPlan, retrievedAtOf } from "./archive.ts";
 import type { DueRelease } from "./due-releases.ts";
-import { DocumentRefusedError, fetchDocument, type PoliteOptions } from "./fetch-document.ts";
+import {
+  DocumentRefusedError,
+  fetchDocument,
+  type PoliteOptions,
+  PublisherAskedToWaitError,
+} from "./fetch-document.ts";
 import { watchedReleases } from "./found-releases.ts";
 import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
@@ -20,6 +25,7 @@ import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
 import { type IngestSummary, type SourceResult, type SourceTally, sourceResult, totalsOf } from "./run-summary.ts";
 import { tallySkipped } from "./skipped-summary.ts";
+import { recordSourceWait } from "./source-waits.ts";
 import { type RequestContext, SOURCES, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
 import { openStore, type Store } from "./store.ts";
 
@@ -221,6 +227,11 @@ async function ingestSource(
     for (const document of received) applyDocument(store, source, document, options, runId, lookups, tally);
   } catch (error) {
     tally.failures.push((error as Error).message);
+    if (error instanceof PublisherAskedToWaitError) {
+      const asked = options.now();
+      const notBefore = new Date(asked + error.waitMs).toISOString();
+      recordSourceWait(store.db, { source: source.slug, notBefore }, new Date(asked).toISOString(), runId);
+    }
   }
   return sourceResult(source, tally);
 }
