@@ -101,7 +101,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
           // Before anything heavy is loaded: a run every minute mostly has nothing to do.
           const { nothingDueNow } = await import("../ingest/due-run.ts");
           const nothing = nothingDueNow(config.dataDir, registryDir, clock(), env, options.source ?? null);
-          if (nothing !== null) return void process.stderr.write(`${nothing}\n`);
+          if (nothing !== null) return await endQuietly(nothing, logFormat, config.logLevel);
         }
         // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
         const { publishRegistry, readRegistrySources } = await import("../registry/build-registry.ts");
@@ -111,14 +111,14 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         const registry = readRegistrySources(new Date(clock()), registryDir);
         // A due run that finds another run holding the lock is not a failure: the next minute's run asks again.
         const release = options.due ? acquireIngestionLock(config.dataDir) : requireIngestionLock(config.dataDir);
-        if (!release) return void process.stderr.write(`${lockHeldLine(config.dataDir)}\n`);
+        if (!release) return await endQuietly(lockHeldLine(config.dataDir), logFormat, config.logLevel);
         try {
           const only = options.source ?? null;
           const plan =
             fromArchive === undefined
               ? planRun(config.dataDir, registry, clock(), env, { due: !!options.due, only })
               : null;
-          if (plan?.kind === "nothing") return void process.stderr.write(`${plan.line}\n`);
+          if (plan?.kind === "nothing") return await endQuietly(plan.line, logFormat, config.logLevel);
           // Under the lock: a run refused because another holds it must not rewrite the registry that run publishes.
           publishRegistry(registry, config.dataDir);
           const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
@@ -156,6 +156,12 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         }
       },
     );
+}
+
+/** The one line of a due run that asks nothing, written as the run's other lines are (a JSON line for log collectors). */
+async function endQuietly(line: string, format: IngestLogFormat, level: LogLevel | undefined): Promise<void> {
+  if (format === "json") (await jsonLogger(level ?? "info")).info(line);
+  else process.stderr.write(`${line}\n`);
 }
 
 /** The structured log on stderr, written as each line comes (a CLI run is short and must lose nothing when it ends). */
