@@ -39,9 +39,24 @@ export interface ReleaseWatch {
 /**
  * Which of the releases due at the start of a run have their figures now, recorded in the ledger's `found_releases`
  * (once per event: the first run to find it); a release closed by its inputs is no figure found, and is not recorded
- * there. Called in the run's last moments, on its own store connection.
+ * there. Called in the run's last moments, on its own store connection. A ledger that cannot record them (a full disk)
+ * costs the run nothing: it says so, and the summary has no releases.
  */
-export function watchedReleases(db: Database.Database, watched: readonly DueRelease[], runId: string): ReleaseWatch {
+export function watchedReleases(
+  db: Database.Database,
+  watched: readonly DueRelease[],
+  runId: string,
+  progress: (line: string) => void,
+): ReleaseWatch | undefined {
+  try {
+    return recordedWatch(db, watched, runId);
+  } catch (error) {
+    progress(`the releases found could not be recorded: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function recordedWatch(db: Database.Database, watched: readonly DueRelease[], runId: string): ReleaseWatch {
   db.exec(FOUND_RELEASES_DDL);
   const figuresIn = figuresInOf(db);
   const record = db.prepare(`INSERT OR IGNORE INTO found_releases

@@ -25,7 +25,7 @@ import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
 import { type IngestSummary, type SourceResult, type SourceTally, sourceResult, totalsOf } from "./run-summary.ts";
 import { tallySkipped } from "./skipped-summary.ts";
-import { recordSourceWait } from "./source-waits.ts";
+import { keepSourceWait } from "./source-waits.ts";
 import { type RequestContext, SOURCES, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
 import { openStore, type Store } from "./store.ts";
 
@@ -127,7 +127,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     // Recorded only once its index is in place, so a run read as finished has published what it says. A run that cannot
     // record its end (a full disk) stays "running" in the ledger, as a killed one does, and the next run records it as
     // interrupted; what it did is reported all the same.
-    const releases = options.watch ? watchOf(store, options.watch, runId, options.progress) : undefined;
+    const releases = options.watch ? watchedReleases(store.db, options.watch, runId, options.progress) : undefined;
     try {
       store.finishRun(runId, finished, outcome, { sources: results, ...(releases ? { releases } : {}) });
     } catch (error) {
@@ -151,16 +151,6 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     throw error;
   } finally {
     store.close();
-  }
-}
-
-/** The watched releases as the run leaves them; a ledger that cannot record them (a full disk) costs the run nothing. */
-function watchOf(store: Store, watch: readonly DueRelease[], runId: string, progress: (line: string) => void) {
-  try {
-    return watchedReleases(store.db, watch, runId);
-  } catch (error) {
-    progress(`the releases found could not be recorded: ${(error as Error).message}`);
-    return undefined;
   }
 }
 
@@ -228,9 +218,8 @@ async function ingestSource(
   } catch (error) {
     tally.failures.push((error as Error).message);
     if (error instanceof PublisherAskedToWaitError) {
-      const asked = options.now();
-      const notBefore = new Date(asked + error.waitMs).toISOString();
-      recordSourceWait(store.db, { source: source.slug, notBefore }, new Date(asked).toISOString(), runId);
+      const unrecorded = keepSourceWait(store.db, source.slug, error.waitMs, options.now(), runId);
+      if (unrecorded) tally.failures.push(unrecorded);
     }
   }
   return sourceResult(source, tally);

@@ -7,17 +7,30 @@ import type Database from "better-sqlite3";
  * asks every source.
  */
 
-export interface SourceWait {
-  source: string;
-  /** The instant the publisher asked not to be asked before. */
-  notBefore: string;
-}
-
-/** Records the publisher's ask (the latest one per source counts). */
-export function recordSourceWait(db: Database.Database, wait: SourceWait, askedAt: string, runId: string): void {
-  db.prepare(`INSERT INTO source_waits (source, not_before, asked_at, run_id) VALUES (?, ?, ?, ?)
-    ON CONFLICT (source) DO UPDATE SET not_before = excluded.not_before, asked_at = excluded.asked_at,
-      run_id = excluded.run_id`).run(wait.source, wait.notBefore, askedAt, runId);
+/**
+ * Records a publisher's ask to wait `waitMs` from `nowMs` (the latest one per source counts). A store that cannot
+ * record it (a full disk) costs the run nothing: the failure comes back as a line for the source's detail.
+ */
+export function keepSourceWait(
+  db: Database.Database,
+  source: string,
+  waitMs: number,
+  nowMs: number,
+  runId: string,
+): string | null {
+  try {
+    db.prepare(`INSERT INTO source_waits (source, not_before, asked_at, run_id) VALUES (?, ?, ?, ?)
+      ON CONFLICT (source) DO UPDATE SET not_before = excluded.not_before, asked_at = excluded.asked_at,
+        run_id = excluded.run_id`).run(
+      source,
+      new Date(nowMs + waitMs).toISOString(),
+      new Date(nowMs).toISOString(),
+      runId,
+    );
+    return null;
+  } catch (error) {
+    return `the publisher's Retry-After could not be recorded: ${(error as Error).message}`;
+  }
 }
 
 /** The sources asked not to be asked at `nowMs`, with until when; none in a store written before waits were kept. */
@@ -25,6 +38,6 @@ export function sourceWaitsAt(db: Database.Database, nowMs: number): Map<string,
   if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_waits'").get()) return new Map();
   const rows = db
     .prepare("SELECT source, not_before AS notBefore FROM source_waits WHERE not_before > ?")
-    .all(new Date(nowMs).toISOString()) as SourceWait[];
+    .all(new Date(nowMs).toISOString()) as { source: string; notBefore: string }[];
   return new Map(rows.map((row) => [row.source, row.notBefore]));
 }

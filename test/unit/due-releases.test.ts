@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { dueState } from "../../cli/ingest/due-releases.ts";
 import { nothingDueLine } from "../../cli/ingest/due-run.ts";
 import { dueDeadlineMsFrom, ingestClockFrom } from "../../cli/ingest/due-settings.ts";
-import { recordSourceWait } from "../../cli/ingest/source-waits.ts";
+import { keepSourceWait } from "../../cli/ingest/source-waits.ts";
 import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 
@@ -157,12 +157,8 @@ describe("a release whose series are derived from inputs alone (the ECB's rate d
         source_timezone: "Europe/Berlin",
       }),
     );
-    recordSourceWait(
-      store.db,
-      { source: "ecb-data", notBefore: "2026-12-17T13:20:00.000Z" },
-      "2026-12-17T13:15:00.000Z",
-      "run_20261217T131500_000000",
-    );
+    // Asked at 13:15 to wait five minutes.
+    keepSourceWait(store.db, "ecb-data", 300_000, Date.parse("2026-12-17T13:15:00Z"), "run_20261217T131500_000000");
     store.close();
     const waiting = at("2026-12-17T13:16:00Z");
     expect(waiting.due).toEqual([]);
