@@ -137,6 +137,9 @@ export function dueState(dataDir: string, catalogue: DueCatalogue, query: DueQue
   try {
     if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get()) return none;
     return dueStateOf(db, catalogue, query);
+  } catch (error) {
+    // A damaged store: say which file, since a run every minute repeats it into the operator's log.
+    throw new Error(`the store ${path} cannot be read: ${(error as Error).message}`);
   } finally {
     db.close();
   }

@@ -50,11 +50,10 @@ export function planRun(
   const state = dueOf(dataDir, registry, nowMs, env, options.only);
   if (!options.due) {
     const sources = options.only;
-    // A full run watches the due releases whose sources it asks.
-    const watch =
-      sources === null
-        ? state.due
-        : state.due.filter((release) => release.sources.every((source) => sources.includes(source)));
+    // A full run asks every source, even one that asked due runs to wait: it watches every due release it asks for.
+    const watch = [...state.due, ...state.held].filter(
+      (release) => sources === null || release.sources.every((source) => sources.includes(source)),
+    );
     return { kind: "run", only: options.only, watch };
   }
   const { due } = state;

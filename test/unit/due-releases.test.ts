@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { dueState } from "../../cli/ingest/due-releases.ts";
-import { nothingDueLine } from "../../cli/ingest/due-run.ts";
+import { nothingDueLine, planRun } from "../../cli/ingest/due-run.ts";
 import { dueDeadlineMsFrom, ingestClockFrom } from "../../cli/ingest/due-settings.ts";
 import { keepSourceWait } from "../../cli/ingest/source-waits.ts";
 import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
@@ -89,15 +89,14 @@ describe("which releases are due", () => {
     );
   });
 
-  it("with no store, nothing is due and the line says why", () => {
-    const state = dueState(join(dataDir, "absent"), registry, {
-      nowMs: Date.now(),
-      deadlineMs: HOURS_2,
-      sources: null,
-    });
-    expect(nothingDueLine(state)).toBe(
-      "nothing due: the store holds no calendar yet (a full `service ingest` reads it)",
-    );
+  it("with no store, or one with no calendar yet, nothing is due and the line says why", () => {
+    const noCalendar = "nothing due: the store holds no calendar yet (a full `service ingest` reads it)";
+    const query = { nowMs: Date.now(), deadlineMs: HOURS_2, sources: null };
+    expect(nothingDueLine(dueState(join(dataDir, "absent"), registry, query))).toBe(noCalendar);
+    const empty = join(dataDir, "empty");
+    mkdirSync(empty);
+    openStore(join(empty, "store.sqlite")).close();
+    expect(nothingDueLine(dueState(empty, registry, query))).toBe(noCalendar);
   });
 });
 
@@ -165,6 +164,9 @@ describe("a release whose series are derived from inputs alone (the ECB's rate d
     expect(nothingDueLine(waiting)).toBe(
       "nothing asked: ecb-monetary-policy-decision is due but ecb-data asked to wait until 2026-12-17T13:20:00.000Z (Retry-After); it stays due until 2026-12-17T15:15:00Z",
     );
+    // A full run asks every source all the same, and watches the held release for its figures.
+    const full = planRun(ecbDir, registry, Date.parse("2026-12-17T13:16:00Z"), {}, { due: false, only: null });
+    expect(full).toMatchObject({ kind: "run", only: null, watch: [{ eventId: "e-december" }] });
     expect(at("2026-12-17T13:20:00Z").due.map((release) => release.eventId)).toEqual(["e-december"]);
   });
 
