@@ -137,6 +137,8 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
             only: plan?.only ?? only,
             requestRegistry: plan?.requestRegistry,
             watch: plan?.watch,
+            // A due run that brought nothing new leaves the index (and object storage) as it is: it runs every minute.
+            publishOnlyChanges: !!options.due,
             now: clock,
             progress: logger ? (line) => logger.info(line) : (line) => process.stderr.write(`${line}\n`),
             runId: options.runId,

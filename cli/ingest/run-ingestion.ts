@@ -23,7 +23,14 @@ import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
-import { type IngestSummary, type SourceResult, type SourceTally, sourceResult, totalsOf } from "./run-summary.ts";
+import {
+  broughtChanges,
+  type IngestSummary,
+  type SourceResult,
+  type SourceTally,
+  sourceResult,
+  totalsOf,
+} from "./run-summary.ts";
 import { tallySkipped } from "./skipped-summary.ts";
 import { keepSourceWait } from "./source-waits.ts";
 import { type RequestContext, SOURCES, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
@@ -47,6 +54,8 @@ export interface IngestOptions {
   requestRegistry?: Registry;
   /** Releases due when the run started: the summary and the ledger record which of them it found (found-releases.ts). */
   watch?: readonly DueRelease[];
+  /** Publish only if the run brought a value, evidence or period link (a due run, every minute while a release is due). */
+  publishOnlyChanges?: boolean;
 }
 
 // The summary's shapes live with the code that builds them; callers of runIngestion keep finding them here.
@@ -107,7 +116,9 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const finished = iso(options.now());
     const failed = results.filter((result) => !result.ok).length;
     const outcome = failed === 0 ? "succeeded" : failed < results.length ? "partial" : "failed";
-    const published = outcome !== "failed";
+    const unchanged = options.publishOnlyChanges === true && !broughtChanges(results);
+    if (unchanged) options.progress("nothing new: the index is left as it is");
+    const published = outcome !== "failed" && !unchanged;
     if (published) {
       options.progress("publishing the index…");
       const publishing = performance.now();

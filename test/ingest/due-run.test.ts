@@ -132,6 +132,9 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
     expect(run.stdout).toContain(
       "release bls-consumer-price-index not in yet: asked again by the next run until 2026-08-12T14:30:00Z",
     );
+    // Nothing new, so the index is not rebuilt: a due run every minute does not republish it every minute.
+    expect(run.stderr).toContain("nothing new: the index is left as it is");
+    expect(run.stdout).toMatch(/^run run_\S+: succeeded, nothing published$/m);
   });
 
   it("at 08:31 asks again, finds the figures published at 08:30:20 (within 60 s of it) and serves them", async () => {
@@ -149,6 +152,7 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
     expect(foundAt - PUBLISHED_AT).toBeLessThanOrEqual(60_000);
     expect(found![3]).toBe("2026-08-12T12:30:00.000Z");
     expect(Number(found![2])).toBe(Math.round((foundAt - Date.parse(SCHEDULED_AT)) / 1000));
+    expect(run.stdout).toMatch(/^run run_\S+: succeeded, index published$/m);
 
     service = await startService({ seedDataDir: dataDir });
     const observations = await service.request(
