@@ -177,6 +177,15 @@ CREATE TABLE IF NOT EXISTS applied_fetches (
   PRIMARY KEY (source, sha256, fetched_at, registry_sha256)
 ) STRICT;
 
+-- A publisher whose 429 or 503 with a Retry-After ended a run's asking: not asked again by a due run (\`service ingest
+-- --due\`, every minute) before \`not_before\` (cli/ingest/source-waits.ts). The latest such answer per source.
+CREATE TABLE IF NOT EXISTS source_waits (
+  source TEXT PRIMARY KEY,
+  not_before TEXT NOT NULL,
+  asked_at TEXT NOT NULL,
+  run_id TEXT NOT NULL
+) STRICT;
+
 -- The ingestion's own lookups, one index per question, so that each costs a seek rather than a scan of a table
 -- that grows with every run (IF NOT EXISTS adds them to stores written before they existed).
 CREATE INDEX IF NOT EXISTS documents_by_hash ON documents (sha256);

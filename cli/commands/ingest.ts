@@ -22,6 +22,15 @@ function collectSource(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** A due run asks observation APIs alone: a calendar or feed named with --due would never be asked. */
+function requireObservationSources(sources: string[] | undefined): void {
+  const other = (sources ?? []).filter((source) => !(OBSERVATION_APIS as readonly string[]).includes(source));
+  if (other.length > 0)
+    throw new InvalidArgumentError(
+      `--due asks only the observation APIs (${OBSERVATION_APIS.join(", ")}); --source ${other.join(", ")} is not one`,
+    );
+}
+
 function runIdOf(value: string): string {
   if (!RUN_ID_PATTERN.test(value)) throw new InvalidArgumentError("run id must look like run_20261121T120000_a1b2c3");
   return value;
@@ -45,9 +54,11 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
       "replay documents from a folder laid out per source (an archive or data/samples) instead of fetching",
     )
     .option("--source <slug>", `limit the run to a source (repeatable): ${SOURCE_SLUGS.join(", ")}`, collectSource)
-    .option(
-      "--due",
-      "ask only for the figures of releases due now (scheduled, not yet in); nothing due: exit 0 at once. For a run every minute",
+    .addOption(
+      new Option(
+        "--due",
+        `ask only for the figures of releases due now (scheduled, not yet in); nothing due: exit 0 at once. For a run every minute; with --source, only ${OBSERVATION_APIS.join(", ")}`,
+      ).conflicts("fromArchive"),
     )
     .addOption(
       new Option(
@@ -82,8 +93,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         if (fromArchive !== undefined && !(existsSync(fromArchive) && statSync(fromArchive).isDirectory())) {
           throw new InvalidArgumentError(`--from-archive ${fromArchive} is not a folder`);
         }
-        if (options.due && fromArchive !== undefined)
-          throw new InvalidArgumentError("--due asks the publishers; it cannot replay --from-archive");
+        if (options.due) requireObservationSources(options.source);
         const http = ingestHttpFrom(env);
         const clock = ingestClockFrom(env);
         const registryDir = registryDirFrom(env, options.registryDir);
@@ -91,7 +101,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
           // Before anything heavy is loaded: a run every minute mostly has nothing to do.
           const { nothingDueNow } = await import("../ingest/due-run.ts");
           const nothing = nothingDueNow(config.dataDir, registryDir, clock(), env, options.source ?? null);
-          if (nothing !== null) return void process.stderr.write(`${nothing}\n`);
+          if (nothing !== null) return await endQuietly(nothing, logFormat, config.logLevel);
         }
         // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
         const { publishRegistry, readRegistrySources } = await import("../registry/build-registry.ts");
@@ -101,14 +111,14 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         const registry = readRegistrySources(new Date(clock()), registryDir);
         // A due run that finds another run holding the lock is not a failure: the next minute's run asks again.
         const release = options.due ? acquireIngestionLock(config.dataDir) : requireIngestionLock(config.dataDir);
-        if (!release) return void process.stderr.write(`${lockHeldLine(config.dataDir)}\n`);
+        if (!release) return await endQuietly(lockHeldLine(config.dataDir), logFormat, config.logLevel);
         try {
           const only = options.source ?? null;
           const plan =
             fromArchive === undefined
               ? planRun(config.dataDir, registry, clock(), env, { due: !!options.due, only })
               : null;
-          if (plan?.kind === "nothing") return void process.stderr.write(`${plan.line}\n`);
+          if (plan?.kind === "nothing") return await endQuietly(plan.line, logFormat, config.logLevel);
           // Under the lock: a run refused because another holds it must not rewrite the registry that run publishes.
           publishRegistry(registry, config.dataDir);
           const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
@@ -127,6 +137,8 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
             only: plan?.only ?? only,
             requestRegistry: plan?.requestRegistry,
             watch: plan?.watch,
+            // A due run that brought nothing new leaves the index (and object storage) as it is: it runs every minute.
+            publishOnlyChanges: !!options.due,
             now: clock,
             progress: logger ? (line) => logger.info(line) : (line) => process.stderr.write(`${line}\n`),
             runId: options.runId,
@@ -146,6 +158,12 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         }
       },
     );
+}
+
+/** The one line of a due run that asks nothing, written as the run's other lines are (a JSON line for log collectors). */
+async function endQuietly(line: string, format: IngestLogFormat, level: LogLevel | undefined): Promise<void> {
+  if (format === "json") (await jsonLogger(level ?? "info")).info(line);
+  else process.stderr.write(`${line}\n`);
 }
 
 /** The structured log on stderr, written as each line comes (a CLI run is short and must lose nothing when it ends). */

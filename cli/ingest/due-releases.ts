@@ -3,16 +3,19 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { DateTime } from "luxon";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import type { Registry, Series } from "../../schemas/registry.ts";
+import { inputLedgerKey, type Registry, type Series } from "../../schemas/registry.ts";
 import type { ObservationApi } from "../../schemas/vocabularies.ts";
 import { customaryHourOf } from "./customary-release-hours.ts";
+import { type FiguresRule, figuresInOf } from "./release-figures-in.ts";
+import { sourceWaitsAt } from "./source-waits.ts";
 
 /**
  * Which releases are due (`service ingest --due`): a release of the calendar whose figures the service fetches is due
  * from its scheduled instant (a date-only one from its publisher's customary hour on its date,
- * customary-release-hours.ts) until its figures are in (the event holds value evidence, `VERIFIED_VALUE`) or the
- * deadline after that has passed. Read from the store with a handful of indexed queries and the registry's sources as
- * plain JSON, so that a run with nothing to do ends within a fraction of a second.
+ * customary-release-hours.ts) until its figures are in (release-figures-in.ts) or the deadline after that has passed.
+ * A due release whose every source asked to wait (a Retry-After, source-waits.ts) is held, not asked. Read from the
+ * store with a handful of indexed queries and the registry's sources as plain JSON, so that a run with nothing to do
+ * ends within a fraction of a second.
  */
 
 /** What the due rule reads of the registry. */
@@ -33,12 +36,25 @@ export interface DueRelease {
   sources: ObservationApi[];
   /** Registry series to ask for: the release's active series and the registered series they are derived from. */
   seriesSlugs: string[];
+  /** How its figures are known to be in (release-figures-in.ts). */
+  figures: FiguresRule;
   /** For a date-only event, how `dueFrom` was chosen (customary-release-hours.ts). */
   customaryHour: string | null;
 }
 
+/** The moment and the deadline a due rule is read at, and the sources a run may ask (all when null). */
+export interface DueQuery {
+  nowMs: number;
+  deadlineMs: number;
+  sources: readonly string[] | null;
+}
+
 export interface DueState {
   due: DueRelease[];
+  /** Due releases not asked now: every source of theirs asked to wait until the instant given (`waits`). */
+  held: DueRelease[];
+  /** The sources that asked not to be asked now, with until when. */
+  waits: Map<string, string>;
   /** The next release to become due after now, or null when the calendar holds none. */
   next: DueRelease | null;
   /** Whether the store holds any event at all (a calendar has been ingested). */
@@ -55,26 +71,49 @@ interface Fetchable {
   sources: ObservationApi[];
   seriesSlugs: string[];
   publisher: DueCatalogue["releases"][number]["publisher"];
+  figures: FiguresRule;
 }
 
-/** Releases whose figures come from an observation API, with the series and APIs to ask. */
-function fetchableReleases(catalogue: DueCatalogue): Map<string, Fetchable> {
+/**
+ * Releases whose figures come from an observation API (one of `sources` when given), with the series and APIs to ask,
+ * and how their figures are known to be in: by a value of their own, or for a release whose every series is derived
+ * from publisher series read only as inputs, by those inputs read after it became due.
+ */
+function fetchableReleases(catalogue: DueCatalogue, sources: readonly string[] | null): Map<string, Fetchable> {
   const bySlug = new Map(catalogue.series.map((series) => [series.slug, series]));
-  const collect = (slug: string, slugs: Set<string>, apis: Set<ObservationApi>) => {
+  interface Collected {
+    slugs: Set<string>;
+    apis: Set<ObservationApi>;
+    inputKeys: Set<string>;
+    ownValues: boolean;
+  }
+  const collect = (slug: string, into: Collected) => {
     const series: Series | undefined = bySlug.get(slug);
-    if (!series?.active || slugs.has(slug)) return;
-    slugs.add(slug);
-    if (series.upstream) apis.add(series.upstream.api);
-    if (series.derived?.inputUpstream) apis.add(series.derived.inputUpstream.api);
-    if (series.derived?.inputSeriesSlug) collect(series.derived.inputSeriesSlug, slugs, apis);
+    if (!series?.active || into.slugs.has(slug)) return;
+    into.slugs.add(slug);
+    if (series.upstream) {
+      into.apis.add(series.upstream.api);
+      into.ownValues = true;
+    }
+    const input = series.derived?.inputUpstream;
+    if (input) {
+      into.apis.add(input.api);
+      into.inputKeys.add(inputLedgerKey(input));
+    }
+    if (series.derived?.inputSeriesSlug) collect(series.derived.inputSeriesSlug, into);
   };
   const fetchable = new Map<string, Fetchable>();
   for (const release of catalogue.releases) {
-    const slugs = new Set<string>();
-    const apis = new Set<ObservationApi>();
-    for (const slug of release.seriesSlugs) collect(slug, slugs, apis);
-    if (apis.size > 0)
-      fetchable.set(release.slug, { sources: [...apis], seriesSlugs: [...slugs], publisher: release.publisher });
+    const into: Collected = { slugs: new Set(), apis: new Set(), inputKeys: new Set(), ownValues: false };
+    for (const slug of release.seriesSlugs) collect(slug, into);
+    const apis = [...into.apis];
+    if (apis.length === 0 || (sources !== null && !apis.some((api) => sources.includes(api)))) continue;
+    fetchable.set(release.slug, {
+      sources: apis,
+      seriesSlugs: [...into.slugs],
+      publisher: release.publisher,
+      figures: into.ownValues ? { kind: "values" } : { kind: "inputs", inputKeys: [...into.inputKeys] },
+    });
   }
   return fetchable;
 }
@@ -89,29 +128,30 @@ interface EventRow {
 
 const instant = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 
-/** The due releases at `nowMs` and the next one to come; read-only on the store. */
-export function dueState(dataDir: string, catalogue: DueCatalogue, nowMs: number, deadlineMs: number): DueState {
+/** The due releases at the query's moment and the next one to come; read-only on the store. */
+export function dueState(dataDir: string, catalogue: DueCatalogue, query: DueQuery): DueState {
   const path = join(dataDir, DATA_FILES.store);
-  const none: DueState = { due: [], next: null, hasCalendar: false };
+  const none: DueState = { due: [], held: [], waits: new Map(), next: null, hasCalendar: false };
   if (!existsSync(path)) return none;
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get()) return none;
-    return dueStateOf(db, catalogue, nowMs, deadlineMs);
+    return dueStateOf(db, catalogue, query);
+  } catch (error) {
+    // A damaged store: say which file, since a run every minute repeats it into the operator's log.
+    throw new Error(`the store ${path} cannot be read: ${(error as Error).message}`);
   } finally {
     db.close();
   }
 }
 
-export function dueStateOf(
-  db: Database.Database,
-  catalogue: DueCatalogue,
-  nowMs: number,
-  deadlineMs: number,
-): DueState {
-  const fetchable = fetchableReleases(catalogue);
+function dueStateOf(db: Database.Database, catalogue: DueCatalogue, query: DueQuery): DueState {
+  const { nowMs, deadlineMs } = query;
+  const fetchable = fetchableReleases(catalogue, query.sources);
   const hasCalendar = db.prepare("SELECT 1 FROM events LIMIT 1").get() !== undefined;
-  if (fetchable.size === 0) return { due: [], next: null, hasCalendar };
+  const waits = sourceWaitsAt(db, nowMs);
+  const state: DueState = { due: [], held: [], waits, next: null, hasCalendar };
+  if (fetchable.size === 0) return state;
   const slugs = [...fetchable.keys()];
   // From two days before the earliest date an event still due can carry (a zone is at most 14 hours off UTC), in
   // date order: release_slug and scheduled_date are the leading columns of an index.
@@ -123,8 +163,7 @@ export function dueStateOf(
       WHERE release_slug IN (${slugs.map(() => "?").join(", ")}) AND scheduled_date >= ?
       AND status != 'CANCELLED' AND withdrawn_at IS NULL ORDER BY scheduled_date, id`)
     .iterate(...slugs, firstDate) as IterableIterator<EventRow>;
-  const figuresIn = db.prepare("SELECT 1 FROM evidence WHERE event_id = ? AND kind = 'VERIFIED_VALUE' LIMIT 1");
-  const due: DueRelease[] = [];
+  const figuresIn = figuresInOf(db);
   let next: DueRelease | null = null;
   for (const row of rows) {
     // Events dated two days after the next one's date cannot become due before it.
@@ -134,11 +173,12 @@ export function dueStateOf(
     if (from > nowMs ? next !== null && from >= Date.parse(next.dueFrom) : nowMs >= Date.parse(release.dueUntil))
       continue;
     // Figures already in (a publisher early, or a recording replayed) make a release neither due nor next.
-    if (figuresIn.get(row.id) !== undefined) continue;
+    if (figuresIn(release) !== null) continue;
     if (from > nowMs) next = release;
-    else due.push(release);
+    else if (askable(release, query.sources, waits).length === 0) state.held.push(release);
+    else state.due.push(release);
   }
-  return { due, next, hasCalendar };
+  return { ...state, next };
 }
 
 function dueRelease(row: EventRow, fetchable: Fetchable, deadlineMs: number): DueRelease {
@@ -160,29 +200,12 @@ function dueRelease(row: EventRow, fetchable: Fetchable, deadlineMs: number): Du
     dueUntil: instant(dueFromMs + deadlineMs),
     sources: fetchable.sources,
     seriesSlugs: fetchable.seriesSlugs,
+    figures: fetchable.figures,
     customaryHour,
   };
 }
 
-/** The one line a run with nothing due writes on stderr. */
-export function nothingDueLine(state: DueState): string {
-  if (!state.hasCalendar) return "nothing due: the store holds no calendar yet (a full `service ingest` reads it)";
-  const next = state.next;
-  if (!next) return "nothing due: the calendar holds no later release whose figures the service fetches";
-  const dateOnly =
-    next.customaryHour === null
-      ? ""
-      : `, dated ${next.scheduledDate} with no time: asked for from the customary ${next.customaryHour}`;
-  return `nothing due until ${next.dueFrom}, ${next.release} (${next.title}${dateOnly})`;
-}
-
-/** The registry a due run asks with: only the series of the due releases (the index is still built from all). */
-export function dueRequestRegistry<R extends Registry>(registry: R, due: readonly DueRelease[]): R {
-  const wanted = new Set(due.flatMap((release) => release.seriesSlugs));
-  return { ...registry, series: registry.series.filter((series) => wanted.has(series.slug)) };
-}
-
-/** The observation APIs a due run asks, in no particular order. */
-export function dueSources(due: readonly DueRelease[]): ObservationApi[] {
-  return [...new Set(due.flatMap((release) => release.sources))];
+/** The sources of a due release a run may ask now: within the run's sources, and none that asked to wait. */
+export function askable(release: DueRelease, sources: readonly string[] | null, waits: Map<string, string>): string[] {
+  return release.sources.filter((source) => (sources === null || sources.includes(source)) && !waits.has(source));
 }

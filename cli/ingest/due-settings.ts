@@ -1,3 +1,4 @@
+import { DateTime } from "luxon";
 import { ConfigError, integerVariable } from "../config.ts";
 
 type Env = Record<string, string | undefined>;
@@ -29,9 +30,12 @@ const INSTANT_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?
 export function ingestClockFrom(env: Env): () => number {
   const start = env.SERVICE_CLOCK_START;
   if (start === undefined || start === "") return () => Date.now();
-  const startMs = INSTANT_WITH_OFFSET.test(start) ? Date.parse(start) : Number.NaN;
+  // Luxon, not Date.parse, which rolls a day that does not exist (2026-02-30) over into the next month.
+  const startMs = INSTANT_WITH_OFFSET.test(start) ? DateTime.fromISO(start, { setZone: true }).toMillis() : Number.NaN;
   if (!Number.isFinite(startMs))
-    throw new ConfigError("SERVICE_CLOCK_START must be an ISO 8601 instant with its offset, e.g. 2026-08-12T12:31:00Z");
+    throw new ConfigError(
+      "SERVICE_CLOCK_START must be an ISO 8601 instant on a real date, with its offset, e.g. 2026-08-12T12:31:00Z",
+    );
   const startedAt = performance.now();
   return () => Math.round(startMs + (performance.now() - startedAt));
 }

@@ -3,6 +3,7 @@ import {
   headerValue,
   type LimitedRequest,
   type LimitOptions,
+  retryAfterMs,
   UpstreamRequestError,
 } from "../../server/upstream/fetch-limited.ts";
 
@@ -32,6 +33,21 @@ export class DocumentRefusedError extends UpstreamRequestError {
     this.name = "DocumentRefusedError";
   }
 }
+
+/**
+ * The publisher answered 429 or 503 with a Retry-After this run did not wait out (longer than a run waits, or after
+ * its last attempt): the run records it (source-waits.ts) so that the next due runs do not ask before it has passed.
+ */
+export class PublisherAskedToWaitError extends UpstreamRequestError {
+  readonly waitMs: number;
+  constructor(message: string, waitMs: number) {
+    super("http-status", `${message}, asking to wait ${Math.ceil(waitMs / 1000)} s (Retry-After)`);
+    this.name = "PublisherAskedToWaitError";
+    this.waitMs = waitMs;
+  }
+}
+
+/** The longest a run waits between attempts; a publisher that asks for longer is not asked again in this run. */
 const MAX_RETRY_WAIT_MS = 30_000;
 
 /** Fetches a publisher document politely: identified, bounded, retried with back-off (honouring Retry-After). */
@@ -51,12 +67,12 @@ export async function fetchDocument(target: LimitedRequest, options: PoliteOptio
         };
       }
       const message = `${new URL(target.url).host} answered HTTP ${response.status}`;
-      const failure = RETRYABLE_STATUS(response.status)
-        ? new UpstreamRequestError("http-status", message)
-        : new DocumentRefusedError(message);
-      if (!RETRYABLE_STATUS(response.status) || attempt >= options.retries) throw failure;
-      const retryAfter = Number(headerValue(response.headers, "retry-after"));
-      if (Number.isFinite(retryAfter) && retryAfter > 0) waitMs = retryAfter * 1000;
+      if (!RETRYABLE_STATUS(response.status)) throw new DocumentRefusedError(message);
+      const asked = retryAfterMs(headerValue(response.headers, "retry-after"));
+      if (asked !== null && asked > 0 && (asked > MAX_RETRY_WAIT_MS || attempt >= options.retries))
+        throw new PublisherAskedToWaitError(message, asked);
+      if (attempt >= options.retries) throw new UpstreamRequestError("http-status", message);
+      if (asked !== null && asked > 0) waitMs = asked;
     } catch (error) {
       const retryable =
         error instanceof UpstreamRequestError && (error.failure === "unavailable" || error.failure === "timeout");

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { FOUND_RELEASES_DDL } from "../../schemas/release-latency.ts";
 import type { DueRelease } from "./due-releases.ts";
+import { figuresInOf } from "./release-figures-in.ts";
 
 /** A watched release whose figures a run found: when, and how long after its scheduled instant. */
 export interface FoundRelease {
@@ -16,32 +17,64 @@ export interface FoundRelease {
   latencySeconds: number | null;
 }
 
-/** What a run made of the releases due when it started: those whose figures it found, those still awaited. */
+/** A release whose series are derived from inputs alone (release-figures-in.ts), closed by reading them once it was due. */
+export interface ClosedRelease {
+  eventId: string;
+  release: string;
+  dueFrom: string;
+  /** The fetch that brought the last of its inputs. */
+  inputsReadAt: string;
+}
+
+/**
+ * What a run made of the releases due when it started: those whose figures it found, those it closed by reading their
+ * inputs, those still awaited.
+ */
 export interface ReleaseWatch {
   found: FoundRelease[];
+  closed: ClosedRelease[];
   pending: { eventId: string; release: string; scheduledAt: string | null; dueFrom: string; dueUntil: string }[];
 }
 
 /**
  * Which of the releases due at the start of a run have their figures now, recorded in the ledger's `found_releases`
- * (once per event: the first run to find it). Called in the run's last moments, on its own store connection.
+ * (once per event: the first run to find it); a release closed by its inputs is no figure found, and is not recorded
+ * there. Called in the run's last moments, on its own store connection. A ledger that cannot record them (a full disk)
+ * costs the run nothing: it says so, and the summary has no releases.
  */
-export function watchedReleases(db: Database.Database, watched: readonly DueRelease[], runId: string): ReleaseWatch {
+export function watchedReleases(
+  db: Database.Database,
+  watched: readonly DueRelease[],
+  runId: string,
+  progress: (line: string) => void,
+): ReleaseWatch | undefined {
+  try {
+    return recordedWatch(db, watched, runId);
+  } catch (error) {
+    progress(`the releases found could not be recorded: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function recordedWatch(db: Database.Database, watched: readonly DueRelease[], runId: string): ReleaseWatch {
   db.exec(FOUND_RELEASES_DDL);
-  const firstEvidence = db
-    .prepare("SELECT min(observed_at) FROM evidence WHERE event_id = ? AND kind = 'VERIFIED_VALUE'")
-    .pluck();
+  const figuresIn = figuresInOf(db);
   const record = db.prepare(`INSERT OR IGNORE INTO found_releases
     (event_id, release_slug, source, scheduled_at, due_from, found_at, latency_seconds, run_id)
     VALUES (@eventId, @release, @source, @scheduledAt, @dueFrom, @foundAt, @latencySeconds, @runId)`);
-  const watch: ReleaseWatch = { found: [], pending: [] };
+  const watch: ReleaseWatch = { found: [], closed: [], pending: [] };
   for (const release of watched) {
-    const foundAt = firstEvidence.get(release.eventId) as string | null;
-    if (foundAt === null) {
-      const { eventId, scheduledAt, dueFrom, dueUntil } = release;
+    const { eventId, scheduledAt, dueFrom, dueUntil } = release;
+    const figures = figuresIn(release);
+    if (figures === null) {
       watch.pending.push({ eventId, release: release.release, scheduledAt, dueFrom, dueUntil });
       continue;
     }
+    if (figures.by === "inputs") {
+      watch.closed.push({ eventId, release: release.release, dueFrom, inputsReadAt: figures.at });
+      continue;
+    }
+    const foundAt = figures.at;
     const found: FoundRelease = {
       eventId: release.eventId,
       release: release.release,
@@ -67,6 +100,10 @@ export function watchLines(watch: ReleaseWatch): string {
         (found.latencySeconds === null
           ? ` (dated without a time; due from ${found.dueFrom})`
           : `, ${found.latencySeconds.toFixed(0)} s after its scheduled ${found.scheduledAt}`),
+    ),
+    ...watch.closed.map(
+      (closed) =>
+        `release ${closed.release} closed: the inputs its series are derived from were read at ${closed.inputsReadAt}, after it became due at ${closed.dueFrom} (no figure of its own to find)`,
     ),
     ...watch.pending.map(
       (pending) => `release ${pending.release} not in yet: asked again by the next run until ${pending.dueUntil}`,

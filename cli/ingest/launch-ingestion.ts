@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type { IngestionLauncher, LaunchedRun } from "../../schemas/ingestion-runs.ts";
 import { ingestionLogFile, newRunId } from "../../schemas/ingestion-runs.ts";
 import { ApiError } from "../../server/http/api-error.ts";
-import { ConfigError, DEFAULT_REGISTRY_DIR } from "../config.ts";
+import { ConfigError, registryDirFrom } from "../config.ts";
 import { packagePath } from "../package-paths.ts";
 import { nothingDueNow } from "./due-run.ts";
 import { ingestClockFrom } from "./due-settings.ts";
@@ -115,7 +115,8 @@ function nothingDueForLauncher(
   registryDir: string | undefined,
 ): string | null {
   try {
-    return nothingDueNow(dataDir, registryDir ?? DEFAULT_REGISTRY_DIR, ingestClockFrom(env)(), env, null);
+    // The registry folder the run will read: the launcher's, else SERVICE_REGISTRY_DIR, else the package's.
+    return nothingDueNow(dataDir, registryDirFrom(env, registryDir), ingestClockFrom(env)(), env, null);
   } catch (error) {
     if (error instanceof ConfigError)
       throw new ApiError("CONFIGURATION_ERROR", "The deployment's settings for due runs are not valid.");

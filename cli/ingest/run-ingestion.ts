@@ -12,14 +12,27 @@ import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
 import { archiveDocument, fetchOrderRecorder, replayPlan, retrievedAtOf } from "./archive.ts";
 import type { DueRelease } from "./due-releases.ts";
-import { DocumentRefusedError, fetchDocument, type PoliteOptions } from "./fetch-document.ts";
+import {
+  DocumentRefusedError,
+  fetchDocument,
+  type PoliteOptions,
+  PublisherAskedToWaitError,
+} from "./fetch-document.ts";
 import { watchedReleases } from "./found-releases.ts";
 import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
-import { type IngestSummary, type SourceResult, type SourceTally, sourceResult, totalsOf } from "./run-summary.ts";
+import {
+  broughtChanges,
+  type IngestSummary,
+  type SourceResult,
+  type SourceTally,
+  sourceResult,
+  totalsOf,
+} from "./run-summary.ts";
 import { tallySkipped } from "./skipped-summary.ts";
+import { keepSourceWait } from "./source-waits.ts";
 import { type RequestContext, SOURCES, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
 import { openStore, type Store } from "./store.ts";
 
@@ -41,6 +54,8 @@ export interface IngestOptions {
   requestRegistry?: Registry;
   /** Releases due when the run started: the summary and the ledger record which of them it found (found-releases.ts). */
   watch?: readonly DueRelease[];
+  /** Publish only if the run brought a value, evidence or period link (a due run, every minute while a release is due). */
+  publishOnlyChanges?: boolean;
 }
 
 // The summary's shapes live with the code that builds them; callers of runIngestion keep finding them here.
@@ -101,7 +116,9 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const finished = iso(options.now());
     const failed = results.filter((result) => !result.ok).length;
     const outcome = failed === 0 ? "succeeded" : failed < results.length ? "partial" : "failed";
-    const published = outcome !== "failed";
+    const unchanged = options.publishOnlyChanges === true && !broughtChanges(results);
+    if (unchanged) options.progress("nothing new: the index is left as it is");
+    const published = outcome !== "failed" && !unchanged;
     if (published) {
       options.progress("publishing the index…");
       const publishing = performance.now();
@@ -121,7 +138,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     // Recorded only once its index is in place, so a run read as finished has published what it says. A run that cannot
     // record its end (a full disk) stays "running" in the ledger, as a killed one does, and the next run records it as
     // interrupted; what it did is reported all the same.
-    const releases = options.watch ? watchOf(store, options.watch, runId, options.progress) : undefined;
+    const releases = options.watch ? watchedReleases(store.db, options.watch, runId, options.progress) : undefined;
     try {
       store.finishRun(runId, finished, outcome, { sources: results, ...(releases ? { releases } : {}) });
     } catch (error) {
@@ -145,16 +162,6 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     throw error;
   } finally {
     store.close();
-  }
-}
-
-/** The watched releases as the run leaves them; a ledger that cannot record them (a full disk) costs the run nothing. */
-function watchOf(store: Store, watch: readonly DueRelease[], runId: string, progress: (line: string) => void) {
-  try {
-    return watchedReleases(store.db, watch, runId);
-  } catch (error) {
-    progress(`the releases found could not be recorded: ${(error as Error).message}`);
-    return undefined;
   }
 }
 
@@ -221,6 +228,10 @@ async function ingestSource(
     for (const document of received) applyDocument(store, source, document, options, runId, lookups, tally);
   } catch (error) {
     tally.failures.push((error as Error).message);
+    if (error instanceof PublisherAskedToWaitError) {
+      const unrecorded = keepSourceWait(store.db, source.slug, error.waitMs, options.now(), runId);
+      if (unrecorded) tally.failures.push(unrecorded);
+    }
   }
   return sourceResult(source, tally);
 }

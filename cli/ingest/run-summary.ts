@@ -79,3 +79,8 @@ export function totalsOf(results: SourceResult[]): IngestSummary["totals"] {
     vintagesAppended: sum("appended"),
   };
 }
+
+/** Whether the sources brought anything the index shows: a value appended, evidence of a release, a period linked. */
+export function broughtChanges(results: SourceResult[]): boolean {
+  return results.some((result) => ["appended", "evidence", "linked"].some((name) => (result.counts[name] ?? 0) > 0));
+}

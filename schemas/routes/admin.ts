@@ -43,7 +43,7 @@ export const adminRoutes: RouteSpec[] = [
         in: "query",
         required: false,
         description:
-          "true: a due run (`service ingest --due`), asking only for the releases due now; when nothing is due no run starts, `started` is false and `nothingDue` says until when. Absent or false: a full run. Anything else: 400 VALIDATION_FAILED.",
+          "true: a due run (`service ingest --due`), asking only for the releases due now; when nothing is due no run starts, `started` is false and `nothingDue` says until when. Absent, blank or false (in any case): a full run. Anything else: 400 VALIDATION_FAILED.",
         schema: enumOf(["true", "false"]),
       },
     ],

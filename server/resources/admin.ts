@@ -5,10 +5,13 @@ import { INGESTION_RUN_PATH } from "../../schemas/routes/admin.ts";
 import type { ServiceConfig } from "../config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
+import { parseEnum } from "../http/params.ts";
 import { SerialisedData } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
 import { readRecentRuns, readRun } from "../storage/runs-reader.ts";
+
+const DUE_VALUES = ["true", "false"] as const;
 
 const runLocation = (runId: string) => INGESTION_RUN_PATH.replace("{runId}", runId);
 
@@ -20,10 +23,8 @@ export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher
     },
     "v1.admin.ingestionTrigger": ({ query }) => {
       if (!launcher) throw new ApiError("CONFIGURATION_ERROR", "This deployment cannot start ingestion runs.");
-      const due = query.get("due");
-      if (due !== null && due !== "true" && due !== "false")
-        throw new ApiError("VALIDATION_FAILED", "due must be true or false.");
-      const { started, run, nothingDue } = launcher.start({ due: due === "true" });
+      const due = parseEnum(query.get("due"), DUE_VALUES, "due") === "true";
+      const { started, run, nothingDue } = launcher.start({ due });
       const runs = runsIfReadable(config.dataDir);
       // A run another process started is found in the ledger once it has recorded itself (newest first).
       const runId = run?.id ?? runs.find((candidate) => candidate.outcome === "running")?.id ?? null;

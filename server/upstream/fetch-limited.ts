@@ -116,6 +116,17 @@ export function headerValue(headers: LimitedResponse["headers"], name: string): 
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
 
+/**
+ * Retry-After as delay-seconds or an HTTP date (RFC 9110 section 10.2.3), in ms from now, at most a day; null when
+ * absent or unreadable. The one reading of it for every publisher (MET's forecasts, ingestion's documents).
+ */
+export function retryAfterMs(value: string | null): number | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  const milliseconds = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - Date.now();
+  return Number.isFinite(milliseconds) ? Math.min(Math.max(0, milliseconds), 86_400_000) : null;
+}
+
 /** Only the host is ever named in messages: paths and queries may carry keys. */
 function safeHost(url: string): string {
   try {

@@ -3,6 +3,7 @@ import {
   fetchLimited,
   headerValue,
   type LimitedResponse,
+  retryAfterMs,
   type UpstreamCallRecorder,
   UpstreamRequestError,
 } from "../upstream/fetch-limited.ts";
@@ -61,11 +62,11 @@ export function createMetClient(options: MetClientOptions): MetClient {
       if (response.status === 304) return { kind: "not-modified", ...freshness };
       // 203 is MET's warning that the product version is deprecated or in beta; the body is still the forecast.
       if (response.status !== 200 && response.status !== 203) {
-        const retryAfterMs =
+        const waitMs =
           response.status === 429 || response.status === 503
-            ? retryAfter(headerValue(response.headers, "retry-after"))
+            ? retryAfterMs(headerValue(response.headers, "retry-after"))
             : null;
-        throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET answered HTTP ${response.status}`, retryAfterMs);
+        throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET answered HTTP ${response.status}`, waitMs);
       }
       return { kind: "modified", body: parseJson(decodeBody(response, options.maxBytes)), ...freshness };
     },
@@ -118,16 +119,6 @@ function parseJson(text: string): unknown {
   } catch {
     throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET's body is not JSON");
   }
-}
-
-/** Retry-After as delay-seconds or an HTTP date (RFC 9110 section 10.2.3), in ms from now; at most a day. */
-function retryAfter(value: string | null): number | null {
-  if (value === null) return null;
-  const trimmed = value.trim();
-  const milliseconds = /^\d+$/.test(trimmed)
-    ? Number(trimmed) * 1000
-    : (parseHttpDate(trimmed) ?? Number.NaN) - Date.now();
-  return Number.isFinite(milliseconds) ? Math.min(Math.max(0, milliseconds), 86_400_000) : null;
 }
 
 function parseHttpDate(value: string | null): number | null {

@@ -54,6 +54,9 @@ describe("a due run through the operator route", () => {
     expect(answer.headers.get("location")).toBeNull();
     expect(publishers.requests).toEqual([]);
 
+    // A closed vocabulary, read as every other parameter's is: in any case.
+    const upper = await asOperator(`${RUNS}?due=TRUE`, { method: "POST" });
+    expect(upper.body.data).toMatchObject({ started: false, nothingDue: answer.body.data.nothingDue });
     const refused = await asOperator(`${RUNS}?due=yes`, { method: "POST" });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe("VALIDATION_FAILED");

@@ -15,7 +15,8 @@ import { removeTempDirs, runCliAsync, tempDir } from "./cli-process.ts";
  * The publishers are the stand-in serving the recorded documents of data/samples. One document is modified, and only
  * in time: until the instant BLS publishes (`PUBLISHED_AT`, 20 s after the scheduled time, as publishers often are a
  * few seconds late) the BLS API answer withholds the July 2026 row of CUUR0000SA0 from the recording captured on
- * 2026-08-24, standing for the API as it was before the release; from then on it is the recording unchanged.
+ * 2026-08-24, standing for the API as it was before the release; from then on it is the recording unchanged. At the
+ * scheduled minute itself it answers once 429 with `Retry-After: 10`, as an API throttling its callers does.
  */
 const SCHEDULED_AT = "2026-08-12T12:30:00Z";
 const PUBLISHED_AT = Date.parse("2026-08-12T12:30:20Z");
@@ -29,6 +30,8 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
   /** The simulated instant the run now under way started at, and the real time it started: the publisher's clock. */
   let simulated = { startMs: 0, realMs: 0 };
   const publisherNow = () => simulated.startMs + (Date.now() - simulated.realMs);
+  /** Whether the BLS API's next answer is a 429 asking to wait 10 s. */
+  let throttleNext = false;
 
   /** One `service ingest` run at the simulated instant `at`, with the requests it made. */
   async function ingestAt(at: string, args: string[] = []) {
@@ -41,6 +44,11 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
   beforeAll(async () => {
     standin = await startPublisherStandin();
     standin.respond(PUBLISHER_PATHS.blsApi, (response, recorded) => {
+      if (throttleNext) {
+        throttleNext = false;
+        response.writeHead(429, { "content-type": "text/plain", "retry-after": "10" });
+        return void response.end("Too Many Requests");
+      }
       const document = JSON.parse(recorded!.body.toString("utf8")) as {
         Results: { series: { seriesID: string; data: { year: string; period: string }[] }[] };
       };
@@ -88,8 +96,34 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
     }
   });
 
-  it("at 08:30, before BLS has published, asks the BLS API for the CPI series alone; the release stays due", async () => {
-    const run = await ingestAt(SCHEDULED_AT, ["--due"]);
+  it("--due refuses --from-archive and sources it never asks, as usage errors (exit 2)", async () => {
+    const archive = await ingestAt(SCHEDULED_AT, ["--due", "--from-archive", dataDir]);
+    expect(archive.status).toBe(2);
+    expect(archive.stderr).toContain("error: option '--due' cannot be used with option '--from-archive <dir>'");
+    const feed = await ingestAt(SCHEDULED_AT, ["--due", "--source", "bls-api", "--source", "bls-news-feed"]);
+    expect(feed.status).toBe(2);
+    expect(feed.stderr).toContain(
+      "error: --due asks only the observation APIs (bls-api, eurostat-sdmx, ecb-data); --source bls-news-feed is not one",
+    );
+    expect([...archive.requests, ...feed.requests]).toEqual([]);
+  });
+
+  it("at 08:30 BLS asks to wait 10 s (429, Retry-After): the next minute's run does not ask it before then", async () => {
+    throttleNext = true;
+    const throttled = await ingestAt(SCHEDULED_AT, ["--due"]);
+    expect(throttled.status).toBe(1);
+    expect(throttled.requests).toHaveLength(1);
+    expect(throttled.stderr).toContain("answered HTTP 429, asking to wait 10 s (Retry-After)");
+    const waiting = await ingestAt("2026-08-12T12:30:05Z", ["--due"]);
+    expect(waiting.status).toBe(0);
+    expect(waiting.requests).toEqual([]);
+    expect(waiting.stderr).toMatch(
+      /^nothing asked: bls-consumer-price-index is due but bls-api asked to wait until 2026-08-12T12:30:1\d\.\d{3}Z \(Retry-After\); it stays due until 2026-08-12T14:30:00Z\n$/,
+    );
+  });
+
+  it("at 08:30:15, before BLS has published, asks the BLS API for the CPI series alone; the release stays due", async () => {
+    const run = await ingestAt("2026-08-12T12:30:15Z", ["--due"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       `POST ${PUBLISHER_PATHS.blsApi}`,
@@ -98,6 +132,9 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
     expect(run.stdout).toContain(
       "release bls-consumer-price-index not in yet: asked again by the next run until 2026-08-12T14:30:00Z",
     );
+    // Nothing new, so the index is not rebuilt: a due run every minute does not republish it every minute.
+    expect(run.stderr).toContain("nothing new: the index is left as it is");
+    expect(run.stdout).toMatch(/^run run_\S+: succeeded, nothing published$/m);
   });
 
   it("at 08:31 asks again, finds the figures published at 08:30:20 (within 60 s of it) and serves them", async () => {
@@ -115,6 +152,7 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
     expect(foundAt - PUBLISHED_AT).toBeLessThanOrEqual(60_000);
     expect(found![3]).toBe("2026-08-12T12:30:00.000Z");
     expect(Number(found![2])).toBe(Math.round((foundAt - Date.parse(SCHEDULED_AT)) / 1000));
+    expect(run.stdout).toMatch(/^run run_\S+: succeeded, index published$/m);
 
     service = await startService({ seedDataDir: dataDir });
     const observations = await service.request(

@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { dueState, nothingDueLine } from "../../cli/ingest/due-releases.ts";
+import { dueState } from "../../cli/ingest/due-releases.ts";
+import { nothingDueLine, planRun } from "../../cli/ingest/due-run.ts";
 import { dueDeadlineMsFrom, ingestClockFrom } from "../../cli/ingest/due-settings.ts";
+import { keepSourceWait } from "../../cli/ingest/source-waits.ts";
 import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 
@@ -45,7 +48,8 @@ store.close();
 
 describe("which releases are due", () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-  const at = (instant: string) => dueState(dataDir, registry, Date.parse(instant), HOURS_2);
+  const at = (instant: string) =>
+    dueState(dataDir, registry, { nowMs: Date.parse(instant), deadlineMs: HOURS_2, sources: null });
 
   it("a date-only release is due from its publisher's customary hour until the deadline, never presented as its time", () => {
     const before = at("2026-10-01T08:59:59Z");
@@ -85,11 +89,100 @@ describe("which releases are due", () => {
     );
   });
 
-  it("with no store, nothing is due and the line says why", () => {
-    const state = dueState(join(dataDir, "absent"), registry, Date.now(), HOURS_2);
-    expect(nothingDueLine(state)).toBe(
-      "nothing due: the store holds no calendar yet (a full `service ingest` reads it)",
+  it("with no store, or one with no calendar yet, nothing is due and the line says why", () => {
+    const noCalendar = "nothing due: the store holds no calendar yet (a full `service ingest` reads it)";
+    const query = { nowMs: Date.now(), deadlineMs: HOURS_2, sources: null };
+    expect(nothingDueLine(dueState(join(dataDir, "absent"), registry, query))).toBe(noCalendar);
+    const empty = join(dataDir, "empty");
+    mkdirSync(empty);
+    openStore(join(empty, "store.sqlite")).close();
+    expect(nothingDueLine(dueState(empty, registry, query))).toBe(noCalendar);
+  });
+});
+
+describe("a release whose series are derived from inputs alone (the ECB's rate decisions)", () => {
+  // The decision of 29 October 2026, dated without a time: asked for from 14:15 Frankfurt time (13:15 UTC in winter).
+  const ecbDir = mkdtempSync(join(tmpdir(), "due-inputs-"));
+  const path = join(ecbDir, "store.sqlite");
+  const DUE_FROM = "2026-10-29T13:15:00Z";
+  const writable = openStore(path);
+  writable.insertEvent(
+    event({
+      id: "e-decision",
+      release_slug: "ecb-monetary-policy-decision",
+      scheduled_date: "2026-10-29",
+      source_timezone: "Europe/Berlin",
+    }),
+  );
+  writable.close();
+  const INPUTS = ["DFR", "MRR_FR", "MLFR"].map((rate) => `ecb-data:FM.B.U2.EUR.4F.KR.${rate}.LEV`);
+  const sight = (key: string, seenAt: string) => {
+    const store = openStore(path);
+    store.recordSighting({
+      series_slug: key,
+      reference_period: "2026-10-29",
+      seen_at: seenAt,
+      source_updated_at: null,
+      document_sha256: null,
+      run_id: "run_20261029T131600_000000",
+    });
+    store.close();
+  };
+  const at = (instant: string, sources: string[] | null = null) =>
+    dueState(ecbDir, registry, { nowMs: Date.parse(instant), deadlineMs: HOURS_2, sources });
+  afterAll(() => rmSync(ecbDir, { recursive: true, force: true }));
+
+  it("is due from its customary hour until a document carrying every input, fetched since then, was applied", () => {
+    const [decision] = at("2026-10-29T13:16:00Z").due;
+    expect(decision).toMatchObject({ eventId: "e-decision", dueFrom: DUE_FROM, sources: ["ecb-data"] });
+    expect(decision!.figures).toEqual({ kind: "inputs", inputKeys: expect.arrayContaining(INPUTS) });
+    // Read before it became due (the hourly run at 13:00), and since then only in part: still due.
+    for (const key of INPUTS) sight(key, "2026-10-29T13:00:00.000Z");
+    sight(INPUTS[0]!, "2026-10-29T13:15:00.500Z");
+    sight(INPUTS[1]!, "2026-10-29T13:15:00.500Z");
+    expect(at("2026-10-29T13:16:00Z").due).toHaveLength(1);
+    sight(INPUTS[2]!, "2026-10-29T13:15:01.000Z");
+    expect(at("2026-10-29T13:16:00Z").due).toEqual([]);
+  });
+
+  it("a source that asked to wait holds its due releases, and the line says until when; then they are due again", () => {
+    const store = openStore(path);
+    // A fresh decision date, so that the inputs read above do not close it.
+    store.insertEvent(
+      event({
+        id: "e-december",
+        release_slug: "ecb-monetary-policy-decision",
+        scheduled_date: "2026-12-17",
+        source_timezone: "Europe/Berlin",
+      }),
     );
+    // Asked at 13:15 to wait five minutes.
+    keepSourceWait(store.db, "ecb-data", 300_000, Date.parse("2026-12-17T13:15:00Z"), "run_20261217T131500_000000");
+    store.close();
+    const waiting = at("2026-12-17T13:16:00Z");
+    expect(waiting.due).toEqual([]);
+    expect(nothingDueLine(waiting)).toBe(
+      "nothing asked: ecb-monetary-policy-decision is due but ecb-data asked to wait until 2026-12-17T13:20:00.000Z (Retry-After); it stays due until 2026-12-17T15:15:00Z",
+    );
+    // A full run asks every source all the same, and watches the held release for its figures.
+    const full = planRun(ecbDir, registry, Date.parse("2026-12-17T13:16:00Z"), {}, { due: false, only: null });
+    expect(full).toMatchObject({ kind: "run", only: null, watch: [{ eventId: "e-december" }] });
+    expect(at("2026-12-17T13:20:00Z").due.map((release) => release.eventId)).toEqual(["e-december"]);
+  });
+
+  it("with --source, neither due nor next names a release of another source", () => {
+    expect(at("2026-12-01T00:00:00Z").next).toMatchObject({ eventId: "e-december" });
+    expect(nothingDueLine(at("2026-12-01T00:00:00Z", ["bls-api"]))).toBe(
+      "nothing due: the calendar holds no later release whose figures the service fetches",
+    );
+    expect(at("2026-12-17T13:20:00Z", ["bls-api"]).due).toEqual([]);
+  });
+
+  it("a store written before value sightings and source waits were kept is read: the release stays due", () => {
+    const db = new Database(path);
+    db.exec("DROP TABLE value_sightings; DROP TABLE source_waits");
+    db.close();
+    expect(at("2026-10-29T13:16:00Z").due.map((release) => release.eventId)).toEqual(["e-decision"]);
   });
 });
 
@@ -105,5 +198,7 @@ describe("due-run settings", () => {
     expect(clock() - Date.parse("2026-08-12T12:31:00Z")).toBeGreaterThanOrEqual(0);
     expect(clock() - Date.parse("2026-08-12T12:31:00Z")).toBeLessThan(60_000);
     expect(() => ingestClockFrom({ SERVICE_CLOCK_START: "2026-08-12T12:31:00" })).toThrow(/SERVICE_CLOCK_START/);
+    // A day that does not exist is refused, not rolled over into March.
+    expect(() => ingestClockFrom({ SERVICE_CLOCK_START: "2026-02-30T10:00:00Z" })).toThrow(/SERVICE_CLOCK_START/);
   });
 });
