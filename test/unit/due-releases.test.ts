@@ -85,7 +85,12 @@ describe("which releases are due", () => {
     const [cpi] = at("2026-10-15T12:31:00Z").due;
     expect(cpi).toMatchObject({ eventId: "e-cpi", sources: ["bls-api"] });
     expect(cpi!.seriesSlugs.sort()).toEqual(
-      ["us-cpi-all-items-12-month-change", "us-cpi-all-items-nsa", "us-cpi-all-items-sa"].sort(),
+      [
+        "us-cpi-all-items-1-month-change-sa",
+        "us-cpi-all-items-12-month-change",
+        "us-cpi-all-items-nsa",
+        "us-cpi-all-items-sa",
+      ].sort(),
     );
   });
 
