@@ -78,14 +78,13 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         }
         const http = ingestHttpFrom(env);
         // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
-        const { publishRegistry, readRegistrySources } = await import("../registry/build-registry.ts");
+        const { readRegistrySources } = await import("../registry/build-registry.ts");
         const { requireIngestionLock } = await import("../ingest/run-lock.ts");
         const { runIngestion } = await import("../ingest/run-ingestion.ts");
         const registry = readRegistrySources(new Date(), registryDirFrom(env, options.registryDir));
         const release = requireIngestionLock(config.dataDir);
         try {
-          // Under the lock: a run refused because another holds it must not rewrite the registry that run publishes.
-          publishRegistry(registry, config.dataDir);
+          // The registry goes out with the run's index, and not at all when the run publishes none (publish-index.ts).
           const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
           const summary = await runIngestion({
             dataDir: config.dataDir,

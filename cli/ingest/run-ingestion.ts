@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { DateTime } from "luxon";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { newRunId } from "../../schemas/ingestion-runs.ts";
-import type { Registry } from "../../schemas/registry.ts";
+import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
 import { type CalendarSource, NEWS_FEEDS, type NewsFeed } from "../../schemas/vocabularies.ts";
 import { removeUnfinishedDocuments } from "../abandoned-files.ts";
 import { appliedFetches } from "./applied-fetches.ts";
@@ -27,7 +27,8 @@ export type IngestMode =
 
 export interface IngestOptions {
   dataDir: string;
-  registry: Registry;
+  /** Published with the run's index, and only with it (publish-index.ts). */
+  registry: BuiltRegistry;
   mode: IngestMode;
   /** Limit the run to these source slugs; all when null. */
   only: string[] | null;
