@@ -91,7 +91,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
             registry,
             mode:
               fromArchive !== undefined
-                ? { kind: "archive", dir: resolve(fromArchive) }
+                ? { kind: "archive", dir: resolve(fromArchive), maxBytes: http.maxBytes }
                 : {
                     kind: "fetch",
                     hosts: hostsFrom(config.upstreams),
