@@ -15,6 +15,7 @@ import { normalised } from "../server/http/client-address.ts";
 import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
 import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
 import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-settings.ts";
+import { DEFAULT_INGEST_MAX_BYTES } from "./ingest/document-ceilings.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import type { NamedListener } from "./listen-failure.ts";
 import { packagePath } from "./package-paths.ts";
@@ -64,7 +65,13 @@ export function ingestHttpFrom(env: Env): PoliteOptions {
   return {
     userAgent: env.SERVICE_INGEST_USER_AGENT || DEFAULT_INGEST_USER_AGENT,
     timeoutMs: integerVariable(env.SERVICE_INGEST_TIMEOUT_MS, "SERVICE_INGEST_TIMEOUT_MS", 30_000, 100, 600_000),
-    maxBytes: integerVariable(env.SERVICE_INGEST_MAX_BYTES, "SERVICE_INGEST_MAX_BYTES", 20_000_000, 1000, 500_000_000),
+    maxBytes: integerVariable(
+      env.SERVICE_INGEST_MAX_BYTES,
+      "SERVICE_INGEST_MAX_BYTES",
+      DEFAULT_INGEST_MAX_BYTES,
+      1000,
+      500_000_000,
+    ),
     retries: integerVariable(env.SERVICE_INGEST_RETRIES, "SERVICE_INGEST_RETRIES", 2, 0, 10),
   };
 }

@@ -104,7 +104,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
           if (nothing !== null) return await endQuietly(nothing, logFormat, config.logLevel);
         }
         // Loaded here, not at start-up, so `--help` and the other commands do not load the ingestion machinery.
-        const { publishRegistry, readRegistrySources } = await import("../registry/build-registry.ts");
+        const { readRegistrySources } = await import("../registry/build-registry.ts");
         const { acquireIngestionLock, requireIngestionLock } = await import("../ingest/run-lock.ts");
         const { runIngestion } = await import("../ingest/run-ingestion.ts");
         const { lockHeldLine, planRun } = await import("../ingest/due-run.ts");
@@ -119,15 +119,14 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
               ? planRun(config.dataDir, registry, clock(), env, { due: !!options.due, only })
               : null;
           if (plan?.kind === "nothing") return await endQuietly(plan.line, logFormat, config.logLevel);
-          // Under the lock: a run refused because another holds it must not rewrite the registry that run publishes.
-          publishRegistry(registry, config.dataDir);
+          // The registry goes out with the run's index, and not at all when the run publishes none (publish-index.ts).
           const logger = logFormat === "json" ? await jsonLogger(config.logLevel ?? "info") : null;
           const summary = await runIngestion({
             dataDir: config.dataDir,
             registry,
             mode:
               fromArchive !== undefined
-                ? { kind: "archive", dir: resolve(fromArchive) }
+                ? { kind: "archive", dir: resolve(fromArchive), maxBytes: http.maxBytes }
                 : {
                     kind: "fetch",
                     hosts: hostsFrom(config.upstreams),

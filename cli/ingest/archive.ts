@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { DateTime } from "luxon";
 import { writeFileAtomically } from "../../server/files/atomic-write.ts";
@@ -13,7 +13,17 @@ export interface ArchivedDocument {
 export interface ReplayDocument {
   path: string;
   name: string;
-  body: Buffer;
+  /** Null for a file over its source's ceiling: it is never read (`bytes` says how large it is). */
+  body: Buffer | null;
+  bytes: number;
+}
+
+/** A source's ceiling in bytes (cli/ingest/document-ceilings.ts); a file larger is listed, never read. */
+export type CeilingOf = (source: string) => number;
+
+function readWithin(path: string, ceiling: number): { body: Buffer | null; bytes: number } {
+  const bytes = statSync(path).size;
+  return { body: bytes > ceiling ? null : readFileSync(path), bytes };
 }
 
 /**
@@ -40,13 +50,13 @@ export function archiveDocument(
 }
 
 /** Documents to replay for one source from a folder laid out per source (an archive, or `data/samples`), in name order. */
-export function replayDocuments(dir: string, source: string): ReplayDocument[] {
+export function replayDocuments(dir: string, source: string, ceiling = Number.POSITIVE_INFINITY): ReplayDocument[] {
   const folder = join(dir, source);
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
     .filter((name) => !name.startsWith(".") && extname(name) !== ".md" && !name.endsWith(".tmp"))
     .sort()
-    .map((name) => ({ path: join(folder, name), name, body: readFileSync(join(folder, name)) }));
+    .map((name) => ({ path: join(folder, name), name, ...readWithin(join(folder, name), ceiling) }));
 }
 
 const STAMP_FORMAT = "yyyyMMdd'T'HHmmss'Z'";
@@ -101,12 +111,16 @@ export interface PlannedDocument extends ReplayDocument {
  * whose names sort in fetch order), then every recorded fetch in the order it happened, across sources. A fetch whose
  * file is missing is left out.
  */
-export function replayPlan(dir: string, sources: readonly string[]): PlannedDocument[] {
+export function replayPlan(
+  dir: string,
+  sources: readonly string[],
+  ceilingOf: CeilingOf = () => Number.POSITIVE_INFINITY,
+): PlannedDocument[] {
   const fetches = recordedFetches(dir).filter((fetch) => sources.includes(fetch.source));
   const named = new Set(fetches.map((fetch) => `${fetch.source}/${fetch.file}`));
   const plan: PlannedDocument[] = [];
   for (const source of sources) {
-    for (const file of replayDocuments(dir, source)) {
+    for (const file of replayDocuments(dir, source, ceilingOf(source))) {
       if (!named.has(`${source}/${file.name}`))
         plan.push({ ...file, source, recorded: null, stampedAt: stampedAtOf(file.name) });
     }
@@ -117,7 +131,7 @@ export function replayPlan(dir: string, sources: readonly string[]): PlannedDocu
       plan.push({
         path,
         name: fetch.file,
-        body: readFileSync(path),
+        ...readWithin(path, ceilingOf(fetch.source)),
         source: fetch.source,
         recorded: fetch,
         stampedAt: null,

@@ -3,10 +3,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
-import type { Registry } from "../../schemas/registry.ts";
-import { replaceAtomically } from "../../server/files/atomic-write.ts";
+import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
+import { replaceAtomically, UNFINISHED_WRITE_SUFFIX } from "../../server/files/atomic-write.ts";
 import { startWorker } from "../../server/threads/start-worker.ts";
 import { removeAbandonedFiles } from "../abandoned-files.ts";
+import { stageRegistry } from "../registry/build-registry.ts";
 import { type EventShares, shareEvents } from "./event-shares.ts";
 import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
 import {
@@ -20,11 +21,13 @@ import type { Store } from "./store.ts";
 
 /**
  * Builds `index.sqlite` beside the live file, complete and closed, then renames it over the live one,
- * so the server never reads a half-written index. Returns the path of the published file.
+ * so the server never reads a half-written index. The registry it was built with goes out with it, renamed in the same
+ * synchronous step (the server looks at both files at the same moments): one generation, as a follower of object
+ * storage installs it. Returns the path of the published index.
  */
 export async function publishIndex(
   store: Store,
-  registry: Registry,
+  registry: BuiltRegistry,
   dataDir: string,
   facts: PublicationFacts,
 ): Promise<string> {
@@ -34,13 +37,22 @@ export async function publishIndex(
   // Half-built indexes of killed runs: the server never reads them, so they are only disk to reclaim. A run publishes
   // under the ingestion lock, so no other build can be under way.
   for (const suffix of ["building", "events", "main-events"]) removeAbandonedFiles(live, suffix, "none");
+  // A registry staged by a run killed between its two renames.
+  removeAbandonedFiles(join(dataDir, DATA_FILES.registry), UNFINISHED_WRITE_SUFFIX, "none");
   const shares = shareEvents(store.db);
   const events = writeEventsOnThread({ storePath: store.db.name, path: eventFiles.thread, registry, shares });
   const index = new Database(building);
   try {
     await buildIndex(index, store, registry, facts, { written: events.written, files: eventFiles, shares });
     index.close();
-    replaceAtomically(building, live);
+    const staged = stageRegistry(registry, dataDir);
+    try {
+      replaceAtomically(building, live);
+    } catch (error) {
+      staged.discard();
+      throw error;
+    }
+    staged.commit();
   } catch (error) {
     // A build that failed (a full disk) leaves nothing behind: the live index stays, and so does the disk space.
     if (index.open) index.close();

@@ -3,14 +3,17 @@ import { basename, join } from "node:path";
 import { DateTime } from "luxon";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { newRunId } from "../../schemas/ingestion-runs.ts";
-import type { Registry } from "../../schemas/registry.ts";
+import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
 import { type CalendarSource, NEWS_FEEDS, type NewsFeed } from "../../schemas/vocabularies.ts";
+import { UpstreamRequestError } from "../../server/upstream/fetch-limited.ts";
 import { removeUnfinishedDocuments } from "../abandoned-files.ts";
+import { DOCUMENT_FAILURES } from "./adapters/document-failures.ts";
 import { appliedFetches } from "./applied-fetches.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
 import { archiveDocument, fetchOrderRecorder, replayPlan, retrievedAtOf } from "./archive.ts";
+import { DEFAULT_INGEST_MAX_BYTES, documentCeiling } from "./document-ceilings.ts";
 import type { DueRelease } from "./due-releases.ts";
 import {
   DocumentRefusedError,
@@ -38,11 +41,13 @@ import { openStore, type Store } from "./store.ts";
 
 export type IngestMode =
   | { kind: "fetch"; hosts: UpstreamHosts; blsApiKey: string | null; http: PoliteOptions }
-  | { kind: "archive"; dir: string };
+  /** `maxBytes`: the fetch ceiling, applied to replayed documents alike (DEFAULT_INGEST_MAX_BYTES when not given). */
+  | { kind: "archive"; dir: string; maxBytes?: number };
 
 export interface IngestOptions {
   dataDir: string;
-  registry: Registry;
+  /** Published with the run's index, and only with it (publish-index.ts). */
+  registry: BuiltRegistry;
   mode: IngestMode;
   /** Limit the run to these source slugs; all when null. */
   only: string[] | null;
@@ -255,9 +260,16 @@ function replaySources(
     ]),
   );
   const bySlug = new Map(sources.map((source) => [source.slug as string, source]));
-  for (const planned of replayPlan(options.mode.dir, [...bySlug.keys()])) {
+  const maxBytes = options.mode.maxBytes ?? DEFAULT_INGEST_MAX_BYTES;
+  const ceilingOf = (slug: string) => documentCeiling(bySlug.get(slug)!, maxBytes);
+  for (const planned of replayPlan(options.mode.dir, [...bySlug.keys()], (slug) => ceilingOf(slug).bytes)) {
     const source = bySlug.get(planned.source)!;
     const tally = tallies.get(source.slug)!;
+    if (planned.body === null) {
+      const { bytes, format } = ceilingOf(source.slug);
+      tally.failures.push(`${planned.name}: ${DOCUMENT_FAILURES.overCeiling(planned.bytes, bytes, format)}`);
+      continue;
+    }
     const document: Document = {
       name: planned.name,
       url: planned.recorded?.url ?? `file:${planned.name}`,
@@ -394,9 +406,12 @@ async function fetchedDocuments(
   const documents: Document[] = [];
   for (const request of source.requests(context)) {
     let fetched: Awaited<ReturnType<typeof fetchDocument>>;
+    const ceiling = documentCeiling(source, mode.http.maxBytes);
     try {
-      fetched = await fetchDocument(request, mode.http);
+      fetched = await fetchDocument(request, { ...mode.http, maxBytes: ceiling.bytes });
     } catch (error) {
+      if (ceiling.ofFormat && error instanceof UpstreamRequestError && error.failure === "too-large")
+        throw new UpstreamRequestError("too-large", `${error.message} for ${ceiling.format}`);
       if (!(refusedAlone && error instanceof DocumentRefusedError)) throw error;
       refusedAlone(error.message);
       continue;

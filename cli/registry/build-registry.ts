@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry, DerivedSeriesRule, Registry } from "../../schemas/registry.ts";
@@ -50,6 +50,53 @@ export function publishRegistry(registry: BuiltRegistry, dataDir: string): strin
   // `service registry` and `serve` publish without the ingestion lock, so only files of writers no longer running go.
   removeAbandonedFiles(path, UNFINISHED_WRITE_SUFFIX, "live-writers");
   return path;
+}
+
+/**
+ * The registry and the index are one generation: once an index is published, a registry goes out only with the next
+ * one (`stageRegistry`), so the server never answers an index with a registry it was not built with. Alone, it is
+ * published only where there is no index to disagree with (no run yet, or a deployment without storage) or no
+ * registry at all. Under the ingestion lock.
+ */
+export function publishRegistryUnlessIndexed(
+  registry: BuiltRegistry,
+  dataDir: string,
+): { outcome: "published" | "unchanged" | "waits-for-next-index"; path: string } {
+  const path = join(dataDir, DATA_FILES.registry);
+  if (!existsSync(join(dataDir, DATA_FILES.index)) || !existsSync(path))
+    return { outcome: "published", path: publishRegistry(registry, dataDir) };
+  return { outcome: sameContent(registry, path) ? "unchanged" : "waits-for-next-index", path };
+}
+
+/** Whether the published registry holds these families, series and releases (its build time aside). */
+function sameContent(registry: Registry, path: string): boolean {
+  const content = (built: Registry) =>
+    JSON.stringify({ families: built.families, series: built.series, releases: built.releases });
+  try {
+    return content(JSON.parse(readFileSync(path, "utf8")) as Registry) === content(registry);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The registry written beside its live name, synced, for `commit` to rename over it right after the index it goes out
+ * with (cli/ingest/publish-index.ts); `discard` removes it when that index is not published.
+ */
+export function stageRegistry(registry: BuiltRegistry, dataDir: string): { commit(): void; discard(): void } {
+  const live = join(dataDir, DATA_FILES.registry);
+  const staged = `${live}.${process.pid}.${UNFINISHED_WRITE_SUFFIX}`;
+  writeFileSync(staged, JSON.stringify(registry));
+  const descriptor = openSync(staged, "r");
+  try {
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+  return {
+    commit: () => renameSync(staged, live),
+    discard: () => rmSync(staged, { force: true }),
+  };
 }
 
 function crossReferenceProblems(registry: Registry): string[] {

@@ -20,7 +20,7 @@ import { acquireIngestionLock, ingestionLockHolder } from "../ingest/run-lock.ts
 import { listenFailure } from "../listen-failure.ts";
 import { packagePath } from "../package-paths.ts";
 import { buildPlacesInChildProcess, ensurePlacesIndex } from "../places/ensure-places-index.ts";
-import { publishRegistry, readRegistrySources } from "../registry/build-registry.ts";
+import { publishRegistryUnlessIndexed, readRegistrySources } from "../registry/build-registry.ts";
 
 /** The flags of `service serve`, as commander hands them over (`storage` is false under `--no-storage`). */
 export interface ServeFlags {
@@ -116,7 +116,8 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
 }
 
 /**
- * Publishes the registry under the ingestion lock, as ingest does: a run holding it publishes the registry itself, and
+ * Publishes the registry under the ingestion lock where no index is published with one (build-registry.ts), as ingest
+ * does: a run holding it publishes the registry itself, and
  * a serve started meanwhile must not overwrite it with its own build. It serves what is there until that run ends.
  */
 function publishRegistryUnlessIngesting(registry: BuiltRegistry, dataDir: string): void {
@@ -132,7 +133,11 @@ function publishRegistryUnlessIngesting(registry: BuiltRegistry, dataDir: string
     return;
   }
   try {
-    publishRegistry(registry, dataDir);
+    const { outcome } = publishRegistryUnlessIndexed(registry, dataDir);
+    if (outcome === "waits-for-next-index")
+      process.stderr.write(
+        `the registry sources differ from the registry published with the index in ${dataDir}: they go out with the next ingestion run's index\n`,
+      );
   } finally {
     release();
   }

@@ -256,8 +256,11 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       });
       const arrived = digesting.digest();
       if (arrived.bytes !== published.bytes || arrived.sha256 !== published.sha256) {
+        // Each mismatch named as what it is: a size against the size, a hash against the hash.
         throw new Error(
-          `${objectUrl(source, published.key)} arrived as ${arrived.bytes} bytes with SHA-256 ${arrived.sha256}, not the ${published.bytes} bytes the manifest names`,
+          arrived.bytes !== published.bytes
+            ? `${objectUrl(source, published.key)} arrived as ${arrived.bytes} bytes, not the ${published.bytes} bytes the manifest names`
+            : `${objectUrl(source, published.key)} arrived with SHA-256 ${arrived.sha256}, not the SHA-256 ${published.sha256} the manifest names`,
         );
       }
       const handle = await open(temporary, "r");

@@ -206,6 +206,30 @@ describe("a follower of a hostile object store", () => {
     expect(answer.status, `poll ${outcome}: ${answer.text.slice(0, 200)}`).not.toBe(500);
   });
 
+  // The log line of a download whose bytes are not the ones the manifest names said "not the <n> bytes the manifest
+  // names" when the sizes agreed and the hash did not: a byte count where the expected hash was meant.
+  it("names the hash the manifest expects when a download of the right size has other bytes", async () => {
+    const files = live();
+    // The manifest names an index one byte away from the live one; the store sends the live one, of the same size.
+    const named = Buffer.from(files.index);
+    named.writeUInt8(named.readUInt8(named.length - 1) ^ 0xff, named.length - 1);
+    const manifest = manifestFor({ index: named, registry: files.registry });
+    store.handler = (_request, response, key) => {
+      if (key === `${PREFIX}/${MANIFEST_NAME}`)
+        return void response.writeHead(200, { etag: '"m-hash"' }).end(JSON.stringify(manifest));
+      if (key === `${PREFIX}/${manifest.files.index.key}`)
+        return void response.writeHead(200, { "content-length": String(files.index.length) }).end(files.index);
+      response.writeHead(404).end();
+    };
+    logs.length = 0;
+    const one = follower();
+    expect(await one.pollOnce()).toBe("failed");
+    await one.stop();
+    const warned = logs.map((line) => String(line.error ?? "")).find((line) => line.includes("arrived"));
+    expect(warned).toContain(`arrived with SHA-256 ${sha256(files.index)}`);
+    expect(warned).toContain(`not the SHA-256 ${manifest.files.index.sha256} the manifest names`);
+  });
+
   it("refuses manifests that name objects outside their own content-addressed names", async () => {
     const files = live();
     const good = manifestFor({ index: files.index, registry: files.registry });

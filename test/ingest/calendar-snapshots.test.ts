@@ -230,7 +230,7 @@ describe("applyCalendarSnapshot", () => {
     expect(allChanges(store)).toBe(0);
 
     const dataDir = tempDir("calendar-index");
-    const path = await publishIndex(store, REGISTRY, dataDir, {
+    const path = await publishIndex(store, { ...REGISTRY, builtAt: "2031-07-01T06:00:00.000Z" }, dataDir, {
       publishedAt: "2031-07-01T06:00:00.000Z",
       lastIngestedAt: "2031-07-01T06:00:00.000Z",
       lastSuccessfulIngestionAt: "2031-07-01T06:00:00.000Z",

@@ -236,7 +236,7 @@ describe("the archive after a run killed while writing a document", () => {
     expect(readFileSync(archived.path).equals(body)).toBe(true);
     const replayable = replayDocuments(archive, "labour-stats-release-schedule");
     expect(replayable.map((document) => document.name)).toEqual([`20261121T060000Z-${hash}.ics`]);
-    expect(replayable[0]!.body.equals(body)).toBe(true);
+    expect(replayable[0]!.body?.equals(body)).toBe(true);
     removeTempDirs();
   });
 

@@ -1,7 +1,7 @@
 import type { SourceObservation } from "../records.ts";
 import { readPeriodText } from "./period-text.ts";
 import { publishedValue } from "./published-value.ts";
-import { documentText } from "./text.ts";
+import { jsonDocument } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "bls-api";
@@ -44,12 +44,7 @@ const INVALID_SERIES_MESSAGE = /^Invalid Series\b/i;
  * catalog and calculations are not observations.
  */
 export function parseBlsObservations(document: string | Buffer): SourceObservation[] {
-  let response: unknown;
-  try {
-    response = JSON.parse(documentText(document));
-  } catch {
-    throw new UpstreamDocumentError(API, "malformed", "the document is not JSON");
-  }
+  const response: unknown = jsonDocument(API, document, JSON.parse);
   return seriesOf(response).flatMap(({ seriesID, data }) =>
     data.flatMap((row): SourceObservation[] => {
       const where = `${seriesID} ${row.year} ${row.period}`;

@@ -11,7 +11,7 @@ const NEW_YORK = "America/New_York";
  * (SUMMARY is the bare release name), and a cancelled release simply disappears.
  */
 export function parseBlsReleaseSchedule(document: string | Buffer): CalendarSnapshot {
-  return readIcsCalendar(documentText(document), {
+  return readIcsCalendar(documentText("labour-stats-release-schedule", document), {
     source: "labour-stats-release-schedule",
     zone: NEW_YORK,
     tzidZones: { "US-Eastern": NEW_YORK },

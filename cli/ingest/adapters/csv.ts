@@ -1,4 +1,5 @@
 import type { ObservationApi } from "../../../schemas/vocabularies.ts";
+import { DOCUMENT_FAILURES } from "./document-failures.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 /** One data row of a CSV table, read by header name so that publishers may add or reorder columns. */
@@ -21,7 +22,7 @@ export interface CsvTable {
 export function readCsvTable(api: ObservationApi, text: string, requiredColumns: readonly string[]): CsvTable {
   const records = splitRecords(api, text);
   const headerRecord = records.shift();
-  if (!headerRecord) throw new UpstreamDocumentError(api, "malformed", "the document is empty");
+  if (!headerRecord) throw new UpstreamDocumentError(api, "malformed", DOCUMENT_FAILURES.empty);
   const header = headerRecord.fields;
   const missing = requiredColumns.filter((column) => !header.includes(column));
   if (missing.length > 0) throw new UpstreamDocumentError(api, "malformed", `missing column(s) ${missing.join(", ")}`);

@@ -20,7 +20,7 @@ const MISSING_VALUES = ["", "NaN"];
  * kept as written. The document states no update time (that is the HTTP Last-Modified header's job).
  */
 export function parseEcbCsvdata(document: string | Buffer): SourceObservation[] {
-  const table = readCsvTable(API, documentText(document), ["KEY", "TIME_PERIOD", "OBS_VALUE"]);
+  const table = readCsvTable(API, documentText(API, document), ["KEY", "TIME_PERIOD", "OBS_VALUE"]);
   return table.rows.map((row): SourceObservation => {
     const where = `line ${row.line}`;
     const seriesId = row.cell("KEY");

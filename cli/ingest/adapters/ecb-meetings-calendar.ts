@@ -1,8 +1,12 @@
 import { DateTime } from "luxon";
 import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
+import { DOCUMENT_FAILURES } from "./document-failures.ts";
 import { parseEcbMeetingsPage } from "./ecb-meetings-page.ts";
 import { readIcsCalendar } from "./ics.ts";
 import { documentText } from "./text.ts";
+import { UpstreamDocumentError } from "./upstream-document-error.ts";
+
+const SOURCE = "central-bank-meetings-calendar";
 
 /**
  * ECB Governing Council and General Council meetings. The ECB publishes them only as an HTML page, which a live
@@ -17,11 +21,17 @@ import { documentText } from "./text.ts";
  * (see `meetingsThatPublishNothing`).
  */
 export function parseEcbMeetingsCalendar(document: string | Buffer): CalendarSnapshot {
-  const text = documentText(document);
-  const rows = text.trimStart().startsWith("BEGIN:VCALENDAR")
-    ? readIcsCalendar(text, { source: "central-bank-meetings-calendar", zone: "Europe/Berlin", tzidZones: {} })
-    : parseEcbMeetingsPage(text);
-  return meetingsThatPublishNothing(rows);
+  const text = documentText(SOURCE, document);
+  const start = text.trimStart();
+  // Told apart by their first bytes: a document that is neither is named so, not read as a page cut short.
+  if (start.startsWith("BEGIN:VCALENDAR"))
+    return meetingsThatPublishNothing(readIcsCalendar(text, { source: SOURCE, zone: "Europe/Berlin", tzidZones: {} }));
+  if (start.startsWith("<")) return meetingsThatPublishNothing(parseEcbMeetingsPage(text));
+  throw new UpstreamDocumentError(
+    SOURCE,
+    "malformed",
+    DOCUMENT_FAILURES.neitherFormat("the meetings page (HTML) nor an iCalendar calendar (no BEGIN:VCALENDAR line)"),
+  );
 }
 
 /** The page's wording and the derived iCalendar's ("Governing Council of the ECB: …" / "ECB GovC: …"). */

@@ -3,7 +3,7 @@ import { SDMX_PERIOD_FORMATS } from "../../../schemas/reference-periods.ts";
 import type { SourceObservation } from "../records.ts";
 import { readPeriodText } from "./period-text.ts";
 import { publishedValue } from "./published-value.ts";
-import { documentText } from "./text.ts";
+import { jsonDocument } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "ecb-data";
@@ -22,12 +22,9 @@ type Json = Record<string, unknown>;
  * code. The message's `prepared` time is when the answer was made, not when the data changed: no update time is stated.
  */
 export function parseEcbSdmxJson(document: string | Buffer): SourceObservation[] {
-  let message: Json;
-  try {
-    message = objectOf(parseLossless(documentText(document), null, (text: string) => text));
-  } catch {
-    throw new UpstreamDocumentError(API, "malformed", "the document is not JSON");
-  }
+  const message = objectOf(
+    jsonDocument(API, document, (text) => parseLossless(text, null, (number: string) => number)),
+  );
   const structure = objectOf(message.structure);
   const dataSets = message.dataSets;
   if (!Array.isArray(dataSets) || Object.keys(structure).length === 0)

@@ -33,7 +33,9 @@ const HEADER_TERM = "Publication date";
  * so an event's id is derived from its title and reference period, which stay put when the date moves.
  */
 export function parseEcbStatisticalCalendar(document: string | Buffer): CalendarSnapshot {
-  const list = /<dl class="ecb-basicList">([\s\S]*?)<\/dl>/.exec(wholeHtmlPage(SOURCE, documentText(document)))?.[1];
+  const list = /<dl class="ecb-basicList">([\s\S]*?)<\/dl>/.exec(
+    wholeHtmlPage(SOURCE, documentText(SOURCE, document)),
+  )?.[1];
   if (list === undefined) throw new UpstreamDocumentError(SOURCE, "malformed", "no dl.ecb-basicList on the page");
   const events: SourceEvent[] = [];
   const skipped: SkippedCalendarRecord[] = [];

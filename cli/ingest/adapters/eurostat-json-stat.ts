@@ -5,7 +5,7 @@ import type { ValueTransformation } from "../../../schemas/vocabularies.ts";
 import type { SourceObservation } from "../records.ts";
 import { readPeriodText } from "./period-text.ts";
 import { publishedValue } from "./published-value.ts";
-import { documentText } from "./text.ts";
+import { jsonDocument } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "eurostat-sdmx";
@@ -28,12 +28,9 @@ type Json = Record<string, unknown>;
  * `positions-with-no-data`, or simply absent) is null, never dropped. `updated` is the dataset's last update.
  */
 export function parseEurostatJsonStat(document: string | Buffer): SourceObservation[] {
-  let dataset: Json;
-  try {
-    dataset = objectOf(parseLossless(documentText(document), null, (text: string) => text));
-  } catch {
-    throw new UpstreamDocumentError(API, "malformed", "the document is not JSON");
-  }
+  const dataset = objectOf(
+    jsonDocument(API, document, (text) => parseLossless(text, null, (number: string) => number)),
+  );
   if (dataset.class !== "dataset") throw new UpstreamDocumentError(API, "malformed", "not a JSON-stat dataset");
   const ids = dataset.id;
   const sizes = Array.isArray(dataset.size) ? dataset.size.map(Number) : [];

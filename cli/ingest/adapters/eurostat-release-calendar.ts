@@ -3,7 +3,7 @@ import type { PeriodFormat } from "../../../schemas/reference-periods.ts";
 import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
 import { readPeriodText } from "./period-text.ts";
-import { decodeHtmlEntities, documentText } from "./text.ts";
+import { decodeHtmlEntities, jsonDocument } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const SOURCE = "eu-stats-release-calendar";
@@ -33,12 +33,7 @@ const PERIOD_FORMATS: PeriodFormat[] = [
 export function parseEurostatReleaseCalendar(document: string | Buffer, retrievedAt: string): CalendarSnapshot {
   const horizon = DateTime.fromISO(retrievedAt, { zone: LUXEMBOURG }).plus({ years: HORIZON_YEARS }).endOf("year");
   if (!horizon.isValid) throw new RangeError(`retrievedAt ${JSON.stringify(retrievedAt)} is not an ISO date-time`);
-  let records: unknown;
-  try {
-    records = JSON.parse(documentText(document));
-  } catch {
-    throw new UpstreamDocumentError(SOURCE, "malformed", "the document is not JSON");
-  }
+  const records: unknown = jsonDocument(SOURCE, document, JSON.parse);
   if (!Array.isArray(records))
     throw new UpstreamDocumentError(SOURCE, "malformed", "expected a JSON array of calendar records");
   const events: SourceEvent[] = [];

@@ -35,7 +35,7 @@ const LAST_UPDATE_ZONE = "Europe/Brussels";
  * Eurostat's own JSON-stat status (`|C` is a confidential cell with no value). An empty OBS_VALUE is null.
  */
 export function parseEurostatSdmxCsv(document: string | Buffer): SourceObservation[] {
-  const table = readCsvTable(API, documentText(document), ["DATAFLOW", "TIME_PERIOD", "OBS_VALUE"]);
+  const table = readCsvTable(API, documentText(API, document), ["DATAFLOW", "TIME_PERIOD", "OBS_VALUE"]);
   const dimensions = table.header
     .slice(0, table.header.indexOf("TIME_PERIOD"))
     .filter((column) => !NOT_DIMENSIONS.has(column));

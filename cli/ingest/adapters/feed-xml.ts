@@ -1,5 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
 import type { NewsFeed } from "../../../schemas/vocabularies.ts";
+import { DOCUMENT_FAILURES } from "./document-failures.ts";
 import { documentText, htmlFragmentText } from "./text.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
@@ -16,10 +17,11 @@ const parser = new XMLParser({
 
 /** A feed document as a plain object; not XML at all is a malformed document. */
 export function readFeedXml(source: NewsFeed, document: string | Buffer): Record<string, unknown> {
+  const text = documentText(source, document);
   try {
-    return parser.parse(documentText(document), true) as Record<string, unknown>;
+    return parser.parse(text, true) as Record<string, unknown>;
   } catch {
-    throw new UpstreamDocumentError(source, "malformed", "the document is not well-formed XML");
+    throw new UpstreamDocumentError(source, "malformed", DOCUMENT_FAILURES.notXml);
   }
 }
 

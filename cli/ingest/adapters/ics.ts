@@ -2,6 +2,7 @@ import { DateTime, IANAZone } from "luxon";
 import type { CalendarSource } from "../../../schemas/vocabularies.ts";
 import type { CalendarSnapshot, SkippedCalendarRecord, SourceEvent } from "../records.ts";
 import { calendarSnapshot } from "./calendar-snapshot.ts";
+import { DOCUMENT_FAILURES } from "./document-failures.ts";
 import { createRememberedReads } from "./remembered-reads.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
@@ -32,15 +33,11 @@ export interface IcsCalendarOptions {
  */
 export function readIcsCalendar(text: string, options: IcsCalendarOptions): CalendarSnapshot {
   if (!/^BEGIN:VCALENDAR\r?$/m.test(text))
-    throw new UpstreamDocumentError(options.source, "malformed", "not an iCalendar document");
+    throw new UpstreamDocumentError(options.source, "malformed", DOCUMENT_FAILURES.notICalendar);
   // A cut document must fail as a whole: read as it is, its missing events would look cancelled by the publisher.
   const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
   if (!/^END:VCALENDAR\r?$/m.test(text) || count(/^BEGIN:VEVENT\r?$/gm) !== count(/^END:VEVENT\r?$/gm)) {
-    throw new UpstreamDocumentError(
-      options.source,
-      "malformed",
-      "the iCalendar document is truncated (no END:VCALENDAR or an unclosed VEVENT)",
-    );
+    throw new UpstreamDocumentError(options.source, "malformed", DOCUMENT_FAILURES.truncatedICalendar);
   }
   const events: SourceEvent[] = [];
   const skipped: SkippedCalendarRecord[] = [];

@@ -1,10 +1,26 @@
 import type { UpstreamSource } from "../records.ts";
+import { DOCUMENT_FAILURES } from "./document-failures.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
-/** Publisher documents arrive as bytes; all of ours are UTF-8, and a byte-order mark is not content. */
-export function documentText(document: string | Buffer): string {
-  const text = typeof document === "string" ? document : document.toString("utf8");
-  return text.startsWith("\uFEFF") ? text.slice(1) : text;
+/**
+ * Publisher documents arrive as bytes; all of ours are UTF-8, and a byte-order mark is not content. A document with
+ * nothing in it is refused here, for every source alike, before any format is tried on it.
+ */
+export function documentText(source: UpstreamSource, document: string | Buffer): string {
+  const decoded = typeof document === "string" ? document : document.toString("utf8");
+  const text = decoded.startsWith("\uFEFF") ? decoded.slice(1) : decoded;
+  if (!/\S/.test(text)) throw new UpstreamDocumentError(source, "malformed", DOCUMENT_FAILURES.empty);
+  return text;
+}
+
+/** A JSON document read with `parse` (JSON.parse, or a lossless reader for publishers' numbers). */
+export function jsonDocument<T>(source: UpstreamSource, document: string | Buffer, parse: (text: string) => T): T {
+  const text = documentText(source, document);
+  try {
+    return parse(text);
+  } catch {
+    throw new UpstreamDocumentError(source, "malformed", DOCUMENT_FAILURES.notJson);
+  }
 }
 
 /**
@@ -13,7 +29,7 @@ export function documentText(document: string | Buffer): string {
  */
 export function wholeHtmlPage(source: UpstreamSource, text: string): string {
   if (!/<\/html>\s*$/i.test(text))
-    throw new UpstreamDocumentError(source, "malformed", "the page is truncated (no closing </html>)");
+    throw new UpstreamDocumentError(source, "malformed", DOCUMENT_FAILURES.truncatedHtml);
   return text;
 }
 
