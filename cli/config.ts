@@ -52,6 +52,19 @@ export const DEFAULT_INGEST_USER_AGENT =
 export const DEFAULT_WEATHER_USER_AGENT =
   "weather-economics-service/0.1 (set SERVICE_WEATHER_USER_AGENT to include your contact)";
 
+/**
+ * What is wrong when weather is on and SERVICE_WEATHER_USER_AGENT is not set (null when it is, or weather is off):
+ * MET Norway's terms require a user agent naming the application and a contact, and MET blocks the ones that do not.
+ * `serve` refuses to start with it in production and logs it as a warning elsewhere.
+ */
+export function defaultWeatherUserAgentProblem(env: Env, config: Pick<ServiceConfig, "weather">): string | null {
+  if (!config.weather.enabled || env.SERVICE_WEATHER_USER_AGENT) return null;
+  return (
+    "SERVICE_WEATHER_USER_AGENT is not set: MET Norway blocks clients that do not name themselves and a contact; " +
+    'set it to your product and contact, e.g. SERVICE_WEATHER_USER_AGENT="acme-weather/1.0 ops@acme.example"'
+  );
+}
+
 /** How ingestion talks to publishers: identified, bounded and retried. */
 export function ingestHttpFrom(env: Env): PoliteOptions {
   return {
