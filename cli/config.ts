@@ -297,7 +297,18 @@ function objectStoreLocationFrom(env: Env, raw: string, name: string): ObjectSto
       `${name} must be s3://bucket/prefix (a bucket of 3 to 63 lower-case letters, digits, dots and hyphens; a prefix of path segments)`,
     );
   }
-  return { bucket: match[1]!, prefix, pathStyle: booleanVariable(env, "SERVICE_OBJECT_STORE_PATH_STYLE", false) };
+  // A store other than AWS is named by the SDK's endpoint variables: it gets what S3-compatible stores need by itself
+  // (path-style requests, checksums only where required), unless the operator's own settings say otherwise.
+  const otherStore = Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
+  return {
+    bucket: match[1]!,
+    prefix,
+    pathStyle: booleanVariable(env, "SERVICE_OBJECT_STORE_PATH_STYLE", otherStore),
+    checksumsWhenRequired: {
+      request: otherStore && !env.AWS_REQUEST_CHECKSUM_CALCULATION,
+      response: otherStore && !env.AWS_RESPONSE_CHECKSUM_VALIDATION,
+    },
+  };
 }
 
 /** The separate metrics listener, only when SERVICE_METRICS_PORT names a port (0 picks a free one). */

@@ -109,7 +109,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
           if (publishTo && summary.published) {
             const { publishToObjectStore } = await import("../publish/publish-generation.ts");
             const { manifest, url } = await publishToObjectStore(publishTo, config.dataDir, new Date());
-            process.stdout.write(`generation ${manifest.generation} published to ${url}\n`);
+            process.stdout.write(`generation ${manifest.publishedAt} published to ${url}\n`);
           }
           if (summary.outcome !== "succeeded") process.exitCode = EXIT_CODES.failure;
         } finally {
