@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
+import { SERVICE_VERSION } from "../schemas/version.ts";
 import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import { DEFAULT_ANSWER_CACHE_BYTES } from "../server/http/answer-cache.ts";
 import { normalised } from "../server/http/client-address.ts";
@@ -47,10 +48,8 @@ export const UPSTREAM_VARIABLES = [
   },
 ] as const;
 
-export const DEFAULT_INGEST_USER_AGENT =
-  "weather-economics-service/0.1 (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)";
-export const DEFAULT_WEATHER_USER_AGENT =
-  "weather-economics-service/0.1 (set SERVICE_WEATHER_USER_AGENT to include your contact)";
+export const DEFAULT_INGEST_USER_AGENT = `weather-economics-service/${SERVICE_VERSION} (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)`;
+export const DEFAULT_WEATHER_USER_AGENT = `weather-economics-service/${SERVICE_VERSION} (set SERVICE_WEATHER_USER_AGENT to include your contact)`;
 
 /**
  * What is wrong when weather is on and SERVICE_WEATHER_USER_AGENT is not set (null when it is, or weather is off):

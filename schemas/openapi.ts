@@ -3,8 +3,10 @@ import type { JsonSchema } from "./json-schema.ts";
 import { DERIVED_STATES } from "./responses/economics.ts";
 import { envelopeSchema, errorBodySchema } from "./responses/envelope.ts";
 import type { RouteSpec } from "./routes/route-spec.ts";
+import { SERVICE_VERSION } from "./version.ts";
 
-export const OPENAPI_DOCUMENT_VERSION = "1.1.0";
+/** The document's `info.version`: the service's one version (version.ts). */
+export const OPENAPI_DOCUMENT_VERSION = SERVICE_VERSION;
 
 export interface OpenApiOptions {
   routes: readonly RouteSpec[];
