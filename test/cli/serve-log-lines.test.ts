@@ -45,10 +45,18 @@ describe("the server's log on a quiet server", () => {
   });
 
   it("warns elsewhere, in a JSON line of its log, and every line it writes to stderr is JSON", async () => {
-    const service = startCli(["serve", "--port", "0", "--data-dir", mkdtempSync(join(tmpdir(), "serve-agent-"))]);
+    // Following an object store that cannot be reached: the AWS SDK's own warning (on Node 20) and the failed polls
+    // are written too, all of it as JSON lines.
+    const dataDir = mkdtempSync(join(tmpdir(), "serve-agent-"));
+    const service = startCli(["serve", "--port", "0", "--data-dir", dataDir, "--index-from", "s3://bucket-x/prefix"], {
+      AWS_ENDPOINT_URL_S3: "http://127.0.0.1:1",
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "none",
+      AWS_SECRET_ACCESS_KEY: "none",
+    });
     try {
       await service.waitForStdout(/listening on/, 30_000);
-      await waitUntil(() => service.stderr().includes("SERVICE_WEATHER_USER_AGENT"), 10_000, "the warning");
+      await waitUntil(() => service.stderr().includes("index generation not taken"), 15_000, "a failed poll");
       const lines = service
         .stderr()
         .split("\n")
