@@ -9,7 +9,7 @@ import type { ApiError } from "./api-error.ts";
 import type { HeaderReader } from "./api-request.ts";
 import type { Compressor } from "./compression.ts";
 import { matchesIfNoneMatch, type PreparedAnswer, responseBody, serialiseError, varyOnEncoding } from "./respond.ts";
-import { bodyByteLength, type ResponseBody } from "./spliced-body.ts";
+import type { ResponseBody } from "./spliced-body.ts";
 
 const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 
@@ -81,7 +81,7 @@ export function startRequest(
  * One line per request: its id, method, path and query (secrets taken out), client, key id, route name, status,
  * duration, bytes sent and, where there is one, how the answer was found. Counted in the metrics whatever the level.
  */
-export function logAnswer(request: RequestState, status: number, body: ResponseBody | null = null): void {
+export function logAnswer(request: RequestState, status: number): void {
   const elapsedMs = performance.now() - request.startedAt;
   const { logger, metrics } = request.recorders;
   metrics.recordRequest(request.route, status, elapsedMs / 1000);
@@ -97,8 +97,8 @@ export function logAnswer(request: RequestState, status: number, body: ResponseB
     route: request.route,
     status,
     durationMs: Math.round(elapsedMs * 1000) / 1000,
-    // Node drops a HEAD's body: none is sent.
-    bytes: body === null || method === "HEAD" ? 0 : bodyByteLength(body),
+    // The length the answer states (set before it is logged); Node drops a HEAD's body, so none is sent.
+    bytes: method === "HEAD" ? 0 : Number(request.headers["content-length"] ?? 0),
     cache: request.cache,
   });
 }
@@ -130,7 +130,7 @@ export function answerSuccess(
   // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
   // generatedAt is when the response is built: an answer that waited on a provider is younger than its request.
   const body = responseBody(answer, request.id, isoInstant(generatedAt), requestHeaders, compressor, headers);
-  logAnswer(request, answer.status, body);
+  logAnswer(request, answer.status);
   return new HttpAnswer(answer.status, headers, body);
 }
 
@@ -139,7 +139,7 @@ export function answerError(request: RequestState, error: ApiError): HttpAnswer 
   const body = serialiseError(error, request.id);
   // Stated here, as for a success (answerSuccess): Node drops a HEAD's body, and with it the length it would count.
   headers["content-length"] = String(Buffer.byteLength(body));
-  logAnswer(request, error.status, body);
+  logAnswer(request, error.status);
   return new HttpAnswer(error.status, headers, body);
 }
 
