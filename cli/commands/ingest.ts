@@ -121,11 +121,14 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
 
 /** The structured log on stderr, written as each line comes (a CLI run is short and must lose nothing when it ends). */
 async function jsonLogger(level: LogLevel) {
-  const [{ destination }, { createLogger }] = await Promise.all([
+  const [{ destination }, { createLogger, logProcessWarnings }] = await Promise.all([
     import("pino"),
     import("../../server/observability/logger.ts"),
   ]);
-  return createLogger(level, destination({ dest: 2, sync: true }));
+  const logger = createLogger(level, destination({ dest: 2, sync: true }));
+  // Every line on stderr JSON: the AWS SDK's warning of `--publish-to` on Node 20 included.
+  logProcessWarnings(logger);
+  return logger;
 }
 
 function ingestLogFormatFrom(env: NodeJS.ProcessEnv, flag: IngestLogFormat | undefined): IngestLogFormat {

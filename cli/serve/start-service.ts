@@ -5,7 +5,7 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
 import type { IndexFollowingConfig, ServiceConfig } from "../../server/config.ts";
 import { startMetricsServer, startServer } from "../../server/listen.ts";
-import { createLogger, flushLog, type Logger } from "../../server/observability/logger.ts";
+import { createLogger, flushLog, type Logger, logProcessWarnings } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
 import {
@@ -57,12 +57,7 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
   // From here on, everything serve says on stderr is a JSON line of its log (a refusal above is the one plain line).
   const logger = createLogger(config.logLevel ?? "info");
   if (anonymous) logger.warn({ setting: "SERVICE_WEATHER_USER_AGENT" }, anonymous);
-  // Node's own warnings (a deprecation, the AWS SDK's notice about Node versions) go to the log too, rather than as
-  // Node's plain multi-line text: its printing is the default 'warning' listener, replaced here.
-  process.removeAllListeners("warning");
-  process.on("warning", (warning: Error & { code?: string }) =>
-    logger.warn({ warning: warning.name, ...(warning.code ? { code: warning.code } : {}) }, warning.message),
-  );
+  logProcessWarnings(logger);
   try {
     await serveWithLog(env, flags, { config, listener, following, registryDir }, logger);
   } catch (error) {

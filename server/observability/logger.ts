@@ -217,6 +217,17 @@ export function logRequest(logger: Logger, line: RequestLine): void {
   requestLines.add(line, isoInstant(Date.now()));
 }
 
+/**
+ * Node's own warnings (a deprecation, the AWS SDK's notice about Node versions) as lines of this log, for a process whose
+ * stderr is JSON lines: Node prints them as plain multi-line text through its default 'warning' listener, replaced here.
+ */
+export function logProcessWarnings(logger: Logger): void {
+  process.removeAllListeners("warning");
+  process.on("warning", (warning: Error & { code?: string }) =>
+    logger.warn({ warning: warning.name, ...(warning.code ? { code: warning.code } : {}) }, warning.message),
+  );
+}
+
 /** Writes what the log holds: the request lines gathered, then pino's own batch. */
 export function flushLog(logger: Logger, done?: (error?: Error) => void): void {
   requestLinesOf.get(logger)?.drain();
