@@ -4,6 +4,7 @@
 const SECRET_NAME = /key|token|secret|passw|auth|signature|credential|session/i;
 /** An API key of ours (api-keys.ts) wherever it appears: its id is kept, the secret part never logged. */
 const KEY_SECRET = /(svc_[0-9a-f]{16}_)[A-Za-z0-9_-]+/g;
+const KEY_ID = /svc_[0-9a-f]{16}_/;
 /** What a query needs to be read pair by pair for: a name that may carry a secret, a key, or percent-encoding hiding either. */
 const MAY_HOLD_SECRET = /key|token|secret|passw|auth|signature|credential|session|svc_|%/i;
 const REDACTED = "REDACTED";
@@ -20,19 +21,24 @@ export function loggedQuery(search: string): string {
     .split("&")
     .map((pair) => {
       const equals = pair.indexOf("=");
-      const name = equals === -1 ? pair : pair.slice(0, equals);
-      if (SECRET_NAME.test(decoded(name))) return equals === -1 ? pair : `${name}=${REDACTED}`;
-      const value = equals === -1 ? "" : pair.slice(equals + 1);
-      return /svc_|%/i.test(value) && /svc_[0-9a-f]{16}_/.test(decoded(value))
-        ? `${name}=${decoded(value).replace(KEY_SECRET, `$1${REDACTED}`)}`
-        : pair;
+      if (equals !== -1 && SECRET_NAME.test(decoded(pair.slice(0, equals))))
+        return `${withoutKeySecrets(pair.slice(0, equals))}=${REDACTED}`;
+      return withoutKeySecrets(pair);
     })
     .join("&");
 }
 
 /** The path as a log line may show it: any API key in it reduced to its id. */
 export function loggedPath(path: string): string {
-  return path.includes("svc_") ? path.replace(KEY_SECRET, `$1${REDACTED}`) : path;
+  return path.includes("svc_") || path.includes("%") ? withoutKeySecrets(path) : path;
+}
+
+/** `text` with the secret part of any API key in it, percent-encoded or not, replaced (decoded where one was). */
+function withoutKeySecrets(text: string): string {
+  const raw = KEY_ID.test(text) ? text.replace(KEY_SECRET, `$1${REDACTED}`) : text;
+  if (!raw.includes("%")) return raw;
+  const plain = decoded(raw);
+  return KEY_ID.test(plain) ? plain.replace(KEY_SECRET, `$1${REDACTED}`) : raw;
 }
 
 /**

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createLogger, flushLog, logRequest, type RequestLine } from "../../server/observability/logger.ts";
+import { loggedPath, loggedQuery } from "../../server/observability/request-line-text.ts";
 
 /** A request's line as envelope.ts gives it, for the fields a test does not name. */
 const line = (fields: Partial<RequestLine> & Pick<RequestLine, "requestId" | "route" | "status" | "durationMs">) => ({
@@ -149,5 +151,37 @@ describe("request log lines", () => {
     expect(lines()).toHaveLength(2);
     expect(lines()[0]).toMatchObject({ method: 'GE"T', path: `/${odd}`, query: odd, status: 400 });
     expect(lines()[1]).toMatchObject({ requestId: "y" });
+  });
+
+  it("for any path and query: one JSON line, nothing lost but secrets (property)", () => {
+    const secret = fc
+      .tuple(fc.stringMatching(/^[0-9a-f]{16}$/), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/))
+      .map(([id, rest]) => `svc_${id}_${rest}`);
+    const text = fc.oneof(
+      // Any UTF-16 code units, lone surrogates and control characters included.
+      fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 12 }).map((codes) => String.fromCharCode(...codes)),
+      secret,
+      secret.map(encodeURIComponent),
+      fc.constantFrom("api_key=", "&", "=", "%", "\\", '"'),
+    );
+    const piece = fc.array(text, { maxLength: 6 }).map((parts) => parts.join(""));
+    const { logger, writes } = capture();
+    fc.assert(
+      fc.property(piece, piece, (path, query) => {
+        const before = writes.length;
+        logRequest(logger, line({ requestId: "r", route: "unmatched", status: 404, durationMs: 1, path, query }));
+        const [entry, ...rest] = writes
+          .slice(before)
+          .join("")
+          .split("\n")
+          .filter(Boolean)
+          .map((text) => JSON.parse(text) as Record<string, unknown>);
+        expect(rest).toEqual([]);
+        expect(entry!.path).toBe(loggedPath(path));
+        expect(entry!.query).toBe(loggedQuery(query));
+        expect(JSON.stringify(entry)).not.toMatch(/svc_[0-9a-f]{16}_(?!REDACTED)[A-Za-z0-9_-]{43}/);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
