@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
+import { SERVICE_VERSION } from "../schemas/version.ts";
 import {
   type ClientLimits,
   DEFAULT_CLIENT_LIMITS,
@@ -55,10 +56,21 @@ export const UPSTREAM_VARIABLES = [
   },
 ] as const;
 
-export const DEFAULT_INGEST_USER_AGENT =
-  "weather-economics-service/0.1 (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)";
-export const DEFAULT_WEATHER_USER_AGENT =
-  "weather-economics-service/0.1 (set SERVICE_WEATHER_USER_AGENT to include your contact)";
+export const DEFAULT_INGEST_USER_AGENT = `weather-economics-service/${SERVICE_VERSION} (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)`;
+export const DEFAULT_WEATHER_USER_AGENT = `weather-economics-service/${SERVICE_VERSION} (set SERVICE_WEATHER_USER_AGENT to include your contact)`;
+
+/**
+ * What is wrong when weather is on and SERVICE_WEATHER_USER_AGENT is not set (null when it is, or weather is off):
+ * MET Norway's terms require a user agent naming the application and a contact, and MET blocks the ones that do not.
+ * `serve` refuses to start with it in production and logs it as a warning elsewhere.
+ */
+export function defaultWeatherUserAgentProblem(env: Env, config: Pick<ServiceConfig, "weather">): string | null {
+  if (!config.weather.enabled || env.SERVICE_WEATHER_USER_AGENT) return null;
+  return (
+    "SERVICE_WEATHER_USER_AGENT is not set: MET Norway blocks clients that do not name themselves and a contact; " +
+    'set it to your product and contact, e.g. SERVICE_WEATHER_USER_AGENT="acme-weather/1.0 ops@acme.example"'
+  );
+}
 
 /** How ingestion talks to publishers: identified, bounded and retried. */
 export function ingestHttpFrom(env: Env): PoliteOptions {
@@ -329,7 +341,18 @@ function objectStoreLocationFrom(env: Env, raw: string, name: string): ObjectSto
       `${name} must be s3://bucket/prefix (a bucket of 3 to 63 lower-case letters, digits, dots and hyphens; a prefix of path segments)`,
     );
   }
-  return { bucket: match[1]!, prefix, pathStyle: booleanVariable(env, "SERVICE_OBJECT_STORE_PATH_STYLE", false) };
+  // A store other than AWS is named by the SDK's endpoint variables: it gets what S3-compatible stores need by itself
+  // (path-style requests, checksums only where required), unless the operator's own settings say otherwise.
+  const otherStore = Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
+  return {
+    bucket: match[1]!,
+    prefix,
+    pathStyle: booleanVariable(env, "SERVICE_OBJECT_STORE_PATH_STYLE", otherStore),
+    checksumsWhenRequired: {
+      request: otherStore && !env.AWS_REQUEST_CHECKSUM_CALCULATION,
+      response: otherStore && !env.AWS_RESPONSE_CHECKSUM_VALIDATION,
+    },
+  };
 }
 
 /** The separate metrics listener, only when SERVICE_METRICS_PORT names a port (0 picks a free one). */

@@ -93,4 +93,9 @@ export interface ObjectStoreLocation {
   prefix: string;
   /** Path-style requests (`endpoint/bucket/key`), which most S3-compatible stores other than AWS need. */
   pathStyle: boolean;
+  /**
+   * Checksums only where the S3 API requires them: S3-compatible stores other than AWS (MinIO, Ceph, s3rver, …) do not
+   * all understand the SDK's default streaming checksums, and some store their framing as the object's bytes.
+   */
+  checksumsWhenRequired?: { request: boolean; response: boolean };
 }

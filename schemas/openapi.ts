@@ -4,8 +4,10 @@ import type { CsvForm } from "./responses/csv-tables.ts";
 import { DERIVED_STATES } from "./responses/economics.ts";
 import { envelopeSchema, errorBodySchema } from "./responses/envelope.ts";
 import type { ParameterSpec, RouteSpec } from "./routes/route-spec.ts";
+import { SERVICE_VERSION } from "./version.ts";
 
-export const OPENAPI_DOCUMENT_VERSION = "1.1.0";
+/** The document's `info.version`: the service's one version (version.ts). */
+export const OPENAPI_DOCUMENT_VERSION = SERVICE_VERSION;
 
 const EXAMPLE_REQUEST_ID = "7f1c2d9e-4b3a-4c5d-8e6f-0a1b2c3d4e5f";
 

@@ -149,7 +149,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
           if (publishTo && summary.published) {
             const { publishToObjectStore } = await import("../publish/publish-generation.ts");
             const { manifest, url } = await publishToObjectStore(publishTo, config.dataDir, new Date());
-            process.stdout.write(`generation ${manifest.generation} published to ${url}\n`);
+            process.stdout.write(`generation ${manifest.publishedAt} published to ${url}\n`);
           }
           if (summary.outcome !== "succeeded") process.exitCode = EXIT_CODES.failure;
         } finally {
@@ -167,11 +167,14 @@ async function endQuietly(line: string, format: IngestLogFormat, level: LogLevel
 
 /** The structured log on stderr, written as each line comes (a CLI run is short and must lose nothing when it ends). */
 async function jsonLogger(level: LogLevel) {
-  const [{ destination }, { createLogger }] = await Promise.all([
+  const [{ destination }, { createLogger, logProcessWarnings }] = await Promise.all([
     import("pino"),
     import("../../server/observability/logger.ts"),
   ]);
-  return createLogger(level, destination({ dest: 2, sync: true }));
+  const logger = createLogger(level, destination({ dest: 2, sync: true }));
+  // Every line on stderr JSON: the AWS SDK's warning of `--publish-to` on Node 20 included.
+  logProcessWarnings(logger);
+  return logger;
 }
 
 function ingestLogFormatFrom(env: NodeJS.ProcessEnv, flag: IngestLogFormat | undefined): IngestLogFormat {

@@ -1,7 +1,8 @@
 import { once } from "node:events";
 import { closeSync, createReadStream, openSync, type ReadStream } from "node:fs";
 import { join } from "node:path";
-import { HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import {
@@ -14,6 +15,7 @@ import {
   publishedFileKey,
 } from "../../schemas/index-manifest.ts";
 import { digestFile } from "../../server/files/file-digest.ts";
+import { publicationFacts } from "../../server/storage/index-storage.ts";
 import { createObjectStoreClient, objectKey, objectUrl, storeStatusOf } from "../../server/storage/object-store.ts";
 
 const CONTENT_TYPES: Record<GenerationFile, string> = {
@@ -56,7 +58,7 @@ export async function publishGeneration(
   const manifest: IndexManifest = {
     formatVersion: 1,
     generation: generationName(files),
-    publishedAt: now.toISOString(),
+    publishedAt: indexPublishedAt(join(dataDir, DATA_FILES.index)) ?? now.toISOString(),
     files,
   };
   await client.send(
@@ -75,7 +77,8 @@ export async function publishGeneration(
 /**
  * Uploads one file under its content hash. The file is hashed and sent through one open descriptor, so a file
  * replaced meanwhile (by a later rename) cannot put other bytes under the hash. The stored size is checked after
- * the upload: a store that kept something else than the bytes sent is an error here, not at every reader.
+ * the upload: a store that kept something else than the bytes sent is an error here, not at every reader, and a failed
+ * upload removes what it may have left under the name (a store that kept a wrong-size object, or part of one).
  */
 async function uploadFile(
   client: S3Client,
@@ -91,21 +94,27 @@ async function uploadFile(
     const key = publishedFileKey(file, sha256);
     if ((await storedSize(client, location, key)) !== bytes) {
       body = createReadStream(path, { fd, start: 0 });
-      await client.send(
-        new PutObjectCommand({
-          Bucket: location.bucket,
-          Key: objectKey(location, key),
-          Body: body,
-          ContentLength: bytes,
-          ContentType: CONTENT_TYPES[file],
-        }),
-      );
-      const stored = await storedSize(client, location, key);
-      if (stored !== bytes) {
-        throw new Error(
-          `${objectUrl(location, key)} holds ${stored ?? "no"} bytes after the upload of ${bytes}: the store did not keep the bytes sent ` +
-            "(a store that does not understand the SDK's streaming checksums needs AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED)",
+      try {
+        await client.send(
+          new PutObjectCommand({
+            Bucket: location.bucket,
+            Key: objectKey(location, key),
+            Body: body,
+            ContentLength: bytes,
+            ContentType: CONTENT_TYPES[file],
+          }),
         );
+        const stored = await storedSize(client, location, key);
+        if (stored !== bytes) {
+          throw new Error(
+            `${objectUrl(location, key)} held ${stored ?? "no"} bytes after the upload of ${bytes}: the store did not keep the bytes sent, ` +
+              "and the object was removed (a store that does not understand the SDK's streaming checksums needs " +
+              "AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED, the default when AWS_ENDPOINT_URL_S3 names the store)",
+          );
+        }
+      } catch (error) {
+        await removeQuietly(client, location, key);
+        throw error;
       }
     }
     return { key, sha256, bytes };
@@ -124,6 +133,32 @@ async function closedStream(stream: ReadStream): Promise<void> {
   const closed = once(stream, "close").catch(() => undefined);
   stream.destroy();
   await closed;
+}
+
+/**
+ * When the index was published locally: the instant a generation is named by everywhere operators see it (the
+ * `generation` of log lines, the `service_index_generation` metric, `meta.dataUpdatedAt`), so the manifest says the same.
+ */
+function indexPublishedAt(path: string): string | null {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return publicationFacts(db).publishedAt;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Removes what a failed upload may have left under `key`. Only a name the upload found empty or wrong is ever written
+ * (uploadFile), so nothing good is lost; a store that cannot be reached keeps nothing a reader would take either, since
+ * no manifest names the object and the next publication checks its size again.
+ */
+async function removeQuietly(client: S3Client, location: ObjectStoreLocation, key: string): Promise<void> {
+  try {
+    await client.send(new DeleteObjectCommand({ Bucket: location.bucket, Key: objectKey(location, key) }));
+  } catch {
+    // The upload's own error is the one reported.
+  }
 }
 
 async function storedSize(client: S3Client, location: ObjectStoreLocation, key: string): Promise<number | null> {

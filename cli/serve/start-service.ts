@@ -3,12 +3,14 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
+import type { IndexFollowingConfig, ServiceConfig } from "../../server/config.ts";
 import { startMetricsServer, startServer } from "../../server/listen.ts";
-import { createLogger, flushLog } from "../../server/observability/logger.ts";
+import { createLogger, flushLog, type Logger, logProcessWarnings } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
 import {
   ConfigError,
+  defaultWeatherUserAgentProblem,
   indexFollowingFrom,
   registryDirFrom,
   serveOptionsFrom,
@@ -17,7 +19,7 @@ import {
 } from "../config.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { acquireIngestionLock, ingestionLockHolder } from "../ingest/run-lock.ts";
-import { listenFailure } from "../listen-failure.ts";
+import { listenFailure, type NamedListener } from "../listen-failure.ts";
 import { packagePath } from "../package-paths.ts";
 import { buildPlacesInChildProcess, ensurePlacesIndex } from "../places/ensure-places-index.ts";
 import { publishRegistryUnlessIndexed, readRegistrySources } from "../registry/build-registry.ts";
@@ -40,6 +42,9 @@ export const SAMPLE_ARCHIVE_DIR = packagePath("data/samples");
 /** `service serve`: publishes the registry, seeds a first run where asked, and serves the API. */
 export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): Promise<void> {
   const config = serviceConfigFrom(env, flags);
+  // MET Norway blocks clients that do not name themselves: in production that is a refusal to start, not a quiet 503 later.
+  const anonymous = defaultWeatherUserAgentProblem(env, config);
+  if (anonymous && config.environment === "production") throw new ConfigError(anonymous);
   usableKeysFile(env, config.keysFile);
   const listener = serveOptionsFrom(env, flags);
   const following = indexFollowingFrom(env, flags.indexFrom);
@@ -49,15 +54,40 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
     );
   }
   const registryDir = registryDirFrom(env, flags.registryDir);
+  // From here on, everything serve says on stderr is a JSON line of its log (a refusal above is the one plain line).
+  const logger = createLogger(config.logLevel ?? "info");
+  if (anonymous) logger.warn({ setting: "SERVICE_WEATHER_USER_AGENT" }, anonymous);
+  logProcessWarnings(logger);
+  try {
+    await serveWithLog(env, flags, { config, listener, following, registryDir }, logger);
+  } catch (error) {
+    // The log's buffered lines go out first: the refusal stays the last line on stderr.
+    await new Promise<void>((resolve) => flushLog(logger, () => resolve()));
+    throw error;
+  }
+}
+
+/** The start once the log is there: registry, seed, place index, metrics listener, the API and the index follower. */
+async function serveWithLog(
+  env: NodeJS.ProcessEnv,
+  flags: ServeFlags,
+  settings: {
+    config: ServiceConfig;
+    listener: NamedListener;
+    following: IndexFollowingConfig | null;
+    registryDir: string;
+  },
+  logger: Logger,
+): Promise<void> {
+  const { config, listener, following, registryDir } = settings;
   const registry = readRegistrySources(new Date(), registryDir);
   // A follower's registry comes with each generation; its own build only stands in until the first one arrives.
   if (!following || !existsSync(join(config.dataDir, DATA_FILES.registry)))
-    publishRegistryUnlessIngesting(registry, config.dataDir);
+    publishRegistryUnlessIngesting(registry, config.dataDir, logger);
   if (flags.seedSamples && config.storageEnabled && !existsSync(join(config.dataDir, DATA_FILES.index))) {
-    await seedFromSamples(config.dataDir, registry);
+    await seedFromSamples(config.dataDir, registry, logger);
   }
-  ensurePlacesIndex(config.dataDir, (line) => process.stderr.write(`${line}\n`), { build: buildPlacesInChildProcess });
-  const logger = createLogger(config.logLevel ?? "info");
+  ensurePlacesIndex(config.dataDir, (line) => logger.info(line), { build: buildPlacesInChildProcess });
   const metrics = createMetrics();
   // Before the API listens: a metrics port that cannot be had stops the start, rather than leave the service unobserved.
   const metricsAddress = config.metricsListener;
@@ -120,15 +150,15 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
  * does: a run holding it publishes the registry itself, and
  * a serve started meanwhile must not overwrite it with its own build. It serves what is there until that run ends.
  */
-function publishRegistryUnlessIngesting(registry: BuiltRegistry, dataDir: string): void {
+function publishRegistryUnlessIngesting(registry: BuiltRegistry, dataDir: string, logger: Logger): void {
   const release = acquireIngestionLock(dataDir);
   if (!release) {
     const holder = ingestionLockHolder(dataDir);
     const meanwhile = existsSync(join(dataDir, DATA_FILES.registry))
       ? `serving the one in ${dataDir} until then`
       : `none is published in ${dataDir} yet, so registry routes answer CONFIGURATION_ERROR until it is`;
-    process.stderr.write(
-      `an ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress: it publishes the registry; ${meanwhile}\n`,
+    logger.warn(
+      `an ingestion run${holder === null ? "" : ` (pid ${holder})`} is in progress: it publishes the registry; ${meanwhile}`,
     );
     return;
   }
@@ -143,11 +173,11 @@ function publishRegistryUnlessIngesting(registry: BuiltRegistry, dataDir: string
   }
 }
 
-async function seedFromSamples(dataDir: string, registry: BuiltRegistry): Promise<void> {
+async function seedFromSamples(dataDir: string, registry: BuiltRegistry, logger: Logger): Promise<void> {
   const release = acquireIngestionLock(dataDir);
   if (!release) return;
   try {
-    process.stderr.write(`no index in ${dataDir} yet: ingesting the bundled sample archive\n`);
+    logger.info(`no index in ${dataDir} yet: ingesting the bundled sample archive`);
     // Loaded only here: the serving process otherwise never holds the ingestion code (its adapters, parsers, SDKs).
     const { runIngestion } = await import("../ingest/run-ingestion.ts");
     const summary = await runIngestion({
@@ -156,9 +186,9 @@ async function seedFromSamples(dataDir: string, registry: BuiltRegistry): Promis
       mode: { kind: "archive", dir: SAMPLE_ARCHIVE_DIR },
       only: null,
       now: () => Date.now(),
-      progress: (line) => process.stderr.write(`${line}\n`),
+      progress: (line) => logger.info(line),
     });
-    process.stderr.write(`sample archive ingested: ${summary.outcome}\n`);
+    logger.info({ outcome: summary.outcome }, `sample archive ingested: ${summary.outcome}`);
   } finally {
     release();
   }

@@ -34,6 +34,17 @@ export interface AnswerRecorders {
   metrics: ServiceMetrics;
 }
 
+/** What a request's log line names of the request itself (an ApiRequest is one). */
+export interface RequestFacts {
+  method: string;
+  pathname: string;
+  /** The query with its `?`, or empty. */
+  search: string;
+}
+
+/** For a request a transport could not read (or a failure with no request): its line names no method or path. */
+export const UNREAD_REQUEST: RequestFacts = { method: "", pathname: "", search: "" };
+
 /**
  * One request's answer as it is built. Headers are collected in a plain object and handed to the transport with the
  * body, so the request path never builds a `Headers` object.
@@ -46,26 +57,50 @@ export interface RequestState {
   /** For the request's log line: its route name, when it started (monotonic ms) and how the answer was found. */
   route: string;
   startedAt: number;
-  cache?: "kept" | "hit" | "miss" | "stale";
+  cache?: "kept" | "built" | "hit" | "miss" | "stale";
+  /** The request as its line names it, the client's address, and the id of the key it was authenticated with. */
+  request: RequestFacts;
+  client: string;
+  keyId?: string;
   recorders: AnswerRecorders;
 }
 
-export function startRequest(route: string, now: number, recorders: AnswerRecorders): RequestState {
+export function startRequest(
+  route: string,
+  now: number,
+  recorders: AnswerRecorders,
+  request: RequestFacts,
+  client: string,
+): RequestState {
   const id = randomUUID();
-  return { id, now, headers: { "x-request-id": id }, route, startedAt: performance.now(), recorders };
+  const headers = { "x-request-id": id };
+  return { id, now, headers, route, startedAt: performance.now(), request, client, recorders };
 }
 
 /**
- * One line per request: its id, route name, status, duration and, where there is one, how the cache answered. Counted
- * in the metrics whatever the log level.
+ * One line per request: its id, method, path and query (secrets taken out), client, key id, route name, status,
+ * duration, bytes sent and, where there is one, how the answer was found. Counted in the metrics whatever the level.
  */
 export function logAnswer(request: RequestState, status: number): void {
   const elapsedMs = performance.now() - request.startedAt;
   const { logger, metrics } = request.recorders;
   metrics.recordRequest(request.route, status, elapsedMs / 1000);
   if (!logger.isLevelEnabled("info")) return;
-  const durationMs = Math.round(elapsedMs * 1000) / 1000;
-  logRequest(logger, { requestId: request.id, route: request.route, status, durationMs, cache: request.cache });
+  const { method, pathname, search } = request.request;
+  logRequest(logger, {
+    requestId: request.id,
+    method,
+    path: pathname,
+    query: search,
+    client: request.client,
+    keyId: request.keyId,
+    route: request.route,
+    status,
+    durationMs: Math.round(elapsedMs * 1000) / 1000,
+    // The length the answer states (set before it is logged); Node drops a HEAD's body, so none is sent.
+    bytes: method === "HEAD" ? 0 : Number(request.headers["content-length"] ?? 0),
+    cache: request.cache,
+  });
 }
 
 /** A success answer: caching headers, 304 against If-None-Match, the body in the coding the client accepts. */
@@ -80,7 +115,6 @@ export function answerSuccess(
   const { headers } = request;
   const notModified =
     spec.publicCacheSeconds !== null && matchesIfNoneMatch(requestHeaders.get("if-none-match"), answer.data.etag);
-  logAnswer(request, notModified ? 304 : answer.status);
   headers["content-type"] = answer.mediaType ?? spec.mediaType ?? JSON_MEDIA_TYPE;
   if (answer.headers) Object.assign(headers, answer.headers);
   // The same URL answers JSON or CSV by its Accept header: caches must key its copies by it.
@@ -90,6 +124,7 @@ export function answerSuccess(
     headers.etag = answer.data.etag;
     if (notModified) {
       varyOnEncoding(answer, headers);
+      logAnswer(request, 304);
       return new HttpAnswer(304, headers, null);
     }
   } else {
@@ -98,15 +133,16 @@ export function answerSuccess(
   // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
   // generatedAt is when the response is built: an answer that waited on a provider is younger than its request.
   const body = responseBody(answer, request.id, isoInstant(generatedAt), requestHeaders, compressor, headers);
+  logAnswer(request, answer.status);
   return new HttpAnswer(answer.status, headers, body);
 }
 
 export function answerError(request: RequestState, error: ApiError): HttpAnswer {
-  logAnswer(request, error.status);
   const headers = errorHeaders(request, error);
   const body = serialiseError(error, request.id);
   // Stated here, as for a success (answerSuccess): Node drops a HEAD's body, and with it the length it would count.
   headers["content-length"] = String(Buffer.byteLength(body));
+  logAnswer(request, error.status);
   return new HttpAnswer(error.status, headers, body);
 }
 

@@ -12,7 +12,7 @@ export function createH3App(pipeline: Pipeline): H3 {
     // Failures h3 raises itself (before the handler: a malformed URL), shaped, counted and headed like every answer.
     onError: (error, event) => {
       const code = error.status === 404 ? "NOT_FOUND" : error.status < 500 ? "BAD_REQUEST" : "INTERNAL";
-      const request = { headers: event.req.headers, peerAddress: getRequestIP(event) };
+      const request = { headers: event.req.headers, peerAddress: getRequestIP(event), method: event.req.method };
       return toResponse(pipeline.answerUnreadable(request, code, error));
     },
   });

@@ -16,7 +16,16 @@ import { clientAddress } from "./client-address.ts";
 import type { Compressor } from "./compression.ts";
 import { allowedMethods, applyCors } from "./cors.ts";
 import { prepareCsvAnswer } from "./csv-answer.ts";
-import { answerError, answerSuccess, HttpAnswer, logAnswer, type RequestState, startRequest } from "./envelope.ts";
+import {
+  answerError,
+  answerSuccess,
+  HttpAnswer,
+  logAnswer,
+  type RequestFacts,
+  type RequestState,
+  startRequest,
+  UNREAD_REQUEST,
+} from "./envelope.ts";
 import { chooseRepresentation } from "./negotiation.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
 import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
@@ -58,7 +67,7 @@ export interface Pipeline {
    * error, counted under the unregistered route for its client. `headers` when the transport has them.
    */
   answerUnreadable(
-    request: { headers?: HeaderReader; peerAddress: string | undefined },
+    request: { headers?: HeaderReader; peerAddress: string | undefined; method?: string },
     code: "BAD_REQUEST" | "NOT_FOUND" | "INTERNAL",
     cause?: unknown,
   ): HttpAnswer;
@@ -97,12 +106,13 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     if (!routes || (access === "OPERATOR" && !principal?.scopes.includes("operator"))) return answerUnmatched(request);
     const method = request.method === "HEAD" ? "GET" : request.method;
     const route = routes.find((candidate) => candidate.spec.method === method);
-    const state = startRequest(route?.spec.name ?? routes[0]!.spec.name, context.clock.now(), context);
+    const state = begin(route?.spec.name ?? routes[0]!.spec.name, request, request);
+    if (principal) state.keyId = principal.keyId;
     const { preflight } = applyCors(request.method, request.headers, state.headers, context.corsOrigins, routes);
 
     // 3. Rate limit (a preflight counts as any request to its path).
     if (preflight || route?.spec.rateLimited !== false) {
-      const limited = consumeRateLimit(request, state, preflight ? null : principal);
+      const limited = consumeRateLimit(state, preflight ? null : principal);
       if (limited) return limited;
     }
     if (preflight) return answerPreflight(state);
@@ -154,9 +164,14 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     const result = route.handler({ query, params, principal, now: state.now });
     const prepare = (ready: RouteResult) => {
       if (ready.headers) Object.assign(state.headers, ready.headers);
-      if (ready.meta && typeof ready.meta.cached === "boolean") {
-        state.cache = ready.meta.stale === true ? "stale" : ready.meta.cached ? "hit" : "miss";
-      }
+      state.cache =
+        ready.meta && typeof ready.meta.cached === "boolean"
+          ? ready.meta.stale === true
+            ? "stale"
+            : ready.meta.cached
+              ? "hit"
+              : "miss"
+          : "built";
       const prepared = csv ? prepareCsvAnswer(ready, csv, request) : prepareAnswer(ready, route.spec);
       // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own
       // check. Never an operator's: the Node listener would answer its URL faster than an unknown path's.
@@ -190,9 +205,9 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   }
 
   function answerUnmatched(request: ApiRequest): HttpAnswer {
-    const state = startRequest(UNMATCHED_ROUTE, context.clock.now(), context);
+    const state = begin(UNMATCHED_ROUTE, request, request);
     const { preflight } = applyCors(request.method, request.headers, state.headers, context.corsOrigins, []);
-    const limited = consumeRateLimit(request, state, null);
+    const limited = consumeRateLimit(state, null);
     if (limited) return limited;
     return preflight ? answerPreflight(state) : answerError(state, new ApiError("NOT_FOUND"));
   }
@@ -202,13 +217,18 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     return new HttpAnswer(204, state.headers, null);
   }
 
-  /** Counts the request for its key, or its client's address; returns the 429 answer when the allowance is spent. */
-  function consumeRateLimit(
+  /** A request's state, with the client's address its line names and public rate limits count it under. */
+  function begin(
+    route: string,
+    facts: RequestFacts,
     request: Pick<ApiRequest, "headers" | "peerAddress">,
-    state: RequestState,
-    principal: Principal | null,
-  ): HttpAnswer | undefined {
-    const client = principal ? principal.keyId : (publicClient(request) ?? UNKNOWN_ADDRESS);
+  ): RequestState {
+    return startRequest(route, context.clock.now(), context, facts, publicClient(request) ?? UNKNOWN_ADDRESS);
+  }
+
+  /** Counts the request for its key, or its client's address; returns the 429 answer when the allowance is spent. */
+  function consumeRateLimit(state: RequestState, principal: Principal | null): HttpAnswer | undefined {
+    const client = principal ? principal.keyId : state.client;
     const decision = context.rateLimiter(state.route, client, principal !== null, state.now);
     setRateLimitHeaders(decision, state.headers);
     if (decision.allowed) return undefined;
@@ -243,16 +263,17 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   return {
     answer,
     answerUnreadable(request, code, cause) {
-      const state = startRequest(UNMATCHED_ROUTE, context.clock.now(), context);
       const headers = request.headers ?? NO_HEADERS;
+      const facts = request.method ? { ...UNREAD_REQUEST, method: request.method } : UNREAD_REQUEST;
+      const state = begin(UNMATCHED_ROUTE, facts, { headers, peerAddress: request.peerAddress });
       applyCors("GET", headers, state.headers, context.corsOrigins, []);
       if (code === "INTERNAL")
         context.logger.error({ requestId: state.id, err: cause }, "internal error before routing");
-      const limited = consumeRateLimit({ headers, peerAddress: request.peerAddress }, state, null);
+      const limited = consumeRateLimit(state, null);
       return limited ?? answerError(state, new ApiError(code));
     },
     answerFailure(error) {
-      const state = startRequest(UNMATCHED_ROUTE, context.clock.now(), context);
+      const state = startRequest(UNMATCHED_ROUTE, context.clock.now(), context, UNREAD_REQUEST, UNKNOWN_ADDRESS);
       applyCors("GET", NO_HEADERS, state.headers, context.corsOrigins, []);
       return answerError(state, toApiError(error));
     },

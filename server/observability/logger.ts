@@ -1,5 +1,6 @@
 import { type DestinationStream, destination as fileDestination, type Logger, pino } from "pino";
 import { isoInstant } from "../time/iso-instant.ts";
+import { jsonStringText, loggedPath, loggedQuery } from "./request-line-text.ts";
 
 export type { Logger };
 
@@ -11,12 +12,24 @@ const FLUSH_EVERY_MS = 1000;
 /** Request lines gathered before they are handed to the destination in one write. */
 const REQUEST_BATCH_CHARS = 65_536;
 
-/** The fields of one request's line (pipeline.ts). */
+/** The fields of one request's line (envelope.ts), in the order the line gives them. */
 export interface RequestLine {
   requestId: string;
+  method: string;
+  /** The path as routed; any API key in it is reduced to its id when written (request-line-text.ts). */
+  path: string;
+  /** The query without its `?` (empty for none); values of credential-like parameters are replaced when written. */
+  query: string;
+  /** The client's address (the socket's peer, or the one a trusted proxy names); `unknown` when it cannot be told. */
+  client: string;
+  /** The id (never the secret) of the API key the request was authenticated with. */
+  keyId?: string;
   route: string;
   status: number;
   durationMs: number;
+  /** Bytes of the body sent (0 for a HEAD, a 304 or a preflight). */
+  bytes: number;
+  /** How the answer was found: `kept`, `built`, or the weather cache's `hit`, `miss`, `stale`; absent for refusals. */
   cache?: string;
 }
 
@@ -24,17 +37,52 @@ export interface RequestLine {
 const LINE_PARTS = [
   `{"level":"info","time":"`,
   `","requestId":"`,
-  `","route":"`,
+  `","method":"`,
+  `","path":"`,
+  `","query":"`,
+  `","client":"`,
+  `"`,
+  `,"keyId":"`,
+  `,"route":"`,
   `","status":`,
   `,"durationMs":`,
+  `,"bytes":`,
   `,"cache":"`,
-  `"`,
   `,"msg":"request"}\n`,
 ].map((text) => Buffer.from(text, "latin1"));
-const [OPEN_TIME, OPEN_ID, OPEN_ROUTE, OPEN_STATUS, OPEN_DURATION, OPEN_CACHE, CLOSE_CACHE, CLOSE_LINE] =
-  LINE_PARTS as [Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer];
-const FIXED_LINE_BYTES = LINE_PARTS.reduce((sum, part) => sum + part.length, 0);
-/** Room past a full batch for the line that fills it: a request line of ours is some 200 bytes (a longer one grows the buffer). */
+const [
+  OPEN_TIME,
+  OPEN_ID,
+  OPEN_METHOD,
+  OPEN_PATH,
+  OPEN_QUERY,
+  OPEN_CLIENT,
+  QUOTE,
+  OPEN_KEY,
+  OPEN_ROUTE,
+  OPEN_STATUS,
+  OPEN_DURATION,
+  OPEN_BYTES,
+  OPEN_CACHE,
+  CLOSE_LINE,
+] = LINE_PARTS as [
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+];
+const FIXED_LINE_BYTES = LINE_PARTS.reduce((sum, part) => sum + part.length, 0) + 2 * QUOTE.length;
+/** Room past a full batch for the line that fills it: a request line of ours is some 300 bytes (a longer one grows the buffer). */
 const LINE_ROOM_BYTES = 1024;
 
 /**
@@ -56,16 +104,29 @@ class PendingRequestLines {
   }
 
   add(line: RequestLine, time: string): void {
+    // Every text value as JSON string text in ASCII; route names, ids, numbers and outcomes are ASCII already.
+    const method = jsonStringText(line.method);
+    const path = jsonStringText(loggedPath(line.path));
+    const query = jsonStringText(loggedQuery(line.query));
+    const client = jsonStringText(line.client);
+    const keyId = line.keyId === undefined ? "" : jsonStringText(line.keyId);
     const status = String(line.status);
     const duration = String(line.durationMs);
+    const bytes = String(line.bytes);
     const cache = line.cache ?? "";
     const size =
       FIXED_LINE_BYTES +
       time.length +
       line.requestId.length +
+      method.length +
+      path.length +
+      query.length +
+      client.length +
+      keyId.length +
       line.route.length +
       status.length +
       duration.length +
+      bytes.length +
       cache.length;
     if (this.length + size > this.bytes.length) {
       this.drain();
@@ -73,11 +134,18 @@ class PendingRequestLines {
     }
     let at = this.part(OPEN_TIME, this.length);
     at = this.part(OPEN_ID, this.ascii(time, at));
-    at = this.part(OPEN_ROUTE, this.ascii(line.requestId, at));
+    at = this.part(OPEN_METHOD, this.ascii(line.requestId, at));
+    at = this.part(OPEN_PATH, this.ascii(method, at));
+    at = this.part(OPEN_QUERY, this.ascii(path, at));
+    at = this.part(OPEN_CLIENT, this.ascii(query, at));
+    at = this.part(QUOTE, this.ascii(client, at));
+    if (line.keyId !== undefined) at = this.part(QUOTE, this.ascii(keyId, this.part(OPEN_KEY, at)));
+    at = this.part(OPEN_ROUTE, at);
     at = this.part(OPEN_STATUS, this.ascii(line.route, at));
     at = this.part(OPEN_DURATION, this.ascii(status, at));
-    at = this.ascii(duration, at);
-    if (line.cache !== undefined) at = this.part(CLOSE_CACHE, this.ascii(cache, this.part(OPEN_CACHE, at)));
+    at = this.part(OPEN_BYTES, this.ascii(duration, at));
+    at = this.ascii(bytes, at);
+    if (line.cache !== undefined) at = this.part(QUOTE, this.ascii(cache, this.part(OPEN_CACHE, at)));
     this.length = this.part(CLOSE_LINE, at);
     if (this.length >= this.batchBytes) this.drain();
   }
@@ -138,13 +206,26 @@ export function createLogger(
 
 /**
  * One request's line at `info`, in the form pino gives every other line. Written part by part rather than through
- * pino's generic serialiser, which costs a busy server more than the rest of a small answer: every value is either a
- * number or text of a known alphabet (a UUID, a route name of the route table, a cache outcome).
+ * pino's generic serialiser, which costs a busy server more than the rest of a small answer: every value is a number,
+ * text of a known alphabet (a UUID, a route name of the route table, a cache outcome), or text made JSON string text
+ * in ASCII first (method, path, query, client, key id), with secrets taken out of path and query.
  */
 export function logRequest(logger: Logger, line: RequestLine): void {
   const requestLines = requestLinesOf.get(logger);
-  if (!requestLines) return void logger.info({ ...line }, "request");
+  if (!requestLines)
+    return void logger.info({ ...line, path: loggedPath(line.path), query: loggedQuery(line.query) }, "request");
   requestLines.add(line, isoInstant(Date.now()));
+}
+
+/**
+ * Node's own warnings (a deprecation, the AWS SDK's notice about Node versions) as lines of this log, for a process whose
+ * stderr is JSON lines: Node prints them as plain multi-line text through its default 'warning' listener, replaced here.
+ */
+export function logProcessWarnings(logger: Logger): void {
+  process.removeAllListeners("warning");
+  process.on("warning", (warning: Error & { code?: string }) =>
+    logger.warn({ warning: warning.name, ...(warning.code ? { code: warning.code } : {}) }, warning.message),
+  );
 }
 
 /** Writes what the log holds: the request lines gathered, then pino's own batch. */

@@ -124,7 +124,7 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
   // not `reset`: prom-client resets a gauge without labels to a 0 sample.)
   const generation: Gauge = new Gauge({
     name: "service_index_generation",
-    help: "The published index now served, named by its publication time in Unix seconds: the same on every instance serving the same index. Absent while none is loaded.",
+    help: "The published index now served, named by its publication instant in Unix seconds (the generation of log lines, as a number): the same on every instance serving the same index. Absent while none is loaded.",
     registers: [registry],
     collect: () => {
       const published = publishedAtMs();

@@ -103,6 +103,8 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
   // The ETag of the manifest whose files are installed: kept only once they are, so a failed download is retried.
   let installedEtag: string | undefined;
   let installedGeneration: string | null = null;
+  /** The installed generation as logs name it: its index's publication instant. */
+  let installedPublishedAt: string | null = null;
   let absenceReported = false;
   let queue: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
@@ -141,7 +143,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       if (stopping.signal.aborted) return "failed";
       counts.failed++;
       logger.warn(
-        { source: objectUrl(source, MANIFEST_NAME), generation: installedGeneration, ...storeErrorFacts(error) },
+        { source: objectUrl(source, MANIFEST_NAME), generation: installedPublishedAt, ...storeErrorFacts(error) },
         "index generation not taken: the current index stays",
       );
       return "failed";
@@ -184,12 +186,10 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     for (const file of GENERATION_FILES) if ((await localHash(file)) !== manifest.files[file].sha256) wanted.push(file);
     if (wanted.length === 0) {
       if (installedGeneration !== manifest.generation)
-        logger.info(
-          { generation: manifest.generation, publishedAt: manifest.publishedAt },
-          "index generation already in the data directory",
-        );
+        logger.info({ generation: manifest.publishedAt }, "index generation already in the data directory");
       installedEtag = etag;
       installedGeneration = manifest.generation;
+      installedPublishedAt = manifest.publishedAt;
       return "current";
     }
     const started = performance.now();
@@ -212,11 +212,11 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     }
     installedEtag = etag;
     installedGeneration = manifest.generation;
+    installedPublishedAt = manifest.publishedAt;
     counts.installed++;
     logger.info(
       {
-        generation: manifest.generation,
-        publishedAt: manifest.publishedAt,
+        generation: manifest.publishedAt,
         files: wanted,
         bytes: wanted.reduce((sum, file) => sum + manifest.files[file].bytes, 0),
         downloadMs: Math.round(performance.now() - started),

@@ -28,7 +28,7 @@ export function createIndexStorage(dataDir: string, bound: boolean): IndexStorag
   return { bound, current, ready: () => current()?.facts.lastIngestedAt != null };
 }
 
-function publicationFacts(db: Database.Database): PublicationFacts {
+export function publicationFacts(db: Database.Database): PublicationFacts {
   const rows = db.prepare("SELECT key, value FROM publication").all() as { key: string; value: string | null }[];
   const values = new Map(rows.map((row) => [row.key, row.value]));
   return Object.fromEntries(PUBLICATION_KEYS.map((key) => [key, values.get(key) ?? null])) as PublicationFacts;

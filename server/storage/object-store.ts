@@ -2,15 +2,19 @@ import { S3Client } from "@aws-sdk/client-s3";
 import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 
 /**
- * An S3 client for a store location. Everything but path-style addressing comes from the SDK's standard settings:
- * endpoint (`AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL`; AWS itself when unset), region (`AWS_REGION`), credentials
- * (`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, a profile, or a workload identity) and request checksums
- * (`AWS_REQUEST_CHECKSUM_CALCULATION`), so any S3-compatible store works as it is documented for the SDK.
+ * An S3 client for a store location. Everything but path-style addressing and, for a store other than AWS, checksums
+ * only where required (cli/config.ts) comes from the SDK's standard settings: endpoint (`AWS_ENDPOINT_URL_S3` or
+ * `AWS_ENDPOINT_URL`; AWS itself when unset), region (`AWS_REGION`), credentials (`AWS_ACCESS_KEY_ID`/
+ * `AWS_SECRET_ACCESS_KEY`, a profile, or a workload identity) and checksums (`AWS_REQUEST_CHECKSUM_CALCULATION`,
+ * `AWS_RESPONSE_CHECKSUM_VALIDATION`, which win when set), so any S3-compatible store works as documented for the SDK.
  */
 export function createObjectStoreClient(location: ObjectStoreLocation): S3Client {
+  const checksums = location.checksumsWhenRequired;
   return new S3Client({
     forcePathStyle: location.pathStyle,
     requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS },
+    ...(checksums?.request ? { requestChecksumCalculation: "WHEN_REQUIRED" as const } : {}),
+    ...(checksums?.response ? { responseChecksumValidation: "WHEN_REQUIRED" as const } : {}),
   });
 }
 

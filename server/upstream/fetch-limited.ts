@@ -23,10 +23,13 @@ export function causeOf(error: unknown): string {
 
 export class UpstreamRequestError extends Error {
   readonly failure: UpstreamFailure;
-  constructor(failure: UpstreamFailure, message: string) {
+  /** What went wrong underneath when the connection failed (causeOf): ECONNREFUSED, ENOTFOUND, ECONNRESET …; else null. */
+  readonly underlying: string | null;
+  constructor(failure: UpstreamFailure, message: string, underlying: string | null = null) {
     super(message);
     this.name = "UpstreamRequestError";
     this.failure = failure;
+    this.underlying = underlying;
   }
 }
 
@@ -79,9 +82,10 @@ async function fetchOnce(target: LimitedRequest, options: LimitOptions): Promise
       signal,
     });
   } catch (error) {
-    throw signal.aborted
-      ? new UpstreamRequestError("timeout", `${host} did not answer within ${options.timeoutMs} ms`)
-      : new UpstreamRequestError("unavailable", `${host} could not be reached (${causeOf(error)})`);
+    if (signal.aborted)
+      throw new UpstreamRequestError("timeout", `${host} did not answer within ${options.timeoutMs} ms`);
+    const cause = causeOf(error);
+    throw new UpstreamRequestError("unavailable", `${host} could not be reached (${cause})`, cause);
   }
   const declared = Number(response.headers["content-length"] ?? NaN);
   if (declared > options.maxBytes) {
@@ -104,9 +108,10 @@ async function fetchOnce(target: LimitedRequest, options: LimitOptions): Promise
     }
   } catch (error) {
     if (error instanceof UpstreamRequestError) throw error;
-    throw signal.aborted
-      ? new UpstreamRequestError("timeout", `${host} did not finish within ${options.timeoutMs} ms`)
-      : new UpstreamRequestError("unavailable", `${host} broke off the answer`);
+    if (signal.aborted)
+      throw new UpstreamRequestError("timeout", `${host} did not finish within ${options.timeoutMs} ms`);
+    const cause = causeOf(error);
+    throw new UpstreamRequestError("unavailable", `${host} broke off the answer (${cause})`, cause);
   }
   return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
 }

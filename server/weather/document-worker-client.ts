@@ -86,7 +86,12 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
     if ("result" in message) waiting.resolve(message.result);
     else if ("failure" in message)
       waiting.reject(
-        new WeatherUpstreamError(message.failure.code, message.failure.message, message.failure.retryAfterMs),
+        new WeatherUpstreamError(
+          message.failure.code,
+          message.failure.message,
+          message.failure.retryAfterMs,
+          message.failure.underlying,
+        ),
       );
     else
       waiting.reject(

@@ -18,6 +18,7 @@ export interface DocumentFailure {
   code: WeatherUpstreamCode;
   message: string;
   retryAfterMs: number | null;
+  underlying: string | null;
 }
 
 /** An error of our own code in the worker (a defect, not MET's failure): answered as INTERNAL and logged with its stack. */

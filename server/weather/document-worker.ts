@@ -31,7 +31,15 @@ async function answer({ id, client, request }: DocumentRequest): Promise<Documen
     return { id, result: { ...result, body: pack(result.body) } };
   } catch (error) {
     if (error instanceof WeatherUpstreamError)
-      return { id, failure: { code: error.code, message: error.message, retryAfterMs: error.retryAfterMs } };
+      return {
+        id,
+        failure: {
+          code: error.code,
+          message: error.message,
+          retryAfterMs: error.retryAfterMs,
+          underlying: error.underlying,
+        },
+      };
     const defect = error instanceof Error ? error : new Error(String(error));
     return { id, defect: { message: defect.message, stack: defect.stack } };
   }

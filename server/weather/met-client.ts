@@ -91,7 +91,13 @@ async function send(url: string, headers: Record<string, string>, options: MetCl
       case "too-large":
         throw new WeatherUpstreamError("UPSTREAM_PAYLOAD_TOO_LARGE", `MET sent more than ${options.maxBytes} bytes`);
       default:
-        throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", "MET could not be reached");
+        // The cause (ECONNREFUSED, ENOTFOUND, ECONNRESET, a TLS code …) is what tells an operator where to look.
+        throw new WeatherUpstreamError(
+          "UPSTREAM_UNAVAILABLE",
+          `MET could not be reached (${error.underlying ?? "unknown cause"})`,
+          null,
+          error.underlying,
+        );
     }
   }
 }

@@ -49,7 +49,14 @@ export function createMetWeatherCache(
     recordLookup: metrics?.recordWeatherLookup,
     onUpstreamFailure: (error, point) =>
       logger?.warn(
-        { upstream: "met", code: error.code, lat: point.lat, lon: point.lon, retryAfterMs: error.retryAfterMs },
+        {
+          upstream: "met",
+          code: error.code,
+          ...(error.underlying === null ? {} : { cause: error.underlying }),
+          lat: point.lat,
+          lon: point.lon,
+          retryAfterMs: error.retryAfterMs,
+        },
         error.message,
       ),
   });

@@ -9,11 +9,19 @@ export class WeatherUpstreamError extends Error {
   readonly code: WeatherUpstreamCode;
   /** How long MET (or our own gate) says to wait before asking again; null when nobody said. */
   readonly retryAfterMs: number | null;
-  constructor(code: WeatherUpstreamCode, message: string, retryAfterMs: number | null = null) {
+  /** The system or undici code of a failed connection (ECONNREFUSED, ENOTFOUND …), for operators; else null. */
+  readonly underlying: string | null;
+  constructor(
+    code: WeatherUpstreamCode,
+    message: string,
+    retryAfterMs: number | null = null,
+    underlying: string | null = null,
+  ) {
     super(message);
     this.name = "WeatherUpstreamError";
     this.code = code;
     this.retryAfterMs = retryAfterMs;
+    this.underlying = underlying;
   }
 }
 

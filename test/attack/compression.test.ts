@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCompressor } from "../../server/http/compression.ts";
 import type { ContentCoding } from "../../server/http/negotiation.ts";
 import { sampleDataDir } from "../support/economics-index.ts";
-import { CHROMIUM_LAUNCH, chromiumInstalled } from "../support/headless-chromium.ts";
+import { CHROMIUM, CHROMIUM_LAUNCH, chromiumInstalled } from "../support/headless-chromium.ts";
 import { rawRequest } from "../support/raw-http.ts";
 import { type RunningService, startService } from "../support/service.ts";
 
@@ -222,6 +222,8 @@ describe("the hand-framed tail read by independent decoders, tails over 64 KB in
     expect(sha(read.stdout)).toBe(expected);
   });
 
+  if (!chromiumInstalled)
+    console.warn(`compressed answers' browser test skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
   describe.skipIf(!chromiumInstalled)("in headless Chromium", () => {
     let browser: Browser;
     // biome-ignore lint/suspicious/noDuplicateTestHooks: a nested describe's own hook (Biome misses describe.skipIf(…)(…))

@@ -1,18 +1,28 @@
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTempDirs, runCliAsync, SAMPLES_DIR, tempDir } from "../ingest/cli-process.ts";
+import { startObjectStoreStandin } from "../scale/object-store-process.ts";
 
 describe("service ingest --log-format json", () => {
   afterAll(() => removeTempDirs());
 
   it("writes its progress, a line per source and one per run as JSON lines on stderr, and its summary on stdout", async () => {
     const dataDir = tempDir("ingest-json-log");
-    const run = await runCliAsync(
-      ["ingest", "--from-archive", SAMPLES_DIR, "--data-dir", dataDir, "--log-format", "json"],
-      {},
-      120_000,
-    );
+    // Publishing to an S3-compatible store too: the AWS SDK's own warning (on Node 20) must come as JSON as well.
+    const store = await startObjectStoreStandin(join(tempDir("ingest-json-log-store"), "objects"), "json-log");
+    let run: Awaited<ReturnType<typeof runCliAsync>>;
+    try {
+      run = await runCliAsync(
+        ["ingest", "--from-archive", SAMPLES_DIR, "--data-dir", dataDir, "--log-format", "json"],
+        { ...store.env, SERVICE_PUBLISH_URL: "s3://json-log/run" },
+        120_000,
+      );
+    } finally {
+      await store.kill();
+    }
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/, index published$/m);
+    expect(run.stdout).toMatch(/^generation \S+ published to s3:\/\/json-log\/run\/manifest\.json$/m);
     const lines = run.stderr
       .trim()
       .split("\n")

@@ -4,8 +4,16 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { acquireIngestionLock } from "../../cli/ingest/run-lock.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import { waitUntil } from "../ingest/cli-process.ts";
 import { startCli } from "../support/long-running-cli.ts";
 import { runCli } from "../support/run-cli.ts";
+
+/** serve's stderr: JSON lines of its log, every one. */
+const logLines = (stderr: string) =>
+  stderr
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe("serve started while an ingestion runs", () => {
   it("leaves the registry to the run holding the lock (it publishes it) and says so in one line", async () => {
@@ -19,8 +27,13 @@ describe("serve started while an ingestion runs", () => {
     try {
       await service.waitForStdout(/listening on/, 30_000);
       expect({ text: readFileSync(path, "utf8"), mtimeMs: statSync(path).mtimeMs }).toEqual(before);
-      expect(service.stderr()).toContain(
-        `an ingestion run (pid ${process.pid}) is in progress: it publishes the registry; serving the one in ${dataDir} until then\n`,
+      // The log is written in batches, at least once a second.
+      await waitUntil(() => service.stderr().includes("is in progress"), 10_000, "the line on stderr");
+      expect(logLines(service.stderr())).toContainEqual(
+        expect.objectContaining({
+          level: "warn",
+          msg: `an ingestion run (pid ${process.pid}) is in progress: it publishes the registry; serving the one in ${dataDir} until then`,
+        }),
       );
     } finally {
       await service.stop("SIGTERM");
@@ -35,8 +48,13 @@ describe("serve started while an ingestion runs", () => {
     try {
       await service.waitForStdout(/listening on/, 30_000);
       expect(existsSync(join(dataDir, DATA_FILES.registry))).toBe(false);
-      expect(service.stderr()).toContain(
-        `an ingestion run (pid ${process.pid}) is in progress: it publishes the registry; none is published in ${dataDir} yet, so registry routes answer CONFIGURATION_ERROR until it is\n`,
+      // The log is written in batches, at least once a second.
+      await waitUntil(() => service.stderr().includes("is in progress"), 10_000, "the line on stderr");
+      expect(logLines(service.stderr())).toContainEqual(
+        expect.objectContaining({
+          level: "warn",
+          msg: `an ingestion run (pid ${process.pid}) is in progress: it publishes the registry; none is published in ${dataDir} yet, so registry routes answer CONFIGURATION_ERROR until it is`,
+        }),
       );
     } finally {
       await service.stop("SIGTERM");

@@ -43,4 +43,56 @@ describe("structured logs", () => {
     expect(JSON.stringify(service.logEntries)).not.toContain("<html>");
     expect(requestLines().at(-1)).toMatchObject({ status: 503, route: "public.weather.current" });
   });
+
+  it("name the method, path, query without secrets, client, key id, bytes sent and whether the answer was kept or built", async () => {
+    const key = service.createKey(["weather:read"]);
+    const keyId = key.split("_")[1];
+    const headers = { authorization: `Bearer ${key}` };
+    const path = "/api/v1/economics/series";
+    const built = await service.request(`${path}?limit=2&api_key=${key}`, { headers });
+    const kept = await service.request(`${path}?limit=2&api_key=${key}`, { headers });
+    const head = await service.request(`${path}?limit=2&api_key=${key}`, { headers, method: "HEAD" });
+    const lineOf = (response: { headers: Headers }) =>
+      requestLines().find((line) => line.requestId === response.headers.get("x-request-id"));
+    expect(lineOf(built)).toMatchObject({
+      method: "GET",
+      path,
+      query: "limit=2&api_key=REDACTED",
+      client: "127.0.0.1",
+      route: "v1.economics.series",
+      status: built.status,
+      bytes: Number(built.headers.get("content-length")),
+      cache: "built",
+    });
+    expect(lineOf(built)!.bytes).toBeGreaterThan(0);
+    expect(lineOf(kept)).toMatchObject({ status: kept.status, cache: "kept" });
+    // A public route reads no key; a credentialed one names the key's id.
+    expect(lineOf(built)).not.toHaveProperty("keyId");
+    const weather = await service.request("/api/v1/weather/current?lat=59.91&lon=10.75", { headers });
+    expect(lineOf(weather)).toMatchObject({ status: 200, route: "v1.weather.current", keyId });
+    expect(lineOf(head)).toMatchObject({ method: "HEAD", bytes: 0 });
+    const secret = key.slice(key.lastIndexOf("_") + 1);
+    expect(JSON.stringify(service.logEntries)).not.toContain(secret);
+    const publicLine = requestLines().find((line) => line.route === "unmatched");
+    expect(publicLine).not.toHaveProperty("keyId");
+    expect(publicLine).toMatchObject({ method: "GET", path: "/api/v1/no-such-path", query: "", client: "127.0.0.1" });
+  });
+
+  it("name the cause of a MET request that could not connect (ECONNREFUSED), never MET's body", async () => {
+    // Port 1 on the loopback: nothing listens there, so the connection is refused.
+    const unreachable = await startService({ clock, weatherBaseUrl: "http://127.0.0.1:1" });
+    try {
+      const failed = await unreachable.request("/api/public/v1/weather/current?lat=10.5&lon=20.5");
+      expect(failed.status).toBe(503);
+      const warning = unreachable.logEntries.find((entry) => entry.level === "warn" && entry.upstream === "met");
+      expect(warning).toMatchObject({
+        code: "UPSTREAM_UNAVAILABLE",
+        cause: "ECONNREFUSED",
+        msg: "MET could not be reached (ECONNREFUSED)",
+      });
+      expect(failed.text).not.toContain("ECONNREFUSED");
+    } finally {
+      await unreachable.close();
+    }
+  });
 });

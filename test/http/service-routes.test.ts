@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_TABLE, type ErrorCode } from "../../schemas/errors.ts";
 import { INDEX_DDL } from "../../schemas/index-ddl.ts";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
+import { SERVICE_VERSION } from "../../schemas/version.ts";
 import { type RunningService, startService } from "../support/service.ts";
 
 /** A published index holding only its publication facts (null: built, but by no completed ingestion). */
@@ -86,12 +87,12 @@ describe("OpenAPI description", () => {
   });
   afterAll(() => service.close());
 
-  it("is a valid OpenAPI 3.1.0 document at version 1.1.0", async () => {
+  it("is a valid OpenAPI 3.1.0 document at the service's version", async () => {
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(document.openapi).toBe("3.1.0");
-    expect(document.info.version).toBe("1.1.0");
+    expect(document.info.version).toBe(SERVICE_VERSION);
   });
 
   it("leaves out the operator routes, which answer everyone else like unregistered paths", () => {

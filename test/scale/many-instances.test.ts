@@ -55,12 +55,14 @@ describe("three instances following one index published to object storage", () =
       store.env,
       60_000,
     );
-    expect(run.stdout, run.stderr).toMatch(
-      /^generation [0-9a-f]{16} published to s3:\/\/weather-economics-index\/production\/manifest\.json$/m,
+    // A generation is named by its index's publication instant, as in the readers' logs and the metric.
+    const printed = run.stdout.match(
+      /^generation (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) published to s3:\/\/weather-economics-index\/production\/manifest\.json$/m,
     );
+    expect(printed, run.stderr).not.toBeNull();
     const facts = generationFacts(publisherDir);
     published.push(facts);
-    return { facts, doneAt: performance.now() };
+    return { facts, name: printed![1]!, doneAt: performance.now() };
   };
   const installLines = (instance: Instance) =>
     instance.cli
@@ -157,6 +159,9 @@ describe("three instances following one index published to object storage", () =
     expect(answersGoingBack(answers, [before, next.facts]).slice(0, 5)).toEqual([]);
     const moved = firstAnswerTimes(answers, next.facts, INSTANCES).map((time) => Math.max(0, time! - next.doneAt));
     const downloads = instances.map((instance) => installLines(instance).at(-1)!.downloadMs);
+    expect(instances.map((instance) => installLines(instance).at(-1)!.generation)).toEqual(
+      instances.map(() => next.name),
+    );
     // How fast each instance moved is measured and printed, not asserted (speed belongs to the benchmark): waitForAll
     // above proved that every instance moved.
     swap = {

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 const SCRIPT = fileURLToPath(new URL("./object-store-standin.ts", import.meta.url));
 
 export interface ObjectStoreStandin {
-  /** The settings a `service` process needs to reach it: the SDK's standard variables plus path-style addressing. */
+  /** The settings a `service` process needs to reach it: the SDK's standard variables. */
   env: Record<string, string>;
   endpoint: string;
   /** Stalls every index download after this many bytes from now on; null lets them through again. */
@@ -41,9 +41,8 @@ export async function startObjectStoreStandin(dir: string, bucket: string): Prom
       AWS_REGION: "us-east-1",
       AWS_ACCESS_KEY_ID: "S3RVER",
       AWS_SECRET_ACCESS_KEY: "S3RVER",
-      // s3rver predates the SDK's default streaming checksums (aws-chunked bodies): send them only where required.
-      AWS_REQUEST_CHECKSUM_CALCULATION: "WHEN_REQUIRED",
-      SERVICE_OBJECT_STORE_PATH_STYLE: "true",
+      // Nothing else: with an endpoint named, the service sets path-style requests and checksums only where required
+      // (s3rver predates the SDK's default streaming checksums) by itself (cli/config.ts).
     },
     async stallDownloads(afterBytes) {
       const acknowledged = new Promise<void>((resolve) => child.once("message", () => resolve()));

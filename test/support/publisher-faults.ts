@@ -132,7 +132,7 @@ export const PUBLISHER_FAULTS: readonly PublisherFault[] = [
   },
   {
     name: "connection dropped half-way through the body",
-    refusedAs: /broke off the answer$/,
+    refusedAs: /broke off the answer \(\w+\)$/,
     apply: (standin, pattern) =>
       standin.respond(pattern, (response, recorded) => {
         const body = bodyOf(recorded);

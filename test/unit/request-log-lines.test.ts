@@ -1,5 +1,17 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createLogger, flushLog, logRequest } from "../../server/observability/logger.ts";
+import { createLogger, flushLog, logRequest, type RequestLine } from "../../server/observability/logger.ts";
+import { loggedPath, loggedQuery } from "../../server/observability/request-line-text.ts";
+
+/** A request's line as envelope.ts gives it, for the fields a test does not name. */
+const line = (fields: Partial<RequestLine> & Pick<RequestLine, "requestId" | "route" | "status" | "durationMs">) => ({
+  method: "GET",
+  path: "/api/public/v1/health/live",
+  query: "",
+  client: "127.0.0.1",
+  bytes: 0,
+  ...fields,
+});
 
 function capture(options?: { requestBatchChars?: number }) {
   const writes: string[] = [];
@@ -17,9 +29,15 @@ describe("request log lines", () => {
   it("have the form and the fields of the line pino writes for the same request", () => {
     const fields = {
       requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11",
-      route: "public.weather.current",
+      method: "GET",
+      path: "/api/v1/weather/current",
+      query: "lat=59.91&lon=10.75",
+      client: "2001:db8::1",
+      keyId: "0123456789abcdef",
+      route: "weather.current",
       status: 200,
       durationMs: 0.042,
+      bytes: 1834,
       cache: "hit",
     };
     const template = capture();
@@ -35,32 +53,34 @@ describe("request log lines", () => {
 
   it("leave out the cache field when the answer was not looked up in a cache", () => {
     const { logger, lines } = capture();
-    logRequest(logger, {
-      requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11",
-      route: "unmatched",
-      status: 404,
-      durationMs: 0.01,
-    });
+    logRequest(
+      logger,
+      line({ requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11", route: "unmatched", status: 404, durationMs: 0.01 }),
+    );
     expect(lines()[0]).not.toHaveProperty("cache");
     expect(lines()[0]).toMatchObject({ route: "unmatched", status: 404, msg: "request" });
   });
 
   it("wait in a batch, which any other line takes along first, so the log keeps the order of events", () => {
     const { logger, writes, lines } = capture({ requestBatchChars: 1_000_000 });
-    logRequest(logger, { requestId: "a1", route: "public.health.live", status: 200, durationMs: 1 });
-    logRequest(logger, { requestId: "a2", route: "public.health.live", status: 200, durationMs: 1 });
+    logRequest(logger, line({ requestId: "a1", route: "public.health.live", status: 200, durationMs: 1 }));
+    logRequest(logger, line({ requestId: "a2", route: "public.health.live", status: 200, durationMs: 1 }));
     expect(writes).toEqual([]);
     logger.warn("MET failed");
-    logRequest(logger, { requestId: "a3", route: "public.health.live", status: 503, durationMs: 1 });
+    logRequest(logger, line({ requestId: "a3", route: "public.health.live", status: 503, durationMs: 1 }));
     expect(lines().map((line) => line.requestId ?? line.msg)).toEqual(["a1", "a2", "MET failed"]);
     flushLog(logger);
     expect(lines().map((line) => line.requestId ?? line.msg)).toEqual(["a1", "a2", "MET failed", "a3"]);
   });
 
   it("are written once a batch is full", () => {
-    const { logger, writes } = capture({ requestBatchChars: 400 });
-    for (let i = 0; i < 3; i++)
-      logRequest(logger, { requestId: `r${i}`, route: "public.health.live", status: 200, durationMs: 1 });
+    const request = (i: number) =>
+      line({ requestId: `r${i}`, route: "public.health.live", status: 200, durationMs: 1 });
+    const one = capture();
+    logRequest(one.logger, request(0));
+    // A batch that two lines do not fill and three do.
+    const { logger, writes } = capture({ requestBatchChars: Math.round(one.writes[0]!.length * 2.5) });
+    for (let i = 0; i < 3; i++) logRequest(logger, request(i));
     expect(writes).toHaveLength(1);
     expect(writes[0]!.split("\n").filter(Boolean)).toHaveLength(3);
   });
@@ -69,15 +89,99 @@ describe("request log lines", () => {
     const { logger, lines } = capture({ requestBatchChars: 300 });
     const route = `public.${"x".repeat(3000)}`;
     for (let i = 0; i < 5; i++)
-      logRequest(logger, {
-        requestId: `r${i}`,
-        route: i === 2 ? route : "public.health.live",
-        status: 200,
-        durationMs: i / 7,
-      });
+      logRequest(
+        logger,
+        line({ requestId: `r${i}`, route: i === 2 ? route : "public.health.live", status: 200, durationMs: i / 7 }),
+      );
     flushLog(logger);
     expect(lines().map((line) => [line.requestId, line.route, line.durationMs])).toEqual(
       [0, 1, 2, 3, 4].map((i) => [`r${i}`, i === 2 ? route : "public.health.live", i / 7]),
+    );
+  });
+
+  it("never carry a secret: credential-like parameters' values and any API key's secret part are replaced", () => {
+    const { logger, lines } = capture();
+    const secret = "svc_0123456789abcdef_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde";
+    const queries = [
+      `api_key=${secret}&lat=1`,
+      "access_token=abc.def&tz=Europe%2FOslo",
+      `q=${encodeURIComponent(secret)}`,
+      "%61pi%5Fkey=hidden",
+      "Authorization=Bearer%20x",
+    ];
+    for (const [i, query] of queries.entries())
+      logRequest(
+        logger,
+        line({ requestId: `s${i}`, route: "public.weather.current", status: 200, durationMs: 1, query }),
+      );
+    logRequest(
+      logger,
+      line({ requestId: "p", route: "unmatched", status: 404, durationMs: 1, path: `/api/v1/${secret}` }),
+    );
+    const text = JSON.stringify(lines());
+    for (const hidden of ["AbCdEfGhIjKl", "abc.def", "hidden", "Bearer"]) expect(text).not.toContain(hidden);
+    expect(lines().map((entry) => entry.query)).toEqual([
+      "api_key=REDACTED&lat=1",
+      "access_token=REDACTED&tz=Europe%2FOslo",
+      "q=svc_0123456789abcdef_REDACTED",
+      "%61pi%5Fkey=REDACTED",
+      "Authorization=REDACTED",
+      "",
+    ]);
+    expect(lines().at(-1)!.path).toBe("/api/v1/svc_0123456789abcdef_REDACTED");
+  });
+
+  it("stay one JSON line whatever the path and query hold (quotes, backslashes, control and non-ASCII characters)", () => {
+    const { logger, lines } = capture({ requestBatchChars: 1_000_000 });
+    const odd = 'a"b\\c\n\u0001é€😀';
+    logRequest(
+      logger,
+      line({
+        requestId: "x",
+        route: "unmatched",
+        status: 400,
+        durationMs: 1,
+        method: 'GE"T',
+        path: `/${odd}`,
+        query: odd,
+      }),
+    );
+    logRequest(logger, line({ requestId: "y", route: "unmatched", status: 404, durationMs: 1 }));
+    flushLog(logger);
+    expect(lines()).toHaveLength(2);
+    expect(lines()[0]).toMatchObject({ method: 'GE"T', path: `/${odd}`, query: odd, status: 400 });
+    expect(lines()[1]).toMatchObject({ requestId: "y" });
+  });
+
+  it("for any path and query: one JSON line, nothing lost but secrets (property)", () => {
+    const secret = fc
+      .tuple(fc.stringMatching(/^[0-9a-f]{16}$/), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/))
+      .map(([id, rest]) => `svc_${id}_${rest}`);
+    const text = fc.oneof(
+      // Any UTF-16 code units, lone surrogates and control characters included.
+      fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 12 }).map((codes) => String.fromCharCode(...codes)),
+      secret,
+      secret.map(encodeURIComponent),
+      fc.constantFrom("api_key=", "&", "=", "%", "\\", '"'),
+    );
+    const piece = fc.array(text, { maxLength: 6 }).map((parts) => parts.join(""));
+    const { logger, writes } = capture();
+    fc.assert(
+      fc.property(piece, piece, (path, query) => {
+        const before = writes.length;
+        logRequest(logger, line({ requestId: "r", route: "unmatched", status: 404, durationMs: 1, path, query }));
+        const [entry, ...rest] = writes
+          .slice(before)
+          .join("")
+          .split("\n")
+          .filter(Boolean)
+          .map((text) => JSON.parse(text) as Record<string, unknown>);
+        expect(rest).toEqual([]);
+        expect(entry!.path).toBe(loggedPath(path));
+        expect(entry!.query).toBe(loggedQuery(query));
+        expect(JSON.stringify(entry)).not.toMatch(/svc_[0-9a-f]{16}_(?!REDACTED)[A-Za-z0-9_-]{43}/);
+      }),
+      { numRuns: 300 },
     );
   });
 });

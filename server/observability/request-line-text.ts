@@ -1,0 +1,68 @@
+// What a request's log line may say of the request it names: its path and query without secrets, as JSON string text.
+
+/** A query parameter whose name says it carries a credential: its value is never logged. */
+const SECRET_NAME = /key|token|secret|passw|auth|signature|credential|session/i;
+/** An API key of ours (api-keys.ts) wherever it appears: its id is kept, the secret part never logged. */
+const KEY_SECRET = /(svc_[0-9a-f]{16}_)[A-Za-z0-9_-]+/g;
+const KEY_ID = /svc_[0-9a-f]{16}_/;
+/** What a query needs to be read pair by pair for: a name that may carry a secret, a key, or percent-encoding hiding either. */
+const MAY_HOLD_SECRET = /key|token|secret|passw|auth|signature|credential|session|svc_|%/i;
+const REDACTED = "REDACTED";
+
+/**
+ * The query (without its `?`) as a log line may show it: the values of parameters named like credentials (`api_key`,
+ * `token`, `access_token`, …) and the secret part of any API key replaced by `REDACTED`. The API never reads a key from
+ * the query (only `Authorization` or `X-API-Key`), but a client may still put one there; it must not reach the log.
+ */
+export function loggedQuery(search: string): string {
+  const query = search.startsWith("?") ? search.slice(1) : search;
+  if (query === "" || !MAY_HOLD_SECRET.test(query)) return query;
+  return query
+    .split("&")
+    .map((pair) => {
+      const equals = pair.indexOf("=");
+      if (equals !== -1 && SECRET_NAME.test(decoded(pair.slice(0, equals))))
+        return `${withoutKeySecrets(pair.slice(0, equals))}=${REDACTED}`;
+      return withoutKeySecrets(pair);
+    })
+    .join("&");
+}
+
+/** The path as a log line may show it: any API key in it reduced to its id. */
+export function loggedPath(path: string): string {
+  return path.includes("svc_") || path.includes("%") ? withoutKeySecrets(path) : path;
+}
+
+/** `text` with the secret part of any API key in it, percent-encoded or not, replaced (decoded where one was). */
+function withoutKeySecrets(text: string): string {
+  const raw = KEY_ID.test(text) ? text.replace(KEY_SECRET, `$1${REDACTED}`) : text;
+  if (!raw.includes("%")) return raw;
+  const plain = decoded(raw);
+  return KEY_ID.test(plain) ? plain.replace(KEY_SECRET, `$1${REDACTED}`) : raw;
+}
+
+/**
+ * `text` as the inside of a JSON string, in ASCII: the text itself when it needs no escaping (every path and query a
+ * WHATWG URL parser leaves, in practice), else JSON's escapes with every other character as `\uXXXX`.
+ */
+export function jsonStringText(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return escaped(text);
+  }
+  return text;
+}
+
+function escaped(text: string): string {
+  return JSON.stringify(text)
+    .slice(1, -1)
+    .replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll("+", " "));
+  } catch {
+    return text;
+  }
+}
