@@ -155,11 +155,8 @@ function recordedCheck(store: Store, runId: string, at: string, result: SourceRe
     );
     return result;
   } catch (error) {
-    return {
-      ...result,
-      ok: false,
-      detail: `${result.detail}; its check could not be recorded: ${(error as Error).message}`,
-    };
+    const failure = `its check could not be recorded: ${(error as Error).message}`;
+    return { ...result, ok: false, detail: `${result.detail}; ${failure}`, failures: [...result.failures, failure] };
   }
 }
 
