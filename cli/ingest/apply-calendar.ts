@@ -23,8 +23,13 @@ export interface RunContext {
   runId: string;
   /** ISO time of this run's observation of the source. */
   at: string;
+  /**
+   * When the values it brings count as ingested (`ingestedAt`), where not `at`: a sample replayed at its stated fetch
+   * time is ingested by the replay.
+   */
+  ingestedAt?: string;
   /** The archived document being applied: named by each change it makes to an event. */
-  document?: { sha256: string; fetchedAt: string };
+  document?: { sha256: string; fetchedAt: string | null };
 }
 
 /** Event ids are derived from the first source that described the release, so they are stable across runs. */

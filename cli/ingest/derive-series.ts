@@ -25,7 +25,7 @@ export interface DerivedInput {
   value: string | null;
   /** The input's vintage (its sequence in the ledger): which publication of the input was used. */
   vintage: number;
-  document: { sha256: string; fetchedAt: string } | null;
+  document: { sha256: string; fetchedAt: string | null } | null;
 }
 
 export interface DerivedValue {
@@ -52,7 +52,7 @@ export function deriveValues(
   rule: DerivedSeriesRule,
   inputSeriesId: string,
   inputs: InputVintage[],
-  asOf: string,
+  asOf: string | null,
 ): DerivedValue[] {
   switch (rule.kind) {
     case "PERCENT_CHANGE_YEAR_AGO":
@@ -105,17 +105,20 @@ function deriveYearAgoChange(decimalPlaces: number, inputSeriesId: string, input
 /**
  * The level in force on the last day of each month, from the dates on which the publisher says it changed: the value of
  * the latest change dated on or before that day, as the publisher wrote it. Months run from that of the first change to
- * the last month that had ended by `asOf`; before the first change nothing is known, so nothing is stated.
+ * the last month that had ended by `asOf` (the input's fetch instant): a month ends when the next one starts, at
+ * midnight UTC, so a document fetched on a month's last day states nothing for that month. Before the first change
+ * nothing is known, so nothing is stated.
  */
-function deriveLevelAtMonthEnd(inputSeriesId: string, inputs: InputVintage[], asOf: string): DerivedValue[] {
+function deriveLevelAtMonthEnd(inputSeriesId: string, inputs: InputVintage[], asOf: string | null): DerivedValue[] {
   const changes = inputs.filter((input) => /^\d{4}-\d{2}-\d{2}$/.test(input.referencePeriod));
-  if (changes.length === 0) return [];
-  const asOfDate = asOf.slice(0, 10);
+  // Read at an unknown time, the changes show no month to have ended.
+  if (changes.length === 0 || asOf === null) return [];
+  const fetched = DateTime.fromISO(asOf, { zone: "utc" }).toMillis();
   const derived: DerivedValue[] = [];
   let position = 0;
   for (
     let month = DateTime.fromISO(changes[0]!.referencePeriod, { zone: "utc" }).startOf("month");
-    month.endOf("month").toISODate()! <= asOfDate;
+    month.plus({ months: 1 }).toMillis() <= fetched;
     month = month.plus({ months: 1 })
   ) {
     const monthEnd = month.endOf("month").toISODate()!;
@@ -168,10 +171,7 @@ function inputOf(sourceSeriesId: string, input: InputVintage): DerivedInput {
     ...(daily ? { sourcePeriod: input.referencePeriod } : {}),
     value: input.value,
     vintage: input.sequence,
-    document:
-      input.documentSha256 && input.documentFetchedAt
-        ? { sha256: input.documentSha256, fetchedAt: input.documentFetchedAt }
-        : null,
+    document: input.documentSha256 ? { sha256: input.documentSha256, fetchedAt: input.documentFetchedAt } : null,
   };
 }
 

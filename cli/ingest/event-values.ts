@@ -56,7 +56,7 @@ export function releaseValueLookup(db: Database.Database, registry: Registry): (
     const chosen =
       releaseVintage(vintages, releaseAt, seen) ??
       (fallBackToEarlier
-        ? (vintages.filter((vintage) => vintageRecordedAt(vintage) < releaseAt).at(-1) ?? null)
+        ? (vintages.filter((vintage) => (vintageRecordedAt(vintage) ?? "") < releaseAt).at(-1) ?? null)
         : null);
     if (!chosen) return null;
     return {

@@ -10,7 +10,7 @@ import { appliedFetches } from "./applied-fetches.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
-import { archiveDocument, fetchOrderRecorder, replayPlan, retrievedAtOf } from "./archive.ts";
+import { archiveDocument, fetchOrderRecorder, replayPlan } from "./archive.ts";
 import { DocumentRefusedError, fetchDocument, type PoliteOptions } from "./fetch-document.ts";
 import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
@@ -47,10 +47,15 @@ interface Document {
   status: number | null;
   etag: string | null;
   lastModified: string | null;
-  /** A replayed fetch's time on record (the archive's fetch record, or an older archive's file name); null for now. */
+  /**
+   * When the ledger saw the document: a replayed fetch's time on record (the archive's fetch record, a sample's sidecar,
+   * an older archive's file name); null for now (a live fetch, or a replayed document whose fetch time is not known).
+   */
   fetchedAt: string | null;
-  /** When the publisher served a replayed fetch, as recorded; null to read it from the name (a dated sample) or take `fetchedAt`. */
+  /** When the publisher served it, where that differs from `fetchedAt` (a replayed fetch of a dated sample); else null. */
   retrievedAt: string | null;
+  /** False for a replayed document whose fetch time nothing records (an old recording): its provenance says null. */
+  fetchTimeKnown: boolean;
   /** The run that fetched a replayed document, as recorded. */
   runId: string | null;
 }
@@ -234,7 +239,8 @@ function replaySources(
       etag: null,
       lastModified: null,
       fetchedAt: planned.recorded?.fetchedAt ?? planned.stampedAt,
-      retrievedAt: planned.recorded ? (planned.recorded.retrievedAt ?? planned.recorded.fetchedAt) : null,
+      retrievedAt: planned.recorded?.retrievedAt ?? null,
+      fetchTimeKnown: planned.recorded ? !planned.recorded.fetchTimeUnknown : planned.stampedAt !== null,
       runId: planned.recorded?.runId ?? null,
     };
     try {
@@ -248,8 +254,10 @@ function replaySources(
 
 /**
  * Archives one document, records its fetch, and applies it to the store in its own transaction. The time it carries
- * (`at`: first and last seen, evidence, vintages) is when it was fetched: now, or for a replayed fetch of the
- * service's own archive the time on record, so that a replay reproduces the answers of the runs it replays.
+ * (`at`: first and last seen, evidence, vintages) is when it was fetched: now, or for a replayed fetch the time on
+ * record, so that a replay reproduces the answers of the runs it replays. A replayed document whose fetch time nothing
+ * records is read at the run's time (`at`, an ingestion time) while its provenance's `fetchedAt` stays null: the
+ * replay's clock is never taken for the publisher's.
  */
 function applyDocument(
   store: Store,
@@ -261,7 +269,7 @@ function applyDocument(
   tally: SourceTally,
 ): void {
   const at = document.fetchedAt ?? new Date(options.now()).toISOString();
-  const retrievedAt = document.retrievedAt ?? retrievedAtOf(document.name, at);
+  const retrievedAt = document.fetchTimeKnown ? (document.retrievedAt ?? at) : null;
   const archiveDir = join(options.dataDir, DATA_FILES.archive);
   const archived = archiveDocument(archiveDir, source.slug, document.body, at, source.extension, store.archivedPath);
   store.recordDocument({
@@ -282,6 +290,7 @@ function applyDocument(
     sha256: archived.sha256,
     fetchedAt: at,
     retrievedAt: retrievedAt === at ? null : retrievedAt,
+    ...(retrievedAt === null ? { fetchTimeUnknown: true } : {}),
     url: document.url,
     runId: document.runId ?? runId,
   });
@@ -305,6 +314,10 @@ function applyDocument(
   const run: RunContext = {
     runId: document.runId ?? runId,
     at,
+    // A recorded fetch keeps its run's time; a sample read at its stated time is ingested now.
+    ...(document.fetchedAt !== null && document.runId === null && options.mode.kind === "archive"
+      ? { ingestedAt: new Date(options.now()).toISOString() }
+      : {}),
     document: { sha256: archived.sha256, fetchedAt: retrievedAt },
   };
   const applyCalendar = (snapshot: CalendarSnapshot) => {
@@ -324,12 +337,13 @@ function applyDocument(
       sha256: archived.sha256,
       fetchedAt: retrievedAt,
     }),
-    linked: lookups.linkPeriods(store, observations, retrievedAt, run),
+    // A document that cannot be placed in time confirms no release.
+    linked: retrievedAt === null ? 0 : lookups.linkPeriods(store, observations, retrievedAt, run),
   });
   const applied = store.transaction(() => {
     const changes =
       source.kind === "calendar"
-        ? applyCalendar(source.parse(document.body, retrievedAt))
+        ? applyCalendar(source.parse(document.body, retrievedAt ?? at))
         : source.kind === "observations"
           ? applyValues(source.parse(document.body))
           : applyAnnouncements(
@@ -378,6 +392,7 @@ async function fetchedDocuments(
       lastModified: fetched.lastModified,
       fetchedAt: null,
       retrievedAt: null,
+      fetchTimeKnown: true,
       runId: null,
     });
   }

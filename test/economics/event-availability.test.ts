@@ -95,7 +95,7 @@ describe("values.availability on the sample archive", () => {
       expect.objectContaining({
         kind: "VERIFIED_VALUE",
         detail:
-          "us-unemployment-rate 2026-07 = 4.1, the newest period of a document retrieved 2026-08-24T00:00:00Z: this is the latest The Employment Situation event by then and the first after 2026-07 ended, so it published 2026-07",
+          "us-unemployment-rate 2026-07 = 4.1, the newest period of a document retrieved 2026-08-24T23:59:59Z: this is the latest The Employment Situation event by then and the first after 2026-07 ended, so it published 2026-07",
       }),
     );
     // No value says which period the CPI of 2025-10-24 published: it keeps no period rather than an inferred one.
