@@ -145,7 +145,7 @@ export function applyObservations(
       store.appendVintage(vintage);
       counts.appended++;
       if (target.series && vintage.value !== null)
-        counts.evidence += recordValueEvidence(store, index, releaseEvents, vintage, current ?? null, run);
+        counts.evidence += recordValueEvidence(store, index, releaseEvents, vintage, current ?? null);
     }
     for (const key of carried) counts.derived += deriveFrom(store, index, key, run, recordedAt);
   });
@@ -246,8 +246,7 @@ function rememberReleaseEvents(store: Store): (releaseSlug: string, period: stri
 
 /**
  * Evidence of publication for each event of a release publishing the series, for that period, whose release produced
- * this vintage: recorded at or after the release's time, while the vintage it replaced was recorded before it (else
- * that earlier vintage is the release's figure and this one a later revision). The detail names the vintage.
+ * this vintage (`valueEvidence`).
  */
 function recordValueEvidence(
   store: Store,
@@ -255,18 +254,33 @@ function recordValueEvidence(
   releaseEvents: ReturnType<typeof rememberReleaseEvents>,
   vintage: StoredVintage,
   replaced: StoredVintage | null,
-  run: RunContext,
 ): number {
   let recorded = 0;
-  const recordedAt = vintageRecordedAt(vintage);
-  if (recordedAt === null) return 0;
   for (const releaseSlug of index.releasesPublishing(vintage.series_slug)) {
-    for (const { event, releaseAt } of releaseEvents(releaseSlug, vintage.reference_period)) {
-      if (recordedAt < releaseAt || (replaced !== null && (vintageRecordedAt(replaced) ?? "") >= releaseAt)) continue;
-      const releasedAt = event.scheduled_at !== null && event.scheduled_at <= run.at ? event.scheduled_at : null;
-      const detail = `${vintage.series_slug} ${vintage.reference_period} = ${vintage.value} (vintage ${vintage.sequence})`;
-      if (store.addEvidence(event.id, "VERIFIED_VALUE", run.at, releasedAt, detail, null)) recorded++;
-    }
+    for (const { event, releaseAt } of releaseEvents(releaseSlug, vintage.reference_period))
+      if (addValueEvidence(store, event, releaseAt, vintage, replaced)) recorded++;
   }
   return recorded;
+}
+
+/**
+ * Evidence that an event's release produced this vintage: it was recorded at or after the release's time, while the
+ * vintage it replaced was recorded before it (else that earlier vintage is the release's figure and this one a later
+ * revision). Observed when the vintage's document was fetched; the detail names the vintage. False when it is not the
+ * release's, or the evidence was already there. Called as the vintage arrives and again by every run for the events
+ * it created or changed (relink.ts), so the evidence does not depend on whether the values or the calendar came first.
+ */
+export function addValueEvidence(
+  store: Store,
+  event: StoredEvent,
+  releaseAt: string,
+  vintage: StoredVintage,
+  replaced: StoredVintage | null,
+): boolean {
+  const recordedAt = vintageRecordedAt(vintage);
+  if (recordedAt === null || vintage.value === null) return false;
+  if (recordedAt < releaseAt || (replaced !== null && (vintageRecordedAt(replaced) ?? "") >= releaseAt)) return false;
+  const releasedAt = event.scheduled_at !== null && event.scheduled_at <= recordedAt ? event.scheduled_at : null;
+  const detail = `${vintage.series_slug} ${vintage.reference_period} = ${vintage.value} (vintage ${vintage.sequence})`;
+  return store.addEvidence(event.id, "VERIFIED_VALUE", recordedAt, releasedAt, detail, null);
 }

@@ -16,6 +16,7 @@ import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
+import { relinkFromStore } from "./relink.ts";
 import { type IngestSummary, type SourceResult, type SourceTally, sourceResult, totalsOf } from "./run-summary.ts";
 import { tallySkipped } from "./skipped-summary.ts";
 import { type RequestContext, SOURCES, type SourceDefinition, type UpstreamHosts } from "./sources.ts";
@@ -102,6 +103,10 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const outcome = failed === 0 ? "succeeded" : failed < results.length ? "partial" : "failed";
     const published = outcome !== "failed";
     if (published) {
+      const relinked = relinkFromStore(store, options.registry, lookups);
+      options.progress(
+        `links derived again from the store: ${relinked.periods} periods, ${relinked.evidence} value evidence, ${relinked.announcements} announcements`,
+      );
       options.progress("publishing the index…");
       const publishing = performance.now();
       await publishIndex(store, options.registry, options.dataDir, {
@@ -331,15 +336,15 @@ function applyDocument(
       snapshot.skipped,
     );
   };
-  // Values first, then the periods they confirm for events whose calendar states none.
-  const applyValues = (observations: SourceObservation[]) => ({
-    ...applyObservations(store, lookups.seriesIndex, observations, run, {
+  // Values, and the newest periods they show, which link events whose calendar states none at the end of the run
+  // (relink.ts). A document that cannot be placed in time confirms no release.
+  const applyValues = (observations: SourceObservation[]) => {
+    if (retrievedAt !== null) lookups.linkPeriods.keep(store, observations, retrievedAt, run);
+    return applyObservations(store, lookups.seriesIndex, observations, run, {
       sha256: archived.sha256,
       fetchedAt: retrievedAt,
-    }),
-    // A document that cannot be placed in time confirms no release.
-    linked: retrievedAt === null ? 0 : lookups.linkPeriods(store, observations, retrievedAt, run),
-  });
+    });
+  };
   const applied = store.transaction(() => {
     const changes =
       source.kind === "calendar"
