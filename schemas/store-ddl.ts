@@ -177,6 +177,25 @@ CREATE TABLE IF NOT EXISTS applied_fetches (
   PRIMARY KEY (source, sha256, fetched_at, registry_sha256)
 ) STRICT;
 
+-- What each calendar snapshot stated and when (calendar-statements.ts): the fetch time of the newest snapshot that listed
+-- each record, and the dates each applied snapshot covers; '' for a fetch time nothing records (older than any).
+CREATE TABLE IF NOT EXISTS calendar_statements (
+  source TEXT NOT NULL,
+  source_event_id TEXT NOT NULL,
+  stated_at TEXT NOT NULL,
+  PRIMARY KEY (source, source_event_id)
+) STRICT;
+CREATE TABLE IF NOT EXISTS calendar_snapshots (
+  source TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  first_date TEXT NOT NULL,
+  last_date TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (source, fetched_at, sha256, first_date, last_date)
+) STRICT;
+
 -- The newest period of each linkable series in each value document applied, with the fetch that brought it: what
 -- links a period to the event that published it (link-periods-by-value.ts), kept so that every run can link again
 -- from the whole store, whatever order the documents and calendars came in.
