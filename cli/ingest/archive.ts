@@ -96,11 +96,13 @@ export interface PlannedDocument extends ReplayDocument {
   source: string;
   /** The fetch as recorded (a data directory's own archive), else null: a file whose fetch time is not on record. */
   recorded: RecordedFetch | null;
-  /**
-   * When a file the record does not name was fetched: its sidecar's statement (`data/samples`), else the fetch second
-   * an older archive of this service wrote into the name (`20261121T060000Z-<sha256>.json`); null when not known.
-   */
+  /** When an older archive of this service fetched a file the record does not name, from its name (`20261121T060000Z-<sha256>.json`). */
   stampedAt: string | null;
+  /**
+   * When the publisher served a file the record does not name, as its sidecar states it (`data/samples`): an instant,
+   * null when the recording states none, undefined without a sidecar.
+   */
+  statedAt?: string | null;
 }
 
 /**
@@ -116,9 +118,13 @@ export function replayPlan(dir: string, sources: readonly string[]): PlannedDocu
   for (const source of sources) {
     const unrecorded = replayDocuments(dir, source)
       .filter((file) => !named.has(`${source}/${file.name}`))
-      .map((file): PlannedDocument => ({ ...file, source, recorded: null, stampedAt: fetchTimeOf(file) }));
+      .map((file): PlannedDocument => {
+        const sidecar = readFetchSidecar(file.path);
+        return { ...file, source, recorded: null, stampedAt: stampedAtOf(file.name), statedAt: sidecar?.fetchedAt };
+      });
     // Stable: files of one instant (or of none) stay in name order.
-    unrecorded.sort((a, b) => (a.stampedAt ?? "").localeCompare(b.stampedAt ?? ""));
+    const time = (document: PlannedDocument) => document.statedAt ?? document.stampedAt ?? "";
+    unrecorded.sort((a, b) => time(a).localeCompare(time(b)));
     plan.push(...unrecorded);
   }
   for (const fetch of fetches) {
@@ -153,11 +159,6 @@ export function fetchOrderRecorder() {
   };
 }
 
-/** A file's fetch time as its sidecar states it, else as this service's archive named it; null when not known. */
-function fetchTimeOf(file: ReplayDocument): string | null {
-  const sidecar = readFetchSidecar(file.path);
-  return sidecar ? sidecar.fetchedAt : stampedAtOf(file.name);
-}
 
 function stampOf(fetchedAt: string): string {
   return DateTime.fromISO(fetchedAt, { zone: "utc" }).toFormat(STAMP_FORMAT);

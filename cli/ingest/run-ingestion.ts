@@ -244,8 +244,12 @@ function replaySources(
       etag: null,
       lastModified: null,
       fetchedAt: planned.recorded?.fetchedAt ?? planned.stampedAt,
-      retrievedAt: planned.recorded?.retrievedAt ?? null,
-      fetchTimeKnown: planned.recorded ? !planned.recorded.fetchTimeUnknown : planned.stampedAt !== null,
+      retrievedAt: planned.recorded?.retrievedAt ?? planned.statedAt ?? null,
+      fetchTimeKnown: planned.recorded
+        ? !planned.recorded.fetchTimeUnknown
+        : planned.statedAt !== undefined
+          ? planned.statedAt !== null
+          : planned.stampedAt !== null,
       runId: planned.recorded?.runId ?? null,
     };
     try {
@@ -273,16 +277,20 @@ function applyDocument(
   lookups: Lookups,
   tally: SourceTally,
 ): void {
-  const at = document.fetchedAt ?? new Date(options.now()).toISOString();
-  const retrievedAt = document.fetchTimeKnown ? (document.retrievedAt ?? at) : null;
+  // Three times: when the run observed the document (now, or a replayed fetch's run as recorded: its ingestion time),
+  // when the publisher served it (null when nothing records that), and the ledger's time for what it brings (`at`: the
+  // publisher's time where known, so that a replay at any time records the same, else the observation).
+  const observedAt = document.fetchedAt ?? new Date(options.now()).toISOString();
+  const retrievedAt = document.fetchTimeKnown ? (document.retrievedAt ?? observedAt) : null;
+  const at = retrievedAt ?? observedAt;
   const archiveDir = join(options.dataDir, DATA_FILES.archive);
-  const archived = archiveDocument(archiveDir, source.slug, document.body, at, source.extension, store.archivedPath);
+  const archived = archiveDocument(archiveDir, source.slug, document.body, observedAt, source.extension, store.archivedPath);
   store.recordDocument({
     sha256: archived.sha256,
     runId,
     source: source.slug,
     url: document.url,
-    fetchedAt: at,
+    fetchedAt: observedAt,
     httpStatus: document.status,
     etag: document.etag,
     lastModified: document.lastModified,
@@ -293,8 +301,8 @@ function applyDocument(
     source: source.slug,
     file: basename(archived.path),
     sha256: archived.sha256,
-    fetchedAt: at,
-    retrievedAt: retrievedAt === at ? null : retrievedAt,
+    fetchedAt: observedAt,
+    retrievedAt: retrievedAt === observedAt ? null : retrievedAt,
     ...(retrievedAt === null ? { fetchTimeUnknown: true } : {}),
     url: document.url,
     runId: document.runId ?? runId,
@@ -308,7 +316,7 @@ function applyDocument(
   if (options.mode.kind === "archive" && source.kind !== "news") {
     const known =
       document.fetchedAt !== null
-        ? fetches.wasApplied(source.slug, archived.sha256, at, lookups.registrySha256)
+        ? fetches.wasApplied(source.slug, archived.sha256, observedAt, lookups.registrySha256)
         : store.wasApplied(source.slug, archived.sha256, lookups.registrySha256);
     if (known) {
       tally.counts.known = (tally.counts.known ?? 0) + 1;
@@ -319,10 +327,7 @@ function applyDocument(
   const run: RunContext = {
     runId: document.runId ?? runId,
     at,
-    // A recorded fetch keeps its run's time; a sample read at its stated time is ingested now.
-    ...(document.fetchedAt !== null && document.runId === null && options.mode.kind === "archive"
-      ? { ingestedAt: new Date(options.now()).toISOString() }
-      : {}),
+    ...(observedAt !== at ? { ingestedAt: observedAt } : {}),
     document: { sha256: archived.sha256, fetchedAt: retrievedAt },
   };
   const applyCalendar = (snapshot: CalendarSnapshot) => {
@@ -359,7 +364,7 @@ function applyDocument(
               run,
             );
     store.markApplied(source.slug, archived.sha256, lookups.registrySha256, runId, at);
-    if (source.kind !== "news") fetches.record(source.slug, archived.sha256, at, lookups.registrySha256, runId);
+    if (source.kind !== "news") fetches.record(source.slug, archived.sha256, observedAt, lookups.registrySha256, runId);
     return changes;
   });
   for (const [name, value] of Object.entries(applied)) tally.counts[name] = (tally.counts[name] ?? 0) + value;
