@@ -150,6 +150,24 @@ describe("replays of the sample archive give the same answers whenever and in wh
     expect(text).toContain('"confirmed":true');
   });
 
+  it("never takes the replay's clock for a publisher's time: a fetch time nothing records is null", () => {
+    const times = { clock: 0, known: 0, unknown: 0 };
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(visit);
+      else if (value !== null && typeof value === "object")
+        for (const [key, field] of Object.entries(value)) {
+          if (key === "fetchedAt" || key === "recordedAt")
+            times[field === "<replay clock>" ? "clock" : field === null ? "unknown" : "known"]++;
+          visit(field);
+        }
+    };
+    visit(once);
+    expect(times.clock).toBe(0);
+    // The recordings without a stated capture time (data/samples/SOURCES.md) and the many with one.
+    expect(times.unknown).toBeGreaterThan(0);
+    expect(times.known).toBeGreaterThan(times.unknown);
+  });
+
   it("a second data directory, replayed at another time", async () => {
     const dataDir = tempDir("independence-later");
     await replay(dataDir, "2037-06-15T18:30:00Z", null);
