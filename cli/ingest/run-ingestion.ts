@@ -103,9 +103,11 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const outcome = failed === 0 ? "succeeded" : failed < results.length ? "partial" : "failed";
     const published = outcome !== "failed";
     if (published) {
+      const relinking = performance.now();
       const relinked = relinkFromStore(store, options.registry, lookups);
       options.progress(
-        `links derived again from the store: ${relinked.periods} periods, ${relinked.evidence} value evidence, ${relinked.announcements} announcements`,
+        `links derived again from the store in ${((performance.now() - relinking) / 1000).toFixed(2)} s: ` +
+          `${relinked.periods} periods, ${relinked.evidence} value evidence, ${relinked.announcements} announcements`,
       );
       options.progress("publishing the index…");
       const publishing = performance.now();
@@ -262,11 +264,11 @@ function replaySources(
 }
 
 /**
- * Archives one document, records its fetch, and applies it to the store in its own transaction. The time it carries
- * (`at`: first and last seen, evidence, vintages) is when it was fetched: now, or for a replayed fetch the time on
- * record, so that a replay reproduces the answers of the runs it replays. A replayed document whose fetch time nothing
- * records is read at the run's time (`at`, an ingestion time) while its provenance's `fetchedAt` stays null: the
- * replay's clock is never taken for the publisher's.
+ * Archives one document, records its fetch, and applies it to the store in its own transaction. What it brings is
+ * dated by when the publisher served it (a live fetch: now; a replay: the fetch record or the recording's sidecar), so
+ * a replay at any time records what the runs it replays recorded; values are ingested when the run (or the recorded
+ * run) observed the document. A document whose fetch time nothing records keeps a null `fetchedAt` and is dated by the
+ * run that reads it: the replay's clock is never taken for the publisher's.
  */
 function applyDocument(
   store: Store,
@@ -284,7 +286,14 @@ function applyDocument(
   const retrievedAt = document.fetchTimeKnown ? (document.retrievedAt ?? observedAt) : null;
   const at = retrievedAt ?? observedAt;
   const archiveDir = join(options.dataDir, DATA_FILES.archive);
-  const archived = archiveDocument(archiveDir, source.slug, document.body, observedAt, source.extension, store.archivedPath);
+  const archived = archiveDocument(
+    archiveDir,
+    source.slug,
+    document.body,
+    observedAt,
+    source.extension,
+    store.archivedPath,
+  );
   store.recordDocument({
     sha256: archived.sha256,
     runId,
