@@ -16,7 +16,7 @@ const LINKABLE_FREQUENCIES: readonly Series["frequency"][] = ["MONTHLY", "QUARTE
  * latest event of that release up to R published, provided that event is also the release's first after P ended:
  * then that event published P, and the value is the evidence. Anything else (a document older than the events,
  * a release that skipped a period, a period published late) links nothing, and the event stays without a period.
- * Returns the number of events linked.
+ * `keep` records what each document shows as it is applied; `relinkAll` links from everything kept, at a run's end.
  */
 export function createPeriodLinker(registry: Registry) {
   const releasesByUpstream = new Map<string, { series: Series; releases: Release[] }>();
