@@ -13,10 +13,10 @@ export interface EventValueRecord {
   publisherNote: string | null;
   /** The vintage's sequence: 1 is the period's first publication as recorded. */
   vintage: number;
-  recordedAt: string;
+  recordedAt: string | null;
   provenance: ValueProvenance;
   /** Later vintages of the period, oldest first: revisions, never the release's figure. */
-  revisions: { vintage: number; value: string | null; publicationStatus: string | null; recordedAt: string }[];
+  revisions: { vintage: number; value: string | null; publicationStatus: string | null; recordedAt: string | null }[];
 }
 
 /** A change a source made to an event, as ingestion recorded it (cli/ingest/event-changes.ts). */
@@ -25,7 +25,7 @@ export interface EventChange {
   from: string | null;
   to: string | null;
   detectedAt: string;
-  document: { sha256: string; fetchedAt: string } | null;
+  document: { sha256: string; fetchedAt: string | null } | null;
 }
 
 /**

@@ -54,14 +54,15 @@ CREATE TABLE observations (
 ) STRICT;
 
 -- Every vintage of every served period, for the credentialed route's as-of and all-vintages answers. recorded_at is
--- when the service had the vintage: the fetch of the document that carried it (the run's time where none was kept).
+-- when the service had the vintage: the fetch of the document that carried it (the run's time where none was kept);
+-- null where the document's fetch time is not known (an old recording), so an as-of answer never includes it.
 CREATE TABLE vintages (
   series_slug TEXT NOT NULL,
   reference_period TEXT NOT NULL,
   sequence INTEGER NOT NULL,
   value TEXT,
   publication_status TEXT,
-  recorded_at TEXT NOT NULL,
+  recorded_at TEXT,
   run_id TEXT NOT NULL,
   source_updated_at TEXT,
   ingested_at TEXT NOT NULL,
@@ -119,7 +120,7 @@ export type PublicationFacts = Record<(typeof PUBLICATION_KEYS)[number], string 
 export interface IndexVintageRow
   extends Omit<IndexObservationRow, "revision_count" | "previous_value" | "published_at" | "last_sighted_at"> {
   sequence: number;
-  recorded_at: string;
+  recorded_at: string | null;
   run_id: string;
 }
 

@@ -186,6 +186,48 @@ CREATE TABLE IF NOT EXISTS source_waits (
   run_id TEXT NOT NULL
 ) STRICT;
 
+-- What each calendar snapshot stated and when (calendar-statements.ts): the fetch time of the newest snapshot that listed
+-- each record, and the dates each applied snapshot covers; '' for a fetch time nothing records (older than any).
+CREATE TABLE IF NOT EXISTS calendar_statements (
+  source TEXT NOT NULL,
+  source_event_id TEXT NOT NULL,
+  stated_at TEXT NOT NULL,
+  PRIMARY KEY (source, source_event_id)
+) STRICT;
+CREATE TABLE IF NOT EXISTS calendar_snapshots (
+  source TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  first_date TEXT NOT NULL,
+  last_date TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (source, fetched_at, sha256, first_date, last_date)
+) STRICT;
+
+-- The newest period of each linkable series in each value document applied, with the fetch that brought it: what
+-- links a period to the event that published it (link-periods-by-value.ts), kept so that every run can link again
+-- from the whole store, whatever order the documents and calendars came in.
+CREATE TABLE IF NOT EXISTS value_document_periods (
+  sha256 TEXT NOT NULL,
+  retrieved_at TEXT NOT NULL,
+  series_id TEXT NOT NULL,
+  reference_period TEXT NOT NULL,
+  value TEXT NOT NULL,
+  observed_at TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  PRIMARY KEY (sha256, retrieved_at, series_id)
+) STRICT;
+
+-- Events created, or changed in what links them (release, date, time, period, status), since the last run linked
+-- them again (relink.ts): filled by the triggers below, emptied by that run.
+CREATE TABLE IF NOT EXISTS events_to_relink (event_id TEXT PRIMARY KEY) STRICT;
+CREATE TRIGGER IF NOT EXISTS relink_new_event AFTER INSERT ON events
+  BEGIN INSERT OR IGNORE INTO events_to_relink VALUES (NEW.id); END;
+CREATE TRIGGER IF NOT EXISTS relink_changed_event
+  AFTER UPDATE OF release_slug, scheduled_date, scheduled_at, reference_period, status ON events
+  BEGIN INSERT OR IGNORE INTO events_to_relink VALUES (NEW.id); END;
+
 -- The ingestion's own lookups, one index per question, so that each costs a seek rather than a scan of a table
 -- that grows with every run (IF NOT EXISTS adds them to stores written before they existed).
 CREATE INDEX IF NOT EXISTS documents_by_hash ON documents (sha256);

@@ -12,7 +12,7 @@ export interface ValueProvenance {
   derivation: ValueDerivation;
   transformation: ValueTransformation[];
   /** The archived document (content hash, and when it was fetched from the publisher); null where none was recorded. */
-  document: { sha256: string; fetchedAt: string } | null;
+  document: { sha256: string; fetchedAt: string | null } | null;
 }
 
 export interface ProvenanceColumns {
@@ -35,12 +35,13 @@ export function provenanceOf(row: ProvenanceColumns): ValueProvenance {
   };
 }
 
-/** The archived document a row names (its content hash and when it was fetched), or null where none was recorded. */
+/**
+ * The archived document a row names (its content hash and when it was fetched: null when nothing records it, as for an
+ * old recording), or null where no document was recorded.
+ */
 export function archivedDocument(row: {
   document_sha256: string | null;
   document_fetched_at: string | null;
-}): { sha256: string; fetchedAt: string } | null {
-  return row.document_sha256 && row.document_fetched_at
-    ? { sha256: row.document_sha256, fetchedAt: row.document_fetched_at }
-    : null;
+}): { sha256: string; fetchedAt: string | null } | null {
+  return row.document_sha256 ? { sha256: row.document_sha256, fetchedAt: row.document_fetched_at } : null;
 }

@@ -31,6 +31,9 @@ export function announcementStore(db: Database.Database) {
       "SELECT * FROM announcements WHERE source = ? AND published_at >= ? AND state != 'WITHDRAWN'",
     ),
     all: db.prepare("SELECT * FROM announcements ORDER BY published_at DESC, source, source_item_id"),
+    saveLinks: db.prepare(
+      "UPDATE announcements SET link_status = ?, links = ? WHERE source = ? AND source_item_id = ?",
+    ),
   };
   return {
     find: (source: string, itemId: string) => statements.find.get(source, itemId) as StoredAnnouncement | undefined,
@@ -38,5 +41,8 @@ export function announcementStore(db: Database.Database) {
     publishedSince: (source: string, since: string) =>
       statements.publishedSince.all(source, since) as StoredAnnouncement[],
     all: () => statements.all.all() as StoredAnnouncement[],
+    /** Replaces an item's links, as linking again from the whole store found them; its state and times stay. */
+    saveLinks: (announcement: StoredAnnouncement, linkStatus: string, links: string) =>
+      statements.saveLinks.run(linkStatus, links, announcement.source, announcement.source_item_id),
   };
 }

@@ -85,7 +85,8 @@ export function applyAnnouncements(
         store.addEvidence(
           links.calendarEvent.eventId,
           "PUBLISHER_NOTICE",
-          run.at,
+          // Observed when the notice was first read, as linking it again from the store dates it (relink.ts).
+          before?.first_seen_at ?? run.at,
           item.publishedAt,
           item.title,
           item.url,

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Release } from "../../schemas/registry.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
 import { calendarLedger } from "./calendar-ledger.ts";
+import { calendarStatements } from "./calendar-statements.ts";
 import type { SkippedCalendarRecord, SourceEvent } from "./records.ts";
 import type { ReleaseResolver } from "./release-matching.ts";
 import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
@@ -23,8 +24,13 @@ export interface RunContext {
   runId: string;
   /** ISO time of this run's observation of the source. */
   at: string;
+  /**
+   * When the values it brings count as ingested (`ingestedAt`), where not `at`: a sample replayed at its stated fetch
+   * time is ingested by the replay.
+   */
+  ingestedAt?: string;
   /** The archived document being applied: named by each change it makes to an event. */
-  document?: { sha256: string; fetchedAt: string };
+  document?: { sha256: string; fetchedAt: string | null };
 }
 
 /** Event ids are derived from the first source that described the release, so they are stable across runs. */
@@ -58,6 +64,10 @@ export function applyCalendarSnapshot(
     skipped: skipped.length,
   };
   const ledger = calendarLedger(store.db);
+  const stated = calendarStatements(store.db);
+  // When this snapshot was fetched ('' when not known: older than any): a record a later snapshot listed is that
+  // snapshot's to say, and one it did not list stays cancelled, whatever order the snapshots are applied in.
+  const fetchedAt = (run.document ? run.document.fetchedAt : run.at) ?? "";
   const seen = new Set<string>(skipped.map((record) => record.record));
   const uncuratedSaved = new Set<string>();
   store.transaction(() => {
@@ -71,6 +81,10 @@ export function applyCalendarSnapshot(
       }
       seen.add(incoming.sourceEventId);
       const reference = store.eventSource(source, incoming.sourceEventId);
+      if (reference && stated.statedLater(source, incoming.sourceEventId, fetchedAt)) {
+        counts.unchanged++;
+        continue;
+      }
       const { outcome, eventId } = reference
         ? updateKnown(store, reference, release, incoming, run)
         : placeNew(store, release, incoming, run);
@@ -85,9 +99,23 @@ export function applyCalendarSnapshot(
         first_seen_at: reference?.first_seen_at ?? run.at,
         last_seen_at: run.at,
       });
+      stated.state(source, incoming.sourceEventId, fetchedAt);
+      if (outcome === "created") counts.cancelled += cancelIfNewerOmits(store, source, eventId, fetchedAt);
     }
     for (const record of skipped) ledger.saveSkip(source, record, run.at, run.runId);
-    counts.cancelled = cancelVanished(store, source, snapshot, seen, run);
+    counts.cancelled += cancelVanished(store, source, snapshot, seen, run, fetchedAt);
+    if (snapshot.length > 0) {
+      const dates = snapshot.map((event) => event.scheduledDate).sort();
+      stated.recordSnapshot({
+        source,
+        fetched_at: fetchedAt,
+        first_date: dates[0]!,
+        last_date: dates.at(-1)!,
+        sha256: run.document?.sha256 ?? "",
+        run_id: run.runId,
+        at: run.at,
+      });
+    }
   });
   return counts;
 }
@@ -198,12 +226,17 @@ function cancelVanished(
   snapshot: SourceEvent[],
   seen: Set<string>,
   run: RunContext,
+  fetchedAt: string,
 ): number {
   if (snapshot.length === 0) return 0;
+  const stated = calendarStatements(store.db);
   const dates = snapshot.map((event) => event.scheduledDate).sort();
   let cancelled = 0;
   for (const reference of store.sourceRefsInRange(source, dates[0]!, dates.at(-1)!)) {
-    if (seen.has(reference.source_event_id)) continue;
+    if (seen.has(reference.source_event_id) || stated.statedLater(source, reference.source_event_id, fetchedAt))
+      continue;
+    // Not listing a record is a statement too: an older snapshot that lists it does not bring it back.
+    stated.state(source, reference.source_event_id, fetchedAt);
     const before = store.event(reference.event_id)!;
     if (before.status === "CANCELLED" || before.status === "PUBLISHED") continue;
     const others = store.sourcesOfEvent(before.id).filter((other) => other.source !== source);
@@ -212,6 +245,25 @@ function cancelVanished(
     cancelled++;
   }
   return cancelled;
+}
+
+/**
+ * A record new to the ledger from a snapshot older than one already applied whose dates include it: that newer
+ * snapshot did not list it, so the event is cancelled as that snapshot's fetch would have cancelled it. Returns 1 if so.
+ */
+function cancelIfNewerOmits(store: Store, source: CalendarSource, eventId: string, fetchedAt: string): number {
+  const event = store.event(eventId)!;
+  const newer = calendarStatements(store.db).newerCovering(source, fetchedAt, event.scheduled_date);
+  if (!newer || event.status === "PUBLISHED") return 0;
+  const reference = store.sourcesOfEvent(eventId).find((candidate) => candidate.source === source)!;
+  calendarStatements(store.db).state(source, reference.source_event_id, newer.fetched_at);
+  const run: RunContext = {
+    runId: newer.run_id,
+    at: newer.at,
+    document: newer.sha256 ? { sha256: newer.sha256, fetchedAt: newer.fetched_at || null } : undefined,
+  };
+  saveIfChanged(store, event, { ...event, status: "CANCELLED", withdrawn_at: newer.at }, run);
+  return 1;
 }
 
 function saveIfChanged(

@@ -16,10 +16,13 @@ export interface ObservationCounts {
   derived: number;
 }
 
-/** The archived document the observations were read from: its content hash and when it was fetched from the publisher. */
+/**
+ * The archived document the observations were read from: its content hash and when it was fetched from the publisher
+ * (null when nothing records it: its vintages have no recording time, and it places no value in time).
+ */
 export interface SourceDocument {
   sha256: string;
-  fetchedAt: string;
+  fetchedAt: string | null;
 }
 
 /** Where an observation of a publisher series is kept: a registered series, or the ledger key of a derivation's input. */
@@ -87,7 +90,8 @@ export function applyObservations(
     evidence: 0,
     derived: 0,
   };
-  const recordedAt = document?.fetchedAt ?? run.at;
+  // Without a document (a test's direct call) the run's time is the document's.
+  const recordedAt = document ? document.fetchedAt : run.at;
   const carried = new Set<string>();
   const releaseEvents = rememberReleaseEvents(store);
   store.transaction(() => {
@@ -98,14 +102,16 @@ export function applyObservations(
         continue;
       }
       carried.add(target.key);
-      store.recordSighting({
-        series_slug: target.key,
-        reference_period: observation.referencePeriod,
-        seen_at: recordedAt,
-        source_updated_at: observation.sourceUpdatedAt,
-        document_sha256: document?.sha256 ?? null,
-        run_id: run.runId,
-      });
+      // A sighting says when a document still carried a period: one that cannot be placed in time says nothing.
+      if (recordedAt !== null)
+        store.recordSighting({
+          series_slug: target.key,
+          reference_period: observation.referencePeriod,
+          seen_at: recordedAt,
+          source_updated_at: observation.sourceUpdatedAt,
+          document_sha256: document?.sha256 ?? null,
+          run_id: run.runId,
+        });
       const current = store.currentVintage(target.key, observation.referencePeriod);
       if (
         !isNewVintage(
@@ -125,7 +131,7 @@ export function applyObservations(
         value: observation.value,
         publication_status: observation.publicationStatus,
         source_updated_at: observation.sourceUpdatedAt,
-        ingested_at: run.at,
+        ingested_at: run.ingestedAt ?? run.at,
         run_id: run.runId,
         source: observation.api,
         adapter: observation.adapter,
@@ -139,7 +145,7 @@ export function applyObservations(
       store.appendVintage(vintage);
       counts.appended++;
       if (target.series && vintage.value !== null)
-        counts.evidence += recordValueEvidence(store, index, releaseEvents, vintage, current ?? null, run);
+        counts.evidence += recordValueEvidence(store, index, releaseEvents, vintage, current ?? null);
     }
     for (const key of carried) counts.derived += deriveFrom(store, index, key, run, recordedAt);
   });
@@ -150,7 +156,7 @@ export function applyObservations(
  * Recomputes every series derived from `key` over all its periods and appends a vintage where the value (or its absence)
  * changed; then whatever is derived from those. The vintage names the input vintages it was computed from.
  */
-function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunContext, asOf: string): number {
+function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunContext, asOf: string | null): number {
   let appended = 0;
   for (const series of index.derivedFrom(key)) {
     const rule = series.derived!;
@@ -183,7 +189,7 @@ function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunConte
         derived.inputs
           .map((input) => input.document)
           .filter((item) => item !== null)
-          .sort((a, b) => a.fetchedAt.localeCompare(b.fetchedAt))
+          .sort((a, b) => (a.fetchedAt ?? "").localeCompare(b.fetchedAt ?? ""))
           .at(-1) ?? null;
       store.appendVintage({
         series_slug: series.slug,
@@ -192,7 +198,7 @@ function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunConte
         value: derived.value,
         publication_status: derived.publicationStatus,
         source_updated_at: null,
-        ingested_at: run.at,
+        ingested_at: run.ingestedAt ?? run.at,
         run_id: run.runId,
         source,
         adapter: DERIVATION_ADAPTER,
@@ -241,8 +247,7 @@ function rememberReleaseEvents(store: Store): (releaseSlug: string, period: stri
 
 /**
  * Evidence of publication for each event of a release publishing the series, for that period, whose release produced
- * this vintage: recorded at or after the release's time, while the vintage it replaced was recorded before it (else
- * that earlier vintage is the release's figure and this one a later revision). The detail names the vintage.
+ * this vintage (`valueEvidence`).
  */
 function recordValueEvidence(
   store: Store,
@@ -250,17 +255,33 @@ function recordValueEvidence(
   releaseEvents: ReturnType<typeof rememberReleaseEvents>,
   vintage: StoredVintage,
   replaced: StoredVintage | null,
-  run: RunContext,
 ): number {
   let recorded = 0;
-  const recordedAt = vintageRecordedAt(vintage);
   for (const releaseSlug of index.releasesPublishing(vintage.series_slug)) {
-    for (const { event, releaseAt } of releaseEvents(releaseSlug, vintage.reference_period)) {
-      if (recordedAt < releaseAt || (replaced !== null && vintageRecordedAt(replaced) >= releaseAt)) continue;
-      const releasedAt = event.scheduled_at !== null && event.scheduled_at <= run.at ? event.scheduled_at : null;
-      const detail = `${vintage.series_slug} ${vintage.reference_period} = ${vintage.value} (vintage ${vintage.sequence})`;
-      if (store.addEvidence(event.id, "VERIFIED_VALUE", run.at, releasedAt, detail, null)) recorded++;
-    }
+    for (const { event, releaseAt } of releaseEvents(releaseSlug, vintage.reference_period))
+      if (addValueEvidence(store, event, releaseAt, vintage, replaced)) recorded++;
   }
   return recorded;
+}
+
+/**
+ * Evidence that an event's release produced this vintage: it was recorded at or after the release's time, while the
+ * vintage it replaced was recorded before it (else that earlier vintage is the release's figure and this one a later
+ * revision). Observed when the vintage's document was fetched; the detail names the vintage. False when it is not the
+ * release's, or the evidence was already there. Called as the vintage arrives and again by every run for the events
+ * it created or changed (relink.ts), so the evidence does not depend on whether the values or the calendar came first.
+ */
+export function addValueEvidence(
+  store: Store,
+  event: StoredEvent,
+  releaseAt: string,
+  vintage: StoredVintage,
+  replaced: StoredVintage | null,
+): boolean {
+  const recordedAt = vintageRecordedAt(vintage);
+  if (recordedAt === null || vintage.value === null) return false;
+  if (recordedAt < releaseAt || (replaced !== null && (vintageRecordedAt(replaced) ?? "") >= releaseAt)) return false;
+  const releasedAt = event.scheduled_at !== null && event.scheduled_at <= recordedAt ? event.scheduled_at : null;
+  const detail = `${vintage.series_slug} ${vintage.reference_period} = ${vintage.value} (vintage ${vintage.sequence})`;
+  return store.addEvidence(event.id, "VERIFIED_VALUE", recordedAt, releasedAt, detail, null);
 }

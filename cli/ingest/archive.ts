@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statS
 import { extname, join } from "node:path";
 import { DateTime } from "luxon";
 import { writeFileAtomically } from "../../server/files/atomic-write.ts";
+import { isFetchSidecar, readFetchSidecar } from "./fetch-sidecar.ts";
 
 export interface ArchivedDocument {
   sha256: string;
@@ -54,7 +55,9 @@ export function replayDocuments(dir: string, source: string, ceiling = Number.PO
   const folder = join(dir, source);
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
-    .filter((name) => !name.startsWith(".") && extname(name) !== ".md" && !name.endsWith(".tmp"))
+    .filter(
+      (name) => !name.startsWith(".") && extname(name) !== ".md" && !name.endsWith(".tmp") && !isFetchSidecar(name),
+    )
     .sort()
     .map((name) => ({ path: join(folder, name), name, ...readWithin(join(folder, name), ceiling) }));
 }
@@ -72,8 +75,10 @@ export interface RecordedFetch {
   sha256: string;
   /** When the run observed the document: the time its values, evidence and sightings carry. */
   fetchedAt: string;
-  /** When the publisher served it, where that differs (a dated sample replayed: the date in its name). */
+  /** When the publisher served it, where that differs (a sample replayed: its sidecar's time). */
   retrievedAt: string | null;
+  /** True when nothing recorded when the publisher served it (an old recording replayed): `fetchedAt` is the run's time. */
+  fetchTimeUnknown?: boolean;
   url: string;
   runId: string;
 }
@@ -101,15 +106,20 @@ export interface PlannedDocument extends ReplayDocument {
   source: string;
   /** The fetch as recorded (a data directory's own archive), else null: a file whose fetch time is not on record. */
   recorded: RecordedFetch | null;
-  /** From an older archive's file name (`20261121T060000Z-<sha256>.json`), when there is no record of the fetch. */
+  /** When an older archive of this service fetched a file the record does not name, from its name (`20261121T060000Z-<sha256>.json`). */
   stampedAt: string | null;
+  /**
+   * When the publisher served a file the record does not name, as its sidecar states it (`data/samples`): an instant,
+   * null when the recording states none, undefined without a sidecar.
+   */
+  statedAt?: string | null;
 }
 
 /**
- * The order in which to replay a folder: first every file the fetch record does not name, per source in the given
- * order and each source's files in name order (an archive written before the record existed, or `data/samples`,
- * whose names sort in fetch order), then every recorded fetch in the order it happened, across sources. A fetch whose
- * file is missing is left out.
+ * The order in which to replay a folder: first every file the fetch record does not name (an archive written before
+ * the record existed, or `data/samples`), per source in the given order, and within a source those whose fetch time is
+ * not known first, in name order, then the others by fetch time (name order within one instant); then every recorded
+ * fetch in the order it happened, across sources. A fetch whose file is missing is left out.
  */
 export function replayPlan(
   dir: string,
@@ -120,10 +130,16 @@ export function replayPlan(
   const named = new Set(fetches.map((fetch) => `${fetch.source}/${fetch.file}`));
   const plan: PlannedDocument[] = [];
   for (const source of sources) {
-    for (const file of replayDocuments(dir, source, ceilingOf(source))) {
-      if (!named.has(`${source}/${file.name}`))
-        plan.push({ ...file, source, recorded: null, stampedAt: stampedAtOf(file.name) });
-    }
+    const unrecorded = replayDocuments(dir, source, ceilingOf(source))
+      .filter((file) => !named.has(`${source}/${file.name}`))
+      .map((file): PlannedDocument => {
+        const sidecar = readFetchSidecar(file.path);
+        return { ...file, source, recorded: null, stampedAt: stampedAtOf(file.name), statedAt: sidecar?.fetchedAt };
+      });
+    // Stable: files of one instant (or of none) stay in name order.
+    const time = (document: PlannedDocument) => document.statedAt ?? document.stampedAt ?? "";
+    unrecorded.sort((a, b) => time(a).localeCompare(time(b)));
+    plan.push(...unrecorded);
   }
   for (const fetch of fetches) {
     const path = join(dir, fetch.source, fetch.file);
@@ -157,15 +173,6 @@ export function fetchOrderRecorder() {
   };
 }
 
-/** When a replayed document was retrieved, from its name (an archive stamp or a dated sample); else the run time. */
-export function retrievedAtOf(name: string, fallback: string): string {
-  const stamp = /^(\d{8}T\d{6}Z)-/.exec(name) ?? /(\d{4}-\d{2}-\d{2})/.exec(name);
-  if (!stamp) return fallback;
-  const parsed = stamp[1]!.includes("T")
-    ? DateTime.fromFormat(stamp[1]!, STAMP_FORMAT, { zone: "utc" })
-    : DateTime.fromISO(stamp[1]!, { zone: "utc" });
-  return parsed.isValid ? parsed.toISO()! : fallback;
-}
 
 function stampOf(fetchedAt: string): string {
   return DateTime.fromISO(fetchedAt, { zone: "utc" }).toFormat(STAMP_FORMAT);
@@ -188,7 +195,11 @@ function parsedFetch(line: string): RecordedFetch | null {
     // Names inside the archive only: a record never points elsewhere.
     if ([value.file!, value.source!].some((name) => name.includes("/") || name.includes("\\") || name.startsWith(".")))
       return null;
-    return { ...value, retrievedAt: text(value.retrievedAt) ? value.retrievedAt! : null } as RecordedFetch;
+    return {
+      ...value,
+      retrievedAt: text(value.retrievedAt) ? value.retrievedAt! : null,
+      ...(value.fetchTimeUnknown === true ? { fetchTimeUnknown: true } : {}),
+    } as RecordedFetch;
   } catch {
     return null;
   }

@@ -17,7 +17,7 @@ export function calendarLedger(db: Database.Database) {
       db.prepare(`INSERT INTO skipped_calendar_records (source, record, reason, detail, title, scheduled_date, first_seen_at, last_seen_at, run_id)
       VALUES (@source, @record, @reason, @detail, @title, @scheduledDate, @at, @at, @runId)
       ON CONFLICT (source, record, reason) DO UPDATE SET detail = excluded.detail, title = excluded.title,
-        scheduled_date = excluded.scheduled_date, last_seen_at = excluded.last_seen_at, run_id = excluded.run_id`),
+        scheduled_date = excluded.scheduled_date, last_seen_at = max(last_seen_at, excluded.last_seen_at), run_id = excluded.run_id`),
     moveToRelease: db.prepare("UPDATE events SET release_slug = ?, updated_at = ? WHERE id = ?"),
   };
   return {

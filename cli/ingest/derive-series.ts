@@ -31,7 +31,7 @@ export interface DerivedInput {
   publicationStatus: string | null;
   /** The input's vintage (its sequence in the ledger): which publication of the input was used. */
   vintage: number;
-  document: { sha256: string; fetchedAt: string } | null;
+  document: { sha256: string; fetchedAt: string | null } | null;
 }
 
 export interface DerivedValue {
@@ -65,7 +65,7 @@ export function deriveValues(
   publisher: Publisher,
   inputSeriesId: string,
   inputs: InputVintage[],
-  asOf: string,
+  asOf: string | null,
 ): DerivedValue[] {
   return derivedWithoutStatus(rule, inputSeriesId, inputs, asOf).map((derived) => ({
     ...derived,
@@ -80,7 +80,7 @@ function derivedWithoutStatus(
   rule: DerivedSeriesRule,
   inputSeriesId: string,
   inputs: InputVintage[],
-  asOf: string,
+  asOf: string | null,
 ): Omit<DerivedValue, "publicationStatus">[] {
   switch (rule.kind) {
     case "PERCENT_CHANGE_YEAR_AGO":
@@ -140,21 +140,24 @@ function derivePercentChange(
 /**
  * The level in force on the last day of each month, from the dates on which the publisher says it changed: the value of
  * the latest change dated on or before that day, as the publisher wrote it. Months run from that of the first change to
- * the last month that had ended by `asOf`; before the first change nothing is known, so nothing is stated.
+ * the last month that had ended by `asOf` (the input's fetch instant): a month ends when the next one starts, at
+ * midnight UTC, so a document fetched on a month's last day states nothing for that month. Before the first change
+ * nothing is known, so nothing is stated.
  */
 function deriveLevelAtMonthEnd(
   inputSeriesId: string,
   inputs: InputVintage[],
-  asOf: string,
+  asOf: string | null,
 ): Omit<DerivedValue, "publicationStatus">[] {
   const changes = inputs.filter((input) => /^\d{4}-\d{2}-\d{2}$/.test(input.referencePeriod));
-  if (changes.length === 0) return [];
-  const asOfDate = asOf.slice(0, 10);
+  // Read at an unknown time, the changes show no month to have ended.
+  if (changes.length === 0 || asOf === null) return [];
+  const fetched = DateTime.fromISO(asOf, { zone: "utc" }).toMillis();
   const derived: Omit<DerivedValue, "publicationStatus">[] = [];
   let position = 0;
   for (
     let month = DateTime.fromISO(changes[0]!.referencePeriod, { zone: "utc" }).startOf("month");
-    month.endOf("month").toISODate()! <= asOfDate;
+    month.plus({ months: 1 }).toMillis() <= fetched;
     month = month.plus({ months: 1 })
   ) {
     const monthEnd = month.endOf("month").toISODate()!;
@@ -211,10 +214,7 @@ function inputOf(sourceSeriesId: string, input: InputVintage): DerivedInput {
     value: input.value,
     publicationStatus: input.publicationStatus,
     vintage: input.sequence,
-    document:
-      input.documentSha256 && input.documentFetchedAt
-        ? { sha256: input.documentSha256, fetchedAt: input.documentFetchedAt }
-        : null,
+    document: input.documentSha256 ? { sha256: input.documentSha256, fetchedAt: input.documentFetchedAt } : null,
   };
 }
 

@@ -53,7 +53,8 @@ export function releaseValueLookup(db: Database.Database, registry: Registry): (
     const chosen =
       which === "PRODUCED"
         ? releaseVintage(vintages, releaseAt, (seenAt.get(slug, period) as string | undefined) ?? null)
-        : (vintages.filter((vintage) => vintageRecordedAt(vintage) <= releaseAt).at(-1) ?? null);
+        : // A vintage of unknown recording time is not known to have stood when the release happened.
+          (vintages.filter((vintage) => (vintageRecordedAt(vintage) ?? "9999") <= releaseAt).at(-1) ?? null);
     if (!chosen) return null;
     return {
       seriesSlug: slug,

@@ -20,7 +20,8 @@ export function writeServedObservations(index: Database.Database, registry: Regi
     INSERT INTO vintages (series_slug, reference_period, sequence, value, publication_status, recorded_at, run_id, source_updated_at,
       ingested_at, derived_inputs, source, adapter, transformation, derivation, document_sha256, document_fetched_at, note)
     SELECT v.series_slug, v.reference_period, v.sequence, v.value, v.publication_status,
-      strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(v.document_fetched_at, v.ingested_at)),
+      strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN v.document_fetched_at IS NOT NULL THEN v.document_fetched_at
+        WHEN v.document_sha256 IS NULL THEN v.ingested_at END),
       v.run_id, v.source_updated_at, v.ingested_at, v.derived_inputs, v.source, v.adapter, v.transformation, served.derivation,
       v.document_sha256, v.document_fetched_at, v.note
     FROM ledger.vintages v JOIN temp.served_series served ON served.slug = v.series_slug

@@ -16,7 +16,7 @@ const LINKABLE_FREQUENCIES: readonly Series["frequency"][] = ["MONTHLY", "QUARTE
  * latest event of that release up to R published, provided that event is also the release's first after P ended:
  * then that event published P, and the value is the evidence. Anything else (a document older than the events,
  * a release that skipped a period, a period published late) links nothing, and the event stays without a period.
- * Returns the number of events linked.
+ * `keep` records what each document shows as it is applied; `relinkAll` links from everything kept, at a run's end.
  */
 export function createPeriodLinker(registry: Registry) {
   const releasesByUpstream = new Map<string, { series: Series; releases: Release[] }>();
@@ -26,43 +26,105 @@ export function createPeriodLinker(registry: Registry) {
     if (releases.length > 0) releasesByUpstream.set(upstreamSeriesKey(series.upstream), { series, releases });
   }
 
-  return (store: Store, observations: readonly SourceObservation[], retrievedAt: string, run: RunContext): number => {
-    // A document is read no later than the run reads it, whatever its name says.
-    const readBy = retrievedAt < run.at ? retrievedAt : run.at;
-    const newest = new Map<string, SourceObservation>();
-    for (const observation of observations) {
-      if (observation.value === null || !releasesByUpstream.has(observation.seriesId)) continue;
-      const known = newest.get(observation.seriesId);
-      if (!known || observation.referencePeriod > known.referencePeriod) newest.set(observation.seriesId, observation);
-    }
-    let linked = 0;
+  /** Links the event that published `period` of a series, as a document retrieved at `readBy` shows it: 1 or 0. */
+  const linkPeriod = (
+    store: Store,
+    newest: { seriesId: string; referencePeriod: string; value: string },
+    readBy: string,
+    run: RunContext,
+  ): number => {
+    const period = readPeriodText(newest.referencePeriod, SDMX_PERIOD_FORMATS);
+    if (!period || (period.kind !== "MONTH" && period.kind !== "QUARTER")) return 0;
+    const { series, releases } = releasesByUpstream.get(newest.seriesId)!;
     const readByUtc = DateTime.fromISO(readBy, { zone: "utc" });
-    for (const [seriesId, observation] of newest) {
-      const period = readPeriodText(observation.referencePeriod, SDMX_PERIOD_FORMATS);
-      if (!period || (period.kind !== "MONTH" && period.kind !== "QUARTER")) continue;
-      const { series, releases } = releasesByUpstream.get(seriesId)!;
-      const window = decidingDates(period.endDate, readByUtc);
-      for (const release of releases) {
-        const event = publishingEvent(
-          store.liveEventsScheduledBetween(release.slug, window.from, window.to),
-          period.endDate,
-          readBy,
-        );
-        if (!event || event.reference_period !== null) continue;
-        const referencePeriod = JSON.stringify(period);
-        store.recordChange(event.id, run, "reference_period", null, referencePeriod);
-        store.updateEvent({ ...event, reference_period: referencePeriod, updated_at: run.at });
-        const retrieved = readByUtc.toISO({ suppressMilliseconds: true });
-        const detail =
-          `${series.slug} ${period.code} = ${observation.value}, the newest period of a document retrieved ${retrieved}: ` +
-          `this is the latest ${release.name} event by then and the first after ${period.code} ended, so it published ${period.code}`;
-        store.addEvidence(event.id, "VERIFIED_VALUE", run.at, event.scheduled_at, detail, null);
-        linked++;
-      }
+    const window = decidingDates(period.endDate, readByUtc);
+    let linked = 0;
+    for (const release of releases) {
+      const event = publishingEvent(
+        store.liveEventsScheduledBetween(release.slug, window.from, window.to),
+        period.endDate,
+        readBy,
+      );
+      if (!event || event.reference_period !== null) continue;
+      const referencePeriod = JSON.stringify(period);
+      store.recordChange(event.id, run, "reference_period", null, referencePeriod);
+      store.updateEvent({ ...event, reference_period: referencePeriod, updated_at: run.at });
+      const retrieved = readByUtc.toISO({ suppressMilliseconds: true });
+      const detail =
+        `${series.slug} ${period.code} = ${newest.value}, the newest period of a document retrieved ${retrieved}: ` +
+        `this is the latest ${release.name} event by then and the first after ${period.code} ended, so it published ${period.code}`;
+      store.addEvidence(event.id, "VERIFIED_VALUE", run.at, event.scheduled_at, detail, null);
+      linked++;
     }
     return linked;
   };
+
+  return {
+    /**
+     * Keeps the newest period of each linkable series a value document shows (`value_document_periods`), with its fetch:
+     * what `relinkAll` links, at the end of the run, in one order whatever order the documents came in.
+     */
+    keep(store: Store, observations: readonly SourceObservation[], retrievedAt: string, run: RunContext): void {
+      const newest = new Map<string, SourceObservation & { value: string }>();
+      for (const observation of observations) {
+        if (observation.value === null || !releasesByUpstream.has(observation.seriesId)) continue;
+        const known = newest.get(observation.seriesId);
+        if (!known || observation.referencePeriod > known.referencePeriod)
+          newest.set(observation.seriesId, observation as SourceObservation & { value: string });
+      }
+      const keep = store.db.prepare(
+        "INSERT OR IGNORE INTO value_document_periods VALUES (@sha256, @retrievedAt, @seriesId, @period, @value, @at, @runId)",
+      );
+      for (const observation of newest.values())
+        keep.run({
+          sha256: run.document?.sha256 ?? "",
+          retrievedAt,
+          seriesId: observation.seriesId,
+          period: observation.referencePeriod,
+          value: observation.value,
+          at: run.at,
+          runId: run.runId,
+        });
+    },
+    /**
+     * Links from every value document the store kept, as each one's own fetch would, oldest retrieval first (then by
+     * content hash and series, so that which series is named as the evidence never depends on the order of runs);
+     * returns the events linked.
+     */
+    relinkAll(store: Store): number {
+      const rows = store.db
+        .prepare("SELECT * FROM value_document_periods ORDER BY retrieved_at, sha256, series_id")
+        .all() as {
+        sha256: string;
+        retrieved_at: string;
+        series_id: string;
+        reference_period: string;
+        value: string;
+        observed_at: string;
+        run_id: string;
+      }[];
+      let linked = 0;
+      for (const row of rows) {
+        if (!releasesByUpstream.has(row.series_id)) continue;
+        const run: RunContext = {
+          runId: row.run_id,
+          at: row.observed_at,
+          document: { sha256: row.sha256, fetchedAt: row.retrieved_at },
+        };
+        linked += linkPeriod(
+          store,
+          { seriesId: row.series_id, referencePeriod: row.reference_period, value: row.value },
+          readByOf(row.retrieved_at, row.observed_at),
+          run,
+        );
+      }
+      return linked;
+    },
+  };
 }
+
+/** A document is read no later than the run reads it, whatever its name says. */
+const readByOf = (retrievedAt: string, at: string) => (retrievedAt < at ? retrievedAt : at);
 
 type ScheduledEvent = Parameters<typeof releaseStartsAt>[0];
 

@@ -9,13 +9,19 @@ import { dayBounds, isKnownZone } from "../../server/time/zone-clock.ts";
 
 export interface VintageTimes {
   sequence: number;
+  document_sha256?: string | null;
   document_fetched_at: string | null;
   ingested_at: string;
 }
 
-/** When a vintage was recorded, as a UTC instant. */
-export function vintageRecordedAt(vintage: VintageTimes): string {
-  return vintage.document_fetched_at ?? vintage.ingested_at;
+/**
+ * When a vintage was recorded, as a UTC instant: when its document was fetched; null when nothing records that (an old
+ * recording replayed), which counts as earlier than every known time. A vintage kept without a document (recorded
+ * before documents were) was recorded when ingested.
+ */
+export function vintageRecordedAt(vintage: VintageTimes): string | null {
+  if (vintage.document_fetched_at !== null) return vintage.document_fetched_at;
+  return vintage.document_sha256 ? null : vintage.ingested_at;
 }
 
 /**
@@ -44,7 +50,7 @@ export function releaseVintage<V extends VintageTimes>(
   releaseAt: string,
   seenAt: string | null,
 ): V | null {
-  const produced = vintages.find((vintage) => vintageRecordedAt(vintage) >= releaseAt);
+  const produced = vintages.find((vintage) => (vintageRecordedAt(vintage) ?? "") >= releaseAt);
   if (produced) return produced;
   return seenAt !== null && seenAt >= releaseAt ? (vintages.at(-1) ?? null) : null;
 }

@@ -12,7 +12,7 @@ import { appliedFetches } from "./applied-fetches.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
-import { archiveDocument, fetchOrderRecorder, replayPlan, retrievedAtOf } from "./archive.ts";
+import { archiveDocument, fetchOrderRecorder, replayPlan } from "./archive.ts";
 import { DEFAULT_INGEST_MAX_BYTES, documentCeiling } from "./document-ceilings.ts";
 import type { DueRelease } from "./due-releases.ts";
 import {
@@ -26,6 +26,7 @@ import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
+import { relinkFromStore } from "./relink.ts";
 import {
   broughtChanges,
   type IngestSummary,
@@ -73,10 +74,15 @@ interface Document {
   status: number | null;
   etag: string | null;
   lastModified: string | null;
-  /** A replayed fetch's time on record (the archive's fetch record, or an older archive's file name); null for now. */
+  /**
+   * When the ledger saw the document: a replayed fetch's time on record (the archive's fetch record, a sample's sidecar,
+   * an older archive's file name); null for now (a live fetch, or a replayed document whose fetch time is not known).
+   */
   fetchedAt: string | null;
-  /** When the publisher served a replayed fetch, as recorded; null to read it from the name (a dated sample) or take `fetchedAt`. */
+  /** When the publisher served it, where that differs from `fetchedAt` (a replayed fetch of a dated sample); else null. */
   retrievedAt: string | null;
+  /** False for a replayed document whose fetch time nothing records (an old recording): its provenance says null. */
+  fetchTimeKnown: boolean;
   /** The run that fetched a replayed document, as recorded. */
   runId: string | null;
 }
@@ -125,6 +131,12 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     if (unchanged) options.progress("nothing new: the index is left as it is");
     const published = outcome !== "failed" && !unchanged;
     if (published) {
+      const relinking = performance.now();
+      const relinked = relinkFromStore(store, options.registry, lookups);
+      options.progress(
+        `links derived again from the store in ${((performance.now() - relinking) / 1000).toFixed(2)} s: ` +
+          `${relinked.periods} periods, ${relinked.evidence} value evidence, ${relinked.announcements} announcements`,
+      );
       options.progress("publishing the index…");
       const publishing = performance.now();
       await publishIndex(store, options.registry, options.dataDir, {
@@ -185,11 +197,8 @@ function recordedCheck(store: Store, runId: string, at: string, result: SourceRe
     );
     return result;
   } catch (error) {
-    return {
-      ...result,
-      ok: false,
-      detail: `${result.detail}; its check could not be recorded: ${(error as Error).message}`,
-    };
+    const failure = `its check could not be recorded: ${(error as Error).message}`;
+    return { ...result, ok: false, detail: `${result.detail}; ${failure}`, failures: [...result.failures, failure] };
   }
 }
 
@@ -278,7 +287,12 @@ function replaySources(
       etag: null,
       lastModified: null,
       fetchedAt: planned.recorded?.fetchedAt ?? planned.stampedAt,
-      retrievedAt: planned.recorded ? (planned.recorded.retrievedAt ?? planned.recorded.fetchedAt) : null,
+      retrievedAt: planned.recorded?.retrievedAt ?? planned.statedAt ?? null,
+      fetchTimeKnown: planned.recorded
+        ? !planned.recorded.fetchTimeUnknown
+        : planned.statedAt !== undefined
+          ? planned.statedAt !== null
+          : planned.stampedAt !== null,
       runId: planned.recorded?.runId ?? null,
     };
     try {
@@ -291,9 +305,11 @@ function replaySources(
 }
 
 /**
- * Archives one document, records its fetch, and applies it to the store in its own transaction. The time it carries
- * (`at`: first and last seen, evidence, vintages) is when it was fetched: now, or for a replayed fetch of the
- * service's own archive the time on record, so that a replay reproduces the answers of the runs it replays.
+ * Archives one document, records its fetch, and applies it to the store in its own transaction. What it brings is
+ * dated by when the publisher served it (a live fetch: now; a replay: the fetch record or the recording's sidecar), so
+ * a replay at any time records what the runs it replays recorded; values are ingested when the run (or the recorded
+ * run) observed the document. A document whose fetch time nothing records keeps a null `fetchedAt` and is dated by the
+ * run that reads it: the replay's clock is never taken for the publisher's.
  */
 function applyDocument(
   store: Store,
@@ -304,16 +320,27 @@ function applyDocument(
   lookups: Lookups,
   tally: SourceTally,
 ): void {
-  const at = document.fetchedAt ?? new Date(options.now()).toISOString();
-  const retrievedAt = document.retrievedAt ?? retrievedAtOf(document.name, at);
+  // Three times: when the run observed the document (now, or a replayed fetch's run as recorded: its ingestion time),
+  // when the publisher served it (null when nothing records that), and the ledger's time for what it brings (`at`: the
+  // publisher's time where known, so that a replay at any time records the same, else the observation).
+  const observedAt = document.fetchedAt ?? new Date(options.now()).toISOString();
+  const retrievedAt = document.fetchTimeKnown ? (document.retrievedAt ?? observedAt) : null;
+  const at = retrievedAt ?? observedAt;
   const archiveDir = join(options.dataDir, DATA_FILES.archive);
-  const archived = archiveDocument(archiveDir, source.slug, document.body, at, source.extension, store.archivedPath);
+  const archived = archiveDocument(
+    archiveDir,
+    source.slug,
+    document.body,
+    observedAt,
+    source.extension,
+    store.archivedPath,
+  );
   store.recordDocument({
     sha256: archived.sha256,
     runId,
     source: source.slug,
     url: document.url,
-    fetchedAt: at,
+    fetchedAt: observedAt,
     httpStatus: document.status,
     etag: document.etag,
     lastModified: document.lastModified,
@@ -324,8 +351,9 @@ function applyDocument(
     source: source.slug,
     file: basename(archived.path),
     sha256: archived.sha256,
-    fetchedAt: at,
-    retrievedAt: retrievedAt === at ? null : retrievedAt,
+    fetchedAt: observedAt,
+    retrievedAt: retrievedAt === observedAt ? null : retrievedAt,
+    ...(retrievedAt === null ? { fetchTimeUnknown: true } : {}),
     url: document.url,
     runId: document.runId ?? runId,
   });
@@ -338,7 +366,7 @@ function applyDocument(
   if (options.mode.kind === "archive" && source.kind !== "news") {
     const known =
       document.fetchedAt !== null
-        ? fetches.wasApplied(source.slug, archived.sha256, at, lookups.registrySha256)
+        ? fetches.wasApplied(source.slug, archived.sha256, observedAt, lookups.registrySha256)
         : store.wasApplied(source.slug, archived.sha256, lookups.registrySha256);
     if (known) {
       tally.counts.known = (tally.counts.known ?? 0) + 1;
@@ -349,6 +377,7 @@ function applyDocument(
   const run: RunContext = {
     runId: document.runId ?? runId,
     at,
+    ...(observedAt !== at ? { ingestedAt: observedAt } : {}),
     document: { sha256: archived.sha256, fetchedAt: retrievedAt },
   };
   const applyCalendar = (snapshot: CalendarSnapshot) => {
@@ -362,18 +391,19 @@ function applyDocument(
       snapshot.skipped,
     );
   };
-  // Values first, then the periods they confirm for events whose calendar states none.
-  const applyValues = (observations: SourceObservation[]) => ({
-    ...applyObservations(store, lookups.seriesIndex, observations, run, {
+  // Values, and the newest periods they show, which link events whose calendar states none at the end of the run
+  // (relink.ts). A document that cannot be placed in time confirms no release.
+  const applyValues = (observations: SourceObservation[]) => {
+    if (retrievedAt !== null) lookups.linkPeriods.keep(store, observations, retrievedAt, run);
+    return applyObservations(store, lookups.seriesIndex, observations, run, {
       sha256: archived.sha256,
       fetchedAt: retrievedAt,
-    }),
-    linked: lookups.linkPeriods(store, observations, retrievedAt, run),
-  });
+    });
+  };
   const applied = store.transaction(() => {
     const changes =
       source.kind === "calendar"
-        ? applyCalendar(source.parse(document.body, retrievedAt))
+        ? applyCalendar(source.parse(document.body, retrievedAt ?? at))
         : source.kind === "observations"
           ? applyValues(source.parse(document.body))
           : applyAnnouncements(
@@ -384,7 +414,7 @@ function applyDocument(
               run,
             );
     store.markApplied(source.slug, archived.sha256, lookups.registrySha256, runId, at);
-    if (source.kind !== "news") fetches.record(source.slug, archived.sha256, at, lookups.registrySha256, runId);
+    if (source.kind !== "news") fetches.record(source.slug, archived.sha256, observedAt, lookups.registrySha256, runId);
     return changes;
   });
   for (const [name, value] of Object.entries(applied)) tally.counts[name] = (tally.counts[name] ?? 0) + value;
@@ -425,6 +455,7 @@ async function fetchedDocuments(
       lastModified: fetched.lastModified,
       fetchedAt: null,
       retrievedAt: null,
+      fetchTimeKnown: true,
       runId: null,
     });
   }

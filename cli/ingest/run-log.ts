@@ -19,6 +19,7 @@ export function logRunSummary(logger: Logger, summary: IngestSummary): void {
       counts: source.counts,
       skipped: source.skipped ?? [],
       detail: source.detail,
+      failures: source.failures,
     };
     if (source.ok) logger.info(fields, "source ingested");
     else logger.warn(fields, "source incomplete");

@@ -12,6 +12,8 @@ export interface SourceResult {
   counts: Record<string, number>;
   /** Calendar records that did not become events, by reason (also kept in the ledger's `skipped_calendar_records`). */
   skipped?: SkippedByReason[];
+  /** Every document that failed, each with its own message, in the order they failed (also in `detail`). */
+  failures: string[];
 }
 
 /** What an ingestion run came to: its outcome, each source's result and the totals over them. */
@@ -42,22 +44,28 @@ export interface SourceTally {
   failures: string[];
 }
 
-/** A source's line and check: ok when some document was read and none failed. */
+/**
+ * A source's line and check: ok when some document was read and none failed. Every failed document is named with its
+ * own message (numbered when there are several), so the progress line, the log and the run record say what each was.
+ */
 export function sourceResult(source: SourceDefinition, tally: SourceTally): SourceResult {
   const ok = tally.documents > 0 && tally.failures.length === 0;
-  const [failure, ...moreFailures] = tally.failures;
+  const { failures } = tally;
   const detail =
-    failure !== undefined
-      ? `${failure}${moreFailures.length ? `; and ${moreFailures.length} more document${moreFailures.length === 1 ? "" : "s"} failed` : ""}`
-      : tally.documents === 0
-        ? "no documents to read"
-        : describe(tally.documents, tally.counts);
+    failures.length === 1
+      ? failures[0]!
+      : failures.length > 1
+        ? `${failures.length} documents failed: ${failures.map((failure, n) => `(${n + 1}) ${failure}`).join("; ")}`
+        : tally.documents === 0
+          ? "no documents to read"
+          : describe(tally.documents, tally.counts);
   return {
     source: source.slug,
     ok,
     documents: tally.documents,
     detail,
     counts: tally.counts,
+    failures: [...failures],
     ...(source.kind === "calendar" ? { skipped: tally.skipped } : {}),
   };
 }

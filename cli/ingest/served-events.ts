@@ -40,10 +40,10 @@ export function* servedEvents(db: Database.Database, { after: rangeAfter, throug
     "SELECT * FROM event_sources WHERE event_id BETWEEN ? AND ? ORDER BY event_id, first_seen_at, source",
   );
   const evidenceIn = db.prepare(`SELECT event_id, kind, observed_at, released_at, detail, url FROM evidence
-    WHERE event_id BETWEEN ? AND ? ORDER BY event_id, observed_at, kind`);
+    WHERE event_id BETWEEN ? AND ? ORDER BY event_id, observed_at, kind, detail`);
   const changesIn =
     db.prepare(`SELECT event_id, field, old_value, new_value, changed_at, document_sha256, document_fetched_at FROM event_changes
-    WHERE event_id BETWEEN ? AND ? ORDER BY event_id, rowid`);
+    WHERE event_id BETWEEN ? AND ? ORDER BY event_id, changed_at, rowid`);
   let after = rangeAfter;
   for (;;) {
     const slice = eventsInRange.all(after, through, EVENTS_PER_SLICE) as StoredEvent[];

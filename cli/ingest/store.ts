@@ -253,7 +253,7 @@ export function openStore(path: string) {
 export interface ChangeContext {
   runId: string;
   at: string;
-  document?: { sha256: string; fetchedAt: string };
+  document?: { sha256: string; fetchedAt: string | null };
 }
 
 /** Adds the columns a store written by an earlier version lacks (SQLite has no ADD COLUMN IF NOT EXISTS). */

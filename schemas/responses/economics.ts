@@ -38,7 +38,7 @@ const attribution = obj({ text: str(), required: bool() });
 const VALUE_PERIOD_PATTERN = "^[0-9]{4}-(0[1-9]|1[0-2]|Q[1-4])$";
 const valuePeriod = str({ pattern: VALUE_PERIOD_PATTERN });
 
-const archivedDocument = obj({ sha256: str({ pattern: "^[0-9a-f]{64}$" }), fetchedAt: dateTime() });
+const archivedDocument = obj({ sha256: str({ pattern: "^[0-9a-f]{64}$" }), fetchedAt: nullable(dateTime()) });
 
 /** Provenance of every served value (schemas/value-provenance.ts). */
 const provenance = obj({
@@ -78,14 +78,14 @@ const eventValue = nullable(
     publicationStatus: nullable(str()),
     publisherNote: nullable(str()),
     vintage: int({ minimum: 1 }),
-    recordedAt: dateTime(),
+    recordedAt: nullable(dateTime()),
     provenance,
     revisions: arrayOf(
       obj({
         vintage: int({ minimum: 2 }),
         value: nullable(str()),
         publicationStatus: nullable(str()),
-        recordedAt: dateTime(),
+        recordedAt: nullable(dateTime()),
       }),
     ),
   }),
@@ -188,7 +188,11 @@ export const observationsSchema = obj({
 
 /** An observation as the service held it at `asOf`: which vintage it was, and when the service recorded it. */
 const observationAsOf = obj(
-  { ...(observation.properties as Record<string, JsonSchema>), vintage: int({ minimum: 1 }), recordedAt: dateTime() },
+  {
+    ...(observation.properties as Record<string, JsonSchema>),
+    vintage: int({ minimum: 1 }),
+    recordedAt: nullable(dateTime()),
+  },
   ["derived"],
 );
 
@@ -200,7 +204,7 @@ const vintage = obj(
     publicationStatus: nullable(str()),
     publisherNote: nullable(str()),
     sourceUpdatedAt: nullable(dateTime()),
-    recordedAt: dateTime(),
+    recordedAt: nullable(dateTime()),
     runId: str(),
     provenance,
     derived,

@@ -120,7 +120,7 @@ export const economicsRoutes: RouteSpec[] = [
       "Each reference period of one series: its current vintage, the vintage current at an instant (asOf), or every vintage",
     description:
       "Without asOf or vintages: the current vintage of each period, oldest first (as the public route). " +
-      "asOf: each period as the service held it at that instant: its newest vintage recorded by then (recordedAt: the fetch of the document that carried it), with revisionCount, isRevision and previousValue as they were then; periods first recorded later are absent, and an asOf before the series' first ingestion is an empty list. " +
+      "asOf: each period as the service held it at that instant: its newest vintage recorded by then (recordedAt: the fetch of the document that carried it), with revisionCount, isRevision and previousValue as they were then; periods first recorded later are absent, as are vintages whose document's fetch time is not known (recordedAt null: an old recording), and an asOf before the series' first ingestion is an empty list. " +
       "vintages=all: `periods`, each with every vintage recorded (by asOf when given), oldest first, with the run that recorded it and its archived document. Paging counts periods; a page over the 1 MB response ceiling is cut after a whole period (meta.truncated: true, at least one period served) and nextCursor resumes after it.",
     errorCodes: [...storageCodes, "NOT_FOUND"],
     ignoredParameters: [],

@@ -95,8 +95,12 @@ describe("values.availability on the sample archive", () => {
       expect.objectContaining({
         kind: "VERIFIED_VALUE",
         detail:
-          "us-unemployment-rate 2026-07 = 4.1, the newest period of a document retrieved 2026-08-24T00:00:00Z: this is the latest The Employment Situation event by then and the first after 2026-07 ended, so it published 2026-07",
+          "us-nonfarm-payroll-employment 2026-07 = 158858, the newest period of a document retrieved 2026-08-24T23:59:59Z: this is the latest The Employment Situation event by then and the first after 2026-07 ended, so it published 2026-07",
       }),
+    );
+    // The values read before the link are its release's figures all the same (issue 38, item 3: linked at the run's end).
+    expect(jobs.publication.evidence).toContainEqual(
+      expect.objectContaining({ kind: "VERIFIED_VALUE", detail: "us-unemployment-rate 2026-07 = 4.1 (vintage 1)" }),
     );
     // No value says which period the CPI of 2025-10-24 published: it keeps no period rather than an inferred one.
     const october = await entries("from=2025-10-24&to=2025-10-24&release=bls-consumer-price-index");
@@ -133,8 +137,17 @@ describe("periods confirmed by values (BLS, whose calendar states none)", () => 
       )
       .pluck()
       .get(release, date) as string | null;
-  const link = (store: Store, rows: typeof observations, retrievedAt: string) =>
-    linkPeriods(store, rows, retrievedAt, { runId: "run_values", at: "2026-11-21T06:00:00.000Z" });
+  // Each call stands for one document (its own content hash), linked as a run links at its end.
+  let documents = 0;
+  const link = (store: Store, rows: typeof observations, retrievedAt: string) => {
+    const sha256 = String(++documents).padStart(64, "0");
+    linkPeriods.keep(store, rows, retrievedAt, {
+      runId: "run_values",
+      at: "2026-11-21T06:00:00.000Z",
+      document: { sha256, fetchedAt: retrievedAt },
+    });
+    return linkPeriods.relinkAll(store);
+  };
 
   it("links the newest period of a document to the release's latest event before it, when that is its first event after the period", () => {
     const store = scheduleStore();

@@ -35,7 +35,7 @@ describe("an event's changes[]: what its source changed, when it was detected an
     const [moved, ...others] = await eventTitled("International trade in goods", "2023-08-01", "2023-08-31");
     expect(others).toEqual([]);
     expect(moved).toMatchObject({ status: "RESCHEDULED", scheduledDate: "2023-08-17" });
-    const document = { sha256: LATER_SHA256, fetchedAt: "2023-08-01T00:00:00.000Z" };
+    const document = { sha256: LATER_SHA256, fetchedAt: "2023-08-01T23:59:59.000Z" };
     expect(moved!.changes).toEqual([
       { field: "scheduledDate", from: "2023-08-16", to: "2023-08-17", detectedAt: expect.any(String), document },
       { field: "status", from: "SCHEDULED", to: "RESCHEDULED", detectedAt: expect.any(String), document },
@@ -52,7 +52,7 @@ describe("an event's changes[]: what its source changed, when it was detected an
           from: "SCHEDULED",
           to: "CANCELLED",
           detectedAt: expect.any(String),
-          document: { sha256: LATER_SHA256, fetchedAt: "2023-08-01T00:00:00.000Z" },
+          document: { sha256: LATER_SHA256, fetchedAt: "2023-08-01T23:59:59.000Z" },
         },
       ],
     });

@@ -45,8 +45,9 @@ describe("served reference periods and the recorded 2024-2026 values", () => {
 
   it("serves the ECB deposit facility rate in force at each month's end, derived from the ECB's dates of change", async () => {
     const { body } = await service.request(`${OBSERVATIONS}?series=ecb-deposit-facility-rate&from=2025-05&limit=365`);
-    // Changes recorded: 2025-06-11 → 2, 2026-06-17 → 2.25; the recording was fetched on 2026-06-30, so June 2026 has ended
-    // for it and July 2026 has not.
+    // Changes recorded: 2025-06-11 → 2, 2026-06-17 → 2.25; the recording was fetched on 2026-06-30 (its sidecar: the last
+    // second of that day, UTC), before June 2026 had ended, so the series ends with May: the change of 17 June is in no
+    // month yet (issue 38, item 5: the old rule served June from it).
     expect(
       body.data.observations.map((row: { referencePeriod: string; value: string }) => [row.referencePeriod, row.value]),
     ).toEqual([
@@ -63,24 +64,23 @@ describe("served reference periods and the recorded 2024-2026 values", () => {
       ["2026-03", "2"],
       ["2026-04", "2"],
       ["2026-05", "2"],
-      ["2026-06", "2.25"],
     ]);
-    const june = body.data.observations.at(-1);
-    expect(june.provenance).toEqual({
+    const may = body.data.observations.at(-1);
+    expect(may.provenance).toEqual({
       sourceId: "ecb-data",
       adapter: "derive-series",
       derivation: "SERVICE_DERIVED",
       transformation: ["LEVEL_IN_FORCE_AT_PERIOD_END"],
-      document: { sha256: sha256OfSample(KEY_RATES), fetchedAt: "2026-06-30T00:00:00.000Z" },
+      document: { sha256: sha256OfSample(KEY_RATES), fetchedAt: "2026-06-30T23:59:59.000Z" },
     });
-    expect(june.derived.inputs).toEqual([
+    expect(may.derived.inputs).toEqual([
       {
         sourceSeriesId: "FM.B.U2.EUR.4F.KR.DFR.LEV",
-        referencePeriod: "2026-06",
-        sourcePeriod: "2026-06-17",
-        value: "2.25",
+        referencePeriod: "2025-06",
+        sourcePeriod: "2025-06-11",
+        value: "2",
         vintage: 1,
-        document: { sha256: sha256OfSample(KEY_RATES), fetchedAt: "2026-06-30T00:00:00.000Z" },
+        document: { sha256: sha256OfSample(KEY_RATES), fetchedAt: "2026-06-30T23:59:59.000Z" },
       },
     ]);
     // Nothing before the first change the service has read (July 2012), nothing by day.
@@ -167,7 +167,7 @@ describe("served reference periods and the recorded 2024-2026 values", () => {
       "us-ppi-final-demand": ["2026-07", "156.927"],
       // Eurostat lists August 2026 with no data yet: served as the newest period, null.
       "eu-unemployment-rate": ["2026-08", null],
-      "ecb-deposit-facility-rate": ["2026-06", "2.25"],
+      "ecb-deposit-facility-rate": ["2026-05", "2"],
     });
   });
 });

@@ -26,7 +26,7 @@ const STATISTICS: CalendarSource = "central-bank-statistics-calendar";
 
 const sampleFiles = (source: string) =>
   readdirSync(join(SAMPLES_DIR, source))
-    .filter((name) => !name.endsWith(".md"))
+    .filter((name) => !name.endsWith(".md") && !name.endsWith(".fetch.json"))
     .sort()
     .map((name) => readFileSync(join(SAMPLES_DIR, source, name), "utf8"));
 

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { writeDatedDocument } from "../support/dated-documents.ts";
 import { type RunningService, startService } from "../support/service.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 
@@ -43,8 +44,8 @@ describe("a derived series vintaged with its inputs (issue 10, defect 5)", () =>
   beforeAll(async () => {
     expect(REVISED).not.toBe(REAL);
     mkdirSync(join(archive, "bls-api"), { recursive: true });
-    writeFileSync(join(archive, "bls-api", "2026-08-24-bls-5series.json"), REAL);
-    writeFileSync(join(archive, "bls-api", "2026-09-11-bls-5series-revised.json"), REVISED);
+    writeDatedDocument(join(archive, "bls-api", "2026-08-24-bls-5series.json"), REAL);
+    writeDatedDocument(join(archive, "bls-api", "2026-09-11-bls-5series-revised.json"), REVISED);
     summary = await runIngestion({
       dataDir,
       registry: readRegistrySources(new Date("2026-11-21T00:00:00Z")),

@@ -30,7 +30,9 @@ function changedArchive(): string {
   const archive = tempDir("changed-archive");
   cpSync(SAMPLES_DIR, archive, { recursive: true });
   for (const source of readdirSync(archive, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
-    for (const name of readdirSync(join(archive, source.name)).filter((file) => !file.endsWith(".md"))) {
+    for (const name of readdirSync(join(archive, source.name)).filter(
+      (file) => !file.endsWith(".md") && !file.endsWith(".fetch.json"),
+    )) {
       const path = join(archive, source.name, name);
       writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.from("\n")]));
     }

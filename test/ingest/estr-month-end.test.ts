@@ -9,6 +9,7 @@ import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { isTargetBusinessDay, lastTargetBusinessDay } from "../../cli/ingest/target-business-days.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { inputLedgerKey } from "../../schemas/registry.ts";
+import { writeDatedDocument } from "../support/dated-documents.ts";
 import { type RunningService, startService } from "../support/service.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 
@@ -130,7 +131,7 @@ describe("ingested by the real pipeline", () => {
   const ingestEcbData = async (files: Record<string, string>) => {
     const archive = tempDir("estr-archive");
     mkdirSync(join(archive, "ecb-data"));
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(archive, "ecb-data", name), text);
+    for (const [name, text] of Object.entries(files)) writeDatedDocument(join(archive, "ecb-data", name), text);
     const dataDir = tempDir("estr-data");
     const summary = await runIngestion({
       dataDir,

@@ -28,7 +28,7 @@ const CALENDARS = SOURCES.filter((source): source is CalendarSourceDefinition =>
 function recordedTitles(source: CalendarSourceDefinition): Set<string> {
   const folder = join(SAMPLES_DIR, source.slug);
   const titles = new Set<string>();
-  for (const name of readdirSync(folder).filter((file) => !file.endsWith(".md"))) {
+  for (const name of readdirSync(folder).filter((file) => !file.endsWith(".md") && !file.endsWith(".fetch.json"))) {
     for (const event of source.parse(readFileSync(join(folder, name)), "2026-09-12T00:00:00.000Z").events)
       titles.add(event.title);
   }

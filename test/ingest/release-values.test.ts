@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { writeDatedDocument } from "../support/dated-documents.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
 import { type RunningService, startService } from "../support/service.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
@@ -80,10 +81,10 @@ describe("an event's value is the vintage its release produced, with provenance 
       join(archive, "eu-stats-release-calendar", "eurostat-release-calendar-2023-07-19.json"),
     );
     for (const document of [DOCUMENTS.flash, DOCUMENTS.full])
-      writeFileSync(join(archive, "eurostat-sdmx", document.name), document.body);
+      writeDatedDocument(join(archive, "eurostat-sdmx", document.name), document.body);
     first = await ingest("2026-11-21T06:00:00.000Z");
     indexAfterFirst = eventsOf();
-    writeFileSync(join(archive, "eurostat-sdmx", DOCUMENTS.restamped.name), DOCUMENTS.restamped.body);
+    writeDatedDocument(join(archive, "eurostat-sdmx", DOCUMENTS.restamped.name), DOCUMENTS.restamped.body);
     restamp = await ingest("2026-11-22T06:00:00.000Z");
     service = await startService({ seedDataDir: dataDir });
   });

@@ -10,7 +10,9 @@ import { dumpTables, maskRunTimes, rowCounts, type TableDump } from "./sqlite-du
 const fresh = (label: string) => tempDir(`replay-${label}`);
 afterAll(removeTempDirs);
 const sampleFiles = (source: string) =>
-  readdirSync(join(SAMPLES_DIR, source)).filter((name) => !name.startsWith(".") && extname(name) !== ".md");
+  readdirSync(join(SAMPLES_DIR, source)).filter(
+    (name) => !name.startsWith(".") && extname(name) !== ".md" && !name.endsWith(".fetch.json"),
+  );
 const ALL_SAMPLE_FILES = SOURCES.reduce((total, source) => total + sampleFiles(source.slug).length, 0);
 /** What a run changed, by the names the progress lines use. */
 const CHANGE_COUNTS = [

@@ -19,7 +19,10 @@ function archiveWithTruncated(source: string, keepFraction: number): string {
   const archive = tempDir("truncated-archive");
   cpSync(SAMPLES_DIR, archive, { recursive: true });
   const folder = join(archive, source);
-  const newest = readdirSync(folder).sort().at(-1)!;
+  const newest = readdirSync(folder)
+    .filter((name) => !name.endsWith(".fetch.json"))
+    .sort()
+    .at(-1)!;
   const whole = readFileSync(join(folder, newest));
   writeFileSync(join(folder, newest), whole.subarray(0, Math.floor(whole.length * keepFraction)));
   return archive;

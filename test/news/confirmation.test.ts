@@ -142,9 +142,17 @@ describe("confirmation by the publisher's notice, on the sample archive", () => 
     expect(eventAt("ecb-monetary-policy-decision", "2026-07-23").publication.confirmed).toBe(false);
   });
 
-  it("confirms nothing else: every confirmed event is one a notice linked", () => {
+  it("confirms nothing else: every confirmed event is one a notice linked, or one a value confirms", () => {
+    // The values confirm the August 2026 jobs report, CPI and PPI (documents fetched 24 August 2026, linked by value).
+    const byValue = (event: any) =>
+      event.publication.evidence.some((item: { kind: string }) => item.kind === "VERIFIED_VALUE");
+    expect([...events.values()].filter(byValue).map((event) => event.scheduledDate)).toEqual([
+      "2026-08-07",
+      "2026-08-12",
+      "2026-08-13",
+    ]);
     const confirmed = [...events.values()]
-      .filter((event) => event.publication.confirmed)
+      .filter((event) => event.publication.confirmed && !byValue(event))
       .map((event) => event.id)
       .sort();
     expect(confirmed).toEqual([...linkedEventIds.values()].sort());

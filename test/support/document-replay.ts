@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { SAMPLES_DIR, tempDir } from "../ingest/cli-process.ts";
+import { writeDatedDocument } from "./dated-documents.ts";
 
 /**
  * Value documents replayed from an archive through the real pipeline, one run each, for the questions about a series'
@@ -55,7 +56,7 @@ export async function ingestEachInItsOwnRun(
     join(archive, "eu-stats-release-calendar", calendar),
   );
   for (const [i, document] of documents.entries()) {
-    writeFileSync(join(archive, "eurostat-sdmx", document.name), document.body);
+    writeDatedDocument(join(archive, "eurostat-sdmx", document.name), document.body);
     const run = (into?.runsBefore ?? 0) + i;
     const summary = await runIngestion({
       dataDir,

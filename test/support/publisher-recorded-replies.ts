@@ -68,7 +68,7 @@ function filesOf(dir: string, source: string): string[] {
   const folder = join(dir, source);
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
-    .filter((name) => !name.startsWith(".") && extname(name) !== ".md")
+    .filter((name) => !name.startsWith(".") && extname(name) !== ".md" && !name.endsWith(".fetch.json"))
     .sort()
     .map((name) => join(folder, name));
 }

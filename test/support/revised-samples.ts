@@ -31,7 +31,7 @@ interface BlsSeries {
 
 function dataFiles(dir: string, source: string): string[] {
   return readdirSync(join(dir, source))
-    .filter((name) => !name.startsWith(".") && !name.endsWith(".md"))
+    .filter((name) => !name.startsWith(".") && !name.endsWith(".md") && !name.endsWith(".fetch.json"))
     .map((name) => join(dir, source, name));
 }
 

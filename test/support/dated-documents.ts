@@ -1,0 +1,27 @@
+import { writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import { FETCH_SIDECAR_SUFFIX } from "../../cli/ingest/fetch-sidecar.ts";
+
+/**
+ * Writes a test's document into an archive folder with the fetch time it stands for in a sidecar, as the sample archive
+ * states its recordings' (cli/ingest/fetch-sidecar.ts): the test's own convention is the first `YYYY-MM-DD` (or
+ * `YYYY-MM-DDTHH:MM:SSZ`) in the name, at midnight UTC for a day. A replay reads the sidecar, never the name.
+ */
+export function writeDatedDocument(path: string, body: string | Buffer): void {
+  writeFileSync(path, body);
+  stateFetchTime(path, fetchTimeInName(basename(path)));
+}
+
+/** States when the document at `path` was fetched, in its sidecar. */
+export function stateFetchTime(path: string, fetchedAt: string | null): void {
+  writeFileSync(
+    `${path}${FETCH_SIDECAR_SUFFIX}`,
+    `${JSON.stringify({ fetchedAt, stated: "a test's document: the time its name stands for" })}\n`,
+  );
+}
+
+function fetchTimeInName(name: string): string {
+  const match = /(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)?/.exec(name);
+  if (!match) throw new Error(`${name}: no date in the name to stand for its fetch time`);
+  return `${match[1]}${match[2] ?? "T00:00:00Z"}`;
+}
