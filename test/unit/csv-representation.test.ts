@@ -17,7 +17,7 @@ const code = (run: () => unknown) => {
 };
 
 describe("choosing JSON or CSV", () => {
-  it("takes format first, any case, blank as absent; else Accept by q-value, JSON on a tie or when neither is named", () => {
+  it("takes format first, any case, blank as absent; else Accept by q-value, JSON for */* or when neither is named", () => {
     expect(chooseRepresentation("?format=csv", "application/json")).toBe("csv");
     expect(chooseRepresentation("?format=CSV", null)).toBe("csv");
     expect(chooseRepresentation("?format=json", "text/csv")).toBe("json");
@@ -31,6 +31,20 @@ describe("choosing JSON or CSV", () => {
     expect(chooseRepresentation("", "*/*")).toBe("json");
     expect(chooseRepresentation("", "text/*")).toBe("csv");
     expect(chooseRepresentation("", "text/html")).toBe("json");
+    // At equal weight the range named more exactly wins, then the one named first.
+    expect(chooseRepresentation("", "text/*, application/json")).toBe("json");
+    expect(chooseRepresentation("", "application/*, text/csv")).toBe("csv");
+  });
+
+  it("matches Accept ranges with parameters to the types as sent (the answer's own Content-Type asks for CSV)", () => {
+    expect(chooseRepresentation("", "text/csv; charset=utf-8")).toBe("csv");
+    expect(chooseRepresentation("", "text/csv;header=present")).toBe("csv");
+    expect(chooseRepresentation("", "text/csv; charset=utf-8; header=present")).toBe("csv");
+    expect(chooseRepresentation("", "text/csv; charset=UTF-8")).toBe("csv");
+    expect(chooseRepresentation("", "application/json; charset=utf-8, text/csv;q=0.5")).toBe("json");
+    // A form this service does not write is not CSV: JSON, never 406.
+    expect(chooseRepresentation("", "text/csv; header=absent")).toBe("json");
+    expect(chooseRepresentation("", "text/csv; charset=iso-8859-1")).toBe("json");
     expect(code(() => chooseRepresentation("?format=xml", null))).toBe("VALIDATION_FAILED");
   });
 
