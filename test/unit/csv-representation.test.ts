@@ -98,6 +98,24 @@ describe("the CSV form", () => {
     ).toBe(`${table.header.join(",")}\r\n`);
   });
 
+  it("writes every cell as the JSON has it: no formula guard, negative numbers exact, unicode as UTF-8 without a BOM", () => {
+    // The decision documented in docs/api.md (CSV, "Opened in a spreadsheet"): a guard would change values and text.
+    const notes = ["=SUM(A1:A2)", "+1 (revised)", "-", "@here", "Zürich, “Ünïcödé” 🌍", "\tindented"];
+    const values = ["-0.3", "+0.1", "-1.0E-5", "-310.326", "0", "-0"];
+    const data = {
+      series,
+      observations: notes.map((note, index) => observation(`2024-0${index + 1}`, values[index]!, note)),
+    };
+    const text = prepareCsvAnswer({ data }, PUBLIC_OBSERVATIONS_CSV, request).data.content.toString();
+    expect(text.charCodeAt(0)).not.toBe(0xfeff);
+    const table = parseCsv(text);
+    expect(table.rows.map((row) => row[table.header.indexOf("publisherNote")])).toEqual(notes);
+    expect(table.rows.map((row) => row[table.header.indexOf("value")])).toEqual(values);
+    // Only a field holding a comma, a quote or a line break is quoted.
+    expect(text).toContain(",-0.3,,=SUM(A1:A2),");
+    expect(text).toContain(',"Zürich, “Ünïcödé” 🌍",');
+  });
+
   it("cuts a page over the response ceiling after a whole row, its next link resuming there", () => {
     const note = "n".repeat(10_000);
     const rows = Array.from({ length: 150 }, (_, index) => observation(`p${index}`, String(index), note));
