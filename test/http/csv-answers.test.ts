@@ -47,6 +47,7 @@ function expectSameValues(json: Answer, csv: Answer, form: CsvForm): void {
   });
 }
 
+const BROWSER_ORIGIN = "https://app.example.com";
 const CREDENTIALED_RANGE = "from=2023-01-01&to=2024-01-31";
 
 describe("CSV answers over the sample archive", () => {
@@ -66,7 +67,11 @@ describe("CSV answers over the sample archive", () => {
   };
 
   beforeAll(async () => {
-    service = await startService({ seedDataDir: await sampleDataDir(), clock: fakeClock("2026-11-21T12:00:00Z") });
+    service = await startService({
+      seedDataDir: await sampleDataDir(),
+      clock: fakeClock("2026-11-21T12:00:00Z"),
+      corsOrigins: [BROWSER_ORIGIN],
+    });
     get = credentialedClient(service);
   });
   afterAll(() => service.close());
@@ -264,5 +269,26 @@ describe("CSV answers over the sample archive", () => {
     expect(service.edgeAnswers()).toBe(before + 1);
     expect([typeOf(atTheEdge), atTheEdge.text]).toEqual([CSV_TYPE, viaH3.text]);
     expect(keptLine(atTheEdge)).toMatchObject({ cache: "kept", status: 200 });
+  });
+
+  it("lets a browser on a listed origin ask for CSV and read its Link and ETag", async () => {
+    const path = "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa&limit=5";
+    const preflight = await fetch(service.url + path, {
+      method: "OPTIONS",
+      headers: {
+        origin: BROWSER_ORIGIN,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "accept",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")?.split(",")).toContain("accept");
+    const csv = await service.request(path, { headers: { origin: BROWSER_ORIGIN, accept: "text/csv" } });
+    expect(csv.headers.get("content-type")).toBe(CSV_TYPE);
+    expect(csv.headers.get("access-control-allow-origin")).toBe(BROWSER_ORIGIN);
+    expect(csv.headers.get("access-control-expose-headers")?.split(",")).toEqual(
+      expect.arrayContaining(["link", "etag"]),
+    );
+    expect(csv.headers.get("vary")).toBe("origin, accept");
   });
 });
