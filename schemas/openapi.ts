@@ -135,7 +135,12 @@ function commonHeaders(route: RouteSpec): Record<string, unknown> {
       description: `public, max-age=${route.publicCacheSeconds}`,
       schema: { type: "string" },
     };
-    headers.ETag = { description: "Weak validator over the data section.", schema: { type: "string" } };
+    headers.ETag = {
+      description: route.csv
+        ? "Weak validator over the data section (JSON) or the whole body (CSV): each form has its own."
+        : "Weak validator over the data section.",
+      schema: { type: "string" },
+    };
   }
   return headers;
 }
