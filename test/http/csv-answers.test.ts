@@ -197,6 +197,9 @@ describe("CSV answers over the sample archive", () => {
     expect((await service.request(`${path}&format=JSON`, { headers: { accept: "text/csv" } })).body.data).toEqual(
       json.body.data,
     );
+    // Given twice, the first counts (docs/api.md, Parameters), blank or not.
+    expect((await service.request(`${path}&format=csv&format=json`)).text).toBe(csv.text);
+    expect((await service.request(`${path}&format=&format=csv`)).body.data).toEqual(json.body.data);
 
     const unknown = await service.request("/api/public/v1/economics/observations?series=no-such-series&format=csv");
     expect(unknown.status).toBe(404);
