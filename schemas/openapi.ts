@@ -28,7 +28,7 @@ const DESCRIPTION = [
   "Every success body is `{ data, meta }` (the OpenAPI document itself is served bare); every failure is `{ error: { code, message, requestId } }`. Branch on error.code; messages are not part of the contract.",
   "Rate limits are fixed windows counted per route name and per client (API key on credentialed routes, client address on public ones) on each instance; RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset are sent on every answer.",
   "Every GET operation also answers HEAD: the same status and headers as its GET, without a body; HEAD operations are not listed separately.",
-  'The list answers of the economics routes (observations, releases, calendars, events) also come as CSV: `format=csv` or `Accept: text/csv` (format wins; JSON when neither is asked, or on a tie). RFC 4180 with CRLF line ends and one header row; one row per record as each operation describes; every cell is the JSON\'s value as the JSON writes it (the publisher\'s exact decimal strings; true/false; null is an empty field). The same parameters, paging and errors (errors stay JSON): the next page is a `Link: <…>; rel="next"` header (absent on the last page) and each publisher\'s terms a `Link: <terms>; rel="license"; title="<licence>"; source="<sourceId>"; required="true|false"; modified="true|false"` header, the CSV form of meta.attributionRecords. Those answers send `Vary: Accept`.',
+  'The list answers of the economics routes (observations, releases, calendars, events) also come as CSV: `format=csv` or `Accept: text/csv` (format wins; JSON when neither is asked, or for `*/*`). RFC 4180 with CRLF line ends and one header row; one row per record as each operation describes; every cell is the JSON\'s value as the JSON writes it (the publisher\'s exact decimal strings; true/false; null is an empty field). The same parameters, paging and errors (errors stay JSON): the next page is a `Link: <…>; rel="next"` header (absent on the last page) and each publisher\'s terms a `Link: <terms>; rel="license"; title="<licence>"; source="<sourceId>"; required="true|false"; modified="true|false"` header, the CSV form of meta.attributionRecords. Those answers send `Vary: Accept`.',
   `Economic events carry derivedState, computed per request from the clock and never stored: ${DERIVED_STATES.join(", ")}. PAST_DUE_AWAITING_CONFIRMATION means the scheduled time (for a date-only event, the end of its scheduled date in the source zone) has passed without evidence of publication; CONFIRMED_PUBLISHED means publication.confirmed is true; DUE_TODAY means the scheduled date is today in the source zone and the scheduled time (if any) has not passed; UPCOMING is everything earlier; CANCELLED_AT_SOURCE means the source removed the event (status CANCELLED).`,
 ].join("\n\n");
 
@@ -137,7 +137,12 @@ function commonHeaders(route: RouteSpec): Record<string, unknown> {
       description: `public, max-age=${route.publicCacheSeconds}`,
       schema: { type: "string" },
     };
-    headers.ETag = { description: "Weak validator over the data section.", schema: { type: "string" } };
+    headers.ETag = {
+      description: route.csv
+        ? "Weak validator over the data section (JSON) or the whole body (CSV): each form has its own."
+        : "Weak validator over the data section.",
+      schema: { type: "string" },
+    };
   }
   return headers;
 }

@@ -1,7 +1,8 @@
 import { type H3Event, handleCors } from "h3";
 import type { HeaderReader } from "./api-request.ts";
 
-const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type"];
+// Accept chooses JSON or CSV (negotiation.ts); a browser asks leave to send it when its value is not CORS-safelisted.
+const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type", "accept"];
 const CORS_EXPOSED_HEADERS = [
   "x-request-id",
   "ratelimit-limit",

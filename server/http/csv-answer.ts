@@ -1,23 +1,22 @@
 import { stringify } from "csv-stringify/sync";
-import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import { CSV_MEDIA_TYPE, type CsvForm, cellText, valueAt } from "../../schemas/responses/csv-tables.ts";
 import type { AttributionRecord } from "./attribution-records.ts";
-import { type PreparedAnswer, SerialisedData } from "./respond.ts";
-import type { RouteResult } from "./route-handler.ts";
+import { fittedToCeiling, type PreparedAnswer, SerialisedData } from "./respond.ts";
+import type { KeptPart, RouteResult } from "./route-handler.ts";
 
 /**
  * The CSV form of a list answer (schemas/responses/csv-tables.ts): RFC 4180 (CRLF line ends; a field holding a comma,
  * a quote or any line break quoted), one header row, one row per record. What JSON says in `meta` travels in
  * headers: the next page as `Link: <…>; rel="next"` and each publisher's terms as `Link: <terms>; rel="license"`.
- * Like the JSON, a page over the response ceiling is cut to fit when the route says how; the next link then resumes
- * after the last row's record.
+ * Like the JSON (respond.ts, fittedToCeiling), a page over the response ceiling is cut to fit when the route says how;
+ * the next link then resumes after the last row's record.
  */
 export function prepareCsvAnswer(
   result: RouteResult,
   form: CsvForm,
   request: { pathname: string; search: string },
 ): PreparedAnswer {
-  const prepare = (data: unknown, meta: Record<string, unknown> | undefined): PreparedAnswer => {
+  const prepare = ({ data, meta }: KeptPart): PreparedAnswer => {
     const body = new SerialisedData(csvText(form, data as Record<string, unknown>));
     const link = linkHeader(meta, request);
     return {
@@ -31,22 +30,7 @@ export function prepareCsvAnswer(
       headers: link === "" ? {} : { link },
     };
   };
-  const whole = prepare(result.data, result.meta);
-  const cut = result.cut;
-  if (!cut || whole.fixedBytes <= RESPONSE_CEILING_BYTES) return whole;
-  const keeping = (n: number) => {
-    const kept = cut.keep(n);
-    return prepare(kept.data, kept.meta);
-  };
-  // As for JSON (respond.ts): at least the first record, so that the next link always moves on.
-  let low = Math.min(1, cut.count);
-  let high = cut.count - 1;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (keeping(middle).fixedBytes <= RESPONSE_CEILING_BYTES) low = middle;
-    else high = middle - 1;
-  }
-  return keeping(low);
+  return fittedToCeiling(prepare(result), result.cut, prepare);
 }
 
 function csvText(form: CsvForm, data: Record<string, unknown>): string {

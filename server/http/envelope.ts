@@ -8,10 +8,9 @@ import { isoInstant } from "../time/iso-instant.ts";
 import type { ApiError } from "./api-error.ts";
 import type { HeaderReader } from "./api-request.ts";
 import type { Compressor } from "./compression.ts";
+import { JSON_MEDIA_TYPE } from "./negotiation.ts";
 import { matchesIfNoneMatch, type PreparedAnswer, responseBody, serialiseError, varyOnEncoding } from "./respond.ts";
 import type { ResponseBody } from "./spliced-body.ts";
-
-const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 
 /**
  * An answer as the pipeline hands it to a transport: status, headers and body (no `Headers` or `Response` object).

@@ -1,4 +1,5 @@
 import Negotiator from "negotiator";
+import { CSV_MEDIA_TYPE } from "../../schemas/responses/csv-tables.ts";
 import { ApiError } from "./api-error.ts";
 import { givenValue } from "./params.ts";
 
@@ -11,9 +12,15 @@ import { givenValue } from "./params.ts";
 export type ContentCoding = "br" | "gzip";
 export type Representation = "json" | "csv";
 
+export const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
+
 const CODINGS_BY_PREFERENCE = ["br", "gzip", "identity"];
-/** JSON first: a client that accepts both equally (`*\/*`) gets JSON, as before CSV existed. */
-const MEDIA_TYPES_BY_PREFERENCE = ["application/json", "text/csv"];
+/**
+ * The media types as they are sent, parameters included: negotiator matches an Accept range that names parameters
+ * (`text/csv; charset=utf-8`, the answer's own Content-Type) only to a type offered with the same ones. JSON first:
+ * a client that accepts both equally (`*\/*`) gets JSON, as before CSV existed.
+ */
+const MEDIA_TYPES_BY_PREFERENCE = [JSON_MEDIA_TYPE, CSV_MEDIA_TYPE];
 const REPRESENTATIONS: readonly Representation[] = ["json", "csv"];
 /** More distinct header values than this and a memo starts again. */
 const MEMO_LIMIT = 256;
@@ -38,8 +45,8 @@ export function chooseCoding(acceptEncoding: string | null): ContentCoding | nul
 
 /**
  * The representation of an answer on a route with a CSV form: `format` (`json` or `csv`, any case; blank is absent;
- * anything else VALIDATION_FAILED) wins; else `Accept` (q-values honoured, JSON on a tie or when neither is named:
- * an answer is never refused for its Accept header).
+ * anything else VALIDATION_FAILED) wins; else `Accept` (q-values honoured; at equal weight the range named first,
+ * JSON for `*\/*` or when neither is named: an answer is never refused for its Accept header).
  */
 export function chooseRepresentation(search: string, accept: string | null): Representation {
   // Most requests name no format: the query is parsed only when it may (a percent-encoded name included).
@@ -55,7 +62,7 @@ export function chooseRepresentation(search: string, accept: string | null): Rep
   const known = representationByHeader.get(accept);
   if (known !== undefined) return known;
   const chosen = preferred(accept, "accept", "mediaType", MEDIA_TYPES_BY_PREFERENCE);
-  return remember(representationByHeader, accept, chosen === "text/csv" ? "csv" : "json");
+  return remember(representationByHeader, accept, chosen === CSV_MEDIA_TYPE ? "csv" : "json");
 }
 
 /**

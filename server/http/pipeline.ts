@@ -26,7 +26,7 @@ import {
   startRequest,
   UNREAD_REQUEST,
 } from "./envelope.ts";
-import { chooseRepresentation } from "./negotiation.ts";
+import { chooseRepresentation, type Representation } from "./negotiation.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
 import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
 import type { RouteHandler, RouteResult } from "./route-handler.ts";
@@ -73,7 +73,7 @@ export interface Pipeline {
   ): HttpAnswer;
   /** A failure no step answered (a transport could not write the answer): the contract's INTERNAL error. */
   answerFailure(error: unknown): HttpAnswer;
-  /** Whether an answer is kept for this exact URL (path and query): a route known to answer it at once. */
+  /** Whether an answer is kept for this exact URL (path and query), JSON or CSV: a route known to answer it at once. */
   holds(url: string): boolean;
 }
 
@@ -152,8 +152,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     state: RequestState,
     csv: CsvForm | undefined,
   ): PreparedAnswer | Promise<PreparedAnswer> {
-    // A URL's CSV form is kept beside its JSON, under a key no URL can be (a URL holds no space).
-    const url = csv ? `${request.pathname}${request.search} csv` : request.pathname + request.search;
+    const url = keyOf(request.pathname + request.search, csv ? "csv" : "json");
     const generation = route.generation?.() ?? NO_GENERATION;
     const kept = context.answers.find(url, generation, state.now);
     if (kept) {
@@ -277,8 +276,16 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       applyCors("GET", NO_HEADERS, state.headers, context.corsOrigins, []);
       return answerError(state, toApiError(error));
     },
-    holds: (url) => context.answers.holds(url),
+    holds: (url) => context.answers.holds(keyOf(url, "json")) || context.answers.holds(keyOf(url, "csv")),
   };
+}
+
+/**
+ * The answer cache's key for one representation of a URL: its CSV form is kept beside its JSON, under a key no URL
+ * can be (a URL holds no space), so that neither is ever served for the other.
+ */
+function keyOf(url: string, representation: Representation): string {
+  return representation === "csv" ? `${url} csv` : url;
 }
 
 const NO_HEADERS: HeaderReader = { get: () => null, has: () => false };

@@ -3,7 +3,7 @@ import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import type { ApiError } from "./api-error.ts";
 import { COMPRESSION_MIN_BYTES, type Compressor } from "./compression.ts";
 import { type ContentCoding, chooseCoding } from "./negotiation.ts";
-import type { RouteResult } from "./route-handler.ts";
+import type { KeptPart, RouteResult } from "./route-handler.ts";
 import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.ts";
 
 /**
@@ -98,18 +98,23 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
       size: serialised.byteLength + metaRest.length,
     };
   };
-  const fits = (answer: PreparedAnswer) =>
-    answer.fixedBytes + (answer.bare ? 0 : PLACEHOLDER_OWN_MEMBERS_LENGTH) <= RESPONSE_CEILING_BYTES;
   const whole = prepare(result.data, result.meta, result.cut ? false : null);
-  if (!result.cut || fits(whole)) return whole;
+  return fittedToCeiling(whole, result.cut, (kept) => prepare(kept.data, kept.meta, true));
+}
 
-  const cut = result.cut;
-  const keeping = (n: number) => {
-    const kept = cut.keep(n);
-    return prepare(kept.data, kept.meta, true);
-  };
-  // At least the first entry is served, over the ceiling if it alone is: an empty page would hand back a cursor that
-  // never moves, and the client could never get past that entry.
+/**
+ * The answer, or, when it is over the response ceiling and its route says how to cut it (RouteResult.cut), the
+ * answer to its longest first part that fits, built by `build`: JSON and CSV forms alike (csv-answer.ts). At least
+ * the first entry is served, over the ceiling if it alone is: an empty page would hand back a cursor that never moves,
+ * and the client could never get past that entry.
+ */
+export function fittedToCeiling(
+  whole: PreparedAnswer,
+  cut: RouteResult["cut"],
+  build: (kept: KeptPart) => PreparedAnswer,
+): PreparedAnswer {
+  if (!cut || fits(whole)) return whole;
+  const keeping = (n: number) => build(cut.keep(n));
   let low = Math.min(1, cut.count);
   let high = cut.count - 1;
   while (low < high) {
@@ -118,6 +123,11 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
     else high = middle - 1;
   }
   return keeping(low);
+}
+
+/** Whether the answer's body, with its own two members where it has an envelope, is within the response ceiling. */
+function fits(answer: PreparedAnswer): boolean {
+  return answer.fixedBytes + (answer.bare ? 0 : PLACEHOLDER_OWN_MEMBERS_LENGTH) <= RESPONSE_CEILING_BYTES;
 }
 
 const BODY_HEAD = `{"data":`;

@@ -16,7 +16,7 @@ export interface RouteResult {
   /** `meta` fields the same in every answer of the route, serialised once (placed after `meta`'s other fields). */
   staticMeta?: StaticMeta;
   /** For list answers: how to rebuild the answer with only the first `n` items when it exceeds the response ceiling. */
-  cut?: { count: number; keep(n: number): { data: unknown; meta?: Record<string, unknown> } };
+  cut?: { count: number; keep(n: number): KeptPart };
   /**
    * Until when (epoch milliseconds, `Infinity` for as long as the data does not change) this answer stays exactly
    * true for the same parameters: the next instant at which anything in it depends differently on the clock. Routes
@@ -30,6 +30,12 @@ export interface RouteResult {
   stillCurrent?: () => boolean;
   /** Headers of this one answer beyond the common ones (a started run's `Location`); for answers that are never kept. */
   headers?: Record<string, string>;
+}
+
+/** A list answer with only its first items (RouteResult.cut): its `data` and route-specific `meta`. */
+export interface KeptPart {
+  data: unknown;
+  meta?: Record<string, unknown>;
 }
 
 export type RouteHandler = (input: RouteInput) => RouteResult | Promise<RouteResult>;

@@ -41,7 +41,8 @@ function wordsOf(text: string): string[] {
 export function parseSearch(raw: string | null): string[] | null {
   const text = givenValue(raw);
   if (text === null) return null;
-  if (text.length > REGISTRY_SEARCH.maxCharacters)
+  // Characters are code points, as for the place search's `q`: a letter outside the BMP counts once.
+  if ([...text].length > REGISTRY_SEARCH.maxCharacters)
     throw new ApiError("VALIDATION_FAILED", `q is longer than ${REGISTRY_SEARCH.maxCharacters} characters.`);
   const words = [...new Set(wordsOf(text))];
   if (words.length === 0) throw new ApiError("VALIDATION_FAILED", "q holds no word (letters or digits).");

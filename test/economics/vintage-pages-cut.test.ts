@@ -72,4 +72,27 @@ describe("vintages=all pages over the response ceiling", () => {
     expect(truncated[0]).toBe(true);
     expect(truncated.at(-1)).toBe(false);
   });
+
+  it("cuts the CSV form to 1 MB as well, its Link rel=next resuming after the last row until every vintage came once", async () => {
+    const rows: string[][] = [];
+    let pages = 0;
+    let target: string | null =
+      `/api/v1/economics/series/${HICP_SERIES}/observations?vintages=all&limit=10000&format=csv`;
+    while (target !== null) {
+      const response = await get(target);
+      pages += 1;
+      expect(response.status).toBe(200);
+      expect(Buffer.byteLength(response.text)).toBeLessThanOrEqual(RESPONSE_CEILING_BYTES);
+      const { header, rows: page } = response.csv!;
+      expect(page.length).toBeGreaterThan(0);
+      const at = (name: string) => header.indexOf(name);
+      rows.push(...page.map((row) => [row[at("referencePeriod")]!, row[at("sequence")]!]));
+      const next = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "");
+      target = next ? next[1]! : null;
+    }
+    expect(pages).toBeGreaterThan(1);
+    expect(rows).toEqual(
+      PERIODS.flatMap((period) => Array.from({ length: VINTAGE_COUNT }, (_, index) => [period, String(index + 1)])),
+    );
+  });
 });

@@ -22,6 +22,17 @@ const column = (answer: Answer, name: string): string[] => {
   return answer.csv!.rows.map((row) => row[at]!);
 };
 const text = (value: unknown) => (value === null || value === undefined ? "" : String(value));
+const JSON_TYPE = "application/json; charset=utf-8";
+const CSV_TYPE = "text/csv; charset=utf-8; header=present";
+/** The `rel="license"` links of an answer's Link header, in order. */
+const licenceLinks = (answer: Answer): string[] =>
+  (answer.headers.get("link") ?? "").split(/,\s*(?=<)/).filter((link) => link.includes('rel="license"'));
+/** The Link header's form of the JSON's attribution records (docs/api.md, CSV). */
+const licencesOf = (json: Answer): string[] =>
+  json.body.meta.attributionRecords.map(
+    (record: Row) =>
+      `<${record.termsUrl}>; rel="license"; title="${record.licenseName}"; source="${record.sourceId}"; required="${record.required}"; modified="${record.modifiedByService}"`,
+  );
 
 /** Every cell of the CSV equals the JSON value its column names, row by row (the JSON read by the declared paths). */
 function expectSameValues(json: Answer, csv: Answer, form: CsvForm): void {
@@ -36,6 +47,7 @@ function expectSameValues(json: Answer, csv: Answer, form: CsvForm): void {
   });
 }
 
+const BROWSER_ORIGIN = "https://app.example.com";
 const CREDENTIALED_RANGE = "from=2023-01-01&to=2024-01-31";
 
 describe("CSV answers over the sample archive", () => {
@@ -48,12 +60,18 @@ describe("CSV answers over the sample archive", () => {
     const csv = await ask(`${path}${path.includes("?") ? "&" : "?"}format=csv`);
     const accepted = await ask(path, { headers: { accept: "text/csv" } });
     expect(accepted.text).toBe(csv.text);
-    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
+    expect(csv.headers.get("content-type")).toBe(CSV_TYPE);
+    // Every route's CSV names the publishers' terms its JSON names.
+    expect(licenceLinks(csv)).toEqual(licencesOf(json));
     return { json, csv };
   };
 
   beforeAll(async () => {
-    service = await startService({ seedDataDir: await sampleDataDir(), clock: fakeClock("2026-11-21T12:00:00Z") });
+    service = await startService({
+      seedDataDir: await sampleDataDir(),
+      clock: fakeClock("2026-11-21T12:00:00Z"),
+      corsOrigins: [BROWSER_ORIGIN],
+    });
     get = credentialedClient(service);
   });
   afterAll(() => service.close());
@@ -143,14 +161,8 @@ describe("CSV answers over the sample archive", () => {
     const second = await service.request(target);
     const secondJson = await service.request(`${path}&cursor=${json.body.meta.nextCursor}`);
     expectSameValues(secondJson, second, formOf("public.economics.observations"));
-    const licences = links.filter((link) => link.includes('rel="license"'));
-    expect(licences).toEqual(
-      json.body.meta.attributionRecords.map(
-        (record: Row) =>
-          `<${record.termsUrl}>; rel="license"; title="${record.licenseName}"; source="${record.sourceId}"; required="${record.required}"; modified="${record.modifiedByService}"`,
-      ),
-    );
-    expect(licences.length).toBeGreaterThan(0);
+    expect(licenceLinks(first)).toEqual(licencesOf(json));
+    expect(licenceLinks(first).length).toBeGreaterThan(0);
     // The last page has no next link.
     const last = await service.request(
       "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa&limit=365&format=csv",
@@ -175,16 +187,19 @@ describe("CSV answers over the sample archive", () => {
     expect(notModified.status).toBe(304);
     // The answer kept for the URL as JSON is not served to a CSV request, nor the other way round.
     const jsonAgain = await service.request(path);
-    expect(jsonAgain.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(jsonAgain.headers.get("content-type")).toBe(JSON_TYPE);
     expect(jsonAgain.body.data).toEqual(json.body.data);
     expect(service.logEntries.filter((entry) => entry.cache === "kept").length).toBeGreaterThan(0);
     for (const accept of ["application/json", "*/*", "text/csv;q=0.5, application/json", "text/html"]) {
       const answer = await service.request(path, { headers: { accept } });
-      expect(answer.headers.get("content-type"), accept).toBe("application/json; charset=utf-8");
+      expect(answer.headers.get("content-type"), accept).toBe(JSON_TYPE);
     }
     expect((await service.request(`${path}&format=JSON`, { headers: { accept: "text/csv" } })).body.data).toEqual(
       json.body.data,
     );
+    // Given twice, the first counts (docs/api.md, Parameters), blank or not.
+    expect((await service.request(`${path}&format=csv&format=json`)).text).toBe(csv.text);
+    expect((await service.request(`${path}&format=&format=csv`)).body.data).toEqual(json.body.data);
 
     const unknown = await service.request("/api/public/v1/economics/observations?series=no-such-series&format=csv");
     expect(unknown.status).toBe(404);
@@ -194,15 +209,89 @@ describe("CSV answers over the sample archive", () => {
     expect(badFormat.body.error.code).toBe("VALIDATION_FAILED");
     const unauthorised = await service.request("/api/v1/economics/events?format=csv");
     expect(unauthorised.status).toBe(401);
-    expect(unauthorised.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(unauthorised.headers.get("content-type")).toBe(JSON_TYPE);
     // Routes without a CSV form answer JSON whatever is asked.
     const registry = await service.request("/api/v1/economics/indicators?format=csv");
-    expect(registry.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(registry.headers.get("content-type")).toBe(JSON_TYPE);
 
     const head = await service.request(`${path}&format=csv`, { method: "HEAD" });
     expect(head.status).toBe(200);
     const got = await service.request(`${path}&format=csv`);
     expect(head.headers.get("content-length")).toBe(got.headers.get("content-length"));
     expect(head.headers.get("content-type")).toBe(got.headers.get("content-type"));
+  });
+
+  it("keeps JSON and CSV apart at the edge: a URL kept as one form answers the other as asked", async () => {
+    const asCsv = { headers: { accept: "text/csv" } };
+    const typeOf = (answer: Answer) => answer.headers.get("content-type");
+    const keptLine = (answer: Answer) =>
+      service.logEntries.find((entry) => entry.requestId === answer.headers.get("x-request-id"));
+
+    // Kept as JSON, the URL is taken by the Node listener's edge path (node-listener.ts) whatever Accept says.
+    const keptAsJson = "/api/public/v1/economics/releases?limit=7";
+    const json = await service.request(keptAsJson);
+    await service.request(keptAsJson);
+    let before = service.edgeAnswers();
+    const csv = await service.request(keptAsJson, asCsv);
+    const csvAgain = await service.request(keptAsJson, asCsv);
+    const jsonAgain = await service.request(keptAsJson);
+    expect(service.edgeAnswers()).toBe(before + 3);
+    expect([typeOf(csv), typeOf(csvAgain), typeOf(jsonAgain)]).toEqual([CSV_TYPE, CSV_TYPE, JSON_TYPE]);
+    expect(csvAgain.text).toBe(csv.text);
+    expect(keptLine(csvAgain)).toMatchObject({ cache: "kept", status: 200 });
+    expect(jsonAgain.body.data).toEqual(json.body.data);
+    expect(keptLine(jsonAgain)).toMatchObject({ cache: "kept", status: 200 });
+    // One form's validator never revalidates the other.
+    const csvWithJsonTag = await service.request(keptAsJson, {
+      headers: { accept: "text/csv", "if-none-match": json.headers.get("etag")! },
+    });
+    expect([csvWithJsonTag.status, typeOf(csvWithJsonTag), csvWithJsonTag.text]).toEqual([200, CSV_TYPE, csv.text]);
+    const jsonWithCsvTag = await service.request(keptAsJson, {
+      headers: { "if-none-match": csv.headers.get("etag")! },
+    });
+    expect([jsonWithCsvTag.status, typeOf(jsonWithCsvTag)]).toEqual([200, JSON_TYPE]);
+
+    // Kept as CSV first, the other way round.
+    const keptAsCsv = "/api/public/v1/economics/releases?limit=8";
+    const firstCsv = await service.request(keptAsCsv, asCsv);
+    await service.request(keptAsCsv, asCsv);
+    before = service.edgeAnswers();
+    const thenJson = await service.request(keptAsCsv);
+    const thenCsv = await service.request(keptAsCsv, asCsv);
+    expect(service.edgeAnswers()).toBe(before + 2);
+    expect([typeOf(thenJson), typeOf(thenCsv)]).toEqual([JSON_TYPE, CSV_TYPE]);
+    expect(thenJson.body.data.releases).toHaveLength(8);
+    expect(thenCsv.text).toBe(firstCsv.text);
+
+    // A format=csv URL is kept as CSV only; the edge takes it too, and format wins over Accept there as in h3.
+    const byFormat = "/api/public/v1/economics/releases?limit=9&format=csv";
+    const viaH3 = await service.request(byFormat);
+    await service.request(byFormat);
+    before = service.edgeAnswers();
+    const atTheEdge = await service.request(byFormat, { headers: { accept: "application/json" } });
+    expect(service.edgeAnswers()).toBe(before + 1);
+    expect([typeOf(atTheEdge), atTheEdge.text]).toEqual([CSV_TYPE, viaH3.text]);
+    expect(keptLine(atTheEdge)).toMatchObject({ cache: "kept", status: 200 });
+  });
+
+  it("lets a browser on a listed origin ask for CSV and read its Link and ETag", async () => {
+    const path = "/api/public/v1/economics/observations?series=us-cpi-all-items-nsa&limit=5";
+    const preflight = await fetch(service.url + path, {
+      method: "OPTIONS",
+      headers: {
+        origin: BROWSER_ORIGIN,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "accept",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")?.split(",")).toContain("accept");
+    const csv = await service.request(path, { headers: { origin: BROWSER_ORIGIN, accept: "text/csv" } });
+    expect(csv.headers.get("content-type")).toBe(CSV_TYPE);
+    expect(csv.headers.get("access-control-allow-origin")).toBe(BROWSER_ORIGIN);
+    expect(csv.headers.get("access-control-expose-headers")?.split(",")).toEqual(
+      expect.arrayContaining(["link", "etag"]),
+    );
+    expect(csv.headers.get("vary")).toBe("origin, accept");
   });
 });

@@ -83,6 +83,21 @@ describe("searching the registry with q", () => {
     expect(index.slice(firstScopeOnly).every((entry) => !/\bindex/i.test(entry.name))).toBe(true);
   });
 
+  it("reads accents, case, repeated words and punctuation around words as the plain words", async () => {
+    const plain = await slugs("q=euro%20area%20hicp");
+    for (const q of [
+      "EURO AREA HÏCP",
+      "éuro àrea hicp",
+      "euro, euro; area!! (hicp)",
+      "  hicp\tarea euro  ",
+      "ＨＩＣＰ euro area",
+    ])
+      expect(await slugs(`q=${encodeURIComponent(q)}`), q).toEqual(plain);
+    // A word of the query is one the text has, never a part of one: "ro" starts no word of "euro area".
+    expect(await slugs("q=ro%20area")).not.toContain("ea-hicp-all-items-annual-rate");
+    expect(await slugs(`q=${encodeURIComponent("Zürich")}`)).toEqual([]);
+  });
+
   it("combines with the other filters and the limit, counting every match", async () => {
     expect(await slugs("q=unemployment&country=US")).toEqual(["us-unemployment-rate"]);
     expect(await slugs("q=unemployment&region=EA")).toEqual(["ea-unemployment-rate"]);
@@ -121,6 +136,8 @@ describe("searching the registry with q", () => {
         expect(answer.body.error.code).toBe("VALIDATION_FAILED");
       }
       expect((await service.request(`${path}?q=${"x".repeat(100)}`)).status).toBe(200);
+      // Characters, not UTF-16 units: 100 letters outside the BMP (two units each) are within the limit.
+      expect((await service.request(`${path}?q=${encodeURIComponent("𝐱".repeat(100))}`)).status).toBe(200);
     }
   });
 });

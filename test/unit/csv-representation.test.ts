@@ -17,7 +17,7 @@ const code = (run: () => unknown) => {
 };
 
 describe("choosing JSON or CSV", () => {
-  it("takes format first, any case, blank as absent; else Accept by q-value, JSON on a tie or when neither is named", () => {
+  it("takes format first, any case, blank as absent; else Accept by q-value, JSON for */* or when neither is named", () => {
     expect(chooseRepresentation("?format=csv", "application/json")).toBe("csv");
     expect(chooseRepresentation("?format=CSV", null)).toBe("csv");
     expect(chooseRepresentation("?format=json", "text/csv")).toBe("json");
@@ -31,6 +31,20 @@ describe("choosing JSON or CSV", () => {
     expect(chooseRepresentation("", "*/*")).toBe("json");
     expect(chooseRepresentation("", "text/*")).toBe("csv");
     expect(chooseRepresentation("", "text/html")).toBe("json");
+    // At equal weight the range named more exactly wins, then the one named first.
+    expect(chooseRepresentation("", "text/*, application/json")).toBe("json");
+    expect(chooseRepresentation("", "application/*, text/csv")).toBe("csv");
+  });
+
+  it("matches Accept ranges with parameters to the types as sent (the answer's own Content-Type asks for CSV)", () => {
+    expect(chooseRepresentation("", "text/csv; charset=utf-8")).toBe("csv");
+    expect(chooseRepresentation("", "text/csv;header=present")).toBe("csv");
+    expect(chooseRepresentation("", "text/csv; charset=utf-8; header=present")).toBe("csv");
+    expect(chooseRepresentation("", "text/csv; charset=UTF-8")).toBe("csv");
+    expect(chooseRepresentation("", "application/json; charset=utf-8, text/csv;q=0.5")).toBe("json");
+    // A form this service does not write is not CSV: JSON, never 406.
+    expect(chooseRepresentation("", "text/csv; header=absent")).toBe("json");
+    expect(chooseRepresentation("", "text/csv; charset=iso-8859-1")).toBe("json");
     expect(code(() => chooseRepresentation("?format=xml", null))).toBe("VALIDATION_FAILED");
   });
 
@@ -82,6 +96,24 @@ describe("the CSV form", () => {
     expect(
       prepareCsvAnswer({ data: { series, observations: [] } }, PUBLIC_OBSERVATIONS_CSV, request).data.content,
     ).toBe(`${table.header.join(",")}\r\n`);
+  });
+
+  it("writes every cell as the JSON has it: no formula guard, negative numbers exact, unicode as UTF-8 without a BOM", () => {
+    // The decision documented in docs/api.md (CSV, "Opened in a spreadsheet"): a guard would change values and text.
+    const notes = ["=SUM(A1:A2)", "+1 (revised)", "-", "@here", "Zürich, “Ünïcödé” 🌍", "\tindented"];
+    const values = ["-0.3", "+0.1", "-1.0E-5", "-310.326", "0", "-0"];
+    const data = {
+      series,
+      observations: notes.map((note, index) => observation(`2024-0${index + 1}`, values[index]!, note)),
+    };
+    const text = prepareCsvAnswer({ data }, PUBLIC_OBSERVATIONS_CSV, request).data.content.toString();
+    expect(text.charCodeAt(0)).not.toBe(0xfeff);
+    const table = parseCsv(text);
+    expect(table.rows.map((row) => row[table.header.indexOf("publisherNote")])).toEqual(notes);
+    expect(table.rows.map((row) => row[table.header.indexOf("value")])).toEqual(values);
+    // Only a field holding a comma, a quote or a line break is quoted.
+    expect(text).toContain(",-0.3,,=SUM(A1:A2),");
+    expect(text).toContain(',"Zürich, “Ünïcödé” 🌍",');
   });
 
   it("cuts a page over the response ceiling after a whole row, its next link resuming there", () => {
