@@ -13,6 +13,8 @@ import { derivedPart } from "./observations-reader.ts";
  */
 
 const LAST_PERIOD = "\uffff";
+/** Sorts after every instant: a vintage of unknown recording time compares as recorded after any `asOf`. */
+const UNKNOWN_AFTER_EVERY_INSTANT = "\uffff\uffff";
 
 /**
  * One page of periods as they stood at `asOf`: each period's newest vintage recorded by then, with its revision
@@ -81,21 +83,24 @@ export function readVintagePage(
   limit: number,
 ) {
   const until = asOf ?? LAST_PERIOD;
+  // A vintage of unknown recording time (docs/data.md, Fetch times) is one of every vintage, but not known to have
+  // stood at any instant asked for.
+  const unknownAt = asOf === null ? "" : UNKNOWN_AFTER_EVERY_INSTANT;
   const periods = prepared(
     db,
     `SELECT DISTINCT reference_period FROM vintages
-    WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ? AND recorded_at <= ?
+    WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ? AND coalesce(recorded_at, ?) <= ?
     ORDER BY reference_period LIMIT ? OFFSET ?`,
   )
     .pluck()
-    .all(series.slug, range.from ?? "", range.to ?? LAST_PERIOD, until, limit + 1, offset) as string[];
+    .all(series.slug, range.from ?? "", range.to ?? LAST_PERIOD, unknownAt, until, limit + 1, offset) as string[];
   const page = splitPage(periods, limit);
   if (page.rows.length === 0) return { periods: [], more: false };
   const rows = prepared(
     db,
     `SELECT * FROM vintages WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
-    AND recorded_at <= ? ORDER BY reference_period, sequence`,
-  ).all(series.slug, page.rows[0], page.rows.at(-1), until) as IndexVintageRow[];
+    AND coalesce(recorded_at, ?) <= ? ORDER BY reference_period, sequence`,
+  ).all(series.slug, page.rows[0], page.rows.at(-1), unknownAt, until) as IndexVintageRow[];
   const byPeriod = new Map<string, unknown[]>(page.rows.map((period) => [period, []]));
   for (const row of rows) {
     byPeriod.get(row.reference_period)?.push({

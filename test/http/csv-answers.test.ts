@@ -94,7 +94,8 @@ describe("CSV answers over the sample archive", () => {
     for (const query of ["", "?asOf=2026-11-21T12:00:00Z", "?vintages=all", "?vintages=all&asOf=2026-11-21"]) {
       const { json, csv } = await both(`${path}${query}`, true);
       expectSameValues(json, csv, form);
-      expect(csv.csv!.rows.length).toBeGreaterThan(40);
+      // As of an instant, values from a recording of unknown fetch time are not known to have stood (docs/data.md).
+      expect(csv.csv!.rows.length, query).toBeGreaterThan(query.includes("asOf") ? 10 : 40);
     }
     const { json, csv } = await both(`${path}?vintages=all`, true);
     const vintages: Row[] = json.body.data.periods.flatMap((period: Row) =>
@@ -103,7 +104,7 @@ describe("CSV answers over the sample archive", () => {
     expect(column(csv, "referencePeriod")).toEqual(vintages.map((row) => row.period));
     expect(column(csv, "sequence")).toEqual(vintages.map((row) => String(row.sequence)));
     expect(column(csv, "value")).toEqual(vintages.map((row) => text(row.value)));
-    expect(column(csv, "recordedAt")).toEqual(vintages.map((row) => row.recordedAt));
+    expect(column(csv, "recordedAt")).toEqual(vintages.map((row) => text(row.recordedAt)));
   });
 
   it("releases: one row per period of each series, unavailable series as one row", async () => {
