@@ -79,6 +79,8 @@ describe("served reference periods and the recorded 2024-2026 values", () => {
         referencePeriod: "2025-06",
         sourcePeriod: "2025-06-11",
         value: "2",
+        // The ECB's OBS_STATUS of that change, carried by the derived value (issue 38, item 6).
+        publicationStatus: "A",
         vintage: 1,
         document: { sha256: sha256OfSample(KEY_RATES), fetchedAt: "2026-06-30T23:59:59.000Z" },
       },

@@ -5,16 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { leastFinalStatus } from "../../schemas/publication-status.ts";
+import { copyRecordedDocument, stateFetchTime } from "../support/dated-documents.ts";
 import { type RunningService, startService } from "../support/service.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 
 /**
  * Issue 38, item 6: a derived value carries the publication status of its inputs (the least final of them), and a
  * change of an input's status alone is a revision of the derived value. The real ECB key-rate recording
- * (data/samples/ecb-data/2026-06-30-…csvdata.csv, every row OBS_STATUS A) is replayed, then a MODIFIED copy made in this
- * test in which the deposit facility change of 2025-06-11 (2.00) is marked P, provisional — a status the ECB did not
- * give it; the copy stands for a fetch on 2026-07-15. Same number, other status: the ECB's input is revised, and so is
- * every month-end rate that change was in force at.
+ * (data/samples/ecb-data/2026-06-30-…csvdata.csv, every row OBS_STATUS A) is replayed with its own sidecar (fetched
+ * 2026-06-30), then a MODIFIED copy made in this test in which the deposit facility change of 2025-06-11 (2.00) is
+ * marked P, provisional — a status the ECB did not give it; this test gives the copy a fetch time of 2026-07-15. Same
+ * number, other status: the ECB's input is revised, and so is every month-end rate that change was in force at.
  */
 
 const REAL_NAME = "2026-06-30-ecb-fm-key-rates-from-2012.csvdata.csv";
@@ -56,9 +57,15 @@ describe("a derived value carries its inputs' publication status (issue 38, item
     expect(REAL).toContain(ROW);
     expect(PROVISIONAL).not.toBe(REAL);
     mkdirSync(join(archive, "ecb-data"), { recursive: true });
-    writeFileSync(join(archive, "ecb-data", REAL_NAME), REAL);
+    copyRecordedDocument(join(SAMPLES_DIR, "ecb-data", REAL_NAME), join(archive, "ecb-data", REAL_NAME));
     await ingest(dataDirs.first);
-    writeFileSync(join(archive, "ecb-data", "2026-07-15-ecb-fm-key-rates-provisional.csvdata.csv"), PROVISIONAL);
+    const provisional = join(archive, "ecb-data", "ecb-fm-key-rates-MODIFIED-dfr-2025-06-11-provisional.csvdata.csv");
+    writeFileSync(provisional, PROVISIONAL);
+    stateFetchTime(
+      provisional,
+      "2026-07-15T00:00:00Z",
+      "MODIFIED by test/ingest/derived-status.test.ts (DFR 2025-06-11: OBS_STATUS A → P); the fetch time is the test's",
+    );
     summary = await ingest(dataDirs.both);
     service = await startService({ seedDataDir: dataDirs.both });
   });

@@ -1,45 +1,33 @@
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { copyRecordedDocument, stateFetchTime } from "../support/dated-documents.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 
 /**
- * Issue 38, items 1 and 2, through the real pipeline on real documents from data/samples: the BLS schedule 2025-2026
- * and Eurostat's October-December 2026 calendar; BLS's CPI-U SA answer (3 months of 2021, response dated 22 Sep 2021)
- * and its 5-series answer captured 2026-08-24; Eurostat's une_rt_m, sts_inpr_m and sts_trtu_m answers captured
- * 2026-09-12. Each is copied under a name that leads with its capture date (name order is fetch order). One MODIFIED
- * copy is made here: the une_rt_m answer with the euro area's 2026-07 rate revised from 6.4 to 6.5 (a revision Eurostat
- * did not make), standing for a fetch on 2026-10-15, after the release of 2026-10-01 that used 6.4 as its previous.
+ * Issue 38, items 1 and 2, through the real pipeline on real documents from data/samples, each copied with its own
+ * sidecar (the fetch time its recording states; the replay orders a source's documents by it): the BLS schedule
+ * 2025-2026 (fetch time not known) and Eurostat's October-December 2026 calendar (retrieved 2026-09-12); BLS's CPI-U SA
+ * answer (3 months of 2021, response dated 22 Sep 2021) and its 5-series answer captured 2026-08-24; Eurostat's
+ * une_rt_m, sts_inpr_m and sts_trtu_m answers captured 2026-09-12. One MODIFIED copy is made here: the une_rt_m answer
+ * with the euro area's 2026-07 rate revised from 6.4 to 6.5 (a revision Eurostat did not make), given by this test a
+ * fetch time of 2026-10-15, after the release of 2026-10-01 that used 6.4 as its previous.
  */
 
-const copies: [string, string, string][] = [
-  ["labour-stats-release-schedule", "bls-schedule-2025-2026.ics", "bls-schedule-2025-2026.ics"],
-  [
-    "eu-stats-release-calendar",
-    "eurostat-release-calendar-retrieved-2026-09-12-for-2026-10-01_2027-01-01.json",
-    "eurostat-release-calendar-retrieved-2026-09-12-for-2026-10-01_2027-01-01.json",
-  ],
-  ["bls-api", "bls-cpi-cusr0000sa0.json", "2021-09-22-bls-cpi-cusr0000sa0.json"],
-  ["bls-api", "bls-v1-5series-2025-07_2026-07-captured-2026-08-24.json", "2026-08-24-bls-5series.json"],
-  [
-    "eurostat-sdmx",
-    "eurostat-une_rt_m-eu27-ea21-2024-01_2026-08-captured-2026-09-12.jsonstat.json",
-    "2026-09-12-une_rt_m.jsonstat.json",
-  ],
-  [
-    "eurostat-sdmx",
-    "eurostat-sts_inpr_m-eu27-ea21-2024-01_2026-07-captured-2026-09-12.jsonstat.json",
-    "2026-09-12-sts_inpr_m.jsonstat.json",
-  ],
-  [
-    "eurostat-sdmx",
-    "eurostat-sts_trtu_m-eu27-ea21-2024-01_2026-07-captured-2026-09-12.jsonstat.json",
-    "2026-09-12-sts_trtu_m.jsonstat.json",
-  ],
+const copies: [string, string][] = [
+  ["labour-stats-release-schedule", "bls-schedule-2025-2026.ics"],
+  ["eu-stats-release-calendar", "eurostat-release-calendar-retrieved-2026-09-12-for-2026-10-01_2027-01-01.json"],
+  ["bls-api", "bls-cpi-cusr0000sa0.json"],
+  ["bls-api", "bls-v1-5series-2025-07_2026-07-captured-2026-08-24.json"],
+  ["eurostat-sdmx", "eurostat-une_rt_m-eu27-ea21-2024-01_2026-08-captured-2026-09-12.jsonstat.json"],
+  ["eurostat-sdmx", "eurostat-sts_inpr_m-eu27-ea21-2024-01_2026-07-captured-2026-09-12.jsonstat.json"],
+  ["eurostat-sdmx", "eurostat-sts_trtu_m-eu27-ea21-2024-01_2026-07-captured-2026-09-12.jsonstat.json"],
 ];
+const REVISED_NAME = "eurostat-une_rt_m-eu27-ea21-MODIFIED-2026-07-revised.jsonstat.json";
+const REVISED_FETCHED_AT = "2026-10-15T00:00:00Z";
 const UNEMPLOYMENT = readFileSync(
   join(SAMPLES_DIR, "eurostat-sdmx", "eurostat-une_rt_m-eu27-ea21-2024-01_2026-08-captured-2026-09-12.jsonstat.json"),
   "utf8",
@@ -74,11 +62,17 @@ describe("an event's values: its release's headline series, and the period befor
 
   beforeAll(async () => {
     expect(REVISED_UNEMPLOYMENT).not.toBe(UNEMPLOYMENT);
-    for (const [folder, from, to] of copies) {
+    for (const [folder, name] of copies) {
       mkdirSync(join(archive, folder), { recursive: true });
-      copyFileSync(join(SAMPLES_DIR, folder, from), join(archive, folder, to));
+      copyRecordedDocument(join(SAMPLES_DIR, folder, name), join(archive, folder, name));
     }
-    writeFileSync(join(archive, "eurostat-sdmx", "2026-10-15-une_rt_m-revised.jsonstat.json"), REVISED_UNEMPLOYMENT);
+    const revised = join(archive, "eurostat-sdmx", REVISED_NAME);
+    writeFileSync(revised, REVISED_UNEMPLOYMENT);
+    stateFetchTime(
+      revised,
+      REVISED_FETCHED_AT,
+      "MODIFIED by test/ingest/event-headline-values.test.ts (EA21 2026-07: 6.4 → 6.5); the fetch time is the test's",
+    );
     summary = await runIngestion({
       dataDir,
       registry: readRegistrySources(new Date("2026-11-21T00:00:00Z")),
@@ -135,7 +129,8 @@ describe("an event's values: its release's headline series, and the period befor
       referencePeriod: "2026-07",
       value: "6.4",
       vintage: 1,
-      recordedAt: "2026-09-12T00:00:00.000Z",
+      // The recording's own fetch time (its sidecar: the response's Date header).
+      recordedAt: "2026-09-12T04:21:48.000Z",
       revisions: [{ value: "6.5" }],
     });
   });

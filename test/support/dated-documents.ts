@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { FETCH_SIDECAR_SUFFIX } from "../../cli/ingest/fetch-sidecar.ts";
 
@@ -12,12 +12,22 @@ export function writeDatedDocument(path: string, body: string | Buffer): void {
   stateFetchTime(path, fetchTimeInName(basename(path)));
 }
 
-/** States when the document at `path` was fetched, in its sidecar. */
-export function stateFetchTime(path: string, fetchedAt: string | null): void {
-  writeFileSync(
-    `${path}${FETCH_SIDECAR_SUFFIX}`,
-    `${JSON.stringify({ fetchedAt, stated: "a test's document: the time its name stands for" })}\n`,
-  );
+/**
+ * States when the document at `path` was fetched, in its sidecar; `stated` says where that time comes from (for a
+ * modified copy: that it is modified, and that the time is the test's).
+ */
+export function stateFetchTime(
+  path: string,
+  fetchedAt: string | null,
+  stated = "a test's document: the time its name stands for",
+): void {
+  writeFileSync(`${path}${FETCH_SIDECAR_SUFFIX}`, `${JSON.stringify({ fetchedAt, stated })}\n`);
+}
+
+/** Copies a recorded document (`data/samples`) with its own sidecar: the fetch time its recording states, unchanged. */
+export function copyRecordedDocument(from: string, to: string): void {
+  copyFileSync(from, to);
+  copyFileSync(`${from}${FETCH_SIDECAR_SUFFIX}`, `${to}${FETCH_SIDECAR_SUFFIX}`);
 }
 
 function fetchTimeInName(name: string): string {
