@@ -173,7 +173,6 @@ export function fetchOrderRecorder() {
   };
 }
 
-
 function stampOf(fetchedAt: string): string {
   return DateTime.fromISO(fetchedAt, { zone: "utc" }).toFormat(STAMP_FORMAT);
 }
