@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SERVING_NODE_OPTIONS } from "../serving-node-options.ts";
+import { SERVING_NODE_FLAGS, SERVING_NODE_OPTIONS } from "../serving-node-options.ts";
 import { PACKAGE_ROOT } from "./cli-runner.ts";
 import { stopChild } from "./worker-process.ts";
 
@@ -20,6 +20,7 @@ export const STANDIN_REQUESTS_PER_SECOND = 500;
 
 export interface ServiceProcess {
   url: string;
+  pid: number;
   /** Resident memory of the service process now, from the kernel (VmRSS). */
   residentMb(): number;
   stop(): Promise<void>;
@@ -52,7 +53,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   };
   const child = spawn(
     process.execPath,
-    [BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", options.dataDir],
+    [...SERVING_NODE_FLAGS, BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", options.dataDir],
     {
       cwd: PACKAGE_ROOT,
       env,
@@ -95,6 +96,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
 
   return {
     url,
+    pid: child.pid!,
     residentMb: () => residentMb(child.pid!),
     stop() {
       stopping = true;
