@@ -1,12 +1,14 @@
 /**
  * Where the service's resident memory goes through the benchmark's sample part, without the rest of the benchmark: the
- * sample archive ingested, the service started as bench/run.ts starts it, the weather warm-up, then each route of the
- * route load in turn. After each step it prints the resident memory and what holds it: the kernel's mappings
- * (/proc/PID/smaps: the C allocator's arenas and other anonymous memory, V8's heap, mapped files) and the service's
- * own metrics (V8's heap spaces, external and array-buffer bytes, each cache's bytes).
- * Run: npx tsx bench/route-load-memory.ts   (about 3 minutes; BENCH_WEATHER_POINTS as in bench/run.ts; any SERVICE_*
- * variable or NODE_OPTIONS given to it reaches the service, as in bench/run.ts; BENCH_SKIP_BUILD=1 uses dist/ as is;
- * BENCH_SKIP_STAMPEDE=1 leaves out the 1,000 requests at one cold point; BENCH_SIDE_BY_SIDE=1 loads h3 and the ceiling between the service's rounds, as bench/run.ts does)
+ * sample archive ingested, the service started as bench/run.ts starts it, the weather warm-up and the stampede, then
+ * each route of the route load in turn. After each step it prints the resident memory and what holds it: the kernel's
+ * mappings (/proc/PID/smaps: the C allocator's main arena, other anonymous memory, code and libraries) and the
+ * service's own metrics (V8's heap spaces, external bytes, each cache's bytes).
+ * Run: npx tsx bench/route-load-memory.ts   (about 3 minutes)
+ * BENCH_WEATHER_POINTS as in bench/run.ts; any SERVICE_* variable or NODE_OPTIONS given to it reaches the service;
+ * BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_SKIP_STAMPEDE=1 leaves out the 1,000 requests at one cold point;
+ * BENCH_SIDE_BY_SIDE=1 loads h3 and the ceiling between the service's rounds, as bench/run.ts does;
+ * BENCH_HEAP_SNAPSHOT_DIR ends with a heap snapshot there (see below).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
