@@ -107,7 +107,9 @@ try {
   await report("at start");
   const points = Number(process.env.BENCH_WEATHER_POINTS ?? 10_000);
   const warmUp = await warmDistinctPoints(service.url, points, 64);
-  await report(`after ${points} points (${(warmUp.elapsedMs / 1000).toFixed(1)} s)`);
+  await report(
+    `after ${points} points (${(warmUp.elapsedMs / 1000).toFixed(1)} s, failures ${JSON.stringify(warmUp.failures)})`,
+  );
   if (process.env.BENCH_SKIP_STAMPEDE !== "1") {
     await stampedeColdPoint(service.url, standin.requests, 1_000);
     await report("after the stampede");
