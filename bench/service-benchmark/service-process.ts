@@ -33,6 +33,8 @@ export interface ServiceOptions {
   /** For a data set whose registry sources are not the package's own (SERVICE_REGISTRY_DIR). */
   registryDir?: string;
   startTimeoutMs?: number;
+  /** V8's flags for node's command line; SERVING_NODE_FLAGS unless given (a comparison without them). */
+  nodeFlags?: readonly string[];
   /** Further variables, applied last so they may override the ones above (the soak run's short time-out, small cache). */
   env?: Record<string, string>;
 }
@@ -53,7 +55,17 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   };
   const child = spawn(
     process.execPath,
-    [...SERVING_NODE_FLAGS, BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", options.dataDir],
+    [
+      ...(options.nodeFlags ?? SERVING_NODE_FLAGS),
+      BIN,
+      "serve",
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--data-dir",
+      options.dataDir,
+    ],
     {
       cwd: PACKAGE_ROOT,
       env,
