@@ -1,7 +1,8 @@
 /**
- * Whether serving without allocation-site pretenuring costs speed: two services over the same sample index, one
+ * Whether serving without allocation-site pretenuring costs speed, and what it does to resident memory: two services over the same sample index, one
  * started with SERVING_NODE_FLAGS and one without, each after the same weather warm-up and stampede (what makes V8
- * pretenure), then loaded in turn, round by round, on a few routes. Prints requests per second per round.
+ * pretenure), then loaded in turn, round by round, on a few routes. Prints requests per second per round and
+ * each side's resident memory after each route and after a pause.
  * Run: npx tsx bench/pretenuring-speed.ts   (about 3 minutes; BENCH_WEATHER_POINTS, default 3,000; BENCH_ROUNDS, 6)
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -47,6 +48,8 @@ try {
   const points = Number(process.env.BENCH_WEATHER_POINTS ?? 3_000);
   await Promise.all(services.map(({ service }) => warmDistinctPoints(service.url, points, 64)));
   for (const { service } of services) await stampedeColdPoint(service.url, standin.requests, 1_000);
+  const warm = services.map(({ name, service }) => `${name} ${service.residentMb().toFixed(0)} MB`).join(", ");
+  console.log(`after ${points} points and the stampede: resident ${warm}`);
   const routes = [
     WEATHER_ROUTES[0]!,
     WEATHER_ROUTES[3]!,
@@ -65,12 +68,17 @@ try {
         rates[name]!.push(Math.round(result.requestsPerSecond));
       }
     }
+    const resident = services.map(({ name, service }) => `${name} ${service.residentMb().toFixed(0)} MB`).join(", ");
+    console.log(`after ${route.name}: resident ${resident}`);
     for (const [name, values] of Object.entries(rates)) {
       const sorted = [...values].sort((a, b) => a - b);
       console.log(`${route.name}, ${name}: median ${sorted[sorted.length >> 1]} req/s, rounds ${values.join(" ")}`);
     }
   }
-  for (const { name, service } of services) console.log(`${name}: resident ${service.residentMb().toFixed(0)} MB`);
+  // V8 collects an idle heap on its own (its memory reducer), so what is left after a pause is what is alive.
+  await new Promise((resolve) => setTimeout(resolve, 30_000));
+  for (const { name, service } of services)
+    console.log(`${name}: resident ${service.residentMb().toFixed(0)} MB after 30 s idle`);
 } finally {
   for (const close of closers.reverse()) await close().catch(() => undefined);
   rmSync(root, { recursive: true, force: true });
