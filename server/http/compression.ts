@@ -22,10 +22,7 @@ export const COMPRESSION_MIN_BYTES = 1024;
  */
 export const DEFAULT_COMPRESSED_HEAD_BYTES = 32 * 1024 * 1024;
 
-/**
- * Per entry beyond its compressed bytes: the entry and its Buffer objects, their allocations and the cache's own
- * bookkeeping (about 480 bytes of heap an entry, measured: docs/performance.md, "Caches").
- */
+/** Per entry beyond its compressed bytes: the entry, its Buffer objects and the cache's own bookkeeping (performance.md). */
 const ENTRY_OVERHEAD_BYTES = 512;
 
 // Brotli's quality 5 compresses a 1 MB answer in about 10 ms at a ratio close to gzip's best; 11 would take seconds.
