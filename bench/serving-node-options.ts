@@ -1,7 +1,15 @@
 /**
- * The Node options recommended for the serving process (docs/operations.md; deploy/'s units and image set them, and the
- * benchmark starts the server with them). V8 sizes its young generation only when the process starts, so this is for
- * the command line or NODE_OPTIONS, never for code: 4 MB semi-spaces keep a request server's young generation small
- * (docs/performance.md).
+ * The Node options recommended for the serving process (docs/performance.md, "Node options for serving"; deploy/'s
+ * units and image set them, and the benchmark starts the server with them). V8 reads them only when the process
+ * starts, so they are for the command line or NODE_OPTIONS, never for code.
  */
+
+/** For NODE_OPTIONS: 4 MB semi-spaces keep a request server's young generation small. */
 export const SERVING_NODE_OPTIONS = "--max-semi-space-size=4";
+
+/**
+ * For `node`'s command line before `cli/bin.js serve`: Node refuses V8's own flags in NODE_OPTIONS. Without
+ * allocation-site pretenuring, requests waiting on MET do not make every later request's objects old-generation
+ * garbage that only a full collection frees.
+ */
+export const SERVING_NODE_FLAGS: readonly string[] = ["--no-allocation-site-pretenuring"];

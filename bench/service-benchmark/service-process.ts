@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SERVING_NODE_OPTIONS } from "../serving-node-options.ts";
+import { SERVING_NODE_FLAGS, SERVING_NODE_OPTIONS } from "../serving-node-options.ts";
 import { PACKAGE_ROOT } from "./cli-runner.ts";
 import { stopChild } from "./worker-process.ts";
 
@@ -20,6 +20,7 @@ export const STANDIN_REQUESTS_PER_SECOND = 500;
 
 export interface ServiceProcess {
   url: string;
+  pid: number;
   /** Resident memory of the service process now, from the kernel (VmRSS). */
   residentMb(): number;
   stop(): Promise<void>;
@@ -32,6 +33,8 @@ export interface ServiceOptions {
   /** For a data set whose registry sources are not the package's own (SERVICE_REGISTRY_DIR). */
   registryDir?: string;
   startTimeoutMs?: number;
+  /** V8's flags for node's command line; SERVING_NODE_FLAGS unless given (a comparison without them). */
+  nodeFlags?: readonly string[];
   /** Further variables, applied last so they may override the ones above (the soak run's short time-out, small cache). */
   env?: Record<string, string>;
 }
@@ -52,7 +55,17 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   };
   const child = spawn(
     process.execPath,
-    [BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", options.dataDir],
+    [
+      ...(options.nodeFlags ?? SERVING_NODE_FLAGS),
+      BIN,
+      "serve",
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--data-dir",
+      options.dataDir,
+    ],
     {
       cwd: PACKAGE_ROOT,
       env,
@@ -95,6 +108,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
 
   return {
     url,
+    pid: child.pid!,
     residentMb: () => residentMb(child.pid!),
     stop() {
       stopping = true;

@@ -22,6 +22,9 @@ export const COMPRESSION_MIN_BYTES = 1024;
  */
 export const DEFAULT_COMPRESSED_HEAD_BYTES = 32 * 1024 * 1024;
 
+/** Per entry beyond its compressed bytes: the entry, its Buffer objects and the cache's own bookkeeping (performance.md). */
+const ENTRY_OVERHEAD_BYTES = 512;
+
 // Brotli's quality 5 compresses a 1 MB answer in about 10 ms at a ratio close to gzip's best; 11 would take seconds.
 const BROTLI_QUALITY = 5;
 
@@ -50,7 +53,7 @@ export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTE
   const heads = new LRUCache<string, CompressedHeads>({
     maxSize: Math.max(1, maxBytes),
     sizeCalculation: (entry, key) =>
-      Math.max(1, key.length + (entry.gzip?.deflated.length ?? 0) + (entry.br?.length ?? 0)),
+      key.length * 2 + ENTRY_OVERHEAD_BYTES + (entry.gzip?.deflated.length ?? 0) + (entry.br?.length ?? 0),
   });
   const compressedHead = <C extends ContentCoding>(
     headKey: string,

@@ -50,6 +50,16 @@ describe("compressing a constant head once and a tail per response", () => {
     expect(compressor.bytes).toBeLessThanOrEqual(64 * 1024);
   });
 
+  it("counts what a small head's entry costs beyond its compressed bytes against the bound", () => {
+    // A weather answer's head compresses to a few hundred bytes; its entry's objects weigh about as much again.
+    const compressor = createCompressor(64 * 1024);
+    const head = Buffer.from(JSON.stringify({ point: { lat: 59.91, lon: 10.75 }, values: [1, 2, 3] }).repeat(40));
+    compressor.encode("a small head", () => head, Buffer.alloc(0), "gzip");
+    expect(compressor.bytes).toBeGreaterThanOrEqual(512);
+    for (let i = 0; i < 1000; i++) compressor.encode(`small head ${i}`, () => head, Buffer.alloc(0), "gzip");
+    expect(compressor.bytes).toBeLessThanOrEqual(64 * 1024);
+  });
+
   it("chooses brotli, then gzip, honouring q-values and refusals", () => {
     expect(chooseCoding(null)).toBeNull();
     expect(chooseCoding("gzip, deflate, br, zstd")).toBe("br");

@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SERVING_NODE_OPTIONS } from "../../bench/serving-node-options.ts";
+import { SERVING_NODE_FLAGS, SERVING_NODE_OPTIONS } from "../../bench/serving-node-options.ts";
 
 const deployFile = (path: string) => readFileSync(new URL(`../../deploy/${path}`, import.meta.url), "utf8");
 
@@ -28,6 +28,25 @@ describe("the Node options the server is started with", () => {
     expect(deployFile("container/Containerfile")).toMatch(
       new RegExp(`^\\s+NODE_OPTIONS=${SERVING_NODE_OPTIONS}$`, "m"),
     );
+  });
+
+  it("put V8's flags on node's command line where the systemd unit and the container image start the server", () => {
+    const flags = SERVING_NODE_FLAGS.join(" ");
+    expect(deployFile("systemd/weather-economics.service")).toMatch(
+      new RegExp(`^ExecStart=/usr/bin/node ${flags} /opt/weather-economics/cli/bin\\.js serve$`, "m"),
+    );
+    const entrypoint = JSON.stringify(["node", ...SERVING_NODE_FLAGS, "cli/bin.js"]).replaceAll(",", ", ");
+    expect(deployFile("container/Containerfile")).toContain(`ENTRYPOINT ${entrypoint}\nCMD ["serve"]`);
+  });
+
+  it("are accepted by node on its command line, though not in NODE_OPTIONS", () => {
+    const run = (args: string[], nodeOptions: string) =>
+      spawnSync(process.execPath, [...args, "-e", "0"], {
+        env: { ...process.env, NODE_OPTIONS: nodeOptions },
+        encoding: "utf8",
+      });
+    expect(run([...SERVING_NODE_FLAGS], SERVING_NODE_OPTIONS).status).toBe(0);
+    for (const flag of SERVING_NODE_FLAGS) expect(run([], flag).stderr).toContain("is not allowed in NODE_OPTIONS");
   });
 
   it("keep V8's young generation at a quarter of the size it grows to by default", () => {
