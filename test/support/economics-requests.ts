@@ -1,20 +1,10 @@
 import type { Scope } from "../../schemas/vocabularies.ts";
+import type { RunningService } from "./service.ts";
 
 /** Request helpers shared by the economics tests. */
 
-type ServiceLike = {
-  createKey(scopes: Scope[]): string;
-  request(
-    path: string,
-    init?: RequestInit,
-  ): Promise<{
-    status: number;
-    headers: Headers;
-    body: any;
-    text: string;
-    csv?: { header: string[]; rows: string[][] };
-  }>;
-};
+/** What the helpers use of a running service (service.ts), so they also serve harnesses that only answer requests. */
+type ServiceLike = Pick<RunningService, "createKey" | "request">;
 
 /** GET (or another method) with a bearer key carrying `scopes` (default economics:read). */
 export function credentialedClient(service: ServiceLike, scopes: Scope[] = ["economics:read"]) {
