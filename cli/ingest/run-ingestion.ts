@@ -463,24 +463,19 @@ async function fetchedDocuments(
 }
 
 /**
- * The economics freshness fact: the end of the latest run in which every economics source it ran (calendars and
- * values) succeeded. Announcement feeds have their own checks, so a failing news feed does not make economics stale.
+ * The economics freshness fact: the end of this run when every economics source (calendars and values) succeeded in it;
+ * otherwise the moment since which each has succeeded, the oldest of their latest successful checks, so that a run of
+ * some sources (`--source`, `--due`) never makes the others look fresh, and runs of one source at a time count as
+ * one run of all would. Announcement feeds have their own checks: a failing news feed does not make economics stale.
  */
 function lastEconomicsSuccess(store: Store, results: SourceResult[], finished: string): string | null {
-  const economicsOk = (sources: SourceResult[]) => {
-    const economics = sources.filter((source) => !isNewsFeed(source.source));
-    return economics.length > 0 && economics.every((source) => source.ok);
-  };
-  if (economicsOk(results)) return finished;
-  const earlier = store.db
-    .prepare(
-      "SELECT finished_at, summary FROM runs WHERE outcome IN ('succeeded', 'partial') ORDER BY finished_at DESC",
-    )
-    .all() as { finished_at: string; summary: string }[];
-  return (
-    earlier.find((run) => economicsOk((JSON.parse(run.summary) as { sources?: SourceResult[] }).sources ?? []))
-      ?.finished_at ?? null
-  );
+  if (ECONOMICS_SOURCES.every((slug) => results.some((result) => result.source === slug && result.ok))) return finished;
+  const latestSuccess = store.db
+    .prepare("SELECT max(checked_at) FROM source_checks WHERE source = ? AND result = 'successful'")
+    .pluck();
+  const times = ECONOMICS_SOURCES.map((slug) => latestSuccess.get(slug) as string | null);
+  return times.some((time) => time === null) ? null : (times.sort()[0] ?? null);
 }
 
 const isNewsFeed = (source: string) => (NEWS_FEEDS as readonly string[]).includes(source);
+const ECONOMICS_SOURCES = SOURCES.map((source) => source.slug).filter((slug) => !isNewsFeed(slug));

@@ -46,4 +46,19 @@ describe("the economics freshness fact (lastSuccessfulIngestionAt)", () => {
       lastSuccessfulIngestionAt: "2026-11-20T06:00:00.000Z",
     });
   });
+
+  it("is not moved by a run of some economics sources (--source, --due), while another has not succeeded since", async () => {
+    const dir = tempDir("freshness-some-sources");
+    await ingest(dir, archiveWith({}), "2026-11-20T06:00:00.000Z");
+    await ingest(dir, archiveWith({ "ecb-data": { "broken.csv": "not,csvdata\n" } }), "2026-11-21T06:00:00.000Z");
+    await ingest(dir, archiveWith({}), "2026-11-22T06:00:00.000Z", ["bls-api"]);
+    expect(facts(dir)).toMatchObject({
+      lastIngestedAt: "2026-11-22T06:00:00.000Z",
+      lastSuccessfulIngestionAt: "2026-11-20T06:00:00.000Z",
+    });
+    // Once the failed source has succeeded again, the fact is the oldest of the sources' latest successes (the
+    // calendars' and Eurostat's, on the 21st).
+    await ingest(dir, archiveWith({}), "2026-11-23T06:00:00.000Z", ["ecb-data"]);
+    expect(facts(dir).lastSuccessfulIngestionAt).toBe("2026-11-21T06:00:00.000Z");
+  });
 });
