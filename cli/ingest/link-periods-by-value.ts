@@ -75,16 +75,25 @@ export function createPeriodLinker(registry: Registry) {
       const keep = store.db.prepare(
         "INSERT OR IGNORE INTO value_document_periods VALUES (@sha256, @retrievedAt, @seriesId, @period, @value, @at, @runId)",
       );
-      for (const observation of newest.values())
+      // Only a document's first retrieval is evidence: a later fetch of the same bytes shows a period that was already
+      // out, so it could only link an event that started after the period was published. Keeping the earliest alone
+      // also keeps the table from growing with every fetch of an unchanged document (hourly and `--due` runs).
+      const dropLater = store.db.prepare(
+        `DELETE FROM value_document_periods WHERE sha256 = @sha256 AND series_id = @seriesId AND retrieved_at >
+        (SELECT min(retrieved_at) FROM value_document_periods WHERE sha256 = @sha256 AND series_id = @seriesId)`,
+      );
+      for (const observation of newest.values()) {
+        const row = { sha256: run.document?.sha256 ?? "", seriesId: observation.seriesId };
         keep.run({
-          sha256: run.document?.sha256 ?? "",
+          ...row,
           retrievedAt,
-          seriesId: observation.seriesId,
           period: observation.referencePeriod,
           value: observation.value,
           at: run.at,
           runId: run.runId,
         });
+        dropLater.run(row);
+      }
     },
     /**
      * Links from every value document the store kept, as each one's own fetch would, oldest retrieval first (then by
