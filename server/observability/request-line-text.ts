@@ -1,12 +1,13 @@
 // What a request's log line may say of the request it names: its path and query without secrets, as JSON string text.
 
 /** A query parameter whose name says it carries a credential: its value is never logged. */
-const SECRET_NAME = /key|token|secret|passw|auth|signature|credential|session/i;
+const SECRET_WORDS = "key|token|secret|passw|pwd|auth|bearer|jwt|sig|credential|session";
+const SECRET_NAME = new RegExp(SECRET_WORDS, "i");
 /** An API key of ours (api-keys.ts) wherever it appears: its id is kept, the secret part never logged. */
 const KEY_SECRET = /(svc_[0-9a-f]{16}_)[A-Za-z0-9_-]+/g;
 const KEY_ID = /svc_[0-9a-f]{16}_/;
 /** What a query needs to be read pair by pair for: a name that may carry a secret, a key, or percent-encoding hiding either. */
-const MAY_HOLD_SECRET = /key|token|secret|passw|auth|signature|credential|session|svc_|%/i;
+const MAY_HOLD_SECRET = new RegExp(`${SECRET_WORDS}|svc_|%`, "i");
 const REDACTED = "REDACTED";
 
 /**
@@ -59,10 +60,15 @@ function escaped(text: string): string {
     .replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** `text` percent-decoded until nothing is left to decode (a client may encode twice), at most three times. */
 function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text.replaceAll("+", " "));
-  } catch {
-    return text;
+  let plain = text.replaceAll("+", " ");
+  for (let round = 0; round < 3 && plain.includes("%"); round++) {
+    try {
+      plain = decodeURIComponent(plain);
+    } catch {
+      break;
+    }
   }
+  return plain;
 }

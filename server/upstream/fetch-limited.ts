@@ -128,7 +128,10 @@ export function headerValue(headers: LimitedResponse["headers"], name: string): 
 export function retryAfterMs(value: string | null): number | null {
   if (value === null) return null;
   const trimmed = value.trim();
-  const milliseconds = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - Date.now();
+  // Seconds capped before they are multiplied: a delay of hundreds of digits is a day, not an unreadable Infinity.
+  const milliseconds = /^\d+$/.test(trimmed)
+    ? Math.min(Number(trimmed), 86_400) * 1000
+    : Date.parse(trimmed) - Date.now();
   return Number.isFinite(milliseconds) ? Math.min(Math.max(0, milliseconds), 86_400_000) : null;
 }
 

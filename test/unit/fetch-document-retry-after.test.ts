@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchDocument, PublisherAskedToWaitError } from "../../cli/ingest/fetch-document.ts";
+import { retryAfterMs } from "../../server/upstream/fetch-limited.ts";
 
 /**
  * A publisher's Retry-After, on a real HTTP server on 127.0.0.1: each path answers with the statuses and Retry-After
@@ -71,5 +72,11 @@ describe("fetchDocument and a publisher's Retry-After", () => {
     const failure = await fetchWith("/plain", 0, []).catch((error: unknown) => error);
     expect(failure).not.toBeInstanceOf(PublisherAskedToWaitError);
     expect((failure as Error).message).toMatch(/answered HTTP 503$/);
+  });
+
+  it("reads a delay of hundreds of digits as the longest wait (a day), not as unreadable", () => {
+    expect(retryAfterMs("9".repeat(400))).toBe(86_400_000);
+    expect(retryAfterMs("120")).toBe(120_000);
+    expect(retryAfterMs("soon")).toBeNull();
   });
 });

@@ -108,6 +108,8 @@ describe("request log lines", () => {
       `q=${encodeURIComponent(secret)}`,
       "%61pi%5Fkey=hidden",
       "Authorization=Bearer%20x",
+      "pwd=hunter2&jwt=eyJhidden&sig=s1gned",
+      `x=${encodeURIComponent(encodeURIComponent(secret))}`,
     ];
     for (const [i, query] of queries.entries())
       logRequest(
@@ -119,13 +121,16 @@ describe("request log lines", () => {
       line({ requestId: "p", route: "unmatched", status: 404, durationMs: 1, path: `/api/v1/${secret}` }),
     );
     const text = JSON.stringify(lines());
-    for (const hidden of ["AbCdEfGhIjKl", "abc.def", "hidden", "Bearer"]) expect(text).not.toContain(hidden);
+    for (const hidden of ["AbCdEfGhIjKl", "abc.def", "hidden", "Bearer", "hunter2", "s1gned"])
+      expect(text).not.toContain(hidden);
     expect(lines().map((entry) => entry.query)).toEqual([
       "api_key=REDACTED&lat=1",
       "access_token=REDACTED&tz=Europe%2FOslo",
       "q=svc_0123456789abcdef_REDACTED",
       "%61pi%5Fkey=REDACTED",
       "Authorization=REDACTED",
+      "pwd=REDACTED&jwt=REDACTED&sig=REDACTED",
+      "x=svc_0123456789abcdef_REDACTED",
       "",
     ]);
     expect(lines().at(-1)!.path).toBe("/api/v1/svc_0123456789abcdef_REDACTED");
