@@ -27,7 +27,7 @@ export const DEFAULT_WEATHER_SETTINGS = {
   timeoutMs: 10_000,
   maxBytes: 5_000_000,
   /**
-   * Points are stored deflated (stored-payload.ts), about 5 KB each for MET's complete document, so 10,000 points fit
+   * Points are stored deflated (stored-payload.ts), about 2.2 KB each for MET's complete document, so 10,000 points fit
    * in the byte bound; the byte bound holds whatever the provider's documents weigh. Keeping all of them fresh at
    * MET's usual 30-minute Expires would take about 5.5 requests per second of the 20 allowed.
    */
