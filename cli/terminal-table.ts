@@ -44,7 +44,7 @@ export function terminalWidth(env: NodeJS.ProcessEnv, stdout: { isTTY?: boolean;
 }
 
 /** A tab or line break inside a value would break the alignment; it becomes a space. */
-const oneLine = (cell: string) => cell.replace(/[\t\r\n]+/g, " ");
+export const oneLine = (cell: string) => cell.replace(/[\t\r\n]+/g, " ");
 
 /** The line under a table naming the columns left out (wrapped to the width too), or null when none was. */
 export function leftOutNote(fitted: FittedTable, width: number): string | null {

@@ -148,7 +148,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
             process.stdout.write((await import("../ingest/found-releases.ts")).watchLines(summary.releases));
           if (publishTo && summary.published) {
             const { publishToObjectStore } = await import("../publish/publish-generation.ts");
-            const { manifest, url } = await publishToObjectStore(publishTo, config.dataDir, new Date());
+            const { manifest, url } = await publishToObjectStore(publishTo, config.dataDir, new Date(clock()));
             process.stdout.write(`generation ${manifest.publishedAt} published to ${url}\n`);
           }
           if (summary.outcome !== "succeeded") process.exitCode = EXIT_CODES.failure;

@@ -24,11 +24,23 @@ export const isFetchSidecar = (name: string) => name.endsWith(FETCH_SIDECAR_SUFF
 export function readFetchSidecar(path: string): FetchSidecar | null {
   const sidecar = `${path}${FETCH_SIDECAR_SUFFIX}`;
   if (!existsSync(sidecar)) return null;
-  const value = JSON.parse(readFileSync(sidecar, "utf8")) as Partial<FetchSidecar>;
+  const value = readJsonObject(sidecar) as Partial<FetchSidecar>;
   const { fetchedAt } = value;
   if (fetchedAt === null || fetchedAt === undefined) return { fetchedAt: null, stated: String(value.stated ?? "") };
   const instant = typeof fetchedAt === "string" ? DateTime.fromISO(fetchedAt, { setZone: true }) : null;
   if (!instant?.isValid || !/(Z|[+-]\d{2}:\d{2})$/.test(fetchedAt as string))
     throw new Error(`${sidecar}: fetchedAt is not an instant with its zone (${JSON.stringify(fetchedAt)})`);
   return { fetchedAt: instant.toUTC().toISO()!, stated: String(value.stated ?? "") };
+}
+
+function readJsonObject(path: string): object {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`${path}: not JSON (${(error as Error).message})`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error(`${path}: not a JSON object`);
+  return value;
 }

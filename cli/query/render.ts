@@ -1,11 +1,9 @@
-import { leftOutNote, renderFittedTable } from "../terminal-table.ts";
+import { leftOutNote, oneLine, renderFittedTable } from "../terminal-table.ts";
 import type { QueryView } from "./columns.ts";
 
 type Data = Record<string, unknown>;
 
 const text = (value: unknown): string => (value === null || value === undefined ? "" : String(value));
-/** A tab or line break inside a value would break a TSV row; it becomes a space. */
-const oneLine = (cell: string) => cell.replace(/[\t\r\n]+/g, " ");
 
 /** The view's column names and, per row, its cells as text. */
 function cellsOf(view: QueryView, data: Data): { names: string[]; rows: string[][] } {
