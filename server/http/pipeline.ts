@@ -1,7 +1,6 @@
 // Every request's way through the service, whatever transport brought it: route, key and scope, rate limit, answer,
 // envelope. Transports (h3-handler.ts, node-listener.ts) only translate their request into an ApiRequest and write
 // the HttpAnswer back.
-import { addRoute, createRouter, findRoute } from "rou3";
 import type { CsvForm } from "../../schemas/responses/csv-tables.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
@@ -29,7 +28,10 @@ import {
 import { chooseRepresentation, type Representation } from "./negotiation.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
 import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
-import type { RouteHandler, RouteResult } from "./route-handler.ts";
+import type { RouteResult } from "./route-handler.ts";
+import { type BoundRoute, createRouteTable } from "./route-table.ts";
+
+export type { BoundRoute } from "./route-table.ts";
 
 export interface PipelineContext {
   environment: string;
@@ -47,16 +49,6 @@ export interface PipelineContext {
   logger: Logger;
   /** Where every answer is counted, by route name and status, with its duration. */
   metrics: ServiceMetrics;
-}
-
-export interface BoundRoute {
-  spec: RouteSpec;
-  handler: RouteHandler;
-  /**
-   * For routes whose answer depends only on published data, parameters and clock: the identities of the data the
-   * handler reads now. An answer the handler declared valid is kept for that generation (answer-cache.ts).
-   */
-  generation?: () => Generation;
 }
 
 /** The service's answers to requests, for its transports. */
@@ -87,15 +79,12 @@ const NO_GENERATION: Generation = [];
 const LOGGED_CAUSES_MAX = 100;
 
 export function createPipeline(routes: readonly BoundRoute[], context: PipelineContext): Pipeline {
-  const { router, slashPaths } = routerOf(routes);
+  const table = createRouteTable(routes);
   const loggedCauses = new Set<string>();
 
   function answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
-    // 1. Route. The router also matches `/x/` to `/x`: a path we do not publish must not answer, so a path with a
-    // trailing slash answers only where a route names it so.
-    const { pathname } = request;
-    const trailingSlash = pathname.length > 1 && pathname.endsWith("/");
-    const pathRoutes = trailingSlash ? slashPaths.get(pathname) : findRoute(router, "", pathname);
+    // 1. Route.
+    const pathRoutes = table.find(request.pathname);
     const routes = pathRoutes?.data;
 
     // 2. Key and scope. Everyone but an operator takes exactly the unregistered path's way, key check included, so
@@ -289,19 +278,3 @@ function keyOf(url: string, representation: Representation): string {
 }
 
 const NO_HEADERS: HeaderReader = { get: () => null, has: () => false };
-
-/**
- * One router entry a path: that path's routes, so that one path answers 405 for its other methods. Paths with a
- * trailing slash (`/docs/`), which the router would not tell from the path without, are looked up exactly.
- */
-function routerOf(routes: readonly BoundRoute[]) {
-  const byPath = new Map<string, BoundRoute[]>();
-  for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);
-  const router = createRouter<BoundRoute[]>();
-  const slashPaths = new Map<string, { data: BoundRoute[]; params?: Record<string, string> }>();
-  for (const [path, pathRoutes] of byPath) {
-    if (path.length > 1 && path.endsWith("/")) slashPaths.set(path, { data: pathRoutes });
-    else addRoute(router, "", path.replace(/\{([^}]+)\}/g, ":$1"), pathRoutes);
-  }
-  return { router, slashPaths };
-}

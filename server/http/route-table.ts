@@ -1,0 +1,42 @@
+// The routes by path, as the pipeline's first step finds them (pipeline.ts).
+import { addRoute, createRouter, findRoute } from "rou3";
+import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
+import type { Generation } from "./answer-cache.ts";
+import type { RouteHandler } from "./route-handler.ts";
+
+export interface BoundRoute {
+  spec: RouteSpec;
+  handler: RouteHandler;
+  /**
+   * For routes whose answer depends only on published data, parameters and clock: the identities of the data the
+   * handler reads now. An answer the handler declared valid is kept for that generation (answer-cache.ts).
+   */
+  generation?: () => Generation;
+}
+
+/** A path's routes (one per method) and the path's parameters. */
+export interface PathRoutes {
+  data: BoundRoute[];
+  params?: Record<string, string>;
+}
+
+/**
+ * One router entry a path: that path's routes, so that one path answers 405 for its other methods. Paths with a
+ * trailing slash (`/docs/`), which the router would not tell from the path without, are looked up exactly.
+ */
+export function createRouteTable(routes: readonly BoundRoute[]): { find(pathname: string): PathRoutes | undefined } {
+  const byPath = new Map<string, BoundRoute[]>();
+  for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);
+  const router = createRouter<BoundRoute[]>();
+  const slashPaths = new Map<string, PathRoutes>();
+  for (const [path, pathRoutes] of byPath) {
+    if (path.length > 1 && path.endsWith("/")) slashPaths.set(path, { data: pathRoutes });
+    else addRoute(router, "", path.replace(/\{([^}]+)\}/g, ":$1"), pathRoutes);
+  }
+  return {
+    // The router also matches `/x/` to `/x`: a path we do not publish must not answer, so a path with a trailing
+    // slash answers only where a route names it so.
+    find: (pathname) =>
+      pathname.length > 1 && pathname.endsWith("/") ? slashPaths.get(pathname) : findRoute(router, "", pathname),
+  };
+}
