@@ -3,28 +3,19 @@ import { dirname, join, resolve } from "node:path";
 import { DATA_FILES } from "../schemas/data-files.ts";
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
 import { SERVICE_VERSION } from "../schemas/version.ts";
-import {
-  type ClientLimits,
-  DEFAULT_CLIENT_LIMITS,
-  type IndexFollowingConfig,
-  type RateLimitConfig,
-  type ServiceConfig,
-  type UpstreamConfig,
-} from "../server/config.ts";
+import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import { DEFAULT_ANSWER_CACHE_BYTES } from "../server/http/answer-cache.ts";
 import { normalised } from "../server/http/client-address.ts";
 import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
 import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
-import { DEFAULT_WEATHER_SETTINGS, type WeatherSettings } from "../server/weather/weather-settings.ts";
+import { booleanVariable, ConfigError, type Env, integerVariable } from "./env-values.ts";
 import { DEFAULT_INGEST_MAX_BYTES } from "./ingest/document-ceilings.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import type { NamedListener } from "./listen-failure.ts";
 import { packagePath } from "./package-paths.ts";
+import { clientLimitsFrom, weatherFrom } from "./serving-config.ts";
 
-/** A configuration problem, named: which variable or flag, and what is wrong with it. */
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
+export { ConfigError, integerVariable } from "./env-values.ts";
 
 /**
  * The environment as the commands read it: a `SERVICE_*` variable that is blank (empty or only spaces, often a
@@ -57,7 +48,6 @@ export const UPSTREAM_VARIABLES = [
 ] as const;
 
 export const DEFAULT_INGEST_USER_AGENT = `weather-economics-service/${SERVICE_VERSION} (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)`;
-export const DEFAULT_WEATHER_USER_AGENT = `weather-economics-service/${SERVICE_VERSION} (set SERVICE_WEATHER_USER_AGENT to include your contact)`;
 
 /**
  * What is wrong when weather is on and SERVICE_WEATHER_USER_AGENT is not set (null when it is, or weather is off):
@@ -214,86 +204,7 @@ export function serviceConfigFrom(
   };
 }
 
-/** The API listener's limits on its clients (server/config.ts says why each default). */
-function clientLimitsFrom(env: Env): ClientLimits {
-  const seconds = (name: string, fallbackMs: number, max: number) =>
-    integerVariable(env[name], name, fallbackMs / SECOND, 1, max) * SECOND;
-  const headersTimeoutMs = seconds("SERVICE_HEADERS_TIMEOUT_SECONDS", DEFAULT_CLIENT_LIMITS.headersTimeoutMs, 300);
-  const requestTimeoutMs = seconds("SERVICE_REQUEST_TIMEOUT_SECONDS", DEFAULT_CLIENT_LIMITS.requestTimeoutMs, 3600);
-  if (requestTimeoutMs < headersTimeoutMs) {
-    throw new ConfigError(
-      `SERVICE_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / SECOND}) must not be less than SERVICE_HEADERS_TIMEOUT_SECONDS (${headersTimeoutMs / SECOND}): a request's headers are part of it`,
-    );
-  }
-  const maxConnections = integerVariable(
-    env.SERVICE_MAX_CONNECTIONS,
-    "SERVICE_MAX_CONNECTIONS",
-    DEFAULT_CLIENT_LIMITS.maxConnections,
-    1,
-    1_000_000,
-  );
-  return { headersTimeoutMs, requestTimeoutMs, maxConnections };
-}
-
 const MEGABYTE = 1024 * 1024;
-const SECOND = 1000;
-const STANDIN_MAX_REQUESTS_PER_SECOND = 1000;
-
-function weatherFrom(env: Env, upstreams: UpstreamConfig[]): WeatherSettings {
-  const met = upstreams.find((upstream) => upstream.domain === "weather")!;
-  return {
-    enabled: met.enabled,
-    baseUrl: met.baseUrl,
-    userAgent: env.SERVICE_WEATHER_USER_AGENT || DEFAULT_WEATHER_USER_AGENT,
-    timeoutMs: integerVariable(
-      env.SERVICE_WEATHER_TIMEOUT_MS,
-      "SERVICE_WEATHER_TIMEOUT_MS",
-      DEFAULT_WEATHER_SETTINGS.timeoutMs,
-      100,
-      120_000,
-    ),
-    maxBytes: integerVariable(
-      env.SERVICE_WEATHER_MAX_BYTES,
-      "SERVICE_WEATHER_MAX_BYTES",
-      DEFAULT_WEATHER_SETTINGS.maxBytes,
-      1000,
-      100_000_000,
-    ),
-    maxEntries: integerVariable(
-      env.SERVICE_WEATHER_CACHE_ENTRIES,
-      "SERVICE_WEATHER_CACHE_ENTRIES",
-      DEFAULT_WEATHER_SETTINGS.maxEntries,
-      1,
-      1_000_000,
-    ),
-    // MET's terms cap its own host at 20 per second; a local stand-in (tests, demos, the benchmark) may take more.
-    maxRequestsPerSecond: integerVariable(
-      env.SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND,
-      "SERVICE_WEATHER_MAX_REQUESTS_PER_SECOND",
-      DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond,
-      1,
-      met.baseUrl === met.publisherBaseUrl
-        ? DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond
-        : STANDIN_MAX_REQUESTS_PER_SECOND,
-    ),
-    maxRetryAfterMs:
-      integerVariable(
-        env.SERVICE_WEATHER_MAX_RETRY_AFTER_SECONDS,
-        "SERVICE_WEATHER_MAX_RETRY_AFTER_SECONDS",
-        DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs / SECOND,
-        1,
-        86_400,
-      ) * SECOND,
-    maxCacheBytes:
-      integerVariable(
-        env.SERVICE_WEATHER_CACHE_MB,
-        "SERVICE_WEATHER_CACHE_MB",
-        DEFAULT_WEATHER_SETTINGS.maxCacheBytes / MEGABYTE,
-        1,
-        65_536,
-      ) * MEGABYTE,
-  };
-}
 
 /**
  * The API's address, with the setting each part came from: a listener that cannot start names the one the operator
@@ -447,26 +358,4 @@ function baseUrlVariable(raw: string | undefined, name: string, fallback: string
   throw new ConfigError(
     `${name} must be an http(s) origin such as http://127.0.0.1:8080 (no path, query or credentials)`,
   );
-}
-
-export function integerVariable(
-  raw: string | undefined,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^[0-9]+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
-  }
-  return Number(raw);
-}
-
-function booleanVariable(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (raw === "true" || raw === "1") return true;
-  if (raw === "false" || raw === "0") return false;
-  throw new ConfigError(`${name} must be true or false`);
 }
