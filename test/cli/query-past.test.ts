@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempDirs } from "../ingest/cli-process.ts";
-import { HICP_SERIES, ingestEachInItsOwnRun, modifiedHicpDocument } from "../support/document-replay.ts";
+import { HICP_REVISIONS, HICP_SERIES, ingestEachInItsOwnRun } from "../support/document-replay.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
 import { runCli } from "../support/run-cli.ts";
 import { type RunningService, startService } from "../support/service.ts";
@@ -10,20 +10,7 @@ import { type RunningService, startService } from "../support/service.ts";
  * a euro-area HICP figure for 2022-08 published three times, each MODIFIED document (test/support/document-replay.ts)
  * replayed in its own run, and 2022-09 first published with the third.
  */
-const DOCUMENTS = [
-  {
-    name: "2022-08-31-hicp-flash.sdmx.csv",
-    body: modifiedHicpDocument("31/08/22 11:00:00", [["2022-08", "5.3", "p"]]),
-  },
-  { name: "2022-09-16-hicp-full.sdmx.csv", body: modifiedHicpDocument("16/09/22 11:00:00", [["2022-08", "5.4", ""]]) },
-  {
-    name: "2022-10-31-hicp-revised.sdmx.csv",
-    body: modifiedHicpDocument("31/10/22 11:00:00", [
-      ["2022-08", "5.5", ""],
-      ["2022-09", "6.0", "p"],
-    ]),
-  },
-];
+const DOCUMENTS = HICP_REVISIONS;
 
 describe("service query observations about the past, as the API answers it", () => {
   let service: RunningService;

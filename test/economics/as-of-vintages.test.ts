@@ -4,7 +4,12 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { removeTempDirs } from "../ingest/cli-process.ts";
-import { HICP_SERIES, ingestEachInItsOwnRun, modifiedHicpDocument } from "../support/document-replay.ts";
+import {
+  HICP_REVISIONS,
+  HICP_SERIES,
+  ingestEachInItsOwnRun,
+  modifiedHicpDocument,
+} from "../support/document-replay.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
 import { type RunningService, startService } from "../support/service.ts";
 
@@ -14,20 +19,7 @@ import { type RunningService, startService } from "../support/service.ts";
  * from the archive in its own run.
  */
 
-const DOCUMENTS = [
-  {
-    name: "2022-08-31-hicp-flash.sdmx.csv",
-    body: modifiedHicpDocument("31/08/22 11:00:00", [["2022-08", "5.3", "p"]]),
-  },
-  { name: "2022-09-16-hicp-full.sdmx.csv", body: modifiedHicpDocument("16/09/22 11:00:00", [["2022-08", "5.4", ""]]) },
-  {
-    name: "2022-10-31-hicp-revised.sdmx.csv",
-    body: modifiedHicpDocument("31/10/22 11:00:00", [
-      ["2022-08", "5.5", ""],
-      ["2022-09", "6.0", "p"],
-    ]),
-  },
-];
+const DOCUMENTS = HICP_REVISIONS;
 // The figures of the third document restated under a later LAST UPDATE: no vintage, only a later sighting.
 const RESTATEMENT = {
   name: "2022-11-15-hicp-restated.sdmx.csv",

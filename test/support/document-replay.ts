@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
@@ -35,6 +35,25 @@ export function modifiedHicpDocument(
   expect(REAL_CSV.split("\n")[1]!.split(",")[1]).toMatch(/^\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
   return `${HEADER}\n${rows.map(([period, value, flag]) => `ESTAT:PRC_HICP_MINR(1.0),${lastUpdate},M,RCH_A,TOTAL,EA21,${period},${value},${flag},`).join("\n")}\n`;
 }
+
+/**
+ * A euro-area HICP figure for 2022-08 published three times (5.3 flagged p, then 5.4, then 5.5), and 2022-09 first
+ * published with the third: MODIFIED documents for the questions about a series' past.
+ */
+export const HICP_REVISIONS: readonly ReplayedDocument[] = [
+  {
+    name: "2022-08-31-hicp-flash.sdmx.csv",
+    body: modifiedHicpDocument("31/08/22 11:00:00", [["2022-08", "5.3", "p"]]),
+  },
+  { name: "2022-09-16-hicp-full.sdmx.csv", body: modifiedHicpDocument("16/09/22 11:00:00", [["2022-08", "5.4", ""]]) },
+  {
+    name: "2022-10-31-hicp-revised.sdmx.csv",
+    body: modifiedHicpDocument("31/10/22 11:00:00", [
+      ["2022-08", "5.5", ""],
+      ["2022-09", "6.0", "p"],
+    ]),
+  },
+];
 
 /**
  * Ingests each document in a run of its own, in order (run i at 06:00 UTC on 2026-11-21 plus i days), into a fresh
