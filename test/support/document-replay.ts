@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
