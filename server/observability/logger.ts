@@ -33,49 +33,14 @@ export interface RequestLine {
   cache?: string;
 }
 
-/** Parts of every request line (logRequest); the values between them are ASCII (see logRequest). */
-const part = (text: string) => Buffer.from(text, "latin1");
-const OPEN_TIME = part(`{"level":"info","time":"`);
-const OPEN_ID = part(`","requestId":"`);
-const OPEN_METHOD = part(`","method":"`);
-const OPEN_PATH = part(`","path":"`);
-const OPEN_QUERY = part(`","query":"`);
-const OPEN_CLIENT = part(`","client":"`);
-const QUOTE = part(`"`);
-const OPEN_KEY = part(`,"keyId":"`);
-const OPEN_ROUTE = part(`,"route":"`);
-const OPEN_STATUS = part(`","status":`);
-const OPEN_DURATION = part(`,"durationMs":`);
-const OPEN_BYTES = part(`,"bytes":`);
-const OPEN_CACHE = part(`,"cache":"`);
-const CLOSE_LINE = part(`,"msg":"request"}\n`);
-/** Every part once, in the order a line has them. */
-const LINE_PARTS = [
-  OPEN_TIME,
-  OPEN_ID,
-  OPEN_METHOD,
-  OPEN_PATH,
-  OPEN_QUERY,
-  OPEN_CLIENT,
-  QUOTE,
-  OPEN_KEY,
-  OPEN_ROUTE,
-  OPEN_STATUS,
-  OPEN_DURATION,
-  OPEN_BYTES,
-  OPEN_CACHE,
-  CLOSE_LINE,
-];
-const FIXED_LINE_BYTES = LINE_PARTS.reduce((sum, part) => sum + part.length, 0) + 2 * QUOTE.length;
 /** Room past a full batch for the line that fills it: a request line of ours is some 300 bytes (a longer one grows the buffer). */
 const LINE_ROOM_BYTES = 1024;
 
 /**
- * Request lines waiting for the destination, kept as the bytes they are written as: each line is copied into one
- * buffer part by part, so no text is built, joined and flattened per request (the batch of joined text survived the
- * young generation's collections and was flattened again to be written). They join the destination in one write per
- * batch, and any other line pino writes takes them along first (its `streamWrite` hook), so the log's order is the
- * order things happened in.
+ * Request lines waiting for the destination, kept as the bytes they are written as, so no text is joined and
+ * flattened per batch (joined text survived the young generation's collections). They join the destination in one
+ * write per batch, and any other line pino writes takes them along first (its `streamWrite` hook), so the log's order
+ * is the order things happened in.
  */
 class PendingRequestLines {
   private bytes: Buffer;
@@ -88,50 +53,13 @@ class PendingRequestLines {
     this.bytes = Buffer.allocUnsafe(batchBytes + LINE_ROOM_BYTES);
   }
 
-  add(line: RequestLine, time: string): void {
-    // Every text value as JSON string text in ASCII; route names, ids, numbers and outcomes are ASCII already.
-    const method = jsonStringText(line.method);
-    const path = jsonStringText(loggedPath(line.path));
-    const query = jsonStringText(loggedQuery(line.query));
-    const client = jsonStringText(line.client);
-    const keyId = line.keyId === undefined ? "" : jsonStringText(line.keyId);
-    const status = String(line.status);
-    const duration = String(line.durationMs);
-    const bytes = String(line.bytes);
-    const cache = line.cache ?? "";
-    const size =
-      FIXED_LINE_BYTES +
-      time.length +
-      line.requestId.length +
-      method.length +
-      path.length +
-      query.length +
-      client.length +
-      keyId.length +
-      line.route.length +
-      status.length +
-      duration.length +
-      bytes.length +
-      cache.length;
-    if (this.length + size > this.bytes.length) {
+  /** `text` is ASCII (logRequest), so its length is its length in bytes. */
+  add(text: string): void {
+    if (this.length + text.length > this.bytes.length) {
       this.drain();
-      if (size > this.bytes.length) this.bytes = Buffer.allocUnsafe(this.batchBytes + size);
+      if (text.length > this.bytes.length) this.bytes = Buffer.allocUnsafe(this.batchBytes + text.length);
     }
-    let at = this.part(OPEN_TIME, this.length);
-    at = this.part(OPEN_ID, this.ascii(time, at));
-    at = this.part(OPEN_METHOD, this.ascii(line.requestId, at));
-    at = this.part(OPEN_PATH, this.ascii(method, at));
-    at = this.part(OPEN_QUERY, this.ascii(path, at));
-    at = this.part(OPEN_CLIENT, this.ascii(query, at));
-    at = this.part(QUOTE, this.ascii(client, at));
-    if (line.keyId !== undefined) at = this.part(QUOTE, this.ascii(keyId, this.part(OPEN_KEY, at)));
-    at = this.part(OPEN_ROUTE, at);
-    at = this.part(OPEN_STATUS, this.ascii(line.route, at));
-    at = this.part(OPEN_DURATION, this.ascii(status, at));
-    at = this.part(OPEN_BYTES, this.ascii(duration, at));
-    at = this.ascii(bytes, at);
-    if (line.cache !== undefined) at = this.part(QUOTE, this.ascii(cache, this.part(OPEN_CACHE, at)));
-    this.length = this.part(CLOSE_LINE, at);
+    this.length += this.bytes.write(text, this.length, "latin1");
     if (this.length >= this.batchBytes) this.drain();
   }
 
@@ -144,16 +72,6 @@ class PendingRequestLines {
 
   drain(): void {
     if (this.length > 0) this.destination.write(this.take());
-  }
-
-  private part(bytes: Buffer, at: number): number {
-    this.bytes.set(bytes, at);
-    return at + bytes.length;
-  }
-
-  private ascii(text: string, at: number): number {
-    for (let i = 0; i < text.length; i++) this.bytes[at + i] = text.charCodeAt(i);
-    return at + text.length;
   }
 }
 
@@ -190,7 +108,7 @@ export function createLogger(
 }
 
 /**
- * One request's line at `info`, in the form pino gives every other line. Written part by part rather than through
+ * One request's line at `info`, in the form pino gives every other line. Written as one text rather than through
  * pino's generic serialiser, which costs a busy server more than the rest of a small answer: every value is a number,
  * text of a known alphabet (a UUID, a route name of the route table, a cache outcome), or text made JSON string text
  * in ASCII first (method, path, query, client, key id), with secrets taken out of path and query.
@@ -199,7 +117,16 @@ export function logRequest(logger: Logger, line: RequestLine): void {
   const requestLines = requestLinesOf.get(logger);
   if (!requestLines)
     return void logger.info({ ...line, path: loggedPath(line.path), query: loggedQuery(line.query) }, "request");
-  requestLines.add(line, isoInstant(Date.now()));
+  const keyId = line.keyId === undefined ? "" : `,"keyId":"${jsonStringText(line.keyId)}"`;
+  const cache = line.cache === undefined ? "" : `,"cache":"${line.cache}"`;
+  const path = jsonStringText(loggedPath(line.path));
+  const query = jsonStringText(loggedQuery(line.query));
+  requestLines.add(
+    `{"level":"info","time":"${isoInstant(Date.now())}","requestId":"${line.requestId}",` +
+      `"method":"${jsonStringText(line.method)}","path":"${path}","query":"${query}",` +
+      `"client":"${jsonStringText(line.client)}"${keyId},"route":"${line.route}","status":${line.status},` +
+      `"durationMs":${line.durationMs},"bytes":${line.bytes}${cache},"msg":"request"}\n`,
+  );
 }
 
 /**
