@@ -80,25 +80,18 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
   }
 
   function answered(message: DocumentWorkerMessage): void {
-    if ("call" in message) return void pending.get(message.id)?.recordCall?.(message.call);
     const waiting = settled(message.id);
     if (!waiting) return;
-    if ("result" in message) waiting.resolve(message.result);
-    else if ("failure" in message)
-      waiting.reject(
-        new WeatherUpstreamError(
-          message.failure.code,
-          message.failure.message,
-          message.failure.retryAfterMs,
-          message.failure.underlying,
-        ),
-      );
-    else
-      waiting.reject(
-        Object.assign(new Error(`MET's document worker failed: ${message.defect.message}`), {
-          stack: message.defect.stack,
-        }),
-      );
+    if (message.call) waiting.recordCall?.(message.call);
+    if ("result" in message) return waiting.resolve(message.result);
+    if ("failure" in message) {
+      const { code, message: text, retryAfterMs, underlying } = message.failure;
+      return waiting.reject(new WeatherUpstreamError(code, text, retryAfterMs, underlying));
+    }
+    const { defect } = message;
+    waiting.reject(
+      Object.assign(new Error(`MET's document worker failed: ${defect.message}`), { stack: defect.stack }),
+    );
   }
 
   function running(): Worker {
