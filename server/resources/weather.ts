@@ -63,7 +63,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
     cached: result.cached,
     cacheAgeSeconds: result.cacheAgeSeconds,
     stale: result.stale,
-    degraded: result.stale,
+    degraded: result.degraded,
     fetchedAt: result.fetchedAt,
   });
   /**

@@ -2,7 +2,6 @@ import { LRUCache } from "lru-cache";
 import type { MetClient } from "./met-client.ts";
 import { pointKey, roundPoint, type WeatherPoint } from "./point.ts";
 import type { RateGate } from "./rate-gate.ts";
-import { GateClosedError } from "./rate-gate.ts";
 import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
 import { createUpstreamHealth, type UpstreamHealthSnapshot } from "./upstream-health.ts";
 import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
@@ -74,8 +73,9 @@ export interface CachedWeather<T> {
   /** Whole seconds since the payload was fetched or last confirmed with a 304. */
   cacheAgeSeconds: number;
   fetchedAt: string;
-  /** An expired copy served because MET failed (the contract's `meta.stale` and `meta.degraded` alike). */
+  /** An expired copy served because MET failed. */
   stale: boolean;
+  degraded: boolean;
 }
 
 export interface WeatherCache<T> {
@@ -147,6 +147,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       cacheAgeSeconds: Math.floor(Math.max(0, now() - entry.fetchedAt) / 1000),
       fetchedAt: entry.fetchedAtText,
       stale: source === "stale",
+      degraded: source === "stale",
     };
   }
 
@@ -163,7 +164,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     point: WeatherPoint,
     held: Entry<T> | undefined,
   ): Promise<Refreshed<T>> {
-    const release = await acquireSlot();
+    const release = await rateGate.acquire();
     health.recordAttempt();
     try {
       const refreshed = await fetchEntry(point, held);
@@ -197,16 +198,6 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   function honoured(error: WeatherUpstreamError): WeatherUpstreamError {
     if (error.retryAfterMs === null || error.retryAfterMs <= maxRetryAfterMs) return error;
     return new WeatherUpstreamError(error.code, error.message, maxRetryAfterMs);
-  }
-
-  /** An upstream slot, or the contract's 503 at once when none can be had within the gate's bound. */
-  async function acquireSlot(): Promise<() => void> {
-    try {
-      return await rateGate.acquire();
-    } catch (error) {
-      if (!(error instanceof GateClosedError)) throw error;
-      throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", error.message, error.retryAfterMs);
-    }
   }
 
   async function fetchEntry(point: WeatherPoint, held: Entry<T> | undefined): Promise<Refreshed<T>> {
