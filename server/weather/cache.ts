@@ -9,21 +9,15 @@ import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 /** Both weather routes read the same entry per point; each judges its freshness by its own rules. */
 export type WeatherView = "current" | "forecast";
 
-interface FreshnessPolicy {
-  /** Bounds on MET's Expires; `defaultMs` applies when MET sends none. */
-  ttl: { minMs: number; maxMs: number; defaultMs: number };
-  /** Oldest copy (since fetch or last confirmation) that may still be served while MET fails. */
-  maxStaleMs: number;
-}
-
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
 /**
- * The spec's clamps. The defaults are the TTLs its stale maxima are built from:
+ * The spec's clamps on MET's Expires (`defaultMs` when MET sends none), and the oldest copy (since fetch or last
+ * confirmation) that may still be served while MET fails. The defaults are the TTLs its stale maxima are built from:
  * 22200 s is 10 min plus 6 h, 90000 s is 1 h plus 24 h.
  */
-const WEATHER_FRESHNESS: Readonly<Record<WeatherView, FreshnessPolicy>> = {
+const WEATHER_FRESHNESS = {
   current: { ttl: { minMs: 5 * MINUTE_MS, maxMs: HOUR_MS, defaultMs: 10 * MINUTE_MS }, maxStaleMs: 22_200_000 },
   forecast: { ttl: { minMs: 15 * MINUTE_MS, maxMs: 6 * HOUR_MS, defaultMs: HOUR_MS }, maxStaleMs: 90_000_000 },
 };
@@ -318,7 +312,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   };
 }
 
-function timeToLive(entry: Entry<unknown>, policy: FreshnessPolicy): number {
-  if (entry.expires === null) return policy.ttl.defaultMs;
-  return Math.min(policy.ttl.maxMs, Math.max(policy.ttl.minMs, entry.expires - entry.fetchedAt));
+function timeToLive(entry: Entry<unknown>, { ttl }: (typeof WEATHER_FRESHNESS)[WeatherView]): number {
+  if (entry.expires === null) return ttl.defaultMs;
+  return Math.min(ttl.maxMs, Math.max(ttl.minMs, entry.expires - entry.fetchedAt));
 }

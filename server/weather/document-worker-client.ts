@@ -99,13 +99,7 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
     const thread = startWorker(import.meta.url, "document-worker", { resourceLimits: limits });
     let reason = "it exited";
     thread.on("message", answered);
-    thread.on("messageerror", (error) => {
-      reason = `a message could not be read (${error.message})`;
-      void thread.terminate();
-    });
-    thread.on("error", (error) => {
-      reason = error.message;
-    });
+    thread.on("error", (error) => (reason = error.message));
     thread.on("exit", () => {
       if (worker === thread) worker = undefined;
       const failure = new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET's document worker stopped: ${reason}`);
@@ -115,6 +109,13 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
     return thread;
   }
 
+  /** Stuck, not slow: the client's own time-out has long passed. A fresh worker serves the next request. */
+  function stuck(id: number, thread: Worker): void {
+    settled(id)?.reject(new WeatherUpstreamError("UPSTREAM_TIMEOUT", "MET's document worker did not answer in time"));
+    if (worker === thread) worker = undefined;
+    void thread.terminate();
+  }
+
   return {
     read(client, request, recordCall) {
       return new Promise((resolve, reject) => {
@@ -122,25 +123,14 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
         clearTimeout(idleTimer);
         try {
           const thread = running();
-          const deadline = setTimeout(() => {
-            // Stuck, not slow: the client's own time-out has long passed. A fresh worker serves the next request.
-            settled(id)?.reject(
-              new WeatherUpstreamError("UPSTREAM_TIMEOUT", "MET's document worker did not answer in time"),
-            );
-            if (worker === thread) worker = undefined;
-            void thread.terminate();
-          }, client.timeoutMs + WORKER_GRACE_MS);
+          const deadline = setTimeout(() => stuck(id, thread), client.timeoutMs + WORKER_GRACE_MS);
           pending.set(id, { resolve, reject, recordCall, deadline, thread });
           thread.ref();
           thread.postMessage({ id, client, request } satisfies DocumentRequest);
         } catch (error) {
           settled(id);
-          reject(
-            new WeatherUpstreamError(
-              "UPSTREAM_UNAVAILABLE",
-              `MET's document worker could not be asked: ${(error as Error).message}`,
-            ),
-          );
+          const message = `MET's document worker could not be asked: ${(error as Error).message}`;
+          reject(new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", message));
         }
       });
     },
