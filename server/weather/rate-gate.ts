@@ -1,7 +1,5 @@
 import { WeatherUpstreamError } from "./upstream-error.ts";
-
-/** MET's terms: anything over 20 requests per second per application (all clients together) is throttled with 429. */
-export const MET_MAX_REQUESTS_PER_SECOND = 20;
+import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 
 /** Longest a request waits for an upstream slot before it is answered from what the cache holds, or refused. */
 export const DEFAULT_MAX_WAIT_MS = 3000;
@@ -39,7 +37,8 @@ export interface RateGateOptions {
  * arrive within one window. A request still running holds its slot.
  */
 export function createRateGate(options: RateGateOptions): RateGate {
-  const maxRequests = options.maxRequests ?? MET_MAX_REQUESTS_PER_SECOND;
+  // MET's terms: over 20 requests per second per application (all clients together) is throttled with 429.
+  const maxRequests = options.maxRequests ?? DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond;
   const windowMs = options.windowMs ?? 1000;
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   /** Per slot: null while its request runs, else when it finished. */
