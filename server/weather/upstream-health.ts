@@ -15,7 +15,7 @@ export function createUpstreamHealth(now: () => number) {
   const failureTimes: number[] = [];
   let lastSuccess: number | null = null;
 
-  /** The times within the window, each list oldest first; the newest is the last one recorded. */
+  /** The list without the times past the window, but for the newest: it says when the last one was. */
   function recent(times: number[]): number[] {
     const horizon = now() - RECENT_WINDOW_MS;
     while (times.length > 1 && times[0]! <= horizon) times.shift();
