@@ -197,30 +197,23 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   async function fetchEntry(point: WeatherPoint, held: Entry<T> | undefined): Promise<Refreshed<T>> {
     const result = await client.fetchLocation({ ...point, ifModifiedSince: held?.lastModified ?? undefined });
     const fetchedAt = now();
-    const fetchedAtText = new Date(fetchedAt).toISOString();
-    if (result.kind === "not-modified") {
-      if (!held)
-        throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET answered 304 to an unconditional request");
-      // A 304 updates only the validators it carries (RFC 9111 section 4.3.4).
-      const expires = result.expires ?? held.expires;
-      const lastModified = result.lastModified ?? held.lastModified;
-      return {
-        entry: { value: held.value, fetchedAt, fetchedAtText, expires, lastModified, lastFailureAt: null },
-        replaced: false,
-      };
-    }
-    const value = parseDocument(result.body);
-    return {
-      entry: {
-        value,
-        fetchedAt,
-        fetchedAtText,
-        expires: result.expires,
+    const confirmed = { fetchedAt, fetchedAtText: new Date(fetchedAt).toISOString(), lastFailureAt: null };
+    if (result.kind === "modified") {
+      const { expires } = result;
+      const entry = {
+        value: parseDocument(result.body),
+        ...confirmed,
+        expires,
         lastModified: sharedLastModified(result.lastModified),
-        lastFailureAt: null,
-      },
-      replaced: true,
-    };
+      };
+      return { entry, replaced: true };
+    }
+    if (!held)
+      throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET answered 304 to an unconditional request");
+    // A 304 updates only the validators it carries (RFC 9111 section 4.3.4).
+    const expires = result.expires ?? held.expires;
+    const lastModified = result.lastModified ?? held.lastModified;
+    return { entry: { value: held.value, ...confirmed, expires, lastModified }, replaced: false };
   }
 
   /**
