@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type MetStandin, startMetStandin } from "../cli/demo/met-standin.ts";
-import { DEFAULT_MAX_ENTRIES } from "../server/weather/cache.ts";
+import { DEFAULT_WEATHER_SETTINGS } from "../server/weather/weather-settings.ts";
 import { type Ceiling, startCeiling } from "./service-benchmark/ceiling.ts";
 import { buildService, type CommandRun, PACKAGE_ROOT, runServiceCli } from "./service-benchmark/cli-runner.ts";
 import { compareRoute, DEFAULT_PLAN, type LoadPlan, type RouteResult } from "./service-benchmark/compare-route.ts";
@@ -230,7 +230,7 @@ try {
     },
     { name: "service resident at start", value: mb(residentAtStart), target: "-", pass: null },
     {
-      name: `resident after ${warmPoints} points (cache bound ${DEFAULT_MAX_ENTRIES})`,
+      name: `resident after ${warmPoints} points (cache bound ${DEFAULT_WEATHER_SETTINGS.maxEntries})`,
       value: `${mb(residentAfterWarmUp)} (${seconds(warmUp.elapsedMs)}, failures ${JSON.stringify(warmUp.failures)})`,
       target: `< ${RESIDENT_TARGET_MB} MB`,
       pass: residentAfterWarmUp < RESIDENT_TARGET_MB,

@@ -57,16 +57,6 @@ export function placesMatchExpression(text: string): string | null {
   return words.length === 0 ? null : words.map((word) => `"${word}"*`).join(" ");
 }
 
-interface PlaceRow {
-  name: string;
-  country_code: string;
-  admin_code: string | null;
-  latitude: number;
-  longitude: number;
-  population: number | null;
-  time_zone: string;
-}
-
 /** Searches the gazetteer `service serve` or `service places` publishes; an absent, unreadable or older one gives no results, as with no provider configured. */
 export function createPlaceSearch(dataDir: string): PlaceSearch {
   const current = createReloadingDatabase(join(dataDir, DATA_FILES.places), (db) => {
@@ -74,8 +64,10 @@ export function createPlaceSearch(dataDir: string): PlaceSearch {
       throw new Error("gazetteer of another format");
     return {
       db,
-      find: db.prepare<[string, number], PlaceRow>(`
-        SELECT p.name, p.country_code, p.admin_code, p.latitude, p.longitude, p.population, p.time_zone
+      // Named as the route serves them, in the record's order.
+      find: db.prepare<[string, number], PlaceRecord>(`
+        SELECT p.name, p.country_code AS countryCode, p.admin_code AS adminArea, p.latitude, p.longitude,
+          p.population, p.time_zone AS timeZone
         FROM places_fts JOIN places p ON p.id = places_fts.rowid
         WHERE places_fts MATCH ?
         ORDER BY p.population DESC NULLS LAST, p.name, p.id
@@ -89,19 +81,7 @@ export function createPlaceSearch(dataDir: string): PlaceSearch {
       if (!gazetteer || !expression) return [];
       // The route clamps limit; this bound keeps any other caller from reading out the whole gazetteer.
       const bounded = Math.min(Math.max(Math.trunc(limit), 0), PAGE_LIMITS.places.max);
-      return gazetteer.find.all(expression, bounded).map(toRecord);
+      return gazetteer.find.all(expression, bounded);
     },
-  };
-}
-
-function toRecord(row: PlaceRow): PlaceRecord {
-  return {
-    name: row.name,
-    countryCode: row.country_code,
-    adminArea: row.admin_code,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    population: row.population,
-    timeZone: row.time_zone,
   };
 }

@@ -19,29 +19,22 @@ const ATTRIBUTION_RECORDS = new PublisherSet().add("MET_NORWAY", true).records()
 
 const PUBLIC_COORDINATE_PRECISION = `Coordinates rounded to ${COORDINATES.publicDecimals} decimal places (about 1.1 km); the point in the body is the point served.`;
 
-const CREDENTIALED_STATIC_META = new StaticMeta({ canonicalUnits: UNITS, attributionRecords: ATTRIBUTION_RECORDS });
-const PUBLIC_STATIC_META = new StaticMeta({
-  canonicalUnits: UNITS,
-  attributionRecords: ATTRIBUTION_RECORDS,
-  coordinatePrecision: PUBLIC_COORDINATE_PRECISION,
-});
-
 // Answers built from the demo stand-in's documents name it in their attribution records too: still MET's data and
 // licence, under the stand-in's source id, which says it is not real weather (provenance.ts).
-const STANDIN_ATTRIBUTION_RECORDS = ATTRIBUTION_RECORDS.map((record) => ({ ...record, sourceId: STANDIN_SOURCE.id }));
-const STANDIN_CREDENTIALED_STATIC_META = new StaticMeta({
-  canonicalUnits: UNITS,
-  attributionRecords: STANDIN_ATTRIBUTION_RECORDS,
+const staticMetaFor = (attributionRecords: typeof ATTRIBUTION_RECORDS) => ({
+  credentialed: new StaticMeta({ canonicalUnits: UNITS, attributionRecords }),
+  public: new StaticMeta({
+    canonicalUnits: UNITS,
+    attributionRecords,
+    coordinatePrecision: PUBLIC_COORDINATE_PRECISION,
+  }),
 });
-const STANDIN_PUBLIC_STATIC_META = new StaticMeta({
-  canonicalUnits: UNITS,
-  attributionRecords: STANDIN_ATTRIBUTION_RECORDS,
-  coordinatePrecision: PUBLIC_COORDINATE_PRECISION,
-});
-const credentialedStaticMeta = (stored: StoredPayload) =>
-  stored.sourceId === STANDIN_SOURCE.id ? STANDIN_CREDENTIALED_STATIC_META : CREDENTIALED_STATIC_META;
-const publicStaticMeta = (stored: StoredPayload) =>
-  stored.sourceId === STANDIN_SOURCE.id ? STANDIN_PUBLIC_STATIC_META : PUBLIC_STATIC_META;
+const MET_STATIC_META = staticMetaFor(ATTRIBUTION_RECORDS);
+const STANDIN_STATIC_META = staticMetaFor(
+  ATTRIBUTION_RECORDS.map((record) => ({ ...record, sourceId: STANDIN_SOURCE.id })),
+);
+const staticMeta = (stored: StoredPayload) =>
+  stored.sourceId === STANDIN_SOURCE.id ? STANDIN_STATIC_META : MET_STATIC_META;
 
 /** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
@@ -95,7 +88,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
         return {
           data: { units, current },
           meta: freshness(result),
-          staticMeta: credentialedStaticMeta(result.value),
+          staticMeta: staticMeta(result.value).credentialed,
           ...keptWhileFresh(result, point, "current"),
         };
       });
@@ -115,7 +108,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
         return {
           data: { location: requestedLocation(point), timeZone: zone, hourly, daily },
           meta: { ...freshness(result), dayCount: daily.length },
-          staticMeta: credentialedStaticMeta(result.value),
+          staticMeta: staticMeta(result.value).credentialed,
           ...keptWhileFresh(result, point, "forecast"),
         };
       });
@@ -131,7 +124,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
             current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" },
           },
           meta: freshness(result),
-          staticMeta: publicStaticMeta(result.value),
+          staticMeta: staticMeta(result.value).public,
           ...keptWhileFresh(result, point, "current"),
         };
       });
@@ -152,7 +145,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
         return {
           data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } },
           meta: freshness(result),
-          staticMeta: publicStaticMeta(result.value),
+          staticMeta: staticMeta(result.value).public,
           ...keptWhileFresh(result, point, "forecast"),
         };
       });

@@ -58,14 +58,12 @@ export interface LimitedResponse {
  * checked against Content-Length first and enforced while reading; `recordCall`, when given, is told how it ended.
  */
 export async function fetchLimited(target: LimitedRequest, options: LimitOptions): Promise<LimitedResponse> {
-  const { recordCall } = options;
-  if (!recordCall) return fetchOnce(target, options);
   try {
     const response = await fetchOnce(target, options);
-    recordCall(response.status < 400 ? "ok" : "http-status");
+    options.recordCall?.(response.status < 400 ? "ok" : "http-status");
     return response;
   } catch (error) {
-    if (error instanceof UpstreamRequestError) recordCall(error.failure);
+    if (error instanceof UpstreamRequestError) options.recordCall?.(error.failure);
     throw error;
   }
 }

@@ -2,7 +2,6 @@ import { LRUCache } from "lru-cache";
 import type { MetClient } from "./met-client.ts";
 import { pointKey, roundPoint, type WeatherPoint } from "./point.ts";
 import type { RateGate } from "./rate-gate.ts";
-import { GateClosedError } from "./rate-gate.ts";
 import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
 import { createUpstreamHealth, type UpstreamHealthSnapshot } from "./upstream-health.ts";
 import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
@@ -10,41 +9,28 @@ import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 /** Both weather routes read the same entry per point; each judges its freshness by its own rules. */
 export type WeatherView = "current" | "forecast";
 
-export interface FreshnessPolicy {
-  /** Bounds on MET's Expires; `defaultMs` applies when MET sends none. */
-  ttl: { minMs: number; maxMs: number; defaultMs: number };
-  /** Oldest copy (since fetch or last confirmation) that may still be served while MET fails. */
-  maxStaleMs: number;
-}
-
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
 /**
- * The spec's clamps. The defaults are the TTLs its stale maxima are built from:
+ * The spec's clamps on MET's Expires (`defaultMs` when MET sends none), and the oldest copy (since fetch or last
+ * confirmation) that may still be served while MET fails. The defaults are the TTLs its stale maxima are built from:
  * 22200 s is 10 min plus 6 h, 90000 s is 1 h plus 24 h.
  */
-export const WEATHER_FRESHNESS: Readonly<Record<WeatherView, FreshnessPolicy>> = {
+const WEATHER_FRESHNESS = {
   current: { ttl: { minMs: 5 * MINUTE_MS, maxMs: HOUR_MS, defaultMs: 10 * MINUTE_MS }, maxStaleMs: 22_200_000 },
   forecast: { ttl: { minMs: 15 * MINUTE_MS, maxMs: 6 * HOUR_MS, defaultMs: HOUR_MS }, maxStaleMs: 90_000_000 },
 };
-
-export const DEFAULT_MAX_ENTRIES = DEFAULT_WEATHER_SETTINGS.maxEntries;
-/** Bytes of stored payloads (`sizeOf`), so the cache's memory is bounded whatever the provider's documents weigh. */
-export const DEFAULT_MAX_BYTES = DEFAULT_WEATHER_SETTINGS.maxCacheBytes;
 
 /**
  * While MET fails, a point with a servable copy asks again at most this often instead of once per reader; sooner as
  * soon as MET has answered any request again.
  */
-export const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
+const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
 
 /** A point with no copy whose request failed answers that failure for this long (MET's Retry-After if longer). */
 export const COLD_FAILURE_MS = 10_000;
 const COLD_FAILURE_ENTRIES = 10_000;
-
-/** Longest MET's Retry-After is honoured: one far in the future must not stop weather for a day (weather-settings.ts). */
-export const DEFAULT_MAX_RETRY_AFTER_MS = DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs;
 
 /**
  * What one lookup found, for operators' metrics. hit: a fresh copy, MET not asked. revalidated: an expired copy checked
@@ -63,12 +49,10 @@ export interface WeatherCacheOptions<T, B = unknown> {
   /** The process-wide gate: every provider request passes through it. */
   rateGate: RateGate;
   maxEntries?: number;
-  /** With `sizeOf`: the bound on the stored payloads' bytes. */
+  /** With `sizeOf`: the bound on the stored payloads' bytes, so memory is bounded whatever MET's documents weigh. */
   maxBytes?: number;
   sizeOf?: (value: T) => number;
-  freshness?: Readonly<Record<WeatherView, FreshnessPolicy>>;
-  retryAfterFailureMs?: number;
-  /** Longest MET's Retry-After is honoured; then one request asks again (rate-gate.ts). */
+  /** Longest MET's Retry-After is honoured (one far in the future must not stop weather for a day). */
   maxRetryAfterMs?: number;
   /** Told of every provider request that failed, for operators' logs. */
   onUpstreamFailure?: (error: WeatherUpstreamError, point: WeatherPoint) => void;
@@ -128,22 +112,20 @@ type Source = "provider" | "cache" | "stale";
 
 export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<T, B>): WeatherCache<T> {
   const { client, parse, now, rateGate } = options;
-  const freshness = options.freshness ?? WEATHER_FRESHNESS;
-  const retryAfterFailureMs = options.retryAfterFailureMs ?? RETRY_AFTER_FAILURE_MS;
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs;
   const { sizeOf } = options;
   const record = options.recordLookup ?? (() => {});
   const entries = new LRUCache<string, Entry<T>>({
-    max: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
+    max: options.maxEntries ?? DEFAULT_WEATHER_SETTINGS.maxEntries,
     ...(sizeOf
       ? {
-          maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
+          maxSize: options.maxBytes ?? DEFAULT_WEATHER_SETTINGS.maxCacheBytes,
           sizeCalculation: (entry: Entry<T>) => Math.max(1, sizeOf(entry.value)),
         }
       : {}),
   });
   const inFlight = new Map<string, Promise<Refreshed<T>>>();
-  const health = createUpstreamHealth({ now });
+  const health = createUpstreamHealth(now);
   /** Points with no copy whose last request failed: answered with that failure for a short while, not asked again. */
   const coldFailures = new LRUCache<string, { error: WeatherUpstreamError; failedAt: number; until: number }>({
     max: COLD_FAILURE_ENTRIES,
@@ -176,7 +158,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     point: WeatherPoint,
     held: Entry<T> | undefined,
   ): Promise<Refreshed<T>> {
-    const release = await acquireSlot();
+    const release = await rateGate.acquire();
     health.recordAttempt();
     try {
       const refreshed = await fetchEntry(point, held);
@@ -212,43 +194,26 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     return new WeatherUpstreamError(error.code, error.message, maxRetryAfterMs);
   }
 
-  /** An upstream slot, or the contract's 503 at once when none can be had within the gate's bound. */
-  async function acquireSlot(): Promise<() => void> {
-    try {
-      return await rateGate.acquire();
-    } catch (error) {
-      if (!(error instanceof GateClosedError)) throw error;
-      throw new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", error.message, error.retryAfterMs);
-    }
-  }
-
   async function fetchEntry(point: WeatherPoint, held: Entry<T> | undefined): Promise<Refreshed<T>> {
     const result = await client.fetchLocation({ ...point, ifModifiedSince: held?.lastModified ?? undefined });
     const fetchedAt = now();
-    const fetchedAtText = new Date(fetchedAt).toISOString();
-    if (result.kind === "not-modified") {
-      if (!held)
-        throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET answered 304 to an unconditional request");
-      // A 304 updates only the validators it carries (RFC 9111 section 4.3.4).
-      const expires = result.expires ?? held.expires;
-      const lastModified = result.lastModified ?? held.lastModified;
-      return {
-        entry: { value: held.value, fetchedAt, fetchedAtText, expires, lastModified, lastFailureAt: null },
-        replaced: false,
-      };
-    }
-    const value = parseDocument(result.body);
-    return {
-      entry: {
-        value,
-        fetchedAt,
-        fetchedAtText,
-        expires: result.expires,
+    const confirmed = { fetchedAt, fetchedAtText: new Date(fetchedAt).toISOString(), lastFailureAt: null };
+    if (result.kind === "modified") {
+      const { expires } = result;
+      const entry = {
+        value: parseDocument(result.body),
+        ...confirmed,
+        expires,
         lastModified: sharedLastModified(result.lastModified),
-        lastFailureAt: null,
-      },
-      replaced: true,
-    };
+      };
+      return { entry, replaced: true };
+    }
+    if (!held)
+      throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET answered 304 to an unconditional request");
+    // A 304 updates only the validators it carries (RFC 9111 section 4.3.4).
+    const expires = result.expires ?? held.expires;
+    const lastModified = result.lastModified ?? held.lastModified;
+    return { entry: { value: held.value, ...confirmed, expires, lastModified }, replaced: false };
   }
 
   /**
@@ -271,7 +236,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
 
   function freshEntry(key: string, view: WeatherView): Entry<T> | undefined {
     const held = entries.get(key);
-    return held && now() - held.fetchedAt < timeToLive(held, freshness[view]) ? held : undefined;
+    return held && now() - held.fetchedAt < timeToLive(held, WEATHER_FRESHNESS[view]) ? held : undefined;
   }
 
   return {
@@ -296,7 +261,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     async get(point, view) {
       const rounded = roundPoint(point);
       const key = pointKey(rounded);
-      const policy = freshness[view];
+      const policy = WEATHER_FRESHNESS[view];
       const fresh = freshEntry(key, view);
       if (fresh) {
         record("hit");
@@ -307,7 +272,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       if (held) {
         const recentlyFailed =
           held.lastFailureAt !== null &&
-          now() - held.lastFailureAt < retryAfterFailureMs &&
+          now() - held.lastFailureAt < RETRY_AFTER_FAILURE_MS &&
           lastSuccessAt < held.lastFailureAt;
         if (recentlyFailed && servableWhileFailing(held)) {
           record("stale");
@@ -340,7 +305,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   };
 }
 
-function timeToLive(entry: Entry<unknown>, policy: FreshnessPolicy): number {
-  if (entry.expires === null) return policy.ttl.defaultMs;
-  return Math.min(policy.ttl.maxMs, Math.max(policy.ttl.minMs, entry.expires - entry.fetchedAt));
+function timeToLive(entry: Entry<unknown>, { ttl }: (typeof WEATHER_FRESHNESS)[WeatherView]): number {
+  if (entry.expires === null) return ttl.defaultMs;
+  return Math.min(ttl.maxMs, Math.max(ttl.minMs, entry.expires - entry.fetchedAt));
 }

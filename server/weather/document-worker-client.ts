@@ -80,25 +80,18 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
   }
 
   function answered(message: DocumentWorkerMessage): void {
-    if ("call" in message) return void pending.get(message.id)?.recordCall?.(message.call);
     const waiting = settled(message.id);
     if (!waiting) return;
-    if ("result" in message) waiting.resolve(message.result);
-    else if ("failure" in message)
-      waiting.reject(
-        new WeatherUpstreamError(
-          message.failure.code,
-          message.failure.message,
-          message.failure.retryAfterMs,
-          message.failure.underlying,
-        ),
-      );
-    else
-      waiting.reject(
-        Object.assign(new Error(`MET's document worker failed: ${message.defect.message}`), {
-          stack: message.defect.stack,
-        }),
-      );
+    if (message.call) waiting.recordCall?.(message.call);
+    if ("result" in message) return waiting.resolve(message.result);
+    if ("failure" in message) {
+      const { code, message: text, retryAfterMs, underlying } = message.failure;
+      return waiting.reject(new WeatherUpstreamError(code, text, retryAfterMs, underlying));
+    }
+    const { defect } = message;
+    waiting.reject(
+      Object.assign(new Error(`MET's document worker failed: ${defect.message}`), { stack: defect.stack }),
+    );
   }
 
   function running(): Worker {
@@ -106,13 +99,7 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
     const thread = startWorker(import.meta.url, "document-worker", { resourceLimits: limits });
     let reason = "it exited";
     thread.on("message", answered);
-    thread.on("messageerror", (error) => {
-      reason = `a message could not be read (${error.message})`;
-      void thread.terminate();
-    });
-    thread.on("error", (error) => {
-      reason = error.message;
-    });
+    thread.on("error", (error) => (reason = error.message));
     thread.on("exit", () => {
       if (worker === thread) worker = undefined;
       const failure = new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", `MET's document worker stopped: ${reason}`);
@@ -122,6 +109,13 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
     return thread;
   }
 
+  /** Stuck, not slow: the client's own time-out has long passed. A fresh worker serves the next request. */
+  function stuck(id: number, thread: Worker): void {
+    settled(id)?.reject(new WeatherUpstreamError("UPSTREAM_TIMEOUT", "MET's document worker did not answer in time"));
+    if (worker === thread) worker = undefined;
+    void thread.terminate();
+  }
+
   return {
     read(client, request, recordCall) {
       return new Promise((resolve, reject) => {
@@ -129,25 +123,14 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
         clearTimeout(idleTimer);
         try {
           const thread = running();
-          const deadline = setTimeout(() => {
-            // Stuck, not slow: the client's own time-out has long passed. A fresh worker serves the next request.
-            settled(id)?.reject(
-              new WeatherUpstreamError("UPSTREAM_TIMEOUT", "MET's document worker did not answer in time"),
-            );
-            if (worker === thread) worker = undefined;
-            void thread.terminate();
-          }, client.timeoutMs + WORKER_GRACE_MS);
+          const deadline = setTimeout(() => stuck(id, thread), client.timeoutMs + WORKER_GRACE_MS);
           pending.set(id, { resolve, reject, recordCall, deadline, thread });
           thread.ref();
           thread.postMessage({ id, client, request } satisfies DocumentRequest);
         } catch (error) {
           settled(id);
-          reject(
-            new WeatherUpstreamError(
-              "UPSTREAM_UNAVAILABLE",
-              `MET's document worker could not be asked: ${(error as Error).message}`,
-            ),
-          );
+          const message = `MET's document worker could not be asked: ${(error as Error).message}`;
+          reject(new WeatherUpstreamError("UPSTREAM_UNAVAILABLE", message));
         }
       });
     },

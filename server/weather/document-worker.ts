@@ -1,4 +1,5 @@
 import { parentPort } from "node:worker_threads";
+import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
 import type { DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
 import { createMetClient } from "./met-client.ts";
 import { parseMetDocument } from "./met-document.ts";
@@ -22,26 +23,18 @@ port.on("message", (request: DocumentRequest) => {
 });
 
 async function answer({ id, client, request }: DocumentRequest): Promise<DocumentWorkerMessage> {
+  let call: UpstreamOutcome | undefined;
   try {
-    const result = await createMetClient({
-      ...client,
-      recordCall: (outcome) => send({ id, call: outcome }),
-    }).fetchLocation(request);
-    if (result.kind === "not-modified") return { id, result };
-    return { id, result: { ...result, body: pack(result.body) } };
+    const met = createMetClient({ ...client, recordCall: (outcome) => (call = outcome) });
+    const result = await met.fetchLocation(request);
+    return { id, call, result: result.kind === "not-modified" ? result : { ...result, body: pack(result.body) } };
   } catch (error) {
-    if (error instanceof WeatherUpstreamError)
-      return {
-        id,
-        failure: {
-          code: error.code,
-          message: error.message,
-          retryAfterMs: error.retryAfterMs,
-          underlying: error.underlying,
-        },
-      };
+    if (error instanceof WeatherUpstreamError) {
+      const { code, message, retryAfterMs, underlying } = error;
+      return { id, call, failure: { code, message, retryAfterMs, underlying } };
+    }
     const defect = error instanceof Error ? error : new Error(String(error));
-    return { id, defect: { message: defect.message, stack: defect.stack } };
+    return { id, call, defect: { message: defect.message, stack: defect.stack } };
   }
 }
 

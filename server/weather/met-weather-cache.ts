@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../observability/logger.ts";
 import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
-import { createWeatherCache, DEFAULT_MAX_BYTES, type WeatherCache, type WeatherLookupRecorder } from "./cache.ts";
+import { createWeatherCache, type WeatherCache, type WeatherLookupRecorder } from "./cache.ts";
 import { createDocumentWorkerClient } from "./document-worker-client.ts";
 import { MET_SOURCE } from "./provenance.ts";
 import { createRateGate } from "./rate-gate.ts";
@@ -43,7 +43,7 @@ export function createMetWeatherCache(
       maxRequests: settings.maxRequestsPerSecond,
     }),
     maxEntries: settings.maxEntries,
-    maxBytes: settings.maxCacheBytes ?? DEFAULT_MAX_BYTES,
+    maxBytes: settings.maxCacheBytes,
     maxRetryAfterMs: settings.maxRetryAfterMs,
     sizeOf: storedPayloadBytes,
     recordLookup: metrics?.recordWeatherLookup,

@@ -1,5 +1,5 @@
-/** MET's terms: anything over 20 requests per second per application (all clients together) is throttled with 429. */
-export const MET_MAX_REQUESTS_PER_SECOND = 20;
+import { WeatherUpstreamError } from "./upstream-error.ts";
+import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 
 /** Longest a request waits for an upstream slot before it is answered from what the cache holds, or refused. */
 export const DEFAULT_MAX_WAIT_MS = 3000;
@@ -7,20 +7,11 @@ export const DEFAULT_MAX_WAIT_MS = 3000;
 /** How often a caller looks again while every slot is held by a request still running. */
 const RUNNING_POLL_MS = 25;
 
-/** Why no slot was granted: the allowance is booked past the caller's wait, or the provider told us to back off. */
-export class GateClosedError extends Error {
-  readonly retryAfterMs: number;
-  constructor(message: string, retryAfterMs: number) {
-    super(message);
-    this.name = "GateClosedError";
-    this.retryAfterMs = retryAfterMs;
-  }
-}
-
 export interface RateGate {
   /**
    * Resolves with the slot's release, to be called when the request has finished (answered, failed or timed out).
-   * Callers are served in arrival order; one that would wait longer than the gate's bound is refused at once.
+   * Callers are served in arrival order; one that would wait longer than the gate's bound is refused at once, with the
+   * contract's UPSTREAM_UNAVAILABLE and when to ask again (the allowance is booked, or MET told us to back off).
    */
   acquire(): Promise<() => void>;
   /**
@@ -46,7 +37,8 @@ export interface RateGateOptions {
  * arrive within one window. A request still running holds its slot.
  */
 export function createRateGate(options: RateGateOptions): RateGate {
-  const maxRequests = options.maxRequests ?? MET_MAX_REQUESTS_PER_SECOND;
+  // MET's terms: over 20 requests per second per application (all clients together) is throttled with 429.
+  const maxRequests = options.maxRequests ?? DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond;
   const windowMs = options.windowMs ?? 1000;
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   /** Per slot: null while its request runs, else when it finished. */
@@ -90,7 +82,8 @@ export function createRateGate(options: RateGateOptions): RateGate {
       // Known to come too late, or the wait is over: refuse now rather than queue without bound.
       if ((Number.isFinite(freeAt) && freeAt > deadline) || now >= deadline) {
         const retryAfterMs = Number.isFinite(freeAt) ? freeAt - now : windowMs;
-        throw new GateClosedError(
+        throw new WeatherUpstreamError(
+          "UPSTREAM_UNAVAILABLE",
           now < pausedUntil || probing ? "MET asked us to back off" : "MET's request allowance is booked",
           retryAfterMs,
         );

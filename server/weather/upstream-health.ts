@@ -8,54 +8,34 @@ export interface UpstreamHealthSnapshot {
   recentFailures: number;
 }
 
-export interface UpstreamHealth {
-  recordAttempt(): void;
-  recordSuccess(): void;
-  recordFailure(): void;
-  snapshot(): UpstreamHealthSnapshot;
-}
-
 export const RECENT_WINDOW_MS = 15 * 60_000;
 
-export function createUpstreamHealth(options: { now: () => number; recentWindowMs?: number }): UpstreamHealth {
-  const recentWindowMs = options.recentWindowMs ?? RECENT_WINDOW_MS;
+export function createUpstreamHealth(now: () => number) {
   const attemptTimes: number[] = [];
   const failureTimes: number[] = [];
-  let lastAttempt: number | null = null;
   let lastSuccess: number | null = null;
-  let lastFailure: number | null = null;
 
-  function forgetOld(times: number[]): void {
-    const horizon = options.now() - recentWindowMs;
-    while (times.length > 0 && times[0]! <= horizon) times.shift();
+  /** The list without the times past the window, but for the newest: it says when the last one was. */
+  function recent(times: number[]): number[] {
+    const horizon = now() - RECENT_WINDOW_MS;
+    while (times.length > 1 && times[0]! <= horizon) times.shift();
+    return times;
   }
-
-  const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+  const iso = (time: number | undefined | null) => (time == null ? null : new Date(time).toISOString());
+  const inWindow = (times: number[]) => times.filter((time) => time > now() - RECENT_WINDOW_MS).length;
 
   return {
-    recordAttempt() {
-      lastAttempt = options.now();
-      forgetOld(attemptTimes);
-      attemptTimes.push(lastAttempt);
+    recordAttempt: () => recent(attemptTimes).push(now()),
+    recordSuccess: () => {
+      lastSuccess = now();
     },
-    recordSuccess() {
-      lastSuccess = options.now();
-    },
-    recordFailure() {
-      lastFailure = options.now();
-      forgetOld(failureTimes);
-      failureTimes.push(lastFailure);
-    },
-    snapshot() {
-      forgetOld(attemptTimes);
-      forgetOld(failureTimes);
-      return {
-        lastAttemptAt: iso(lastAttempt),
-        lastSuccessAt: iso(lastSuccess),
-        lastFailureAt: iso(lastFailure),
-        recentAttempts: attemptTimes.length,
-        recentFailures: failureTimes.length,
-      };
-    },
+    recordFailure: () => recent(failureTimes).push(now()),
+    snapshot: (): UpstreamHealthSnapshot => ({
+      lastAttemptAt: iso(recent(attemptTimes).at(-1)),
+      lastSuccessAt: iso(lastSuccess),
+      lastFailureAt: iso(recent(failureTimes).at(-1)),
+      recentAttempts: inWindow(attemptTimes),
+      recentFailures: inWindow(failureTimes),
+    }),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The weather source's settings and their defaults, apart from the code that uses them, so that reading the
- * configuration (every CLI command does) loads none of the weather machinery.
+ * The weather source's settings and their defaults (DEFAULT_WEATHER_SETTINGS for those that may be absent), apart from
+ * the code that uses them, so that reading the configuration (every CLI command does) loads none of the weather machinery.
  */
 export interface WeatherSettings {
   enabled: boolean;
@@ -9,17 +9,14 @@ export interface WeatherSettings {
   timeoutMs: number;
   maxBytes: number;
   maxEntries: number;
-  /** Bound of the stored payloads' bytes; DEFAULT_WEATHER_SETTINGS.maxCacheBytes when absent. */
+  /** Bound of the stored payloads' bytes. */
   maxCacheBytes?: number;
   /**
    * This process's share of MET's 20 requests per second per application: with N instances sharing one application
-   * (one User-Agent), each gets 20 / N. DEFAULT_WEATHER_SETTINGS.maxRequestsPerSecond when absent.
+   * (one User-Agent), each gets 20 / N.
    */
   maxRequestsPerSecond?: number;
-  /**
-   * Longest MET's Retry-After is honoured; then one request asks MET again, and its answer decides (rate-gate.ts).
-   * DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs when absent.
-   */
+  /** Longest MET's Retry-After is honoured; then one request asks MET again, and its answer decides (rate-gate.ts). */
   maxRetryAfterMs?: number;
 }
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { createRateGate, GateClosedError } from "../../server/weather/rate-gate.ts";
+import { createRateGate } from "../../server/weather/rate-gate.ts";
+import { WeatherUpstreamError } from "../../server/weather/upstream-error.ts";
 
 describe("rate gate", () => {
   it("on real timers, no window holds more than the allowance, and waiting callers are served in arrival order", async () => {
@@ -59,7 +60,8 @@ describe("rate gate", () => {
         (error: unknown) => error,
       );
     gate.pauseFor(3_600_000);
-    expect(await refusal()).toBeInstanceOf(GateClosedError);
+    expect(await refusal()).toBeInstanceOf(WeatherUpstreamError);
+    expect(await refusal()).toMatchObject({ code: "UPSTREAM_UNAVAILABLE" });
     now = 3_600_000;
     const firstProbe = await gate.acquire();
     // While the probe runs nobody else goes: a caller waits its bound, then is refused.
@@ -67,7 +69,7 @@ describe("rate gate", () => {
     // MET refuses the probe with a new Retry-After: the gate is closed again, past the callers' bound.
     gate.pauseFor(3_600_000);
     firstProbe();
-    expect(await refusal()).toBeInstanceOf(GateClosedError);
+    expect(await refusal()).toBeInstanceOf(WeatherUpstreamError);
     now += 3_600_000;
     const secondProbe = await gate.acquire();
     secondProbe();
