@@ -9,7 +9,7 @@ import { parseEnum } from "../http/params.ts";
 import { SerialisedData } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
-import { readRecentRuns, readRun } from "../storage/runs-reader.ts";
+import { readRecentRuns, readRun } from "../storage/ledger-reader.ts";
 
 const DUE_VALUES = ["true", "false"] as const;
 
