@@ -4,17 +4,28 @@ import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
 import { eventPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
-import { type EventFilter, readEvents } from "../economics/events-reader.ts";
+import { EVENT_SOURCES, readEvents, utcDatesWindow } from "../economics/events-reader.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
-import { cursorAfter, decodeCursor, isGiven, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import { cursorAfter, decodeCursor, isGiven, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
+import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
+
+/** The list filters of the credentialed events and calendar routes (spec events table). */
+const EVENT_FILTERS: ListParameter[] = [
+  { name: "country", column: "country", max: LIST_SIZES.country, normalise: upperCase },
+  { name: "region", column: "region", max: LIST_SIZES.region, vocabulary: REGIONS },
+  { name: "currency", column: "currency", max: LIST_SIZES.currency, normalise: upperCase },
+  { name: "importance", column: "importance", max: LIST_SIZES.importance, vocabulary: IMPORTANCE_LEVELS },
+  { name: "release", column: "release_slug", max: LIST_SIZES.release },
+  { name: "source", column: "id", max: LIST_SIZES.source, linked: EVENT_SOURCES },
+];
 
 /** The parameters shared by the credentialed events and calendar routes (spec events table). */
-export function eventQueryFrom(query: URLSearchParams, now: number) {
+function eventQueryFrom(query: URLSearchParams, now: number) {
   const zone = parseZone(query.get("tz"));
   const range = parseDateRange(query.get("from"), query.get("to"), now, {
     zone,
@@ -23,18 +34,7 @@ export function eventQueryFrom(query: URLSearchParams, now: number) {
     defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead,
     errorCode: "ECONOMICS_RANGE_INVALID",
   });
-  const filter: EventFilter = {
-    window: { kind: "utc-dates", fromDate: range.fromDate, toDate: range.toDate },
-    countries:
-      parseList(query.get("country"), LIST_SIZES.country, "country")?.map((code) => code.toUpperCase()) ?? null,
-    regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.region, "region"),
-    currencies:
-      parseList(query.get("currency"), LIST_SIZES.currency, "currency")?.map((code) => code.toUpperCase()) ?? null,
-    importance: parseEnumList(query.get("importance"), IMPORTANCE_LEVELS, LIST_SIZES.importance, "importance"),
-    releases: parseList(query.get("release"), LIST_SIZES.release, "release"),
-    sources: parseList(query.get("source"), LIST_SIZES.source, "source"),
-    statuses: null,
-  };
+  const filter = recordFilter(utcDatesWindow(range.fromDate, range.toDate), query, EVENT_FILTERS);
   // A blank timezone, like a blank tz, is not given (docs/api.md, parameters): only a value turns the projection on.
   const localise = isGiven(query.get("tz")) || isGiven(query.get("timezone"));
   return {

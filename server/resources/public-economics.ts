@@ -11,7 +11,7 @@ import { eventPublishers, releasePublishers } from "../economics/attribution.ts"
 import { calendarFeed } from "../economics/calendar-ics.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { groupByDay, publicEvent, statesValidUntil } from "../economics/event-views.ts";
-import { readEvents } from "../economics/events-reader.ts";
+import { EVENT_SOURCES, localWindow, readEvents } from "../economics/events-reader.ts";
 import { dataStatusChangesAt, freshnessMeta } from "../economics/freshness.ts";
 import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { newestReleases } from "../economics/releases.ts";
@@ -25,7 +25,6 @@ import {
   isGiven,
   pageOf,
   parseEnum,
-  parseEnumList,
   parseLimit,
   parseList,
   parseZone,
@@ -35,6 +34,7 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
+import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 export function publicEconomicsHandlers(
   storage: IndexStorage,
@@ -133,6 +133,16 @@ export function publicEconomicsHandlers(
   };
 }
 
+const max = LIST_SIZES.publicFilter;
+const CALENDAR_FILTERS: ListParameter[] = [
+  { name: "country", column: "country", max, normalise: upperCase },
+  { name: "currency", column: "currency", max, normalise: upperCase },
+  { name: "region", column: "region", max, vocabulary: REGIONS },
+  { name: "status", column: "status", max, vocabulary: EVENT_STATUSES },
+  { name: "release", column: "release_slug", max },
+  { name: "source", column: "id", max, linked: EVENT_SOURCES },
+];
+
 /** The public calendar's window and filters (spec public calendar), for its JSON and iCalendar forms. */
 function publicCalendarQuery(query: URLSearchParams, now: number) {
   const zone = parseZone(query.get("tz"));
@@ -143,23 +153,12 @@ function publicCalendarQuery(query: URLSearchParams, now: number) {
     defaultDaysAhead: WINDOWS.publicCalendarDaysAhead,
     errorCode: "VALIDATION_FAILED",
   });
-  const upper = (name: string) =>
-    parseList(query.get(name), LIST_SIZES.publicFilter, name)?.map((code) => code.toUpperCase()) ?? null;
-  const filter = {
-    window: {
-      kind: "local" as const,
-      fromInstant: range.from.toUTC().toISO()!,
-      toInstant: range.toInclusive.toUTC().toISO()!,
-      fromDate: range.from.setZone(zone).toISODate()!,
-      toDate: range.toInclusive.setZone(zone).toISODate()!,
-    },
-    countries: upper("country"),
-    currencies: upper("currency"),
-    importance: null,
-    regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.publicFilter, "region"),
-    statuses: parseEnumList(query.get("status"), EVENT_STATUSES, LIST_SIZES.publicFilter, "status"),
-    releases: parseList(query.get("release"), LIST_SIZES.publicFilter, "release"),
-    sources: parseList(query.get("source"), LIST_SIZES.publicFilter, "source"),
-  };
+  const window = localWindow(
+    range.from.toUTC().toISO()!,
+    range.toInclusive.toUTC().toISO()!,
+    range.from.setZone(zone).toISODate()!,
+    range.toInclusive.setZone(zone).toISODate()!,
+  );
+  const filter = recordFilter(window, query, CALENDAR_FILTERS);
   return { zone, zoneGiven: isGiven(query.get("tz")), range, filter };
 }
