@@ -271,9 +271,8 @@ function pollCounter(registry: Registry | undefined): (outcome: PollOutcome) => 
     labelNames: ["outcome"],
     registers: [registry],
   });
-  const series = new Map(POLL_OUTCOMES.map((outcome) => [outcome, polls.labels(outcome)] as const));
-  for (const counter of series.values()) counter.inc(0);
-  return (outcome) => series.get(outcome)!.inc();
+  for (const outcome of POLL_OUTCOMES) polls.inc({ outcome }, 0);
+  return (outcome) => polls.inc({ outcome });
 }
 
 /** Partial downloads of a process that was killed: never read, only disk to reclaim. */
