@@ -82,20 +82,14 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
   };
   const registryGeneration = () => [registry()] as const;
   const storedGeneration = () => [storage.current(), registry()] as const;
-  const generations: Record<string, () => Generation> = {
-    "v1.economics.indicators": registryGeneration,
-    "v1.economics.indicator": registryGeneration,
-    "v1.economics.series": registryGeneration,
-    "v1.economics.events": storedGeneration,
-    "v1.economics.calendar": storedGeneration,
-    "v1.economics.seriesObservations": storedGeneration,
-    "public.economics.calendar": storedGeneration,
-    "public.economics.calendarFeed": storedGeneration,
-    "public.economics.releases": storedGeneration,
-    "public.economics.observations": storedGeneration,
-    "public.news.events": storedGeneration,
-    "public.status": storedGeneration,
-    "v1.openapi": storedGeneration,
-  };
+  const generations: Record<string, () => Generation> = {};
+  for (const name of ["v1.economics.indicators", "v1.economics.indicator", "v1.economics.series"])
+    generations[name] = registryGeneration;
+  for (const name of [
+    ...["v1.economics.events", "v1.economics.calendar", "v1.economics.seriesObservations", "v1.openapi"],
+    ...["public.economics.calendar", "public.economics.calendarFeed", "public.economics.releases"],
+    ...["public.economics.observations", "public.news.events", "public.status"],
+  ])
+    generations[name] = storedGeneration;
   return { handlers, generations, storage, clock };
 }

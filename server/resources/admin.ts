@@ -18,9 +18,7 @@ const runLocation = (runId: string) => INGESTION_RUN_PATH.replace("{runId}", run
 /** The operator routes answer with the service's own records of its runs: no publisher's data, no attribution. */
 export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher | null): Record<string, RouteHandler> {
   return {
-    "v1.admin.ingestionRuns": () => {
-      return { data: { runs: readRecentRuns(config.dataDir) }, staticMeta: NO_ATTRIBUTION };
-    },
+    "v1.admin.ingestionRuns": () => ({ data: { runs: readRecentRuns(config.dataDir) }, staticMeta: NO_ATTRIBUTION }),
     "v1.admin.ingestionTrigger": ({ query }) => {
       if (!launcher) throw new ApiError("CONFIGURATION_ERROR", "This deployment cannot start ingestion runs.");
       const due = parseEnum(query.get("due"), DUE_VALUES, "due") === "true";

@@ -51,54 +51,45 @@ export function economicsHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
-  const eventPage = ({ query, now }: RouteInput) => {
+  /** A page of events in the shape `dataOf` gives them, projected into `tz` always or only when it was asked for. */
+  const eventsAnswer = (
+    { query, now }: RouteInput,
+    alwaysLocal: boolean,
+    dataOf: (entries: ReturnType<typeof credentialedEntry>[]) => unknown,
+  ) => {
     const request = eventQueryFrom(query, now);
     const index = requireIndex(storage);
     const page = readIndex(() => readEvents(index.db, request.filter, request.offset, request.limit));
-    const freshness = credentialedFreshnessMeta(index.facts);
     const registry = registrySource();
-    /**
-     * Meta of the page cut to its first `kept` records: the cursor resumes right after the last one served, and the
-     * attribution names the publishers of those records only.
-     */
-    const metaFor = (kept: number) => ({
-      ...freshness,
-      nextCursor: cursorAfter(request.offset, kept, kept < page.records.length || page.more),
-      attributionRecords: eventPublishers(
-        kept < page.records.length ? page.records.slice(0, kept) : page.records,
-        registry,
-      ).records(),
+    const zone = alwaysLocal || request.localise ? request.zone : null;
+    const entries = page.records.map((record) => credentialedEntry(record, now, zone));
+    // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits": the cursor resumes right after
+    // the last event served, and the attribution names the publishers of those events only.
+    const keep = (n: number) => ({
+      data: dataOf(entries.slice(0, n)),
+      meta: {
+        ...credentialedFreshnessMeta(index.facts),
+        nextCursor: cursorAfter(request.offset, n, n < page.records.length || page.more),
+        attributionRecords: eventPublishers(page.records.slice(0, n), registry).records(),
+      },
     });
     const validUntil = Math.min(request.movesAt, statesValidUntil(page.records, now));
-    return { request, page, metaFor, validUntil };
+    return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
   };
 
   return {
-    "v1.economics.events": (input) => {
-      const { request, page, metaFor, validUntil } = eventPage(input);
-      const entries = page.records.map((record) =>
-        credentialedEntry(record, input.now, request.localise ? request.zone : null),
-      );
-      // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits".
-      const keep = (n: number) => ({ data: { entries: entries.slice(0, n) }, meta: metaFor(n) });
-      return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
-    },
+    "v1.economics.events": (input) => eventsAnswer(input, false, (entries) => ({ entries })),
 
-    "v1.economics.calendar": (input) => {
-      const { request, page, metaFor, validUntil } = eventPage(input);
-      const entries = page.records.map((record) => credentialedEntry(record, input.now, request.zone));
-      const keep = (n: number) => {
-        const days = groupByDay(entries.slice(0, n), (entry) =>
-          "localDate" in entry ? entry.localDate : entry.scheduledDate,
-        ).map((day) => ({ date: day.date, entries: day.items }));
-        return { data: { days }, meta: metaFor(n) };
-      };
-      return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
-    },
+    "v1.economics.calendar": (input) =>
+      eventsAnswer(input, true, (entries) => ({
+        days: groupByDay(entries, (entry) => ("localDate" in entry ? entry.localDate : entry.scheduledDate)).map(
+          (day) => ({ date: day.date, entries: day.items }),
+        ),
+      })),
 
-    "v1.economics.seriesObservations": ({ query, params, now }) => {
-      // The questions about the past page as the public observations route does (issue 13); the current listing keeps its 500.
-      return seriesObservationsAnswer(
+    // The questions about the past page as the public observations route does (issue 13); the current listing keeps its 500.
+    "v1.economics.seriesObservations": ({ query, params, now }) =>
+      seriesObservationsAnswer(
         storage,
         requireRegistry(registrySource),
         params.slug ?? "",
@@ -107,7 +98,6 @@ export function economicsHandlers(
         PAGE_LIMITS.credentialedObservations,
         credentialedFreshnessMeta,
         PAGE_LIMITS.publicObservations,
-      );
-    },
+      ),
   };
 }

@@ -63,10 +63,7 @@ export function publicEconomicsHandlers(
           ...freshnessMeta(index.facts, now),
           sourceChecks,
           nextCursor: cursorAfter(offset, n, n < events.length || page.more),
-          attributionRecords: eventPublishers(
-            n < page.records.length ? page.records.slice(0, n) : page.records,
-            built,
-          ).records(),
+          attributionRecords: eventPublishers(page.records.slice(0, n), built).records(),
         },
       });
       const validUntil = Math.min(
