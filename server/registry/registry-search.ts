@@ -14,14 +14,8 @@ import { givenValue } from "../http/params.ts";
  */
 
 /** A record's searchable fields, by weight. */
-interface SearchFields {
-  name: string;
-  slug: string;
-  publisher: string;
-  scope: string;
-}
-
-const WEIGHTS: Record<keyof SearchFields, number> = { name: 4, slug: 3, publisher: 2, scope: 1 };
+const WEIGHTS = { name: 4, slug: 3, publisher: 2, scope: 1 } as const;
+type SearchFields = Record<keyof typeof WEIGHTS, string>;
 const FIELD_NAMES = Object.keys(WEIGHTS) as (keyof SearchFields)[];
 
 /** Words of a text: lower case, accents set aside, split at anything but letters and digits. */
@@ -73,12 +67,7 @@ function ranked<T>(records: readonly T[], words: string[] | null, fieldsOf: (rec
 }
 
 export function searchSeries(series: readonly Series[], words: string[] | null): Series[] {
-  return ranked(series, words, (entry) => ({
-    name: entry.name,
-    slug: entry.slug,
-    publisher: entry.publisher,
-    scope: entry.scope,
-  }));
+  return ranked(series, words, (entry) => entry);
 }
 
 /** A family's publishers are those of its active series; its scope is its description. */

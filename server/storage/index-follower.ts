@@ -96,8 +96,8 @@ export function startIndexFollower(
  * Polls the manifest with If-None-Match (an unchanged one costs one small request and a 304), downloads the files
  * of a new generation beside the live ones while hashing them, and only when every file matches the hash and size
  * the manifest names, renames them over the live ones in one synchronous step: the server picks them up by file
- * identity (reloading-database.ts, registry-file.ts) exactly as after a local publication, and no request is
- * answered between the renames. Anything short of that leaves the current files serving, and is logged and counted.
+ * identity (reloading-file.ts) exactly as after a local publication, and no request is answered between the renames.
+ * Anything short of that leaves the current files serving, and is logged and counted.
  */
 export function createIndexFollower(options: IndexFollowerOptions): IndexFollower {
   const { client, source, dataDir, logger } = options;

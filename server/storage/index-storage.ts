@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { PUBLICATION_KEYS, type PublicationFacts } from "../../schemas/index-ddl.ts";
-import { createReloadingDatabase } from "../files/reloading-database.ts";
+import { createReloadingDatabase } from "../files/reloading-file.ts";
 
 export interface OpenIndex {
   db: Database.Database;
