@@ -11,21 +11,12 @@ export interface FeedCheck {
 
 /** The listed sources with their latest check; `not_recorded` for a source never checked. */
 export function readFeedChecks(db: Database.Database | null, sources: readonly string[]): FeedCheck[] {
-  const rows = db
-    ? (prepared(db, "SELECT source, last_received_at, last_success_at, latest_check FROM source_checks").all() as {
-        source: string;
-        last_received_at: string | null;
-        last_success_at: string | null;
-        latest_check: FeedCheck["latestCheck"];
-      }[])
-    : [];
-  const bySource = new Map(rows.map((row) => [row.source, row]));
-  return sources.map((source) => ({
-    id: source,
-    lastReceivedDataAt: bySource.get(source)?.last_received_at ?? null,
-    lastSuccessAt: bySource.get(source)?.last_success_at ?? null,
-    latestCheck: bySource.get(source)?.latest_check ?? "not_recorded",
-  }));
+  const sql =
+    "SELECT source AS id, last_received_at AS lastReceivedDataAt, last_success_at AS lastSuccessAt, latest_check AS latestCheck FROM source_checks";
+  const bySource = new Map(((db ? prepared(db, sql).all() : []) as FeedCheck[]).map((row) => [row.id, row]));
+  return sources.map(
+    (id) => bySource.get(id) ?? { id, lastReceivedDataAt: null, lastSuccessAt: null, latestCheck: "not_recorded" },
+  );
 }
 
 /** Every calendar source as the public calendar's `meta.sourceChecks` states it. */

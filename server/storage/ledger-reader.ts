@@ -61,36 +61,7 @@ export function readReleaseLatencies(dataDir: string): { source: string; seconds
   );
 }
 
-/** The most recent ingestion runs of the ledger with their source checks, newest first. */
-export function readRecentRuns(dataDir: string) {
-  return readRuns<RunView[]>(dataDir, [], (db) => {
-    const runs = db
-      .prepare("SELECT id, started_at, finished_at, outcome FROM runs ORDER BY started_at DESC LIMIT ?")
-      .all(RECENT_RUNS) as StoredRun[];
-    const checks = checksOf(db);
-    return runs.map((run) => runView(run, checks));
-  });
-}
-
-/** One run of the ledger with its source checks and, when it failed as a whole, why; null when the ledger has no such run. */
-export function readRun(dataDir: string, id: string) {
-  return readRuns<(RunView & { detail: string | null }) | null>(dataDir, null, (db) => {
-    const run = db.prepare("SELECT id, started_at, finished_at, outcome, summary FROM runs WHERE id = ?").get(id) as
-      | StoredRun
-      | undefined;
-    if (!run) return null;
-    const summary = run.summary ? (JSON.parse(run.summary) as { error?: unknown }) : {};
-    return { ...runView(run, checksOf(db)), detail: typeof summary.error === "string" ? summary.error : null };
-  });
-}
-
-interface StoredRun {
-  id: string;
-  started_at: string;
-  finished_at: string | null;
-  outcome: RunOutcome;
-  summary?: string | null;
-}
+const RUN_COLUMNS = "id, started_at AS startedAt, finished_at AS finishedAt, outcome";
 
 interface RunView {
   id: string;
@@ -100,19 +71,31 @@ interface RunView {
   sources: { sourceId: string; check: CheckResult; detail: string | null }[];
 }
 
-const checksOf = (db: Database.Database) =>
-  db.prepare("SELECT source, result, detail FROM source_checks WHERE run_id = ? ORDER BY source");
+/** The run with its source checks. */
+function withChecks(db: Database.Database) {
+  const checks = db.prepare(
+    'SELECT source AS sourceId, result AS "check", detail FROM source_checks WHERE run_id = ? ORDER BY source',
+  );
+  return (run: Omit<RunView, "sources">): RunView => ({ ...run, sources: checks.all(run.id) as RunView["sources"] });
+}
 
-function runView(run: StoredRun, checks: Database.Statement): RunView {
-  return {
-    id: run.id,
-    startedAt: run.started_at,
-    finishedAt: run.finished_at,
-    outcome: run.outcome,
-    sources: (checks.all(run.id) as { source: string; result: CheckResult; detail: string | null }[]).map((check) => ({
-      sourceId: check.source,
-      check: check.result,
-      detail: check.detail,
-    })),
-  };
+/** The most recent ingestion runs of the ledger with their source checks, newest first. */
+export function readRecentRuns(dataDir: string): RunView[] {
+  return readRuns(dataDir, [], (db) => {
+    const runs = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY started_at DESC LIMIT ?`).all(RECENT_RUNS);
+    return (runs as Omit<RunView, "sources">[]).map(withChecks(db));
+  });
+}
+
+/** One run of the ledger with its source checks and, when it failed as a whole, why; null when the ledger has no such run. */
+export function readRun(dataDir: string, id: string): (RunView & { detail: string | null }) | null {
+  return readRuns(dataDir, null, (db) => {
+    const found = db.prepare(`SELECT ${RUN_COLUMNS}, summary FROM runs WHERE id = ?`).get(id) as
+      | (Omit<RunView, "sources"> & { summary: string | null })
+      | undefined;
+    if (!found) return null;
+    const { summary, ...run } = found;
+    const error = summary ? (JSON.parse(summary) as { error?: unknown }).error : undefined;
+    return { ...withChecks(db)(run), detail: typeof error === "string" ? error : null };
+  });
 }
