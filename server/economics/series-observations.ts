@@ -4,11 +4,10 @@ import { ApiError } from "../http/api-error.ts";
 import { cursorAfter, decodeCursor, givenValue, parseEnum, parseLimit } from "../http/params.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
+import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
 import { observationPublishers } from "./attribution.ts";
 import { parseAsOf } from "./date-range.ts";
 import { type credentialedFreshnessMeta, dataStatusChangesAt, type freshnessMeta } from "./freshness.ts";
-import { readIndex, requireIndex } from "./index-access.ts";
 import { hasObservations, readObservationPage } from "./observations-reader.ts";
 import { readAsOfPage, readVintagePage } from "./vintages-reader.ts";
 

@@ -6,12 +6,11 @@ import { parseDateRange } from "../economics/date-range.ts";
 import { credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
 import { EVENT_SOURCES, readEvents, utcDatesWindow } from "../economics/events-reader.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
-import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { cursorAfter, decodeCursor, isGiven, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
+import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
 import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 /** The list filters of the credentialed events and calendar routes (spec events table). */

@@ -5,12 +5,11 @@ import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
 import { type NewsAttributionFacts, newsPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
-import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
 import { cursorAfter, decodeCursor, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { NEWS_SERIES, newsUpdatedAt, publishedWindow, readNews } from "../news/news-reader.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
+import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
 import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 const max = LIST_SIZES.publicFilter;

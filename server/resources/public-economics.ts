@@ -13,7 +13,6 @@ import { parseDateRange } from "../economics/date-range.ts";
 import { groupByDay, publicEvent, statesValidUntil } from "../economics/event-views.ts";
 import { EVENT_SOURCES, localWindow, readEvents } from "../economics/events-reader.ts";
 import { dataStatusChangesAt, freshnessMeta } from "../economics/freshness.ts";
-import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { newestReleases } from "../economics/releases.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { readSourceChecks } from "../economics/source-checks-reader.ts";
@@ -33,7 +32,7 @@ import { SerialisedData } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
+import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
 import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 export function publicEconomicsHandlers(

@@ -1,11 +1,10 @@
 import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
 import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
-import { readIndex } from "../economics/index-access.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { storedDomainStatus, weatherDomainStatus } from "../news/domain-status.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
+import { type IndexStorage, readIndex } from "../storage/index-storage.ts";
 import type { WeatherCache } from "../weather/cache.ts";
 import { MET_SOURCE } from "../weather/provenance.ts";
 import type { StoredPayload } from "../weather/stored-payload.ts";
