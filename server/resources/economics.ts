@@ -86,17 +86,7 @@ export function economicsHandlers(
         ),
       })),
 
-    // The questions about the past page as the public observations route does (issue 13); the current listing keeps its 500.
     "v1.economics.seriesObservations": ({ query, params, now }) =>
-      seriesObservationsAnswer(
-        storage,
-        requireRegistry(registrySource),
-        params.slug ?? "",
-        query,
-        now,
-        PAGE_LIMITS.credentialedObservations,
-        credentialedFreshnessMeta,
-        PAGE_LIMITS.publicObservations,
-      ),
+      seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, true),
   };
 }

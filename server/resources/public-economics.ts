@@ -116,15 +116,7 @@ export function publicEconomicsHandlers(
     "public.economics.observations": ({ query, now }) => {
       const slug = givenValue(query.get("series"));
       if (slug === null) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      return seriesObservationsAnswer(
-        storage,
-        registry(),
-        slug,
-        query,
-        now,
-        PAGE_LIMITS.publicObservations,
-        freshnessMeta,
-      );
+      return seriesObservationsAnswer(storage, registry(), slug, query, now, false);
     },
   };
 }
