@@ -88,7 +88,6 @@ function dateOrInstant(text: string, zone: string): DateTime | null {
   return ZONED_INSTANT.test(text) ? DateTime.fromISO(text, { setZone: true }) : null;
 }
 
-/** One bound, already trimmed. */
 function parseBound(text: string, rules: RangeRules, isEnd: boolean): DateTime {
   const parsed = dateOrInstant(text, rules.zone);
   if (parsed === null)

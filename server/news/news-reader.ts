@@ -12,7 +12,6 @@ export const publishedWindow = (from: string, to: string): RecordFilter => ({
   values: [from, to],
 });
 
-/** News events newest first. */
 export function readNews(db: Database.Database, filter: RecordFilter, offset: number, limit: number) {
   return readRecordPage<unknown>(db, "news", filter, "published_at DESC, id", offset, limit);
 }

@@ -30,17 +30,11 @@ import {
   storeStatusOf,
 } from "./object-store.ts";
 
-/** What the follower has done since it was created (the metrics count the polls by outcome). */
-export interface IndexFollowerCounts {
-  /** Manifest requests made. */
-  polls: number;
-  /** Polls answered 304 Not Modified: the installed generation is still the current one. */
-  unchanged: number;
-  /** Generations downloaded, verified and swapped in. */
-  installed: number;
-  /** Polls that took nothing: store unreachable, manifest invalid, a download cut short, stalled or not matching its hash. */
-  failed: number;
-}
+/**
+ * What the follower has done since it was created: manifest requests made, those answered 304 (unchanged), generations
+ * swapped in, and polls that took nothing (as `service_index_polls_total` counts them by outcome).
+ */
+export type IndexFollowerCounts = Record<"polls" | "unchanged" | "installed" | "failed", number>;
 
 const POLL_OUTCOMES = ["unchanged", "current", "installed", "absent", "failed"] as const;
 export type PollOutcome = (typeof POLL_OUTCOMES)[number];

@@ -26,7 +26,6 @@ export function createObjectStoreClient(location: ObjectStoreLocation): S3Client
 /** A store that does not accept a connection within this long is down for this attempt. */
 const CONNECTION_TIMEOUT_MS = 5_000;
 
-/** The full object name of a name under the location's prefix. */
 export function objectKey(location: ObjectStoreLocation, name: string): string {
   return location.prefix ? `${location.prefix}/${name}` : name;
 }

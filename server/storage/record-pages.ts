@@ -19,7 +19,6 @@ export interface ListParameter {
 
 export const upperCase = (value: string) => value.toUpperCase();
 
-/** A WHERE clause with its bound values in order. */
 export interface RecordFilter {
   where: string;
   values: string[];
