@@ -1,5 +1,5 @@
 import type { DomainStatus } from "../../schemas/vocabularies.ts";
-import { dataStatusOf, latestOf } from "../economics/freshness.ts";
+import { latestOf } from "../economics/freshness.ts";
 import type { FeedCheck } from "../economics/source-checks-reader.ts";
 import type { UpstreamHealthSnapshot } from "../weather/upstream-health.ts";
 
@@ -12,11 +12,9 @@ export interface DomainReport {
 
 /**
  * A stored domain (economics, news) from its feeds' latest checks: `unknown` when none was ever checked, `ok` when every
- * checked feed succeeded and the data is fresh (by the domain's own last success), `unavailable` when none succeeded,
- * `degraded` otherwise.
+ * checked feed succeeded and the data is fresh, `unavailable` when none succeeded, `degraded` otherwise.
  */
-export function storedDomainStatus(feeds: FeedCheck[], now: number): DomainReport {
-  const lastSuccessAt = latestOf(feeds.map((feed) => feed.lastSuccessAt));
+export function storedDomainStatus(feeds: FeedCheck[], fresh: boolean): DomainReport {
   const checked = feeds.filter((feed) => feed.latestCheck !== "not_recorded");
   const succeeded = checked.filter((feed) => feed.latestCheck === "successful");
   const status: DomainStatus =
@@ -24,13 +22,13 @@ export function storedDomainStatus(feeds: FeedCheck[], now: number): DomainRepor
       ? "unknown"
       : succeeded.length === 0
         ? "unavailable"
-        : succeeded.length === checked.length && dataStatusOf(lastSuccessAt, now) === "fresh"
+        : succeeded.length === checked.length && fresh
           ? "ok"
           : "degraded";
   return {
     status,
     lastReceivedDataAt: latestOf(feeds.map((feed) => feed.lastReceivedDataAt)),
-    lastSuccessAt,
+    lastSuccessAt: latestOf(feeds.map((feed) => feed.lastSuccessAt)),
     feeds: feeds.map(({ id, lastReceivedDataAt, lastSuccessAt }) => ({ id, lastReceivedDataAt, lastSuccessAt })),
   };
 }

@@ -1,5 +1,5 @@
 import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
-import { dataStatusChangesAt } from "../economics/freshness.ts";
+import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
 import { readFeedChecks } from "../economics/source-checks-reader.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
@@ -24,12 +24,10 @@ export function statusHandlers(
       // Each domain is fresh by its own feeds' last success, as the news route's dataStatus is: a failing feed of one
       // domain (which makes the run partial, not succeeded) must not make the other domain's data stale.
       const domain = (sources: readonly string[]) => {
-        const report = storedDomainStatus(
-          readIndex(() => readFeedChecks(index?.db ?? null, sources)),
-          now,
-        );
-        validUntil = Math.min(validUntil, dataStatusChangesAt(report.lastSuccessAt, now));
-        return report;
+        const feeds = readIndex(() => readFeedChecks(index?.db ?? null, sources));
+        const lastSuccess = latestOf(feeds.map((feed) => feed.lastSuccessAt));
+        validUntil = Math.min(validUntil, dataStatusChangesAt(lastSuccess, now));
+        return storedDomainStatus(feeds, dataStatusOf(lastSuccess, now) === "fresh");
       };
       const economics = domain(ECONOMICS_FEEDS);
       const news = domain(NEWS_FEEDS);
