@@ -35,33 +35,30 @@ const isText = (value: unknown): value is string => typeof value === "string" &&
 const isInstant = (value: unknown): value is string =>
   isText(value) && DateTime.fromISO(value, { setZone: true }).isValid;
 
-/** What a whole key record holds, each rule with what the error says of an entry that breaks it, in this order. */
-const ENTRY_RULES: [holds: (key: Record<string, unknown>) => boolean, problem: string][] = [
-  [(key) => isText(key.id), "has no id"],
-  // No secret could name any other id (keyIdOf), so such a key could never be used.
-  [(key) => KEY_ID_PATTERN.test(key.id as string), "has an id that is not 16 hexadecimal digits"],
-  [(key) => typeof key.name === "string", "has no name"],
-  [(key) => typeof key.environment === "string", "has no environment"],
-  [(key) => isInstant(key.createdAt), "has a createdAt that is not an ISO 8601 time"],
-  [
-    (key) => typeof key.secretHash === "string" && /^[0-9a-f]{64}$/.test(key.secretHash),
-    "has no secretHash (64 hexadecimal digits)",
-  ],
-  [
-    (key) => Array.isArray(key.scopes) && key.scopes.length > 0 && key.scopes.every((scope) => SCOPES.includes(scope)),
-    `has scopes that are not a non-empty list of ${SCOPES.join(", ")}`,
-  ],
-  // null is active; the server takes anything else, even a missing field, as revoked, so only a time may stand here.
-  [
-    (key) => key.revokedAt === null || isInstant(key.revokedAt),
-    "has a revokedAt that is neither null nor an ISO 8601 time",
-  ],
-];
-
 /** What is wrong with one entry of the key file, or null when it is a whole key record. */
 function entryProblem(entry: unknown): string | null {
   if (!entry || typeof entry !== "object" || Array.isArray(entry)) return "is not a key record";
-  return ENTRY_RULES.find(([holds]) => !holds(entry as Record<string, unknown>))?.[1] ?? null;
+  const key = entry as Record<keyof StoredKey, unknown>;
+  if (!isText(key.id)) return "has no id";
+  // No secret could name any other id (keyIdOf), so such a key could never be used.
+  if (!KEY_ID_PATTERN.test(key.id)) return "has an id that is not 16 hexadecimal digits";
+  for (const field of ["name", "environment"] as const) {
+    if (typeof key[field] !== "string") return `has no ${field}`;
+  }
+  if (!isInstant(key.createdAt)) return "has a createdAt that is not an ISO 8601 time";
+  if (!(typeof key.secretHash === "string" && /^[0-9a-f]{64}$/.test(key.secretHash)))
+    return "has no secretHash (64 hexadecimal digits)";
+  if (
+    !Array.isArray(key.scopes) ||
+    key.scopes.length === 0 ||
+    !key.scopes.every((scope) => (SCOPES as readonly unknown[]).includes(scope))
+  ) {
+    return `has scopes that are not a non-empty list of ${SCOPES.join(", ")}`;
+  }
+  // null is active; the server takes anything else, even a missing field, as revoked, so only a time may stand here.
+  if (key.revokedAt !== null && !isInstant(key.revokedAt))
+    return "has a revokedAt that is neither null nor an ISO 8601 time";
+  return null;
 }
 
 const idOf = (entry: unknown) => {
