@@ -25,7 +25,6 @@ import type { StoredPayload } from "./weather/stored-payload.ts";
 export interface HandlerDependencies {
   config: ServiceConfig;
   clock?: Clock;
-  storage?: IndexStorage;
   /** The live weather source; built from `config.weather` when absent, none when weather is disabled. */
   weather?: WeatherCache<StoredPayload> | null;
   /** Where the weather source reports failed provider requests. */
@@ -54,7 +53,7 @@ export interface RouteHandlers {
 export function createRouteHandlers(dependencies: HandlerDependencies): RouteHandlers {
   const { config } = dependencies;
   const clock = dependencies.clock ?? systemClock;
-  const storage = dependencies.storage ?? createIndexStorage(config.dataDir, config.storageEnabled);
+  const storage = createIndexStorage(config.dataDir, config.storageEnabled);
   const weather =
     dependencies.weather !== undefined
       ? dependencies.weather
