@@ -23,56 +23,47 @@ const EVENT_FILTERS: ListParameter[] = [
   { name: "source", column: "id", max: LIST_SIZES.source, linked: EVENT_SOURCES },
 ];
 
-/** The parameters shared by the credentialed events and calendar routes (spec events table). */
-function eventQueryFrom(query: URLSearchParams, now: number) {
-  const zone = parseZone(query.get("tz"));
-  const range = parseDateRange(query.get("from"), query.get("to"), now, {
-    zone,
-    maxDays: WINDOWS.credentialedMaxDays,
-    defaultDaysBack: WINDOWS.credentialedDefaultDaysBack,
-    defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead,
-    errorCode: "ECONOMICS_RANGE_INVALID",
-  });
-  const filter = recordFilter(utcDatesWindow(range.fromDate, range.toDate), query, EVENT_FILTERS);
-  // A blank timezone, like a blank tz, is not given (docs/api.md, parameters): only a value turns the projection on.
-  const localise = isGiven(query.get("tz")) || isGiven(query.get("timezone"));
-  return {
-    zone,
-    localise,
-    filter,
-    movesAt: range.movesAt,
-    limit: parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents),
-    offset: decodeCursor(query.get("cursor")),
-  };
-}
-
 export function economicsHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
-  /** A page of events in the shape `dataOf` gives them, projected into `tz` always or only when it was asked for. */
+  /**
+   * A page of events (spec events table) in the shape `dataOf` gives them, projected into `tz` always or only when a
+   * zone was asked for.
+   */
   const eventsAnswer = (
     { query, now }: RouteInput,
     alwaysLocal: boolean,
     dataOf: (entries: ReturnType<typeof credentialedEntry>[]) => unknown,
   ) => {
-    const request = eventQueryFrom(query, now);
+    const zone = parseZone(query.get("tz"));
+    const range = parseDateRange(query.get("from"), query.get("to"), now, {
+      zone,
+      maxDays: WINDOWS.credentialedMaxDays,
+      defaultDaysBack: WINDOWS.credentialedDefaultDaysBack,
+      defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead,
+      errorCode: "ECONOMICS_RANGE_INVALID",
+    });
+    const filter = recordFilter(utcDatesWindow(range.fromDate, range.toDate), query, EVENT_FILTERS);
+    // A blank timezone, like a blank tz, is not given (docs/api.md, parameters): only a value turns the projection on.
+    const localise = alwaysLocal || isGiven(query.get("tz")) || isGiven(query.get("timezone"));
+    const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents);
+    const offset = decodeCursor(query.get("cursor"));
     const index = requireIndex(storage);
-    const page = readIndex(() => readEvents(index.db, request.filter, request.offset, request.limit));
+    const page = readIndex(() => readEvents(index.db, filter, offset, limit));
     const registry = registrySource();
-    const zone = alwaysLocal || request.localise ? request.zone : null;
-    const entries = page.records.map((record) => credentialedEntry(record, now, zone));
+    const entries = page.records.map((record) => credentialedEntry(record, now, localise ? zone : null));
     // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits": the cursor resumes right after
     // the last event served, and the attribution names the publishers of those events only.
     const keep = (n: number) => ({
       data: dataOf(entries.slice(0, n)),
       meta: {
         ...credentialedFreshnessMeta(index.facts),
-        nextCursor: cursorAfter(request.offset, n, n < page.records.length || page.more),
+        nextCursor: cursorAfter(offset, n, n < page.records.length || page.more),
         attributionRecords: eventPublishers(page.records.slice(0, n), registry).records(),
       },
     });
-    const validUntil = Math.min(request.movesAt, statesValidUntil(page.records, now));
+    const validUntil = Math.min(range.movesAt, statesValidUntil(page.records, now));
     return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
   };
 
