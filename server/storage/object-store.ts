@@ -68,8 +68,10 @@ export async function downloadPublishedFile(
   let timer: NodeJS.Timeout | undefined;
   const rearm = () => {
     clearTimeout(timer);
-    const error = new Error(`${url} stalled: nothing received for ${options.idleTimeoutMs} ms`);
-    timer = setTimeout(() => stall.abort(error), options.idleTimeoutMs);
+    timer = setTimeout(
+      () => stall.abort(new Error(`${url} stalled: nothing received for ${options.idleTimeoutMs} ms`)),
+      options.idleTimeoutMs,
+    );
   };
   const signal = AbortSignal.any([options.signal, stall.signal]);
   try {
