@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { DateRange } from "../economics/date-range.ts";
 import { prepared } from "../storage/prepared.ts";
 import { type RecordFilter, readRecordPage } from "../storage/record-pages.ts";
 
@@ -6,10 +7,10 @@ import { type RecordFilter, readRecordPage } from "../storage/record-pages.ts";
 export const NEWS_SERIES = (placeholders: string) =>
   `SELECT news_id FROM news_series WHERE series_slug IN (${placeholders})`;
 
-/** Announcements published within two UTC instants (ISO), both inclusive. */
-export const publishedWindow = (from: string, to: string): RecordFilter => ({
+/** Announcements published within the range, both ends inclusive. */
+export const publishedWindow = (range: DateRange): RecordFilter => ({
   where: "published_at >= ? AND published_at <= ?",
-  values: [from, to],
+  values: [range.from.toUTC().toISO()!, range.toInclusive.toUTC().toISO()!],
 });
 
 export function readNews(db: Database.Database, filter: RecordFilter, offset: number, limit: number) {

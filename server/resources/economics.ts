@@ -44,7 +44,7 @@ export function economicsHandlers(
       defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead,
       errorCode: "ECONOMICS_RANGE_INVALID",
     });
-    const filter = recordFilter(utcDatesWindow(range.fromDate, range.toDate), query, EVENT_FILTERS);
+    const filter = recordFilter(utcDatesWindow(range), query, EVENT_FILTERS);
     // A blank timezone, like a blank tz, is not given (docs/api.md, parameters): only a value turns the projection on.
     const localise = alwaysLocal || isGiven(query.get("tz")) || isGiven(query.get("timezone"));
     const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents);

@@ -37,8 +37,7 @@ export function newsHandlers(
         defaultDaysAhead: 0,
         errorCode: "VALIDATION_FAILED",
       });
-      const window = publishedWindow(range.from.toUTC().toISO()!, range.toInclusive.toUTC().toISO()!);
-      const filter = recordFilter(window, query, NEWS_FILTERS);
+      const filter = recordFilter(publishedWindow(range), query, NEWS_FILTERS);
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicNews);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);

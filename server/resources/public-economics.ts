@@ -141,12 +141,6 @@ function publicCalendarQuery(query: URLSearchParams, now: number) {
     defaultDaysAhead: WINDOWS.publicCalendarDaysAhead,
     errorCode: "VALIDATION_FAILED",
   });
-  const window = localWindow(
-    range.from.toUTC().toISO()!,
-    range.toInclusive.toUTC().toISO()!,
-    range.from.setZone(zone).toISODate()!,
-    range.toInclusive.setZone(zone).toISODate()!,
-  );
-  const filter = recordFilter(window, query, CALENDAR_FILTERS);
+  const filter = recordFilter(localWindow(range, zone), query, CALENDAR_FILTERS);
   return { zone, zoneGiven: isGiven(query.get("tz")), range, filter };
 }
