@@ -4,8 +4,7 @@ import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES } from "../../schemas/responses/
 import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
 import { type NewsAttributionFacts, newsPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
-import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
-import { readFeedChecks } from "../economics/source-checks-reader.ts";
+import { dataStatusChangesAt, dataStatusOf, latestOf, readFeedChecks } from "../economics/freshness.ts";
 import { cursorAfter, decodeCursor, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { NEWS_SERIES, newsUpdatedAt, publishedWindow, readNews } from "../news/news-reader.ts";

@@ -12,10 +12,9 @@ import { calendarFeed } from "../economics/calendar-ics.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { groupByDay, publicEvent, statesValidUntil } from "../economics/event-views.ts";
 import { EVENT_SOURCES, localWindow, readEvents } from "../economics/events-reader.ts";
-import { dataStatusChangesAt, freshnessMeta } from "../economics/freshness.ts";
+import { dataStatusChangesAt, freshnessMeta, readSourceChecks } from "../economics/freshness.ts";
 import { newestReleases } from "../economics/releases.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
-import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
 import {
   cursorAfter,

@@ -1,6 +1,5 @@
 import { CALENDAR_SOURCES, type DomainStatus, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
-import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
-import { type FeedCheck, readFeedChecks } from "../economics/source-checks-reader.ts";
+import { dataStatusChangesAt, dataStatusOf, type FeedCheck, latestOf, readFeedChecks } from "../economics/freshness.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { type IndexStorage, readIndex } from "../storage/index-storage.ts";
