@@ -10,8 +10,6 @@ import { createLogger } from "./observability/logger.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { createRouteHandlers, type HandlerDependencies } from "./route-handlers.ts";
 
-export type AppDependencies = HandlerDependencies;
-
 /** The service as its server needs it: the pipeline every transport answers through, and the h3 app around it. */
 export interface ServiceApp {
   pipeline: Pipeline;
@@ -19,7 +17,7 @@ export interface ServiceApp {
 }
 
 /** Builds the app from its dependencies; nothing here reads the process environment. */
-export function createApp(dependencies: AppDependencies): ServiceApp {
+export function createApp(dependencies: HandlerDependencies): ServiceApp {
   const { config } = dependencies;
   // The structured log; one at `info` on stderr when the caller gives none.
   const logger = dependencies.logger ?? createLogger("info");

@@ -109,25 +109,17 @@ export async function startMetricsServer(metrics: ServiceMetrics, options: { por
   };
 }
 
-async function answerMetricsRequest(
-  metrics: ServiceMetrics,
-  request: IncomingMessage,
-  response: ServerResponse,
-): Promise<void> {
-  const plain = (status: number, text: string, headers: Record<string, string> = {}): void => {
-    response
+async function answerMetricsRequest(metrics: ServiceMetrics, request: IncomingMessage, response: ServerResponse) {
+  const send = (status: number, text: string, headers: Record<string, string> = {}) =>
+    void response
       .writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers })
       .end(request.method === "HEAD" ? undefined : text);
-  };
-  if ((request.url ?? "").split("?")[0] !== "/metrics") return plain(404, "Not found: metrics are at /metrics\n");
+  if ((request.url ?? "").split("?")[0] !== "/metrics") return send(404, "Not found: metrics are at /metrics\n");
   if (request.method !== "GET" && request.method !== "HEAD")
-    return plain(405, "Method not allowed\n", { allow: "GET, HEAD" });
+    return send(405, "Method not allowed\n", { allow: "GET, HEAD" });
   try {
-    const text = await metrics.scrape();
-    response
-      .writeHead(200, { "content-type": metrics.registry.contentType, "cache-control": "no-store" })
-      .end(request.method === "HEAD" ? undefined : text);
+    send(200, await metrics.scrape(), { "content-type": metrics.registry.contentType });
   } catch {
-    plain(500, "The metrics could not be collected\n");
+    send(500, "The metrics could not be collected\n");
   }
 }

@@ -25,7 +25,6 @@ import type { StoredPayload } from "./weather/stored-payload.ts";
 export interface HandlerDependencies {
   config: ServiceConfig;
   clock?: Clock;
-  storage?: IndexStorage;
   /** The live weather source; built from `config.weather` when absent, none when weather is disabled. */
   weather?: WeatherCache<StoredPayload> | null;
   /** Where the weather source reports failed provider requests. */
@@ -54,7 +53,7 @@ export interface RouteHandlers {
 export function createRouteHandlers(dependencies: HandlerDependencies): RouteHandlers {
   const { config } = dependencies;
   const clock = dependencies.clock ?? systemClock;
-  const storage = dependencies.storage ?? createIndexStorage(config.dataDir, config.storageEnabled);
+  const storage = createIndexStorage(config.dataDir, config.storageEnabled);
   const weather =
     dependencies.weather !== undefined
       ? dependencies.weather
@@ -82,20 +81,14 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
   };
   const registryGeneration = () => [registry()] as const;
   const storedGeneration = () => [storage.current(), registry()] as const;
-  const generations: Record<string, () => Generation> = {
-    "v1.economics.indicators": registryGeneration,
-    "v1.economics.indicator": registryGeneration,
-    "v1.economics.series": registryGeneration,
-    "v1.economics.events": storedGeneration,
-    "v1.economics.calendar": storedGeneration,
-    "v1.economics.seriesObservations": storedGeneration,
-    "public.economics.calendar": storedGeneration,
-    "public.economics.calendarFeed": storedGeneration,
-    "public.economics.releases": storedGeneration,
-    "public.economics.observations": storedGeneration,
-    "public.news.events": storedGeneration,
-    "public.status": storedGeneration,
-    "v1.openapi": storedGeneration,
-  };
+  const generations: Record<string, () => Generation> = {};
+  for (const name of ["v1.economics.indicators", "v1.economics.indicator", "v1.economics.series"])
+    generations[name] = registryGeneration;
+  for (const name of [
+    ...["v1.economics.events", "v1.economics.calendar", "v1.economics.seriesObservations", "v1.openapi"],
+    ...["public.economics.calendar", "public.economics.calendarFeed", "public.economics.releases"],
+    ...["public.economics.observations", "public.news.events", "public.status"],
+  ])
+    generations[name] = storedGeneration;
   return { handlers, generations, storage, clock };
 }

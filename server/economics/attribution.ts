@@ -10,17 +10,8 @@ import { PublisherSet } from "../http/attribution-records.ts";
  * model (UTC instants, period codes, closed vocabularies) without changing what it says.
  */
 
-/** Series by slug, built once per published registry. */
-const seriesIndexes = new WeakMap<BuiltRegistry, Map<string, Series>>();
-
-function seriesIndex(registry: BuiltRegistry): Map<string, Series> {
-  let index = seriesIndexes.get(registry);
-  if (!index) {
-    index = new Map(registry.series.map((series) => [series.slug, series]));
-    seriesIndexes.set(registry, index);
-  }
-  return index;
-}
+const seriesBySlug = (registry: BuiltRegistry | null) =>
+  new Map(registry?.series.map((series) => [series.slug, series]));
 
 function addSource(set: PublisherSet, sourceId: string): void {
   if (Object.hasOwn(SOURCE_PUBLISHERS, sourceId))
@@ -40,13 +31,12 @@ function addSeriesValue(set: PublisherSet, series: Series | undefined): void {
  */
 export function eventPublishers(records: readonly EventRecord[], registry: BuiltRegistry | null): PublisherSet {
   const set = new PublisherSet();
-  const series = registry ? seriesIndex(registry) : null;
+  const series = seriesBySlug(registry);
   for (const record of records) {
     set.add(record.release.publisher);
     for (const source of record.sources) addSource(set, source.sourceId);
-    for (const value of [record.values.actual, record.values.previous]) {
-      if (value && value.value !== null && series) addSeriesValue(set, series.get(value.seriesSlug));
-    }
+    for (const value of [record.values.actual, record.values.previous])
+      if (value && value.value !== null) addSeriesValue(set, series.get(value.seriesSlug));
   }
   return set;
 }
@@ -64,10 +54,9 @@ export function releasePublishers(
   registry: BuiltRegistry,
 ): PublisherSet {
   const set = new PublisherSet();
-  const series = seriesIndex(registry);
-  for (const release of releases) {
+  const series = seriesBySlug(registry);
+  for (const release of releases)
     if (release.availability === "AVAILABLE") addSeriesValue(set, series.get(release.series.slug));
-  }
   return set;
 }
 
@@ -83,12 +72,10 @@ export interface NewsAttributionFacts {
  */
 export function newsPublishers(records: readonly NewsAttributionFacts[], registry: BuiltRegistry | null): PublisherSet {
   const set = new PublisherSet();
-  const series = registry ? seriesIndex(registry) : null;
+  const series = seriesBySlug(registry);
   for (const record of records) {
     addSource(set, record.source);
-    for (const link of record.links.series) {
-      if (link.value && series) addSeriesValue(set, series.get(link.slug));
-    }
+    for (const link of record.links.series) if (link.value) addSeriesValue(set, series.get(link.slug));
   }
   return set;
 }

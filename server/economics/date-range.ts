@@ -44,32 +44,21 @@ export function parseDateRange(
   const fromText = givenValue(rawFrom);
   const toText = givenValue(rawTo);
   const today = DateTime.fromMillis(now, { zone: rules.zone }).startOf("day");
-  const from =
-    fromText !== null
-      ? parseBound(fromText, rules, false)
-      : toText !== null
-        ? null
-        : today.minus({ days: rules.defaultDaysBack });
-  const to = toText !== null ? parseBound(toText, rules, true) : null;
-  const toIsInstant = toText !== null && !BARE_DATE.test(toText);
-  const start = from ?? to!.minus({ days: rules.defaultDaysBack + rules.defaultDaysAhead });
-  const end =
-    to ??
-    (fromText !== null
-      ? start.plus({ days: rules.defaultDaysBack + rules.defaultDaysAhead })
-      : today.plus({ days: rules.defaultDaysAhead + 1 }));
+  const span = { days: rules.defaultDaysBack + rules.defaultDaysAhead };
+  const from = fromText === null ? null : parseBound(fromText, rules, false);
+  const to = toText === null ? null : parseBound(toText, rules, true);
+  const start = from ?? (to ? to.minus(span) : today.minus({ days: rules.defaultDaysBack }));
+  const end = to ?? (from ? start.plus(span) : today.plus({ days: rules.defaultDaysAhead + 1 }));
   if (start >= end) throw new ApiError(rules.errorCode, "from must be before to.");
   if (end.diff(start, "days").days > rules.maxDays)
     throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
-  const toInclusive = toIsInstant ? end : end.minus({ milliseconds: 1 });
-  const movesAt = fromText !== null || toText !== null ? Number.POSITIVE_INFINITY : today.plus({ days: 1 }).toMillis();
   return {
     from: start,
     to: end,
-    toInclusive,
+    toInclusive: toText !== null && !BARE_DATE.test(toText) ? end : end.minus({ milliseconds: 1 }),
     fromDate: start.toUTC().toISODate()!,
     toDate: end.toUTC().toISODate()!,
-    movesAt,
+    movesAt: from || to ? Number.POSITIVE_INFINITY : today.plus({ days: 1 }).toMillis(),
   };
 }
 
@@ -82,29 +71,27 @@ export function parseAsOf(raw: string | null): string | null {
   const given = givenValue(raw);
   if (given === null) return null;
   const text = given.replace(LEAP_SECOND, "$1:59.999");
-  let parsed: DateTime;
-  if (BARE_DATE.test(text)) parsed = DateTime.fromISO(text, { zone: "utc" }).endOf("day");
-  else if (ZONED_INSTANT.test(text)) parsed = DateTime.fromISO(text, { setZone: true });
-  else throw new ApiError("VALIDATION_FAILED", "asOf must be YYYY-MM-DD or an instant with Z or an offset.");
+  const parsed = dateOrInstant(text, "utc");
+  if (parsed === null)
+    throw new ApiError("VALIDATION_FAILED", "asOf must be YYYY-MM-DD or an instant with Z or an offset.");
   if (!parsed.isValid) throw new ApiError("VALIDATION_FAILED", "asOf is not a real date.");
-  const utc = parsed.toUTC().toISO()!;
+  const utc = (BARE_DATE.test(text) ? parsed.endOf("day") : parsed).toUTC().toISO()!;
   // Years beyond 0000-9999 in UTC have no RFC 3339 form (and would not compare as text with recorded instants).
   if (!/^\d{4}-/.test(utc))
     throw new ApiError("VALIDATION_FAILED", "asOf must fall within the years 0000 to 9999 in UTC.");
   return utc;
 }
 
-/** One bound, already trimmed. */
+/** A bare date (the start of that day in `zone`) or an instant with its zone; null for any other form. */
+function dateOrInstant(text: string, zone: string): DateTime | null {
+  if (BARE_DATE.test(text)) return DateTime.fromISO(text, { zone });
+  return ZONED_INSTANT.test(text) ? DateTime.fromISO(text, { setZone: true }) : null;
+}
+
 function parseBound(text: string, rules: RangeRules, isEnd: boolean): DateTime {
-  let parsed: DateTime;
-  if (BARE_DATE.test(text)) {
-    parsed = DateTime.fromISO(text, { zone: rules.zone });
-    if (isEnd) parsed = parsed.plus({ days: 1 });
-  } else if (ZONED_INSTANT.test(text)) {
-    parsed = DateTime.fromISO(text, { setZone: true });
-  } else {
+  const parsed = dateOrInstant(text, rules.zone);
+  if (parsed === null)
     throw new ApiError(rules.errorCode, "from and to must be YYYY-MM-DD or an instant with Z or an offset.");
-  }
   if (!parsed.isValid) throw new ApiError(rules.errorCode, "from or to is not a real date.");
-  return parsed;
+  return isEnd && BARE_DATE.test(text) ? parsed.plus({ days: 1 }) : parsed;
 }

@@ -1,23 +1,40 @@
 import type { EventRecord } from "../../schemas/event-record.ts";
-import { localDateAndTime } from "../time/zone-clock.ts";
-import { derivedStateChangesAt, derivedStateOf } from "./derived-state.ts";
+import type { DERIVED_STATES } from "../../schemas/responses/economics.ts";
+import { dayBounds, localDateAndTime } from "../time/zone-clock.ts";
 
-interface LocalProjection {
-  date: string;
-  time: string | null;
-  timeZone: string;
+type DerivedState = (typeof DERIVED_STATES)[number];
+
+/** When the event's scheduled date starts in its source zone, and when it falls due. */
+function moments(record: EventRecord): { dayStart: number; due: number } {
+  const day = dayBounds(record.scheduledDate, record.sourceTimezone);
+  return { dayStart: day.start, due: record.scheduledAt === null ? day.end : Date.parse(record.scheduledAt) };
+}
+
+/**
+ * Computed per request from the clock, never stored. Past due means the scheduled time (for a date-only
+ * event, the end of its scheduled date in the source zone) has passed without evidence of publication.
+ */
+function derivedStateOf(record: EventRecord, now: number): DerivedState {
+  if (record.publication.confirmed) return "CONFIRMED_PUBLISHED";
+  if (record.status === "CANCELLED") return "CANCELLED_AT_SOURCE";
+  const { dayStart, due } = moments(record);
+  if (now >= due) return "PAST_DUE_AWAITING_CONFIRMATION";
+  return now >= dayStart ? "DUE_TODAY" : "UPCOMING";
+}
+
+/** The next instant after `now` at which the event's derived state changes by the clock alone; Infinity when none. */
+function derivedStateChangesAt(record: EventRecord, now: number): number {
+  if (record.publication.confirmed || record.status === "CANCELLED") return Number.POSITIVE_INFINITY;
+  const { dayStart, due } = moments(record);
+  if (now < dayStart) return dayStart;
+  return now < due ? due : Number.POSITIVE_INFINITY;
 }
 
 /** The event in a zone: a timed event converts; a date-only event keeps its date and has no time (none is invented). */
-export function localProjection(record: EventRecord, zone: string): LocalProjection {
+function localProjection(record: EventRecord, zone: string): { date: string; time: string | null; timeZone: string } {
   if (record.scheduledAt === null) return { date: record.scheduledDate, time: null, timeZone: zone };
   const local = localDateAndTime(Date.parse(record.scheduledAt), zone);
   return { date: local.date, time: local.time, timeZone: zone };
-}
-
-function stateInputs(record: EventRecord) {
-  const { status, scheduledDate, scheduledAt, sourceTimezone } = record;
-  return { status, scheduledDate, scheduledAt, sourceTimezone, confirmed: record.publication.confirmed };
 }
 
 /**
@@ -26,7 +43,7 @@ function stateInputs(record: EventRecord) {
  * only when the derived state does, so `statesValidUntil` bounds it too.
  */
 function withState(record: EventRecord, now: number) {
-  const derivedState = derivedStateOf(stateInputs(record), now);
+  const derivedState = derivedStateOf(record, now);
   const stillToCome = derivedState === "UPCOMING" || derivedState === "DUE_TODAY";
   if (record.values.availability !== "NOT_YET_AVAILABLE" || stillToCome) return { ...record, derivedState };
   return { ...record, derivedState, values: { ...record.values, availability: "UNAVAILABLE" as const } };
@@ -35,10 +52,9 @@ function withState(record: EventRecord, now: number) {
 /** Until when the derived states of these events stay what they are at `now`. */
 export function statesValidUntil(records: readonly EventRecord[], now: number): number {
   let until = Number.POSITIVE_INFINITY;
-  for (const record of records) until = Math.min(until, derivedStateChangesAt(stateInputs(record), now));
+  for (const record of records) until = Math.min(until, derivedStateChangesAt(record, now));
   return until;
 }
-
 /** Credentialed routes: `localDate`, `localTime`, `localTimeZone` present exactly when a projection was asked for. */
 export function credentialedEntry(record: EventRecord, now: number, zone: string | null) {
   const entry = withState(record, now);

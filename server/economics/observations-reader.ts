@@ -54,7 +54,6 @@ export function readObservationPage(
   return { observations: page.rows.map((row) => observationView(row, series)), more: page.more };
 }
 
-/** The newest `count` periods of a series, newest first. */
 export function readNewestPeriods(db: Database.Database, seriesSlug: string, count: number): IndexObservationRow[] {
   return prepared(db, "SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(
     seriesSlug,

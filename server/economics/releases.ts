@@ -4,6 +4,7 @@ import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import { periodEndDate } from "../../schemas/reference-periods.ts";
 import type { Series } from "../../schemas/registry.ts";
 import { provenanceOf } from "../../schemas/value-provenance.ts";
+import { seriesView } from "../registry/registry-views.ts";
 import { derivedPart, readNewestPeriods } from "./observations-reader.ts";
 
 /**
@@ -32,18 +33,10 @@ export function newestReleases(db: Database.Database, series: Series[], perSerie
 function releaseOf(series: Series, rows: IndexObservationRow[], perSeries: number) {
   const [newest, previous] = rows;
   const terms = PUBLISHER_TERMS[series.publisher];
+  // The release names its series as the registry does, without the definition's prose and operational fields.
+  const { name, publisher, scope, upstreamSeriesId, derived, active, ...named } = seriesView(series);
   return {
-    series: {
-      slug: series.slug,
-      family: series.familySlug,
-      country: series.country,
-      region: series.region,
-      frequency: series.frequency,
-      unit: series.unit,
-      seasonalAdjustment: series.seasonalAdjustment,
-      transformation: series.transformation,
-      officialSeriesUrl: series.officialSeriesUrl,
-    },
+    series: named,
     availability: newest ? "AVAILABLE" : "UNAVAILABLE",
     referencePeriod: newest ? { code: newest.reference_period } : null,
     value: newest?.value ?? null,

@@ -1,14 +1,13 @@
-import type { PageLimit } from "../../schemas/limits.ts";
+import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { ApiError } from "../http/api-error.ts";
 import { cursorAfter, decodeCursor, givenValue, parseEnum, parseLimit } from "../http/params.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
+import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
 import { observationPublishers } from "./attribution.ts";
 import { parseAsOf } from "./date-range.ts";
-import { type credentialedFreshnessMeta, dataStatusChangesAt, type freshnessMeta } from "./freshness.ts";
-import { readIndex, requireIndex } from "./index-access.ts";
+import { credentialedFreshnessMeta, dataStatusChangesAt, freshnessMeta } from "./freshness.ts";
 import { hasObservations, readObservationPage } from "./observations-reader.ts";
 import { readAsOfPage, readVintagePage } from "./vintages-reader.ts";
 
@@ -17,8 +16,9 @@ const VINTAGE_VIEWS = ["all"] as const;
 
 /**
  * One page of a series' periods, for both observation routes: an unknown slug is NOT_FOUND, and a registered series
- * with nothing ingested is an absent corpus (503), never an empty 200. With `pastPageLimit` (the credentialed route) it
- * also answers `asOf` (each period as it stood then; none yet is an empty 200) and `vintages=all`, paged by that limit.
+ * with nothing ingested is an absent corpus (503), never an empty 200. The credentialed route also answers `asOf`
+ * (each period as it stood then; none yet is an empty 200) and `vintages=all`, paged as the public route pages (issue
+ * 13); its current listing keeps its own limit.
  */
 export function seriesObservationsAnswer(
   storage: IndexStorage,
@@ -26,17 +26,16 @@ export function seriesObservationsAnswer(
   slug: string,
   query: URLSearchParams,
   now: number,
-  pageLimit: PageLimit,
-  freshness: typeof freshnessMeta | typeof credentialedFreshnessMeta,
-  pastPageLimit: PageLimit | null = null,
+  credentialed: boolean,
 ) {
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
-  const asOf = pastPageLimit ? parseAsOf(query.get("asOf")) : null;
-  const allVintages = pastPageLimit !== null && parseEnum(query.get("vintages"), VINTAGE_VIEWS, "vintages") === "all";
+  const asOf = credentialed ? parseAsOf(query.get("asOf")) : null;
+  const allVintages = credentialed && parseEnum(query.get("vintages"), VINTAGE_VIEWS, "vintages") === "all";
+  const current = credentialed && asOf === null && !allVintages;
   const limit = parseLimit(
     query.get("limit"),
-    pastPageLimit && (asOf !== null || allVintages) ? pastPageLimit : pageLimit,
+    current ? PAGE_LIMITS.credentialedObservations : PAGE_LIMITS.publicObservations,
   );
   const offset = decodeCursor(query.get("cursor"));
   const index = requireIndex(storage);
@@ -47,7 +46,7 @@ export function seriesObservationsAnswer(
   const answer = (data: Record<string, unknown>, served: number, more: boolean) => ({
     data: { series: seriesView(series), ...data },
     meta: {
-      ...freshness(index.facts, now),
+      ...(credentialed ? credentialedFreshnessMeta(index.facts) : freshnessMeta(index.facts, now)),
       nextCursor: cursorAfter(offset, served, more),
       attributionRecords: observationPublishers(series, served).records(),
     },

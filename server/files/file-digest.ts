@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { Transform, type TransformCallback } from "node:stream";
-import { pipeline } from "node:stream/promises";
 
 /** What a file's bytes are: their SHA-256 (lower-case hex) and how many there are. */
 export interface Digest {
@@ -9,28 +7,26 @@ export interface Digest {
   bytes: number;
 }
 
-/** A pass-through stream that hashes and counts the bytes flowing through it; `digest()` once they have all passed. */
-export class DigestingStream extends Transform {
-  private readonly hash = createHash("sha256");
-  private count = 0;
-  private readonly maxBytes: number;
-
-  /** With `maxBytes`, a stream that brings more fails as soon as it does, rather than after filling a disk. */
-  constructor(maxBytes = Number.POSITIVE_INFINITY) {
-    super();
-    this.maxBytes = maxBytes;
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.count += chunk.length;
-    if (this.count > this.maxBytes) return done(new Error(`more than the ${this.maxBytes} bytes expected arrived`));
-    this.hash.update(chunk);
-    done(null, chunk);
-  }
-
-  digest(): Digest {
-    return { sha256: this.hash.digest("hex"), bytes: this.count };
-  }
+/**
+ * A pipeline stage that passes bytes on while hashing and counting them; `digest()` once they have all passed. With
+ * `maxBytes`, a stream that brings more fails as soon as it does, rather than after filling a disk. `onChunk` hears of
+ * every arrival (a stall guard re-arms on it).
+ */
+export function digesting(maxBytes = Number.POSITIVE_INFINITY, onChunk = () => {}) {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  return {
+    async *stage(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+      for await (const chunk of source) {
+        onChunk();
+        bytes += chunk.length;
+        if (bytes > maxBytes) throw new Error(`more than the ${maxBytes} bytes expected arrived`);
+        hash.update(chunk);
+        yield chunk;
+      }
+    },
+    digest: (): Digest => ({ sha256: hash.digest("hex"), bytes }),
+  };
 }
 
 /**
@@ -38,10 +34,8 @@ export class DigestingStream extends Transform {
  * then still the one hashed, so the caller can go on reading exactly the bytes whose hash it holds.
  */
 export async function digestFile(path: string, fd?: number): Promise<Digest> {
-  const digesting = new DigestingStream();
+  const hashing = digesting();
   const source = fd === undefined ? createReadStream(path) : createReadStream(path, { fd, start: 0, autoClose: false });
-  await pipeline(source, digesting, async (chunks: AsyncIterable<Buffer>) => {
-    for await (const chunk of chunks) void chunk;
-  });
-  return digesting.digest();
+  for await (const _ of hashing.stage(source));
+  return hashing.digest();
 }

@@ -44,18 +44,6 @@ export function keyIdOf(secret: string): string | null {
 /** Compares the presented secret with the stored hash in constant time. */
 export function secretMatches(secret: string, record: StoredKey): boolean {
   const presented = hash("sha256", secret, "buffer");
-  const stored = storedHashBytes(record);
+  const stored = Buffer.from(record.secretHash, "hex");
   return presented.length === stored.length && timingSafeEqual(presented, stored);
-}
-
-/** Each record's hash as bytes, decoded once per record the key file holds rather than on every request. */
-const hashBytesOf = new WeakMap<StoredKey, Buffer>();
-
-function storedHashBytes(record: StoredKey): Buffer {
-  let bytes = hashBytesOf.get(record);
-  if (!bytes) {
-    bytes = Buffer.from(record.secretHash, "hex");
-    hashBytesOf.set(record, bytes);
-  }
-  return bytes;
 }

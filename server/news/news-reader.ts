@@ -1,46 +1,20 @@
 import type Database from "better-sqlite3";
-import { splitPage } from "../http/params.ts";
+import type { DateRange } from "../economics/date-range.ts";
 import { prepared } from "../storage/prepared.ts";
-import { sqlFilter } from "../storage/sql-filter.ts";
+import { type RecordFilter, readRecordPage } from "../storage/record-pages.ts";
 
-export interface NewsFilter {
-  /** UTC instants (ISO), both inclusive. */
-  from: string;
-  to: string;
-  sources: string[] | null;
-  releaseFamilies: string[] | null;
-  series: string[] | null;
-  countries: string[] | null;
-  topics: string[] | null;
-  states: string[] | null;
-  linkStatuses: string[] | null;
-  types: string[] | null;
-}
+/** `series=`: the announcements linked to one of the series. */
+export const NEWS_SERIES = (placeholders: string) =>
+  `SELECT news_id FROM news_series WHERE series_slug IN (${placeholders})`;
 
-/** News events newest first, from an offset into the filtered set. */
-export function readNews(
-  db: Database.Database,
-  filter: NewsFilter,
-  offset: number,
-  limit: number,
-): { records: unknown[]; more: boolean } {
-  const filters = sqlFilter("published_at >= ? AND published_at <= ?", [filter.from, filter.to]);
-  filters.anyOf("source", filter.sources);
-  filters.anyOf("release_slug", filter.releaseFamilies);
-  filters.anyOf("country", filter.countries);
-  filters.anyOf("topic", filter.topics);
-  filters.anyOf("state", filter.states);
-  filters.anyOf("link_status", filter.linkStatuses);
-  filters.anyOf("type", filter.types);
-  filters.anyLinked("id", (list) => `SELECT news_id FROM news_series WHERE series_slug IN (${list})`, filter.series);
-  const rows = prepared(
-    db,
-    `SELECT record FROM news WHERE ${filters.where()} ORDER BY published_at DESC, id LIMIT ? OFFSET ?`,
-  )
-    .pluck()
-    .all(...filters.values(), limit + 1, offset) as string[];
-  const page = splitPage(rows, limit);
-  return { records: page.rows.map((row) => JSON.parse(row) as unknown), more: page.more };
+/** Announcements published within the range, both ends inclusive. */
+export const publishedWindow = (range: DateRange): RecordFilter => ({
+  where: "published_at >= ? AND published_at <= ?",
+  values: [range.from.toUTC().toISO()!, range.toInclusive.toUTC().toISO()!],
+});
+
+export function readNews(db: Database.Database, filter: RecordFilter, offset: number, limit: number) {
+  return readRecordPage<unknown>(db, "news", filter, "published_at DESC, id", offset, limit);
 }
 
 /** The feeds' newest content change (spec `meta.dataUpdatedAt` for news), or null when there is no announcement. */

@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import { RUN_OUTCOMES } from "../../schemas/vocabularies.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
-import { countRunsByOutcome } from "../storage/run-outcome-counts.ts";
+import { countRunsByOutcome } from "../storage/ledger-reader.ts";
 import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
 import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupOutcome, type WeatherLookupRecorder } from "../weather/cache.ts";
 import { registerReleaseLatency } from "./release-latency.ts";

@@ -1,7 +1,7 @@
 import { Histogram, type Registry } from "prom-client";
 import { RELEASE_LATENCY_BUCKETS_SECONDS } from "../../schemas/release-latency.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
-import { readReleaseLatencies } from "../storage/release-latencies-reader.ts";
+import { readReleaseLatencies } from "../storage/ledger-reader.ts";
 
 /**
  * `service_release_latency_seconds`: for each release whose figures an ingestion run found while it was due, the

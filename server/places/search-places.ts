@@ -3,7 +3,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import { PLACES_INDEX_VERSION } from "../../schemas/places-ddl.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
-import { createReloadingDatabase } from "../files/reloading-database.ts";
+import { createReloadingDatabase } from "../files/reloading-file.ts";
 import { attributionRecord } from "../http/attribution-records.ts";
 import { foldPlaceName } from "./place-names.ts";
 

@@ -4,24 +4,11 @@ import { ApiError } from "../http/api-error.ts";
 import { givenValue } from "../http/params.ts";
 
 /**
- * `q=` on the series and indicator listings (docs/api.md, "Searching the registry"): words, every one of which must
- * match, ranked by where they match.
- *
- * Text is compared case-insensitively with accents set aside, split into words at anything but letters and digits.
- * A query word matches a field when a word of the field begins with it (`unemp` matches "unemployment"). A record's
- * score is the sum, over the query words, of the weight of the best field the word matches: name 4, slug 3, publisher
- * 2, scope (a family's description) 1. Higher scores first; equal scores in registry order.
+ * `q=` on the series and indicator listings, as docs/api.md ("Searching: `q=`") states it: every query word must match
+ * a field, and scores the weight of the best field it matches; higher totals first, equal totals in registry order.
  */
-
-/** A record's searchable fields, by weight. */
-interface SearchFields {
-  name: string;
-  slug: string;
-  publisher: string;
-  scope: string;
-}
-
-const WEIGHTS: Record<keyof SearchFields, number> = { name: 4, slug: 3, publisher: 2, scope: 1 };
+const WEIGHTS = { name: 4, slug: 3, publisher: 2, scope: 1 } as const;
+type SearchFields = Record<keyof typeof WEIGHTS, string>;
 const FIELD_NAMES = Object.keys(WEIGHTS) as (keyof SearchFields)[];
 
 /** Words of a text: lower case, accents set aside, split at anything but letters and digits. */
@@ -73,12 +60,7 @@ function ranked<T>(records: readonly T[], words: string[] | null, fieldsOf: (rec
 }
 
 export function searchSeries(series: readonly Series[], words: string[] | null): Series[] {
-  return ranked(series, words, (entry) => ({
-    name: entry.name,
-    slug: entry.slug,
-    publisher: entry.publisher,
-    scope: entry.scope,
-  }));
+  return ranked(series, words, (entry) => entry);
 }
 
 /** A family's publishers are those of its active series; its scope is its description. */

@@ -79,19 +79,9 @@ const FILES: Record<string, () => string> = {
 const readings = new Map<string, SerialisedData>();
 
 export function docsPageHandlers(): Record<string, RouteHandler> {
-  return Object.fromEntries(
-    Object.entries(FILES).map(([name, read]) => [
-      name,
-      () => ({ data: servedFile(name, read), headers: DOCS_HEADERS }),
-    ]),
-  );
-}
-
-function servedFile(name: string, read: () => string): SerialisedData {
-  let data = readings.get(name);
-  if (!data) {
-    data = new SerialisedData(read());
-    readings.set(name, data);
-  }
-  return data;
+  const served = (name: string, read: () => string) => () => {
+    if (!readings.has(name)) readings.set(name, new SerialisedData(read()));
+    return { data: readings.get(name)!, headers: DOCS_HEADERS };
+  };
+  return Object.fromEntries(Object.entries(FILES).map(([name, read]) => [name, served(name, read)]));
 }

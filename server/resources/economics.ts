@@ -4,110 +4,80 @@ import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
 import { eventPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
-import { type EventFilter, readEvents } from "../economics/events-reader.ts";
+import { EVENT_SOURCES, readEvents, utcDatesWindow } from "../economics/events-reader.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
-import { readIndex, requireIndex } from "../economics/index-access.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
-import { cursorAfter, decodeCursor, isGiven, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import { cursorAfter, decodeCursor, isGiven, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
+import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
+import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
-/** The parameters shared by the credentialed events and calendar routes (spec events table). */
-export function eventQueryFrom(query: URLSearchParams, now: number) {
-  const zone = parseZone(query.get("tz"));
-  const range = parseDateRange(query.get("from"), query.get("to"), now, {
-    zone,
-    maxDays: WINDOWS.credentialedMaxDays,
-    defaultDaysBack: WINDOWS.credentialedDefaultDaysBack,
-    defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead,
-    errorCode: "ECONOMICS_RANGE_INVALID",
-  });
-  const filter: EventFilter = {
-    window: { kind: "utc-dates", fromDate: range.fromDate, toDate: range.toDate },
-    countries:
-      parseList(query.get("country"), LIST_SIZES.country, "country")?.map((code) => code.toUpperCase()) ?? null,
-    regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.region, "region"),
-    currencies:
-      parseList(query.get("currency"), LIST_SIZES.currency, "currency")?.map((code) => code.toUpperCase()) ?? null,
-    importance: parseEnumList(query.get("importance"), IMPORTANCE_LEVELS, LIST_SIZES.importance, "importance"),
-    releases: parseList(query.get("release"), LIST_SIZES.release, "release"),
-    sources: parseList(query.get("source"), LIST_SIZES.source, "source"),
-    statuses: null,
-  };
-  // A blank timezone, like a blank tz, is not given (docs/api.md, parameters): only a value turns the projection on.
-  const localise = isGiven(query.get("tz")) || isGiven(query.get("timezone"));
-  return {
-    zone,
-    localise,
-    filter,
-    movesAt: range.movesAt,
-    limit: parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents),
-    offset: decodeCursor(query.get("cursor")),
-  };
-}
+/** The list filters of the credentialed events and calendar routes (spec events table). */
+const EVENT_FILTERS: ListParameter[] = [
+  { name: "country", column: "country", max: LIST_SIZES.country, normalise: upperCase },
+  { name: "region", column: "region", max: LIST_SIZES.region, vocabulary: REGIONS },
+  { name: "currency", column: "currency", max: LIST_SIZES.currency, normalise: upperCase },
+  { name: "importance", column: "importance", max: LIST_SIZES.importance, vocabulary: IMPORTANCE_LEVELS },
+  { name: "release", column: "release_slug", max: LIST_SIZES.release },
+  { name: "source", column: "id", max: LIST_SIZES.source, linked: EVENT_SOURCES },
+];
 
 export function economicsHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
-  const eventPage = ({ query, now }: RouteInput) => {
-    const request = eventQueryFrom(query, now);
-    const index = requireIndex(storage);
-    const page = readIndex(() => readEvents(index.db, request.filter, request.offset, request.limit));
-    const freshness = credentialedFreshnessMeta(index.facts);
-    const registry = registrySource();
-    /**
-     * Meta of the page cut to its first `kept` records: the cursor resumes right after the last one served, and the
-     * attribution names the publishers of those records only.
-     */
-    const metaFor = (kept: number) => ({
-      ...freshness,
-      nextCursor: cursorAfter(request.offset, kept, kept < page.records.length || page.more),
-      attributionRecords: eventPublishers(
-        kept < page.records.length ? page.records.slice(0, kept) : page.records,
-        registry,
-      ).records(),
+  /**
+   * A page of events (spec events table) in the shape `dataOf` gives them, projected into `tz` always or only when a
+   * zone was asked for.
+   */
+  const eventsAnswer = (
+    { query, now }: RouteInput,
+    alwaysLocal: boolean,
+    dataOf: (entries: ReturnType<typeof credentialedEntry>[]) => unknown,
+  ) => {
+    const zone = parseZone(query.get("tz"));
+    const range = parseDateRange(query.get("from"), query.get("to"), now, {
+      zone,
+      maxDays: WINDOWS.credentialedMaxDays,
+      defaultDaysBack: WINDOWS.credentialedDefaultDaysBack,
+      defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead,
+      errorCode: "ECONOMICS_RANGE_INVALID",
     });
-    const validUntil = Math.min(request.movesAt, statesValidUntil(page.records, now));
-    return { request, page, metaFor, validUntil };
+    const filter = recordFilter(utcDatesWindow(range), query, EVENT_FILTERS);
+    // A blank timezone, like a blank tz, is not given (docs/api.md, parameters): only a value turns the projection on.
+    const localise = alwaysLocal || isGiven(query.get("tz")) || isGiven(query.get("timezone"));
+    const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents);
+    const offset = decodeCursor(query.get("cursor"));
+    const index = requireIndex(storage);
+    const page = readIndex(() => readEvents(index.db, filter, offset, limit));
+    const registry = registrySource();
+    const entries = page.records.map((record) => credentialedEntry(record, now, localise ? zone : null));
+    // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits": the cursor resumes right after
+    // the last event served, and the attribution names the publishers of those events only.
+    const keep = (n: number) => ({
+      data: dataOf(entries.slice(0, n)),
+      meta: {
+        ...credentialedFreshnessMeta(index.facts),
+        nextCursor: cursorAfter(offset, n, n < page.records.length || page.more),
+        attributionRecords: eventPublishers(page.records.slice(0, n), registry).records(),
+      },
+    });
+    const validUntil = Math.min(range.movesAt, statesValidUntil(page.records, now));
+    return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
   };
 
   return {
-    "v1.economics.events": (input) => {
-      const { request, page, metaFor, validUntil } = eventPage(input);
-      const entries = page.records.map((record) =>
-        credentialedEntry(record, input.now, request.localise ? request.zone : null),
-      );
-      // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits".
-      const keep = (n: number) => ({ data: { entries: entries.slice(0, n) }, meta: metaFor(n) });
-      return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
-    },
+    "v1.economics.events": (input) => eventsAnswer(input, false, (entries) => ({ entries })),
 
-    "v1.economics.calendar": (input) => {
-      const { request, page, metaFor, validUntil } = eventPage(input);
-      const entries = page.records.map((record) => credentialedEntry(record, input.now, request.zone));
-      const keep = (n: number) => {
-        const days = groupByDay(entries.slice(0, n), (entry) =>
-          "localDate" in entry ? entry.localDate : entry.scheduledDate,
-        ).map((day) => ({ date: day.date, entries: day.items }));
-        return { data: { days }, meta: metaFor(n) };
-      };
-      return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
-    },
+    "v1.economics.calendar": (input) =>
+      eventsAnswer(input, true, (entries) => ({
+        days: groupByDay(entries, (entry) => ("localDate" in entry ? entry.localDate : entry.scheduledDate)).map(
+          (day) => ({ date: day.date, entries: day.items }),
+        ),
+      })),
 
-    "v1.economics.seriesObservations": ({ query, params, now }) => {
-      // The questions about the past page as the public observations route does (issue 13); the current listing keeps its 500.
-      return seriesObservationsAnswer(
-        storage,
-        requireRegistry(registrySource),
-        params.slug ?? "",
-        query,
-        now,
-        PAGE_LIMITS.credentialedObservations,
-        credentialedFreshnessMeta,
-        PAGE_LIMITS.publicObservations,
-      );
-    },
+    "v1.economics.seriesObservations": ({ query, params, now }) =>
+      seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, true),
   };
 }

@@ -4,13 +4,24 @@ import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES } from "../../schemas/responses/
 import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
 import { type NewsAttributionFacts, newsPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
-import { dataStatusChangesAt, dataStatusOf, latestOf } from "../economics/freshness.ts";
-import { readIndex, requireIndex } from "../economics/index-access.ts";
-import { readFeedChecks } from "../economics/source-checks-reader.ts";
-import { cursorAfter, decodeCursor, parseEnumList, parseLimit, parseList, parseZone } from "../http/params.ts";
+import { dataStatusChangesAt, dataStatusOf, latestOf, readFeedChecks } from "../economics/freshness.ts";
+import { cursorAfter, decodeCursor, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
-import { newsUpdatedAt, readNews } from "../news/news-reader.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
+import { NEWS_SERIES, newsUpdatedAt, publishedWindow, readNews } from "../news/news-reader.ts";
+import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
+import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
+
+const max = LIST_SIZES.publicFilter;
+const NEWS_FILTERS: ListParameter[] = [
+  { name: "source", column: "source", max },
+  { name: "releaseFamily", column: "release_slug", max },
+  { name: "series", column: "id", max, linked: NEWS_SERIES },
+  { name: "country", column: "country", max, normalise: upperCase },
+  { name: "topic", column: "topic", max, normalise: (topic) => topic.toLowerCase() },
+  { name: "state", column: "state", max, vocabulary: NEWS_STATES },
+  { name: "linkStatus", column: "link_status", max, vocabulary: LINK_STATUSES },
+  { name: "type", column: "type", max, vocabulary: NEWS_TYPES },
+];
 
 export function newsHandlers(
   storage: IndexStorage,
@@ -25,19 +36,7 @@ export function newsHandlers(
         defaultDaysAhead: 0,
         errorCode: "VALIDATION_FAILED",
       });
-      const list = (name: string) => parseList(query.get(name), LIST_SIZES.publicFilter, name);
-      const filter = {
-        from: range.from.toUTC().toISO()!,
-        to: range.toInclusive.toUTC().toISO()!,
-        sources: list("source"),
-        releaseFamilies: list("releaseFamily"),
-        series: list("series"),
-        countries: list("country")?.map((code) => code.toUpperCase()) ?? null,
-        topics: list("topic")?.map((topic) => topic.toLowerCase()) ?? null,
-        states: parseEnumList(query.get("state"), NEWS_STATES, LIST_SIZES.publicFilter, "state"),
-        linkStatuses: parseEnumList(query.get("linkStatus"), LINK_STATUSES, LIST_SIZES.publicFilter, "linkStatus"),
-        types: parseEnumList(query.get("type"), NEWS_TYPES, LIST_SIZES.publicFilter, "type"),
-      };
+      const filter = recordFilter(publishedWindow(range), query, NEWS_FILTERS);
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicNews);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);

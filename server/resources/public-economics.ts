@@ -11,12 +11,10 @@ import { eventPublishers, releasePublishers } from "../economics/attribution.ts"
 import { calendarFeed } from "../economics/calendar-ics.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { groupByDay, publicEvent, statesValidUntil } from "../economics/event-views.ts";
-import { readEvents } from "../economics/events-reader.ts";
-import { dataStatusChangesAt, freshnessMeta } from "../economics/freshness.ts";
-import { readIndex, requireIndex } from "../economics/index-access.ts";
+import { EVENT_SOURCES, localWindow, readEvents } from "../economics/events-reader.ts";
+import { dataStatusChangesAt, freshnessMeta, readSourceChecks } from "../economics/freshness.ts";
 import { newestReleases } from "../economics/releases.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
-import { readSourceChecks } from "../economics/source-checks-reader.ts";
 import { ApiError } from "../http/api-error.ts";
 import {
   cursorAfter,
@@ -25,7 +23,6 @@ import {
   isGiven,
   pageOf,
   parseEnum,
-  parseEnumList,
   parseLimit,
   parseList,
   parseZone,
@@ -34,7 +31,8 @@ import { SerialisedData } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";
-import type { IndexStorage } from "../storage/index-storage.ts";
+import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
+import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 export function publicEconomicsHandlers(
   storage: IndexStorage,
@@ -63,10 +61,7 @@ export function publicEconomicsHandlers(
           ...freshnessMeta(index.facts, now),
           sourceChecks,
           nextCursor: cursorAfter(offset, n, n < events.length || page.more),
-          attributionRecords: eventPublishers(
-            n < page.records.length ? page.records.slice(0, n) : page.records,
-            built,
-          ).records(),
+          attributionRecords: eventPublishers(page.records.slice(0, n), built).records(),
         },
       });
       const validUntil = Math.min(
@@ -120,18 +115,20 @@ export function publicEconomicsHandlers(
     "public.economics.observations": ({ query, now }) => {
       const slug = givenValue(query.get("series"));
       if (slug === null) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      return seriesObservationsAnswer(
-        storage,
-        registry(),
-        slug,
-        query,
-        now,
-        PAGE_LIMITS.publicObservations,
-        freshnessMeta,
-      );
+      return seriesObservationsAnswer(storage, registry(), slug, query, now, false);
     },
   };
 }
+
+const max = LIST_SIZES.publicFilter;
+const CALENDAR_FILTERS: ListParameter[] = [
+  { name: "country", column: "country", max, normalise: upperCase },
+  { name: "currency", column: "currency", max, normalise: upperCase },
+  { name: "region", column: "region", max, vocabulary: REGIONS },
+  { name: "status", column: "status", max, vocabulary: EVENT_STATUSES },
+  { name: "release", column: "release_slug", max },
+  { name: "source", column: "id", max, linked: EVENT_SOURCES },
+];
 
 /** The public calendar's window and filters (spec public calendar), for its JSON and iCalendar forms. */
 function publicCalendarQuery(query: URLSearchParams, now: number) {
@@ -143,23 +140,6 @@ function publicCalendarQuery(query: URLSearchParams, now: number) {
     defaultDaysAhead: WINDOWS.publicCalendarDaysAhead,
     errorCode: "VALIDATION_FAILED",
   });
-  const upper = (name: string) =>
-    parseList(query.get(name), LIST_SIZES.publicFilter, name)?.map((code) => code.toUpperCase()) ?? null;
-  const filter = {
-    window: {
-      kind: "local" as const,
-      fromInstant: range.from.toUTC().toISO()!,
-      toInstant: range.toInclusive.toUTC().toISO()!,
-      fromDate: range.from.setZone(zone).toISODate()!,
-      toDate: range.toInclusive.setZone(zone).toISODate()!,
-    },
-    countries: upper("country"),
-    currencies: upper("currency"),
-    importance: null,
-    regions: parseEnumList(query.get("region"), REGIONS, LIST_SIZES.publicFilter, "region"),
-    statuses: parseEnumList(query.get("status"), EVENT_STATUSES, LIST_SIZES.publicFilter, "status"),
-    releases: parseList(query.get("release"), LIST_SIZES.publicFilter, "release"),
-    sources: parseList(query.get("source"), LIST_SIZES.publicFilter, "source"),
-  };
+  const filter = recordFilter(localWindow(range, zone), query, CALENDAR_FILTERS);
   return { zone, zoneGiven: isGiven(query.get("tz")), range, filter };
 }

@@ -12,21 +12,6 @@ export function serviceHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
-  // The description depends only on whether storage-backed routes can answer, so each variant is built once.
-  const documents = new Map<boolean, Record<string, unknown>>();
-  const openApiDocument = (durableStorage: boolean) => {
-    let document = documents.get(durableStorage);
-    if (!document) {
-      document = buildOpenApiDocument({
-        routes: ALL_ROUTES,
-        includeOperatorRoutes: false,
-        durableStorage,
-        environment: config.environment,
-      });
-      documents.set(durableStorage, document);
-    }
-    return document;
-  };
   return {
     "v1.capabilities": () => {
       const index = storage.current();
@@ -54,7 +39,16 @@ export function serviceHandlers(
       };
     },
 
-    "v1.openapi": () => ({ data: openApiDocument(storage.ready()), validUntil: Infinity }),
+    // Kept by the pipeline (it names the index and registry it was built from) until either changes.
+    "v1.openapi": () => ({
+      data: buildOpenApiDocument({
+        routes: ALL_ROUTES,
+        includeOperatorRoutes: false,
+        durableStorage: storage.ready(),
+        environment: config.environment,
+      }),
+      validUntil: Infinity,
+    }),
 
     "public.health.live": () => ({ data: { status: "live" }, staticMeta: NO_ATTRIBUTION }),
 

@@ -1,41 +1,40 @@
-import { createWriteStream, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import Database from "better-sqlite3";
 import { Counter, type Registry } from "prom-client";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
 import {
   GENERATION_FILES,
   type GenerationFile,
   type IndexManifest,
   MANIFEST_MAX_BYTES,
   MANIFEST_NAME,
-  type PublishedFile,
+  type ObjectStoreLocation,
   parseIndexManifest,
 } from "../../schemas/index-manifest.ts";
 import type { IndexFollowingConfig } from "../config.ts";
 import { replaceAtomically } from "../files/atomic-write.ts";
-import { DigestingStream, digestFile } from "../files/file-digest.ts";
-import { IdleGuard } from "../files/idle-guard.ts";
+import { digestFile, digesting } from "../files/file-digest.ts";
 import { fileVersion } from "../files/reloading-file.ts";
 import { flushLog, type Logger } from "../observability/logger.ts";
-import { createObjectStoreClient, objectKey, objectUrl, storeErrorFacts, storeStatusOf } from "./object-store.ts";
-import { assertServable } from "./servable-generation.ts";
+import { readRegistryFile } from "../registry/registry-file.ts";
+import { publicationFacts } from "./index-storage.ts";
+import {
+  createObjectStoreClient,
+  downloadPublishedFile,
+  objectKey,
+  objectUrl,
+  storeErrorFacts,
+  storeStatusOf,
+} from "./object-store.ts";
 
-/** What the follower has done since the process started; read by the metrics. */
-export interface IndexFollowerCounts {
-  /** Manifest requests made. */
-  polls: number;
-  /** Polls answered 304 Not Modified: the installed generation is still the current one. */
-  unchanged: number;
-  /** Generations downloaded, verified and swapped in. */
-  installed: number;
-  /** Polls that took nothing: store unreachable, manifest invalid, a download cut short, stalled or not matching its hash. */
-  failed: number;
-}
+/**
+ * What the follower has done since it was created: manifest requests made, those answered 304 (unchanged), generations
+ * swapped in, and polls that took nothing (as `service_index_polls_total` counts them by outcome).
+ */
+export type IndexFollowerCounts = Record<"polls" | "unchanged" | "installed" | "failed", number>;
 
 const POLL_OUTCOMES = ["unchanged", "current", "installed", "absent", "failed"] as const;
 export type PollOutcome = (typeof POLL_OUTCOMES)[number];
@@ -91,8 +90,8 @@ export function startIndexFollower(
  * Polls the manifest with If-None-Match (an unchanged one costs one small request and a 304), downloads the files
  * of a new generation beside the live ones while hashing them, and only when every file matches the hash and size
  * the manifest names, renames them over the live ones in one synchronous step: the server picks them up by file
- * identity (reloading-database.ts, registry-file.ts) exactly as after a local publication, and no request is
- * answered between the renames. Anything short of that leaves the current files serving, and is logged and counted.
+ * identity (reloading-file.ts) exactly as after a local publication, and no request is answered between the renames.
+ * Anything short of that leaves the current files serving, and is logged and counted.
  */
 export function createIndexFollower(options: IndexFollowerOptions): IndexFollower {
   const { client, source, dataDir, logger } = options;
@@ -100,11 +99,8 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
   const counts: IndexFollowerCounts = { polls: 0, unchanged: 0, installed: 0, failed: 0 };
   const stopping = new AbortController();
   const localFiles = new Map<GenerationFile, { version: string; sha256: string }>();
-  // The ETag of the manifest whose files are installed: kept only once they are, so a failed download is retried.
-  let installedEtag: string | undefined;
-  let installedGeneration: string | null = null;
-  /** The installed generation as logs name it: its index's publication instant. */
-  let installedPublishedAt: string | null = null;
+  // The manifest whose files are installed, with its ETag: kept only once they are, so a failed download is retried.
+  let installed: { manifest: IndexManifest; etag: string | undefined } | null = null;
   let absenceReported = false;
   let queue: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
@@ -143,7 +139,11 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       if (stopping.signal.aborted) return "failed";
       counts.failed++;
       logger.warn(
-        { source: objectUrl(source, MANIFEST_NAME), generation: installedPublishedAt, ...storeErrorFacts(error) },
+        {
+          source: objectUrl(source, MANIFEST_NAME),
+          generation: installed?.manifest.publishedAt ?? null,
+          ...storeErrorFacts(error),
+        },
         "index generation not taken: the current index stays",
       );
       return "failed";
@@ -158,20 +158,13 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
         new GetObjectCommand({
           Bucket: source.bucket,
           Key: objectKey(source, MANIFEST_NAME),
-          IfNoneMatch: installedEtag,
+          IfNoneMatch: installed?.etag,
         }),
         { abortSignal: AbortSignal.any([stopping.signal, AbortSignal.timeout(MANIFEST_TIMEOUT_MS)]) },
       );
-      const body = answer.Body as Readable;
-      if ((answer.ContentLength ?? 0) > MANIFEST_MAX_BYTES) {
-        body.destroy();
-        throw new Error(`the index manifest is ${answer.ContentLength} bytes, more than a manifest can be`);
-      }
-      // Without a length the body is counted as it comes: a manifest larger than one can be is never read whole.
+      // Counted as it comes, whatever length it claims: a manifest larger than one can be is never read whole.
       const chunks: Buffer[] = [];
-      await pipeline(body, new DigestingStream(MANIFEST_MAX_BYTES), async (arriving: AsyncIterable<Buffer>) => {
-        for await (const chunk of arriving) chunks.push(chunk);
-      });
+      for await (const chunk of digesting(MANIFEST_MAX_BYTES).stage(answer.Body as Readable)) chunks.push(chunk);
       return { manifest: parseIndexManifest(Buffer.concat(chunks).toString("utf8")), etag: answer.ETag };
     } catch (error) {
       const status = storeStatusOf(error);
@@ -185,34 +178,30 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     const wanted: GenerationFile[] = [];
     for (const file of GENERATION_FILES) if ((await localHash(file)) !== manifest.files[file].sha256) wanted.push(file);
     if (wanted.length === 0) {
-      if (installedGeneration !== manifest.generation)
+      if (installed?.manifest.generation !== manifest.generation)
         logger.info({ generation: manifest.publishedAt }, "index generation already in the data directory");
-      installedEtag = etag;
-      installedGeneration = manifest.generation;
-      installedPublishedAt = manifest.publishedAt;
+      installed = { manifest, etag };
       return "current";
     }
     const started = performance.now();
-    const downloaded = new Map<GenerationFile, string>();
+    const temporary = (file: GenerationFile) => join(dataDir, `${DATA_FILES[file]}.${process.pid}${DOWNLOAD_SUFFIX}`);
     try {
       for (const file of wanted)
-        downloaded.set(
-          file,
-          await download(manifest.files[file], join(dataDir, `${DATA_FILES[file]}.${process.pid}${DOWNLOAD_SUFFIX}`)),
-        );
-      for (const [file, temporary] of downloaded) assertServable(file, temporary);
+        await downloadPublishedFile(client, source, manifest.files[file], temporary(file), {
+          idleTimeoutMs,
+          signal: stopping.signal,
+        });
+      for (const file of wanted) assertServable(file, temporary(file));
       // One synchronous step: no request runs between these renames, so none reads the new index with the old registry.
-      for (const [file, temporary] of downloaded) {
+      for (const file of wanted) {
         const live = join(dataDir, DATA_FILES[file]);
-        replaceAtomically(temporary, live);
+        replaceAtomically(temporary(file), live);
         localFiles.set(file, { version: fileVersion(live), sha256: manifest.files[file].sha256 });
       }
     } finally {
-      for (const temporary of downloaded.values()) rmSync(temporary, { force: true });
+      for (const file of wanted) rmSync(temporary(file), { force: true });
     }
-    installedEtag = etag;
-    installedGeneration = manifest.generation;
-    installedPublishedAt = manifest.publishedAt;
+    installed = { manifest, etag };
     counts.installed++;
     logger.info(
       {
@@ -224,52 +213,6 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       "index generation installed",
     );
     return "installed";
-  }
-
-  /** Streams one file to `temporary`, hashing it on the way; it is kept only when hash and size are the manifest's. */
-  async function download(published: PublishedFile, temporary: string): Promise<string> {
-    try {
-      // A store that accepts the connection and never answers must not hold this poll, and every later one, for good:
-      // the answer's headers have the time limit of a stall in its body (the body's own guard is the IdleGuard).
-      const awaitingHeaders = new AbortController();
-      const deadline = setTimeout(
-        () =>
-          awaitingHeaders.abort(
-            new Error(`${objectUrl(source, published.key)} sent no answer within ${idleTimeoutMs} ms`),
-          ),
-        idleTimeoutMs,
-      );
-      const answer = await client
-        .send(new GetObjectCommand({ Bucket: source.bucket, Key: objectKey(source, published.key) }), {
-          abortSignal: AbortSignal.any([stopping.signal, awaitingHeaders.signal]),
-        })
-        .finally(() => clearTimeout(deadline));
-      if (answer.ContentLength !== undefined && answer.ContentLength !== published.bytes) {
-        (answer.Body as Readable).destroy();
-        throw new Error(
-          `${objectUrl(source, published.key)} is ${answer.ContentLength} bytes, not the ${published.bytes} bytes the manifest names`,
-        );
-      }
-      const digesting = new DigestingStream(published.bytes);
-      await pipeline(answer.Body as Readable, new IdleGuard(idleTimeoutMs), digesting, createWriteStream(temporary), {
-        signal: stopping.signal,
-      });
-      const arrived = digesting.digest();
-      if (arrived.bytes !== published.bytes || arrived.sha256 !== published.sha256) {
-        // Each mismatch named as what it is: a size against the size, a hash against the hash.
-        throw new Error(
-          arrived.bytes !== published.bytes
-            ? `${objectUrl(source, published.key)} arrived as ${arrived.bytes} bytes, not the ${published.bytes} bytes the manifest names`
-            : `${objectUrl(source, published.key)} arrived with SHA-256 ${arrived.sha256}, not the SHA-256 ${published.sha256} the manifest names`,
-        );
-      }
-      const handle = await open(temporary, "r");
-      await handle.sync().finally(() => handle.close());
-      return temporary;
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
-    }
   }
 
   /** The hash of a live file, computed again only when the file was replaced since (or on first use). */
@@ -292,7 +235,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
 
   return {
     counts,
-    generation: () => installedGeneration,
+    generation: () => installed?.manifest.generation ?? null,
     pollOnce,
     start() {
       const loop = async () => {
@@ -322,9 +265,8 @@ function pollCounter(registry: Registry | undefined): (outcome: PollOutcome) => 
     labelNames: ["outcome"],
     registers: [registry],
   });
-  const series = new Map(POLL_OUTCOMES.map((outcome) => [outcome, polls.labels(outcome)] as const));
-  for (const counter of series.values()) counter.inc(0);
-  return (outcome) => series.get(outcome)!.inc();
+  for (const outcome of POLL_OUTCOMES) polls.inc({ outcome }, 0);
+  return (outcome) => polls.inc({ outcome });
 }
 
 /** Partial downloads of a process that was killed: never read, only disk to reclaim. */
@@ -333,5 +275,20 @@ function removeAbandonedDownloads(dataDir: string): void {
   for (const name of readdirSync(dataDir)) {
     if (name.endsWith(DOWNLOAD_SUFFIX) && liveNames.some((live) => name.startsWith(`${live}.`)))
       rmSync(join(dataDir, name), { force: true });
+  }
+}
+
+/**
+ * A downloaded file is swapped in only when the server can read it: a registry that is the registry's JSON, an index
+ * that opens and holds its publication facts. A matching hash proves only that the bytes are the ones the manifest
+ * names, not that a writer published something a reader can serve.
+ */
+function assertServable(file: GenerationFile, path: string): void {
+  if (file === "registry") return void readRegistryFile(path);
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    publicationFacts(db);
+  } finally {
+    db.close();
   }
 }

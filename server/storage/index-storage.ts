@@ -2,7 +2,8 @@ import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { PUBLICATION_KEYS, type PublicationFacts } from "../../schemas/index-ddl.ts";
-import { createReloadingDatabase } from "../files/reloading-database.ts";
+import { createReloadingDatabase } from "../files/reloading-file.ts";
+import { ApiError } from "../http/api-error.ts";
 
 export interface OpenIndex {
   db: Database.Database;
@@ -32,4 +33,24 @@ export function publicationFacts(db: Database.Database): PublicationFacts {
   const rows = db.prepare("SELECT key, value FROM publication").all() as { key: string; value: string | null }[];
   const values = new Map(rows.map((row) => [row.key, row.value]));
   return Object.fromEntries(PUBLICATION_KEYS.map((key) => [key, values.get(key) ?? null])) as PublicationFacts;
+}
+
+/** The published index for one request, or the contract's 503 when there is none (never an empty 200). */
+export function requireIndex(storage: IndexStorage): OpenIndex {
+  const index = storage.current();
+  if (!index?.facts.lastIngestedAt) throw new ApiError("SERVICE_UNAVAILABLE");
+  return index;
+}
+
+/**
+ * A read that fails on a present index (a damaged file, an index an older version published) is STORAGE_UNAVAILABLE,
+ * not INTERNAL; what failed goes with it as its cause, for the operator's log.
+ */
+export function readIndex<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError("STORAGE_UNAVAILABLE", undefined, { cause: error });
+  }
 }

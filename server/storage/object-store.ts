@@ -1,5 +1,10 @@
-import { S3Client } from "@aws-sdk/client-s3";
-import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
+import { createWriteStream } from "node:fs";
+import { open } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type { ObjectStoreLocation, PublishedFile } from "../../schemas/index-manifest.ts";
+import { digesting } from "../files/file-digest.ts";
 
 /**
  * An S3 client for a store location. Everything but path-style addressing and, for a store other than AWS, checksums
@@ -21,7 +26,6 @@ export function createObjectStoreClient(location: ObjectStoreLocation): S3Client
 /** A store that does not accept a connection within this long is down for this attempt. */
 const CONNECTION_TIMEOUT_MS = 5_000;
 
-/** The full object name of a name under the location's prefix. */
 export function objectKey(location: ObjectStoreLocation, name: string): string {
   return location.prefix ? `${location.prefix}/${name}` : name;
 }
@@ -45,4 +49,54 @@ export function storeErrorFacts(error: unknown): { error: string; code?: string;
     ...(typeof code === "string" ? { code } : {}),
     ...(status !== undefined ? { status } : {}),
   };
+}
+
+/**
+ * Streams one published file to `path`, hashing it on the way; throws unless its size and hash are the ones the
+ * manifest names. A store that accepts the connection and then sends nothing, before its answer's headers or in its
+ * body, must not hold the poll, and every later one, for good: each arrival re-arms `idleTimeoutMs`.
+ */
+export async function downloadPublishedFile(
+  client: S3Client,
+  location: ObjectStoreLocation,
+  published: PublishedFile,
+  path: string,
+  options: { idleTimeoutMs: number; signal: AbortSignal },
+): Promise<void> {
+  const url = objectUrl(location, published.key);
+  const stall = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(
+      () => stall.abort(new Error(`${url} stalled: nothing received for ${options.idleTimeoutMs} ms`)),
+      options.idleTimeoutMs,
+    );
+  };
+  const signal = AbortSignal.any([options.signal, stall.signal]);
+  try {
+    rearm();
+    const command = new GetObjectCommand({ Bucket: location.bucket, Key: objectKey(location, published.key) });
+    const answer = await client.send(command, { abortSignal: signal });
+    if (answer.ContentLength !== undefined && answer.ContentLength !== published.bytes) {
+      (answer.Body as Readable).destroy();
+      throw new Error(`${url} is ${answer.ContentLength} bytes, not the ${published.bytes} bytes the manifest names`);
+    }
+    const hashing = digesting(published.bytes, rearm);
+    await pipeline(answer.Body as Readable, hashing.stage, createWriteStream(path), { signal });
+    const arrived = hashing.digest();
+    // Each mismatch named as what it is: a size against the size, a hash against the hash.
+    if (arrived.bytes !== published.bytes)
+      throw new Error(`${url} arrived as ${arrived.bytes} bytes, not the ${published.bytes} bytes the manifest names`);
+    if (arrived.sha256 !== published.sha256)
+      throw new Error(
+        `${url} arrived with SHA-256 ${arrived.sha256}, not the SHA-256 ${published.sha256} the manifest names`,
+      );
+    const handle = await open(path, "r");
+    await handle.sync().finally(() => handle.close());
+  } catch (error) {
+    throw stall.signal.reason ?? error;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -11,29 +11,20 @@ const SLICE_MS = 15 * 60_000;
 /** Bounds of the caches below, in entries (a few MB at most). */
 const CACHE_ENTRIES = 50_000;
 
-// Only tz database names (parseZone) and the zones stored with the data reach these, so this stays a few hundred entries.
-const zones = new Map<string, IANAZone | null>();
 const sliceOffsets = new LRUCache<string, number>({ max: CACHE_ENTRIES });
 const dayStarts = new LRUCache<string, { start: number; end: number }>({ max: CACHE_ENTRIES });
 
-/** Whether luxon (the platform's ICU) can compute the zone. */
+/**
+ * Whether luxon (the platform's ICU) can compute the zone. Luxon keeps each zone it creates, valid or not: only tz
+ * database names (parseZone) and the zones stored with the data reach here, so that stays a few hundred.
+ */
 export function isKnownZone(name: string): boolean {
-  return computableZone(name) !== null;
-}
-
-/** The zone, created once, or null when it cannot be computed (recorded too, so it is not tried again). */
-function computableZone(name: string): IANAZone | null {
-  let zone = zones.get(name);
-  if (zone === undefined) {
-    zone = IANAZone.isValidZone(name) ? IANAZone.create(name) : null;
-    zones.set(name, zone);
-  }
-  return zone;
+  return IANAZone.create(name).isValid;
 }
 
 function zoneNamed(name: string): IANAZone {
-  const zone = computableZone(name);
-  if (zone === null) throw new RangeError(`Unknown IANA time zone: ${name}`);
+  const zone = IANAZone.create(name);
+  if (!zone.isValid) throw new RangeError(`Unknown IANA time zone: ${name}`);
   return zone;
 }
 

@@ -1,0 +1,60 @@
+import type Database from "better-sqlite3";
+import { parseEnumList, parseList, splitPage } from "../http/params.ts";
+import { prepared } from "./prepared.ts";
+
+/**
+ * A list parameter of a route that filters stored records: `column IN (…)` when given (at most `max` values), or with
+ * `linked`, the records whose key another table links to one of the values (an event's sources, a notice's series).
+ */
+export interface ListParameter {
+  name: string;
+  column: string;
+  max: number;
+  /** A closed vocabulary, matched case-insensitively and compared in its canonical spelling. */
+  vocabulary?: readonly string[];
+  /** Codes stored in one case (country and currency codes upper, topics lower). */
+  normalise?: (value: string) => string;
+  linked?: (placeholders: string) => string;
+}
+
+export const upperCase = (value: string) => value.toUpperCase();
+
+export interface RecordFilter {
+  where: string;
+  values: string[];
+}
+
+/** A base condition and every list parameter the query gives, read in the order listed. */
+export function recordFilter(
+  base: RecordFilter,
+  query: URLSearchParams,
+  parameters: readonly ListParameter[],
+): RecordFilter {
+  const clauses = [base.where];
+  const values = [...base.values];
+  for (const { name, column, max, vocabulary, normalise, linked } of parameters) {
+    const raw = query.get(name);
+    const given = vocabulary ? parseEnumList(raw, vocabulary, max, name) : parseList(raw, max, name);
+    if (given === null) continue;
+    const placeholders = given.map(() => "?").join(", ");
+    clauses.push(`${column} IN (${linked ? linked(placeholders) : placeholders})`);
+    values.push(...(normalise ? given.map(normalise) : given));
+  }
+  return { where: clauses.join(" AND "), values };
+}
+
+/** One page of the JSON records a table stores, matching a filter, in `order`, from an offset into the filtered set. */
+export function readRecordPage<T>(
+  db: Database.Database,
+  table: "events" | "news",
+  filter: RecordFilter,
+  order: string,
+  offset: number,
+  limit: number,
+): { records: T[]; more: boolean } {
+  const rows = prepared(db, `SELECT record FROM ${table} WHERE ${filter.where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    .pluck()
+    .all(...filter.values, limit + 1, offset) as string[];
+  const page = splitPage(rows, limit);
+  return { records: page.rows.map((row) => JSON.parse(row) as T), more: page.more };
+}
