@@ -1,0 +1,84 @@
+/**
+ * CPU time per request of the service, h3 answering the same bytes and the bare node:http ceiling, read from the
+ * kernel's counts for each process (/proc/PID/stat) around the same load. Steadier than requests per second on a busy
+ * machine: another process taking a core lowers a side's rate, much less the CPU each of its requests costs.
+ * Run: npx tsx bench/cpu-per-request.ts   (about a minute; BENCH_ROUTES, comma-separated route names, picks routes;
+ * BENCH_SKIP_BUILD=1 uses dist/ as it is; SERVICE_* variables reach the service)
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startMetStandin } from "../cli/demo/met-standin.ts";
+import { captureAnswer } from "./service-benchmark/capture.ts";
+import { startCeiling } from "./service-benchmark/ceiling.ts";
+import { buildService, PACKAGE_ROOT } from "./service-benchmark/cli-runner.ts";
+import { prepareDataDir } from "./service-benchmark/data-dir.ts";
+import { startLoadGenerator } from "./service-benchmark/load-generator.ts";
+import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES } from "./service-benchmark/routes.ts";
+import { startService } from "./service-benchmark/service-process.ts";
+
+const ROUNDS = 3;
+const ROUND_SECONDS = 2;
+/** The kernel counts CPU time in ticks of 10 ms (USER_HZ 100). */
+const MICROSECONDS_PER_TICK = 10_000;
+
+/** User and system CPU ticks of the processes so far. */
+function cpuTicks(pids: readonly number[]): number {
+  return pids.reduce((total, pid) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return total + Number(fields[11]) + Number(fields[12]);
+  }, 0);
+}
+
+const root = mkdtempSync(join(tmpdir(), "cpu-per-request-"));
+const closers: Array<() => Promise<void>> = [];
+try {
+  if (process.env.BENCH_SKIP_BUILD !== "1") await buildService();
+  const dataDir = join(root, "samples");
+  const prepared = await prepareDataDir({
+    dataDir,
+    archiveDir: join(PACKAGE_ROOT, "data/samples"),
+    environment: "bench",
+    ingestTimeoutMs: 120_000,
+  });
+  const standin = await startMetStandin({ host: "127.0.0.1", port: 0, latencyMs: 200 });
+  closers.push(() => standin.close());
+  const load = await startLoadGenerator();
+  closers.push(() => load.close());
+  const ceiling = await startCeiling();
+  closers.push(() => ceiling.close());
+  const ceilingPids = execFileSync("pgrep", ["-f", "ceiling-server.ts"]).toString().trim().split("\n").map(Number);
+  const service = await startService({ dataDir, environment: "bench", weatherBaseUrl: standin.url });
+  closers.push(() => service.stop());
+
+  const wanted = process.env.BENCH_ROUTES?.split(",");
+  const routes = [...WEATHER_ROUTES, ...storageRoutes(SAMPLE_PROFILE)].filter(
+    (route) => !wanted || wanted.includes(route.name),
+  );
+  console.log(`${"route".padEnd(44)} µs of CPU per request: service | h3 | ceiling (best of ${ROUNDS} rounds)`);
+  for (const route of routes) {
+    const headers: Record<string, string> = route.credentialed ? { authorization: `Bearer ${prepared.apiKey}` } : {};
+    await ceiling.replay(route.pathAndQuery, await captureAnswer(service.url + route.pathAndQuery, headers));
+    const sides = [
+      { base: service.url, pids: [service.pid], best: Number.POSITIVE_INFINITY },
+      { base: ceiling.h3Url, pids: ceilingPids, best: Number.POSITIVE_INFINITY },
+      { base: ceiling.url, pids: ceilingPids, best: Number.POSITIVE_INFINITY },
+    ];
+    for (let round = 0; round <= ROUNDS; round++) {
+      for (const side of sides) {
+        const before = cpuTicks(side.pids);
+        const url = side.base + route.pathAndQuery;
+        const result = await load.run({ url, headers, connections: 32, durationSeconds: ROUND_SECONDS });
+        const requests = result.requestsPerSecond * ROUND_SECONDS;
+        // The first round warms each side up and is not counted.
+        if (round > 0)
+          side.best = Math.min(side.best, ((cpuTicks(side.pids) - before) * MICROSECONDS_PER_TICK) / requests);
+      }
+    }
+    console.log(`${route.name.padEnd(44)} ${sides.map((side) => side.best.toFixed(1).padStart(6)).join(" | ")}`);
+  }
+} finally {
+  for (const close of closers.reverse()) await close().catch(() => undefined);
+  rmSync(root, { recursive: true, force: true });
+}
