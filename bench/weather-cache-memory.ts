@@ -47,5 +47,7 @@ const firstPoint = await cache.get({ lat: 50, lon: 0 }, "forecast");
 if (!firstPoint.cached) throw new Error("the first point was evicted: the cache held fewer than the bound's points");
 
 console.log(`entries: ${ENTRIES}, counted bytes: ${mb(cache.bytes)} MB`);
-console.log(`heap and buffers before: ${mb(before)} MB, after: ${mb(after)} MB, held by the cache: ${mb(after - before)} MB`);
+console.log(
+  `heap and buffers before: ${mb(before)} MB, after: ${mb(after)} MB, held by the cache: ${mb(after - before)} MB`,
+);
 console.log(`per entry: ${((after - before) / ENTRIES / 1024).toFixed(1)} KB`);

@@ -1,7 +1,7 @@
 import type { IngestionLauncher } from "../schemas/ingestion-runs.ts";
 import { type Clock, type ServiceConfig, systemClock } from "./config.ts";
-import type { Generation } from "./http/answer-cache.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
+import type { Generation } from "./http/route-table.ts";
 import type { Logger } from "./observability/logger.ts";
 import type { ServiceMetrics } from "./observability/metrics.ts";
 import { createPlaceSearch } from "./places/search-places.ts";

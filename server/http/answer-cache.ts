@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { PreparedAnswer } from "./respond.ts";
+import type { Generation, PathRoutes } from "./route-table.ts";
 
 /**
  * Finished answers by URL, so that a repeated question is not computed again.
@@ -15,15 +16,11 @@ export interface AnswerCache {
   keep(url: string, terms: AnswerTerms, answer: PreparedAnswer): void;
   /** Whether an answer is held for `url`, without counting as a use (the Node listener asks it). */
   holds(url: string): boolean;
+  /** The routes of the path an answer held for `url` was built by, without counting as a use. */
+  routesOf(url: string): PathRoutes | undefined;
   /** Bytes currently held, as counted against the bound. */
   readonly bytes: number;
 }
-
-/**
- * The identities of the published data an answer was built from (the index and registry objects now served): equal
- * parts, the same data.
- */
-export type Generation = readonly (object | null)[];
 
 export interface AnswerTerms {
   /** The identities of the published data the answer was built from (BoundRoute.generation). */
@@ -34,6 +31,8 @@ export interface AnswerTerms {
   validUntil: number;
   /** Asked at every reuse (RouteResult.stillCurrent). */
   stillCurrent?: () => boolean;
+  /** The route table's match for the URL's path, so that a kept URL is not routed again. */
+  routes: PathRoutes;
 }
 
 interface Entry extends AnswerTerms {
@@ -59,7 +58,8 @@ const ENTRY_OVERHEAD_BYTES = 512;
  * keeps nothing.
  */
 export function createAnswerCache(maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES): AnswerCache {
-  if (maxBytes <= 0) return { find: () => undefined, keep: () => undefined, holds: () => false, bytes: 0 };
+  if (maxBytes <= 0)
+    return { find: () => undefined, keep: () => undefined, holds: () => false, routesOf: () => undefined, bytes: 0 };
   const cache = new LRUCache<string, Entry>({
     maxSize: maxBytes,
     sizeCalculation: (entry, url) => Math.max(1, entry.answer.size + url.length * 2 + ENTRY_OVERHEAD_BYTES),
@@ -85,6 +85,7 @@ export function createAnswerCache(maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES)
       cache.set(url, { ...terms, answer }, ttl <= MAX_TTL_MS ? { ttl } : {});
     },
     holds: (url) => cache.has(url),
+    routesOf: (url) => cache.peek(url)?.routes,
     get bytes() {
       return cache.calculatedSize;
     },

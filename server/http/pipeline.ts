@@ -7,7 +7,7 @@ import type { Clock } from "../config.ts";
 import type { StoredKey } from "../keys/api-keys.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
-import type { AnswerCache, Generation } from "./answer-cache.ts";
+import type { AnswerCache } from "./answer-cache.ts";
 import { ApiError } from "./api-error.ts";
 import type { ApiRequest, HeaderReader } from "./api-request.ts";
 import { authenticate, type Principal } from "./auth.ts";
@@ -29,7 +29,7 @@ import { chooseRepresentation, type Representation } from "./negotiation.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
 import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
 import type { RouteResult } from "./route-handler.ts";
-import { type BoundRoute, createRouteTable } from "./route-table.ts";
+import { type BoundRoute, createRouteTable, type Generation, type PathRoutes } from "./route-table.ts";
 
 export type { BoundRoute } from "./route-table.ts";
 
@@ -83,8 +83,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   const loggedCauses = new Set<string>();
 
   function answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
-    // 1. Route.
-    const pathRoutes = table.find(request.pathname);
+    // 1. Route: the match a kept answer for this URL was built with, else the route table's.
+    const pathRoutes = context.answers.routesOf(request.pathname + request.search) ?? table.find(request.pathname);
     const routes = pathRoutes?.data;
 
     // 2. Key and scope. Everyone but an operator takes exactly the unregistered path's way, key check included, so
@@ -118,12 +118,11 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
 
       // 4. The answer, in the representation asked for: a kept one while its data and the clock allow, else the
       // handler's. 5. Its envelope (or its CSV form's headers).
-      const params = pathRoutes?.params ?? {};
       const csv =
         spec.csv && chooseRepresentation(request.search, request.headers.get("accept")) === "csv"
           ? spec.csv
           : undefined;
-      const prepared = answerFor(request, route, params, principal, state, csv);
+      const prepared = answerFor(request, route, pathRoutes, principal, state, csv);
       const envelope = (ready: PreparedAnswer) =>
         answerSuccess(request.headers, state, spec, ready, context.compressor, context.clock.now());
       if (!(prepared instanceof Promise)) return envelope(prepared);
@@ -136,7 +135,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   function answerFor(
     request: ApiRequest,
     route: BoundRoute,
-    params: Record<string, string>,
+    pathRoutes: PathRoutes,
     principal: Principal | null,
     state: RequestState,
     csv: CsvForm | undefined,
@@ -149,7 +148,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       return kept;
     }
     const query = new URLSearchParams(request.search);
-    const result = route.handler({ query, params, principal, now: state.now });
+    const result = route.handler({ query, params: pathRoutes.params ?? {}, principal, now: state.now });
     const prepare = (ready: RouteResult) => {
       if (ready.headers) Object.assign(state.headers, ready.headers);
       state.cache =
@@ -170,6 +169,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
           builtAt: state.now,
           validUntil: ready.validUntil,
           stillCurrent: ready.stillCurrent,
+          routes: pathRoutes,
         };
         context.answers.keep(url, terms, prepared);
       }

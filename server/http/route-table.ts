@@ -1,8 +1,13 @@
 // The routes by path, as the pipeline's first step finds them (pipeline.ts).
 import { addRoute, createRouter, findRoute } from "rou3";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
-import type { Generation } from "./answer-cache.ts";
 import type { RouteHandler } from "./route-handler.ts";
+
+/**
+ * The identities of the published data an answer was built from (the index and registry objects now served): equal
+ * parts, the same data.
+ */
+export type Generation = readonly (object | null)[];
 
 export interface BoundRoute {
   spec: RouteSpec;
