@@ -10,32 +10,46 @@ export interface UpstreamHealthSnapshot {
 
 export const RECENT_WINDOW_MS = 15 * 60_000;
 
+/**
+ * Outcomes are written down as they happen (at most MET's rate), so that a snapshot, which the status route takes on
+ * every request to check its kept answer, costs no formatting and no pass over the window.
+ */
 export function createUpstreamHealth(now: () => number) {
   const attemptTimes: number[] = [];
   const failureTimes: number[] = [];
-  let lastSuccess: number | null = null;
+  let lastAttemptAt: string | null = null;
+  let lastSuccessAt: string | null = null;
+  let lastFailureAt: string | null = null;
 
-  /** The list without the times past the window, but for the newest: it says when the last one was. */
+  /** The list without the times past the window, oldest first. */
   function recent(times: number[]): number[] {
     const horizon = now() - RECENT_WINDOW_MS;
-    while (times.length > 1 && times[0]! <= horizon) times.shift();
+    while (times.length > 0 && times[0]! <= horizon) times.shift();
     return times;
   }
-  const iso = (time: number | undefined | null) => (time == null ? null : new Date(time).toISOString());
-  const inWindow = (times: number[]) => times.filter((time) => time > now() - RECENT_WINDOW_MS).length;
+  /** The instant, recorded in the list when one is given; its ISO text. */
+  function record(times?: number[]): string {
+    const at = now();
+    if (times) recent(times).push(at);
+    return new Date(at).toISOString();
+  }
 
   return {
-    recordAttempt: () => recent(attemptTimes).push(now()),
-    recordSuccess: () => {
-      lastSuccess = now();
+    recordAttempt: () => {
+      lastAttemptAt = record(attemptTimes);
     },
-    recordFailure: () => recent(failureTimes).push(now()),
+    recordSuccess: () => {
+      lastSuccessAt = record();
+    },
+    recordFailure: () => {
+      lastFailureAt = record(failureTimes);
+    },
     snapshot: (): UpstreamHealthSnapshot => ({
-      lastAttemptAt: iso(recent(attemptTimes).at(-1)),
-      lastSuccessAt: iso(lastSuccess),
-      lastFailureAt: iso(recent(failureTimes).at(-1)),
-      recentAttempts: inWindow(attemptTimes),
-      recentFailures: inWindow(failureTimes),
+      lastAttemptAt,
+      lastSuccessAt,
+      lastFailureAt,
+      recentAttempts: recent(attemptTimes).length,
+      recentFailures: recent(failureTimes).length,
     }),
   };
 }
