@@ -15,7 +15,7 @@ export function statusHandlers(
   storage: IndexStorage,
   weather: WeatherCache<StoredPayload> | null,
 ): Record<string, RouteHandler> {
-  const weatherReport = () => weatherDomainStatus(MET_SOURCE.id, weather ? weather.upstreamHealth() : null);
+  const weatherHealth = () => (weather ? weather.upstreamHealth() : null);
   return {
     "public.status": ({ now }) => {
       const index = storage.current();
@@ -30,7 +30,7 @@ export function statusHandlers(
       };
       const economics = domain(ECONOMICS_FEEDS);
       const news = domain(NEWS_FEEDS);
-      const weatherNow = weatherReport();
+      const weatherNow = weatherDomainStatus(MET_SOURCE.id, weatherHealth());
       // The service's own account of its feeds (check results and times), not any publisher's data. Kept for the
       // index's generation until a stored domain turns stale, while the weather report stays the same.
       return {
@@ -39,8 +39,11 @@ export function statusHandlers(
         validUntil,
         // The weather report is made of its status and last success alone.
         stillCurrent: () => {
-          const report = weatherReport();
-          return report.status === weatherNow.status && report.lastSuccessAt === weatherNow.lastSuccessAt;
+          const health = weatherHealth();
+          return (
+            weatherStatusOf(health) === weatherNow.status &&
+            (health?.lastSuccessAt ?? null) === weatherNow.lastSuccessAt
+          );
         },
       };
     },
@@ -84,15 +87,18 @@ function storedDomainStatus(feeds: FeedCheck[], fresh: boolean): DomainReport {
 function weatherDomainStatus(feedId: string, health: UpstreamHealthSnapshot | null): DomainReport {
   const lastSuccessAt = health?.lastSuccessAt ?? null;
   const feeds = [{ id: feedId, lastReceivedDataAt: lastSuccessAt, lastSuccessAt }];
-  if (health === null) return { status: "unavailable", lastReceivedDataAt: null, lastSuccessAt: null, feeds };
-  const lastFailed = health.lastFailureAt !== null && (lastSuccessAt === null || health.lastFailureAt > lastSuccessAt);
-  const status: DomainStatus =
-    health.lastAttemptAt === null
-      ? "unknown"
-      : health.recentAttempts > 0 && health.recentFailures >= health.recentAttempts
-        ? "unavailable"
-        : lastFailed || health.recentFailures > 0
-          ? "degraded"
-          : "ok";
-  return { status, lastReceivedDataAt: lastSuccessAt, lastSuccessAt, feeds };
+  return { status: weatherStatusOf(health), lastReceivedDataAt: lastSuccessAt, lastSuccessAt, feeds };
+}
+
+function weatherStatusOf(health: UpstreamHealthSnapshot | null): DomainStatus {
+  if (health === null) return "unavailable";
+  const { lastSuccessAt, lastFailureAt } = health;
+  const lastFailed = lastFailureAt !== null && (lastSuccessAt === null || lastFailureAt > lastSuccessAt);
+  return health.lastAttemptAt === null
+    ? "unknown"
+    : health.recentAttempts > 0 && health.recentFailures >= health.recentAttempts
+      ? "unavailable"
+      : lastFailed || health.recentFailures > 0
+        ? "degraded"
+        : "ok";
 }
