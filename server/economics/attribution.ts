@@ -2,6 +2,7 @@ import type { EventRecord } from "../../schemas/event-record.ts";
 import { SOURCE_PUBLISHERS } from "../../schemas/publishers.ts";
 import type { BuiltRegistry, Series } from "../../schemas/registry.ts";
 import { PublisherSet } from "../http/attribution-records.ts";
+import { seriesBySlug } from "../registry/registry-queries.ts";
 
 /**
  * Which publishers' data an economics answer carries, read from the rows it serves (never from the question asked).
@@ -10,8 +11,7 @@ import { PublisherSet } from "../http/attribution-records.ts";
  * model (UTC instants, period codes, closed vocabularies) without changing what it says.
  */
 
-const seriesBySlug = (registry: BuiltRegistry | null) =>
-  new Map(registry?.series.map((series) => [series.slug, series]));
+const seriesOf = (registry: BuiltRegistry | null, slug: string) => (registry ? seriesBySlug(registry, slug) : null);
 
 function addSource(set: PublisherSet, sourceId: string): void {
   if (Object.hasOwn(SOURCE_PUBLISHERS, sourceId))
@@ -19,7 +19,7 @@ function addSource(set: PublisherSet, sourceId: string): void {
 }
 
 /** A served value of a registered series: its publisher's data, changed by the service when the series is derived. */
-function addSeriesValue(set: PublisherSet, series: Series | undefined): void {
+function addSeriesValue(set: PublisherSet, series: Series | null): void {
   if (series) set.add(series.publisher, series.derived !== null);
 }
 
@@ -31,12 +31,11 @@ function addSeriesValue(set: PublisherSet, series: Series | undefined): void {
  */
 export function eventPublishers(records: readonly EventRecord[], registry: BuiltRegistry | null): PublisherSet {
   const set = new PublisherSet();
-  const series = seriesBySlug(registry);
   for (const record of records) {
     set.add(record.release.publisher);
     for (const source of record.sources) addSource(set, source.sourceId);
     for (const value of [record.values.actual, record.values.previous])
-      if (value && value.value !== null) addSeriesValue(set, series.get(value.seriesSlug));
+      if (value && value.value !== null) addSeriesValue(set, seriesOf(registry, value.seriesSlug));
   }
   return set;
 }
@@ -54,9 +53,8 @@ export function releasePublishers(
   registry: BuiltRegistry,
 ): PublisherSet {
   const set = new PublisherSet();
-  const series = seriesBySlug(registry);
   for (const release of releases)
-    if (release.availability === "AVAILABLE") addSeriesValue(set, series.get(release.series.slug));
+    if (release.availability === "AVAILABLE") addSeriesValue(set, seriesOf(registry, release.series.slug));
   return set;
 }
 
@@ -72,10 +70,9 @@ export interface NewsAttributionFacts {
  */
 export function newsPublishers(records: readonly NewsAttributionFacts[], registry: BuiltRegistry | null): PublisherSet {
   const set = new PublisherSet();
-  const series = seriesBySlug(registry);
   for (const record of records) {
     addSource(set, record.source);
-    for (const link of record.links.series) if (link.value) addSeriesValue(set, series.get(link.slug));
+    for (const link of record.links.series) if (link.value) addSeriesValue(set, seriesOf(registry, link.slug));
   }
   return set;
 }

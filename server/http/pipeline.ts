@@ -84,7 +84,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
 
   function answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
     // 1. Route: the match a kept answer for this URL was built with, else the route table's.
-    const pathRoutes = context.answers.routesOf(request.pathname + request.search) ?? table.find(request.pathname);
+    const url = request.pathname + request.search;
+    const pathRoutes = context.answers.routesOf(url) ?? table.find(request.pathname);
     const routes = pathRoutes?.data;
 
     // 2. Key and scope. Everyone but an operator takes exactly the unregistered path's way, key check included, so
@@ -122,7 +123,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
         spec.csv && chooseRepresentation(request.search, request.headers.get("accept")) === "csv"
           ? spec.csv
           : undefined;
-      const prepared = answerFor(request, route, pathRoutes, principal, state, csv);
+      const prepared = answerFor(request, url, route, pathRoutes, principal, state, csv);
       const envelope = (ready: PreparedAnswer) =>
         answerSuccess(request.headers, state, spec, ready, context.compressor, context.clock.now());
       if (!(prepared instanceof Promise)) return envelope(prepared);
@@ -134,15 +135,16 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
 
   function answerFor(
     request: ApiRequest,
+    url: string,
     route: BoundRoute,
     pathRoutes: PathRoutes,
     principal: Principal | null,
     state: RequestState,
     csv: CsvForm | undefined,
   ): PreparedAnswer | Promise<PreparedAnswer> {
-    const url = keyOf(request.pathname + request.search, csv ? "csv" : "json");
+    const key = keyOf(url, csv ? "csv" : "json");
     const generation = route.generation?.() ?? NO_GENERATION;
-    const kept = context.answers.find(url, generation, state.now);
+    const kept = context.answers.find(key, generation, state.now);
     if (kept) {
       state.cache = "kept";
       return kept;
@@ -171,7 +173,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
           stillCurrent: ready.stillCurrent,
           routes: pathRoutes,
         };
-        context.answers.keep(url, terms, prepared);
+        context.answers.keep(key, terms, prepared);
       }
       return prepared;
     };

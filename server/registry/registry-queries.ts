@@ -36,7 +36,15 @@ export function matchingSeries(registry: BuiltRegistry, filter: SeriesFilter): S
   );
 }
 
+/** Series by slug, built once per published registry (an answer may look up every value's series). */
+const seriesIndexes = new WeakMap<BuiltRegistry, Map<string, Series>>();
+
 /** Any series, active or not: inactive series stay resolvable by slug. */
 export function seriesBySlug(registry: BuiltRegistry, slug: string): Series | null {
-  return registry.series.find((entry) => entry.slug === slug) ?? null;
+  let index = seriesIndexes.get(registry);
+  if (!index) {
+    index = new Map(registry.series.map((series) => [series.slug, series]));
+    seriesIndexes.set(registry, index);
+  }
+  return index.get(slug) ?? null;
 }

@@ -4,6 +4,7 @@ import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import type { ServiceConfig } from "../config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
+import { SerialisedData } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
@@ -12,6 +13,23 @@ export function serviceHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
+  // The description differs only by whether the index is served: both forms serialised once each, so that a URL the
+  // answer cache does not hold (any other query string) costs no building or serialising of 245 KB.
+  const openApiBodies = new Map<boolean, SerialisedData>();
+  const openApiBody = (durableStorage: boolean) => {
+    let body = openApiBodies.get(durableStorage);
+    if (!body) {
+      const document = buildOpenApiDocument({
+        routes: ALL_ROUTES,
+        includeOperatorRoutes: false,
+        durableStorage,
+        environment: config.environment,
+      });
+      body = new SerialisedData(JSON.stringify(document));
+      openApiBodies.set(durableStorage, body);
+    }
+    return body;
+  };
   return {
     "v1.capabilities": () => {
       const index = storage.current();
@@ -40,15 +58,7 @@ export function serviceHandlers(
     },
 
     // Kept by the pipeline (it names the index and registry it was built from) until either changes.
-    "v1.openapi": () => ({
-      data: buildOpenApiDocument({
-        routes: ALL_ROUTES,
-        includeOperatorRoutes: false,
-        durableStorage: storage.ready(),
-        environment: config.environment,
-      }),
-      validUntil: Infinity,
-    }),
+    "v1.openapi": () => ({ data: openApiBody(storage.ready()), validUntil: Infinity }),
 
     "public.health.live": () => ({ data: { status: "live" }, staticMeta: NO_ATTRIBUTION }),
 
