@@ -11,7 +11,7 @@ import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.t
  * the headers (a small answer's rate rose by a tenth); a large text would be encoded again for every response (the
  * events page of 100 entries fell to a third of its rate).
  */
-const TEXT_SECTION_MAX_BYTES = 16 * 1024;
+const TEXT_SECTION_MAX_BYTES = Number(process.env.HACK_TEXTMAX ?? 16 * 1024);
 
 /**
  * A `data` section serialised once by whoever owns it (a weather cache entry's rendering, a kept answer), so the
