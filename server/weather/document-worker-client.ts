@@ -80,9 +80,9 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
   }
 
   function answered(message: DocumentWorkerMessage): void {
+    if ("call" in message) return void pending.get(message.id)?.recordCall?.(message.call);
     const waiting = settled(message.id);
     if (!waiting) return;
-    if (message.call) waiting.recordCall?.(message.call);
     if ("result" in message) return waiting.resolve(message.result);
     if ("failure" in message) {
       const { code, message: text, retryAfterMs, underlying } = message.failure;
@@ -99,6 +99,10 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
     const thread = startWorker(import.meta.url, "document-worker", { resourceLimits: limits });
     let reason = "it exited";
     thread.on("message", answered);
+    thread.on("messageerror", (error) => {
+      reason = `a message could not be read (${error.message})`;
+      void thread.terminate();
+    });
     thread.on("error", (error) => (reason = error.message));
     thread.on("exit", () => {
       if (worker === thread) worker = undefined;

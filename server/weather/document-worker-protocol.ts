@@ -14,11 +14,12 @@ export interface DocumentRequest {
 }
 
 /**
- * The answer to request `id`: the packed payload; MET's failure as its fields (errors lose their class and fields
- * between threads); or an error of our own code (a defect, not MET's failure: answered as INTERNAL and logged with its
- * stack). `call` says how its request to MET ended, for operators' metrics.
+ * About request `id`: how its request to MET ended (for operators' metrics, sent as soon as it ends), then its answer:
+ * the packed payload; MET's failure as its fields (errors lose their class and fields between threads); or an error of
+ * our own code (a defect, not MET's failure: answered as INTERNAL and logged with its stack).
  */
-export type DocumentWorkerMessage = { id: number; call?: UpstreamOutcome } & (
+export type DocumentWorkerMessage = { id: number } & (
+  | { call: UpstreamOutcome }
   | { result: LocationResult<PackedPayload> }
   | { failure: Pick<WeatherUpstreamError, "code" | "message" | "retryAfterMs" | "underlying"> }
   | { defect: { message: string; stack: string | undefined } }

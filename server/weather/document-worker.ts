@@ -1,5 +1,4 @@
 import { parentPort } from "node:worker_threads";
-import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
 import type { DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
 import { createMetClient } from "./met-client.ts";
 import { parseMetDocument } from "./met-document.ts";
@@ -23,18 +22,19 @@ port.on("message", (request: DocumentRequest) => {
 });
 
 async function answer({ id, client, request }: DocumentRequest): Promise<DocumentWorkerMessage> {
-  let call: UpstreamOutcome | undefined;
   try {
-    const met = createMetClient({ ...client, recordCall: (outcome) => (call = outcome) });
+    // Reported as soon as the call ends, not with the answer: reading may still run the thread out of heap or past
+    // its deadline, and the request to MET counts against its allowance all the same.
+    const met = createMetClient({ ...client, recordCall: (call) => send({ id, call }) });
     const result = await met.fetchLocation(request);
-    return { id, call, result: result.kind === "not-modified" ? result : { ...result, body: pack(result.body) } };
+    return { id, result: result.kind === "not-modified" ? result : { ...result, body: pack(result.body) } };
   } catch (error) {
     if (error instanceof WeatherUpstreamError) {
       const { code, message, retryAfterMs, underlying } = error;
-      return { id, call, failure: { code, message, retryAfterMs, underlying } };
+      return { id, failure: { code, message, retryAfterMs, underlying } };
     }
     const defect = error instanceof Error ? error : new Error(String(error));
-    return { id, call, defect: { message: defect.message, stack: defect.stack } };
+    return { id, defect: { message: defect.message, stack: defect.stack } };
   }
 }
 

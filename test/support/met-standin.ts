@@ -53,6 +53,8 @@ export interface MetStandinOptions {
   fixture?: string;
   /** Expires minus Date. Default as recorded (31 min 52 s); null sends no Expires header. */
   expiresAfterMs?: number | null;
+  /** The size of the "oversized" modes' body (default 4 MiB). */
+  oversizedBytes?: number;
 }
 
 export interface ReceivedRequest {
@@ -251,7 +253,7 @@ export async function startMetStandin(options: MetStandinOptions): Promise<MetSt
   }
 
   function sendOversized(response: ServerResponse, announced: boolean): void {
-    const body = Buffer.from(JSON.stringify({ padding: "x".repeat(OVERSIZED_BYTES) }));
+    const body = Buffer.from(JSON.stringify({ padding: "x".repeat(options.oversizedBytes ?? OVERSIZED_BYTES) }));
     const headers = { ...providerHeaders(), "content-type": "application/json" };
     if (!announced) {
       response.writeHead(200, headers);

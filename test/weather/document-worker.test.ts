@@ -136,6 +136,26 @@ describe("document worker", () => {
     }
   });
 
+  it("counts its request to MET when it then runs out of heap reading the answer", async () => {
+    // A 200 whose body (not a forecast, 12 MiB) takes over 12 MB of heap to read: the thread gets enough to start and
+    // ask (about 13 MB), not to read it. A body under 16 MiB: a larger single allocation can take the process with it.
+    const big = await startMetStandin({ now: () => START, oversizedBytes: 12 * 1024 * 1024 });
+    try {
+      big.setMode("oversized");
+      const calls: UpstreamOutcome[] = [];
+      const client = createDocumentWorkerClient({
+        client: { baseUrl: big.url, ...SETTINGS, maxBytes: 16_000_000 },
+        worker: createDocumentWorker({ maxOldGenerationSizeMb: 20, maxYoungGenerationSizeMb: 1 }),
+        recordCall: (outcome) => calls.push(outcome),
+      });
+      const error = await failure(client.fetchLocation(LONDON));
+      expect(error.message).toMatch(/^MET's document worker stopped: .*memory/i);
+      expect({ calls, received: big.requests }).toEqual({ calls: ["ok"], received: 1 });
+    } finally {
+      await big.close();
+    }
+  });
+
   it("stops once idle for its idle time, and starts again for the next request", async () => {
     const idle = createDocumentWorker({ maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 2 }, 100);
     const client = worker({ worker: idle });
