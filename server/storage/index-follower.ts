@@ -162,9 +162,14 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
         }),
         { abortSignal: AbortSignal.any([stopping.signal, AbortSignal.timeout(MANIFEST_TIMEOUT_MS)]) },
       );
-      // Counted as it comes, whatever length it claims: a manifest larger than one can be is never read whole.
+      const body = answer.Body as Readable;
+      if ((answer.ContentLength ?? 0) > MANIFEST_MAX_BYTES) {
+        body.destroy();
+        throw new Error(`the index manifest is ${answer.ContentLength} bytes, more than a manifest can be`);
+      }
+      // Counted as it comes too, for a store that sends no length or more than it claims: never read whole.
       const chunks: Buffer[] = [];
-      for await (const chunk of digesting(MANIFEST_MAX_BYTES).stage(answer.Body as Readable)) chunks.push(chunk);
+      for await (const chunk of digesting(MANIFEST_MAX_BYTES).stage(body)) chunks.push(chunk);
       return { manifest: parseIndexManifest(Buffer.concat(chunks).toString("utf8")), etag: answer.ETag };
     } catch (error) {
       const status = storeStatusOf(error);

@@ -54,7 +54,8 @@ export function storeErrorFacts(error: unknown): { error: string; code?: string;
 /**
  * Streams one published file to `path`, hashing it on the way; throws unless its size and hash are the ones the
  * manifest names. A store that accepts the connection and then sends nothing, before its answer's headers or in its
- * body, must not hold the poll, and every later one, for good: each arrival re-arms `idleTimeoutMs`.
+ * body, must not hold the poll, and every later one, for good: the headers have `idleTimeoutMs`, and the body a fresh
+ * `idleTimeoutMs` after them and after each chunk. The fsync after the last byte is not the store's: no stall limit.
  */
 export async function downloadPublishedFile(
   client: S3Client,
@@ -78,6 +79,7 @@ export async function downloadPublishedFile(
     rearm();
     const command = new GetObjectCommand({ Bucket: location.bucket, Key: objectKey(location, published.key) });
     const answer = await client.send(command, { abortSignal: signal });
+    rearm();
     if (answer.ContentLength !== undefined && answer.ContentLength !== published.bytes) {
       (answer.Body as Readable).destroy();
       throw new Error(`${url} is ${answer.ContentLength} bytes, not the ${published.bytes} bytes the manifest names`);
@@ -92,6 +94,7 @@ export async function downloadPublishedFile(
       throw new Error(
         `${url} arrived with SHA-256 ${arrived.sha256}, not the SHA-256 ${published.sha256} the manifest names`,
       );
+    clearTimeout(timer);
     const handle = await open(path, "r");
     await handle.sync().finally(() => handle.close());
   } catch (error) {

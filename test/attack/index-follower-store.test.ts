@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -17,6 +18,7 @@ import {
 import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createIndexFollower } from "../../server/storage/index-follower.ts";
+import { downloadPublishedFile } from "../../server/storage/object-store.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
 import { type RunningService, startService } from "../support/service.ts";
 
@@ -152,6 +154,62 @@ describe("a follower of a hostile object store", () => {
     expect(await one.pollOnce()).toBe("failed");
     await one.stop();
     expect(store.sent.get(`${PREFIX}/${MANIFEST_NAME}`)).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  // A manifest that says it is larger than one can be was read up to the limit anyway, and the warning then named
+  // neither the manifest nor the size it claimed. The store here holds its body back: only a reader that never asks
+  // for it fails at once.
+  it("refuses a manifest whose length is more than a manifest can be without reading it, naming that length", async () => {
+    const claimed = 1024 * 1024;
+    const manifestKey = `${PREFIX}/${MANIFEST_NAME}`;
+    // Its own record: the test before may still be recording into store.sent as its connection closes.
+    let bodyStarted = false;
+    store.handler = (_request, response, key) => {
+      if (key !== manifestKey) return void response.writeHead(404).end();
+      response.writeHead(200, { etag: '"big"', "content-length": String(claimed) }).flushHeaders();
+      const later = setTimeout(() => {
+        bodyStarted = true;
+        response.end(Buffer.alloc(claimed, 0x20));
+      }, 1_000);
+      response.once("close", () => clearTimeout(later));
+    };
+    logs.length = 0;
+    const one = follower();
+    expect(await one.pollOnce()).toBe("failed");
+    await one.stop();
+    const warning = logs.find((line) => line.level === "warn");
+    expect(warning?.error).toBe(`the index manifest is ${claimed} bytes, more than a manifest can be`);
+    expect(bodyStarted).toBe(false);
+  });
+
+  // The stall limit once ran from before the request to the first byte of the body: a store slow to answer but then
+  // sending was given up on, though it had never been silent for a whole limit.
+  it("gives a download's body its own stall limit once the headers have arrived", async () => {
+    const bytes = Buffer.alloc(256 * 1024, 0x61);
+    const published = { key: publishedFileKey("index", sha256(bytes)), sha256: sha256(bytes), bytes: bytes.length };
+    const idleTimeoutMs = 1_000;
+    store.handler = (_request, response) => {
+      const headers = setTimeout(() => {
+        response.writeHead(200, { "content-length": String(bytes.length) }).flushHeaders();
+        body = setTimeout(() => response.end(bytes), idleTimeoutMs * 0.6);
+      }, idleTimeoutMs * 0.6);
+      let body: NodeJS.Timeout | undefined;
+      response.once("close", () => {
+        clearTimeout(headers);
+        clearTimeout(body);
+      });
+    };
+    const dir = mkdtempSync(join(tmpdir(), "slow-store-"));
+    try {
+      const path = join(dir, "index.download");
+      await downloadPublishedFile(client, { bucket: BUCKET, prefix: PREFIX, pathStyle: true }, published, path, {
+        idleTimeoutMs,
+        signal: new AbortController().signal,
+      });
+      expect(readFileSync(path).equals(bytes)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   // The download is hashed and counted as it streams, but compared with the manifest only at its end: an object
