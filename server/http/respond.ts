@@ -7,11 +7,10 @@ import type { KeptPart, RouteResult } from "./route-handler.ts";
 import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.ts";
 
 /**
- * Sections up to this size are kept as text, larger ones as UTF-8 bytes. Node sends a text body in the same write as
- * the headers (a small answer's rate rose by a tenth); a large text would be encoded again for every response (the
- * events page of 100 entries fell to a third of its rate).
+ * Sections up to this size are kept as text, larger ones as UTF-8 bytes: a text body is flattened and encoded again for
+ * every response, which cost a 12 KB answer more than its whole pipeline (docs/performance.md).
  */
-const TEXT_SECTION_MAX_BYTES = Number(process.env.HACK_TEXTMAX ?? 16 * 1024);
+const TEXT_SECTION_MAX_BYTES = 1024;
 
 /**
  * A `data` section serialised once by whoever owns it (a weather cache entry's rendering, a kept answer), so the
