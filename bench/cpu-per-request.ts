@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { startMetStandin } from "../cli/demo/met-standin.ts";
 import { captureAnswer } from "./service-benchmark/capture.ts";
 import { startCeiling } from "./service-benchmark/ceiling.ts";
-import { buildService, PACKAGE_ROOT } from "./service-benchmark/cli-runner.ts";
-import { prepareDataDir } from "./service-benchmark/data-dir.ts";
+import { buildService } from "./service-benchmark/cli-runner.ts";
+import { BENCH_ENVIRONMENT, prepareSampleDataDir } from "./service-benchmark/data-dir.ts";
 import { startLoadGenerator } from "./service-benchmark/load-generator.ts";
 import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES } from "./service-benchmark/routes.ts";
 import { startService } from "./service-benchmark/service-process.ts";
@@ -36,12 +36,7 @@ const closers: Array<() => Promise<void>> = [];
 try {
   if (process.env.BENCH_SKIP_BUILD !== "1") await buildService();
   const dataDir = join(root, "samples");
-  const prepared = await prepareDataDir({
-    dataDir,
-    archiveDir: join(PACKAGE_ROOT, "data/samples"),
-    environment: "bench",
-    ingestTimeoutMs: 120_000,
-  });
+  const prepared = await prepareSampleDataDir(dataDir);
   const standin = await startMetStandin({ host: "127.0.0.1", port: 0, latencyMs: 200 });
   closers.push(() => standin.close());
   const load = await startLoadGenerator();
@@ -49,7 +44,7 @@ try {
   const ceiling = await startCeiling();
   closers.push(() => ceiling.close());
   const ceilingPids = execFileSync("pgrep", ["-f", "ceiling-server.ts"]).toString().trim().split("\n").map(Number);
-  const service = await startService({ dataDir, environment: "bench", weatherBaseUrl: standin.url });
+  const service = await startService({ dataDir, environment: BENCH_ENVIRONMENT, weatherBaseUrl: standin.url });
   closers.push(() => service.stop());
 
   const wanted = process.env.BENCH_ROUTES?.split(",");

@@ -13,25 +13,18 @@ import { serviceConfigFrom } from "../cli/config.ts";
 import { createApp } from "../server/app.ts";
 import type { HeaderReader } from "../server/http/api-request.ts";
 import { createLogger } from "../server/observability/logger.ts";
-import { PACKAGE_ROOT } from "./service-benchmark/cli-runner.ts";
-import { prepareDataDir } from "./service-benchmark/data-dir.ts";
+import { BENCH_ENVIRONMENT, prepareSampleDataDir } from "./service-benchmark/data-dir.ts";
 import { SAMPLE_PROFILE, storageRoutes } from "./service-benchmark/routes.ts";
 
-const ENVIRONMENT = "bench";
 const seconds = Number(process.env.BENCH_LOOP_SECONDS ?? 3);
 const ROUNDS = 6;
 const root = mkdtempSync(join(tmpdir(), "pipeline-loop-"));
 try {
   const dataDir = join(root, "samples");
-  const { apiKey } = await prepareDataDir({
-    dataDir,
-    archiveDir: join(PACKAGE_ROOT, "data/samples"),
-    environment: ENVIRONMENT,
-    ingestTimeoutMs: 120_000,
-  });
+  const { apiKey } = await prepareSampleDataDir(dataDir);
   // No load this loop makes meets these limits: every request is counted, none refused.
   const limits = { SERVICE_RATE_LIMIT_PUBLIC: "1000000", SERVICE_RATE_LIMIT_CREDENTIALED: "1000000" };
-  const config = serviceConfigFrom({ ...process.env, ...limits, SERVICE_ENV: ENVIRONMENT }, { dataDir });
+  const config = serviceConfigFrom({ ...process.env, ...limits, SERVICE_ENV: BENCH_ENVIRONMENT }, { dataDir });
   const logger = createLogger("info", destination({ dest: "/dev/null", sync: false, minLength: 4096 }), {
     requestBatchChars: 65_536,
   });

@@ -9,27 +9,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMetStandin } from "../cli/demo/met-standin.ts";
-import { buildService, PACKAGE_ROOT, runServiceCli } from "./service-benchmark/cli-runner.ts";
+import { buildService, runServiceCli } from "./service-benchmark/cli-runner.ts";
 import { DEFAULT_PLAN } from "./service-benchmark/compare-route.ts";
-import { prepareDataDir } from "./service-benchmark/data-dir.ts";
+import { BENCH_ENVIRONMENT, prepareSampleDataDir } from "./service-benchmark/data-dir.ts";
 import { startLoadGenerator } from "./service-benchmark/load-generator.ts";
 import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES } from "./service-benchmark/routes.ts";
 import { startService } from "./service-benchmark/service-process.ts";
 import { stampedeColdPoint, warmDistinctPoints } from "./service-benchmark/weather-points.ts";
 import { SERVING_NODE_FLAGS } from "./serving-node-options.ts";
 
-const ENVIRONMENT = "bench";
 const root = mkdtempSync(join(tmpdir(), "pretenuring-speed-"));
 const closers: Array<() => Promise<void>> = [];
 try {
   if (process.env.BENCH_SKIP_BUILD !== "1") await buildService();
   const dataDir = join(root, "samples");
-  const prepared = await prepareDataDir({
-    dataDir,
-    archiveDir: join(PACKAGE_ROOT, "data/samples"),
-    environment: ENVIRONMENT,
-    ingestTimeoutMs: 120_000,
-  });
+  const prepared = await prepareSampleDataDir(dataDir);
   await runServiceCli(["places", "--data-dir", dataDir], { timeoutMs: 60_000 });
   const standin = await startMetStandin({ host: "127.0.0.1", port: 0, latencyMs: 200 });
   closers.push(() => standin.close());
@@ -41,7 +35,12 @@ try {
   ];
   const services = [];
   for (const side of sides) {
-    const service = await startService({ dataDir, environment: ENVIRONMENT, weatherBaseUrl: standin.url, ...side });
+    const service = await startService({
+      dataDir,
+      environment: BENCH_ENVIRONMENT,
+      weatherBaseUrl: standin.url,
+      ...side,
+    });
     closers.push(() => service.stop());
     services.push({ ...side, service });
   }

@@ -15,15 +15,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMetStandin } from "../cli/demo/met-standin.ts";
 import { type Ceiling, startCeiling } from "./service-benchmark/ceiling.ts";
-import { buildService, PACKAGE_ROOT, runServiceCli } from "./service-benchmark/cli-runner.ts";
+import { buildService, runServiceCli } from "./service-benchmark/cli-runner.ts";
 import { compareRoute, DEFAULT_PLAN } from "./service-benchmark/compare-route.ts";
-import { prepareDataDir } from "./service-benchmark/data-dir.ts";
+import { BENCH_ENVIRONMENT, prepareSampleDataDir } from "./service-benchmark/data-dir.ts";
 import { startLoadGenerator } from "./service-benchmark/load-generator.ts";
 import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES } from "./service-benchmark/routes.ts";
 import { startService } from "./service-benchmark/service-process.ts";
 import { stampedeColdPoint, warmDistinctPoints } from "./service-benchmark/weather-points.ts";
 
-const ENVIRONMENT = "bench";
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 /** Resident kB of the process's mappings, grouped: V8's and the allocator's anonymous memory cannot be told apart here. */
@@ -56,15 +55,10 @@ const closers: Array<() => Promise<void>> = [];
 try {
   if (process.env.BENCH_SKIP_BUILD !== "1") await buildService();
   const dataDir = join(root, "samples");
-  const prepared = await prepareDataDir({
-    dataDir,
-    archiveDir: join(PACKAGE_ROOT, "data/samples"),
-    environment: ENVIRONMENT,
-    ingestTimeoutMs: 120_000,
-  });
+  const prepared = await prepareSampleDataDir(dataDir);
   await runServiceCli(["places", "--data-dir", dataDir], { timeoutMs: 60_000 });
   const operatorRun = await runServiceCli(
-    ["keys", "--data-dir", dataDir, "create", "--scopes", "operator", "--env", ENVIRONMENT, "--name", "probe"],
+    ["keys", "--data-dir", dataDir, "create", "--scopes", "operator", "--env", BENCH_ENVIRONMENT, "--name", "probe"],
     { timeoutMs: 30_000 },
   );
   const operatorKey = operatorRun.stdout.trim().split("\n").at(-1) ?? "";
@@ -74,7 +68,7 @@ try {
   closers.push(() => load.close());
   const ceiling: Ceiling | null = process.env.BENCH_SIDE_BY_SIDE === "1" ? await startCeiling() : null;
   if (ceiling) closers.push(() => ceiling.close());
-  const service = await startService({ dataDir, environment: ENVIRONMENT, weatherBaseUrl: standin.url });
+  const service = await startService({ dataDir, environment: BENCH_ENVIRONMENT, weatherBaseUrl: standin.url });
   closers.push(() => service.stop());
   const pid = service.pid;
 

@@ -1,4 +1,8 @@
-import { type CommandRun, createApiKey, runServiceCli } from "./cli-runner.ts";
+import { join } from "node:path";
+import { type CommandRun, createApiKey, PACKAGE_ROOT, runServiceCli } from "./cli-runner.ts";
+
+/** The environment the benchmark's services run in, and their keys are made for. */
+export const BENCH_ENVIRONMENT = "bench";
 
 export interface PreparedDataDir {
   dataDir: string;
@@ -29,5 +33,15 @@ export function ingestArchive(options: DataDirOptions): Promise<CommandRun> {
     env: options.registryDir ? { SERVICE_REGISTRY_DIR: options.registryDir } : {},
     timeoutMs: options.ingestTimeoutMs,
     measurePeakMemory: true,
+  });
+}
+
+/** A data directory ingested from the bundled sample archive (data/samples), with a key to read it. */
+export function prepareSampleDataDir(dataDir: string): Promise<PreparedDataDir> {
+  return prepareDataDir({
+    dataDir,
+    archiveDir: join(PACKAGE_ROOT, "data/samples"),
+    environment: BENCH_ENVIRONMENT,
+    ingestTimeoutMs: 120_000,
   });
 }
