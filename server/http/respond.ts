@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
+import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { ApiError } from "./api-error.ts";
 import { COMPRESSION_MIN_BYTES, type Compressor } from "./compression.ts";
 import { type ContentCoding, chooseCoding } from "./negotiation.ts";
@@ -23,7 +24,9 @@ export class SerialisedData {
   readonly etag: string;
   constructor(json: string) {
     this.byteLength = Buffer.byteLength(json);
-    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? json : Buffer.from(json);
+    // Bytes of their own: a short text's `Buffer.from` is a slice of a shared 8 KB slab, which a kept answer would
+    // keep alive whole (owned-bytes.ts).
+    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? json : ownedBytes(json);
     this.etag = weakEtag(json);
   }
 

@@ -35,4 +35,12 @@ describe("serialised answers", () => {
     expect(new SerialisedData('"東京"').byteLength).toBe(8);
     expect(new SerialisedData('"ab"').byteLength).toBe(4);
   });
+
+  it("keep a section over 1 KB as bytes of its own, never a slice of a shared slab a kept answer would hold whole", () => {
+    const section = new SerialisedData(JSON.stringify("x".repeat(1500)));
+    expect(Buffer.isBuffer(section.content)).toBe(true);
+    const bytes = section.content as Buffer;
+    expect(bytes.byteLength).toBe(section.byteLength);
+    expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+  });
 });
