@@ -6,16 +6,12 @@
  * BENCH_SKIP_BUILD=1 uses dist/ as it is; SERVICE_* variables reach the service)
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startMetStandin } from "../cli/demo/met-standin.ts";
+import { readFileSync } from "node:fs";
 import { captureAnswer } from "./service-benchmark/capture.ts";
 import { startCeiling } from "./service-benchmark/ceiling.ts";
-import { buildService } from "./service-benchmark/cli-runner.ts";
-import { BENCH_ENVIRONMENT, prepareSampleDataDir } from "./service-benchmark/data-dir.ts";
-import { startLoadGenerator } from "./service-benchmark/load-generator.ts";
+import { BENCH_ENVIRONMENT } from "./service-benchmark/data-dir.ts";
 import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES } from "./service-benchmark/routes.ts";
+import { startSampleRig } from "./service-benchmark/sample-rig.ts";
 import { startService } from "./service-benchmark/service-process.ts";
 
 const ROUNDS = 3;
@@ -31,21 +27,14 @@ function cpuTicks(pids: readonly number[]): number {
   }, 0);
 }
 
-const root = mkdtempSync(join(tmpdir(), "cpu-per-request-"));
-const closers: Array<() => Promise<void>> = [];
+const rig = await startSampleRig("cpu-per-request");
+const { dataDir, apiKey, standin, load } = rig;
 try {
-  if (process.env.BENCH_SKIP_BUILD !== "1") await buildService();
-  const dataDir = join(root, "samples");
-  const prepared = await prepareSampleDataDir(dataDir);
-  const standin = await startMetStandin({ host: "127.0.0.1", port: 0, latencyMs: 200 });
-  closers.push(() => standin.close());
-  const load = await startLoadGenerator();
-  closers.push(() => load.close());
   const ceiling = await startCeiling();
-  closers.push(() => ceiling.close());
+  rig.stopWith(() => ceiling.close());
   const ceilingPids = execFileSync("pgrep", ["-f", "ceiling-server.ts"]).toString().trim().split("\n").map(Number);
   const service = await startService({ dataDir, environment: BENCH_ENVIRONMENT, weatherBaseUrl: standin.url });
-  closers.push(() => service.stop());
+  rig.stopWith(() => service.stop());
 
   const wanted = process.env.BENCH_ROUTES?.split(",");
   const routes = [...WEATHER_ROUTES, ...storageRoutes(SAMPLE_PROFILE)].filter(
@@ -53,7 +42,7 @@ try {
   );
   console.log(`${"route".padEnd(44)} µs of CPU per request: service | h3 | ceiling (best of ${ROUNDS} rounds)`);
   for (const route of routes) {
-    const headers: Record<string, string> = route.credentialed ? { authorization: `Bearer ${prepared.apiKey}` } : {};
+    const headers: Record<string, string> = route.credentialed ? { authorization: `Bearer ${apiKey}` } : {};
     await ceiling.replay(route.pathAndQuery, await captureAnswer(service.url + route.pathAndQuery, headers));
     const sides = [
       { base: service.url, pids: [service.pid], best: Number.POSITIVE_INFINITY },
@@ -74,6 +63,5 @@ try {
     console.log(`${route.name.padEnd(44)} ${sides.map((side) => side.best.toFixed(1).padStart(6)).join(" | ")}`);
   }
 } finally {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
-  rmSync(root, { recursive: true, force: true });
+  await rig.close();
 }

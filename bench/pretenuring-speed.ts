@@ -1,34 +1,16 @@
-/**
- * Whether serving without allocation-site pretenuring costs speed, and what it does to resident memory: two services over the same sample index, one
- * started with SERVING_NODE_FLAGS and one without, each after the same weather warm-up and stampede (what makes V8
- * pretenure), then loaded in turn, round by round, on a few routes. Prints requests per second per round and
- * each side's resident memory after each route and after a pause.
- * Run: npx tsx bench/pretenuring-speed.ts   (about 3 minutes; BENCH_WEATHER_POINTS, default 3,000; BENCH_ROUNDS, 6)
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startMetStandin } from "../cli/demo/met-standin.ts";
-import { buildService, runServiceCli } from "./service-benchmark/cli-runner.ts";
+import { runServiceCli } from "./service-benchmark/cli-runner.ts";
 import { DEFAULT_PLAN } from "./service-benchmark/compare-route.ts";
-import { BENCH_ENVIRONMENT, prepareSampleDataDir } from "./service-benchmark/data-dir.ts";
-import { startLoadGenerator } from "./service-benchmark/load-generator.ts";
+import { BENCH_ENVIRONMENT } from "./service-benchmark/data-dir.ts";
 import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES } from "./service-benchmark/routes.ts";
+import { startSampleRig } from "./service-benchmark/sample-rig.ts";
 import { startService } from "./service-benchmark/service-process.ts";
 import { stampedeColdPoint, warmDistinctPoints } from "./service-benchmark/weather-points.ts";
 import { SERVING_NODE_FLAGS } from "./serving-node-options.ts";
 
-const root = mkdtempSync(join(tmpdir(), "pretenuring-speed-"));
-const closers: Array<() => Promise<void>> = [];
+const rig = await startSampleRig("pretenuring-speed");
+const { dataDir, apiKey, standin, load } = rig;
 try {
-  if (process.env.BENCH_SKIP_BUILD !== "1") await buildService();
-  const dataDir = join(root, "samples");
-  const prepared = await prepareSampleDataDir(dataDir);
   await runServiceCli(["places", "--data-dir", dataDir], { timeoutMs: 60_000 });
-  const standin = await startMetStandin({ host: "127.0.0.1", port: 0, latencyMs: 200 });
-  closers.push(() => standin.close());
-  const load = await startLoadGenerator();
-  closers.push(() => load.close());
   const sides = [
     { name: "with the flags", nodeFlags: SERVING_NODE_FLAGS },
     { name: "without", nodeFlags: [] },
@@ -41,7 +23,7 @@ try {
       weatherBaseUrl: standin.url,
       ...side,
     });
-    closers.push(() => service.stop());
+    rig.stopWith(() => service.stop());
     services.push({ ...side, service });
   }
   const points = Number(process.env.BENCH_WEATHER_POINTS ?? 3_000);
@@ -56,7 +38,7 @@ try {
   ];
   const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
   for (const route of routes) {
-    const headers: Record<string, string> = route.credentialed ? { authorization: `Bearer ${prepared.apiKey}` } : {};
+    const headers: Record<string, string> = route.credentialed ? { authorization: `Bearer ${apiKey}` } : {};
     const rates: Record<string, number[]> = Object.fromEntries(services.map(({ name }) => [name, []]));
     for (let round = 0; round < rounds; round++) {
       // Alternating which goes first, so drift hits both alike.
@@ -79,6 +61,5 @@ try {
   for (const { name, service } of services)
     console.log(`${name}: resident ${service.residentMb().toFixed(0)} MB after 30 s idle`);
 } finally {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
-  rmSync(root, { recursive: true, force: true });
+  await rig.close();
 }

@@ -10,16 +10,14 @@
  * BENCH_SIDE_BY_SIDE=1 loads h3 and the ceiling between the service's rounds, as bench/run.ts does;
  * BENCH_HEAP_SNAPSHOT_DIR ends with a heap snapshot there (see below).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { startMetStandin } from "../cli/demo/met-standin.ts";
 import { type Ceiling, startCeiling } from "./service-benchmark/ceiling.ts";
-import { buildService, runServiceCli } from "./service-benchmark/cli-runner.ts";
+import { runServiceCli } from "./service-benchmark/cli-runner.ts";
 import { compareRoute, DEFAULT_PLAN } from "./service-benchmark/compare-route.ts";
-import { BENCH_ENVIRONMENT, prepareSampleDataDir } from "./service-benchmark/data-dir.ts";
-import { startLoadGenerator } from "./service-benchmark/load-generator.ts";
+import { BENCH_ENVIRONMENT } from "./service-benchmark/data-dir.ts";
 import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES } from "./service-benchmark/routes.ts";
+import { startSampleRig } from "./service-benchmark/sample-rig.ts";
 import { startService } from "./service-benchmark/service-process.ts";
 import { stampedeColdPoint, warmDistinctPoints } from "./service-benchmark/weather-points.ts";
 
@@ -50,26 +48,19 @@ function memoryMetrics(exposition: string): Record<string, number> {
   return Object.fromEntries([...exposition.matchAll(wanted)].map((match) => [match[1]!, Number(match[2])]));
 }
 
-const root = mkdtempSync(join(tmpdir(), "route-load-memory-"));
-const closers: Array<() => Promise<void>> = [];
+const rig = await startSampleRig("route-load-memory");
+const { dataDir, apiKey, standin, load } = rig;
 try {
-  if (process.env.BENCH_SKIP_BUILD !== "1") await buildService();
-  const dataDir = join(root, "samples");
-  const prepared = await prepareSampleDataDir(dataDir);
   await runServiceCli(["places", "--data-dir", dataDir], { timeoutMs: 60_000 });
   const operatorRun = await runServiceCli(
     ["keys", "--data-dir", dataDir, "create", "--scopes", "operator", "--env", BENCH_ENVIRONMENT, "--name", "probe"],
     { timeoutMs: 30_000 },
   );
   const operatorKey = operatorRun.stdout.trim().split("\n").at(-1) ?? "";
-  const standin = await startMetStandin({ host: "127.0.0.1", port: 0, latencyMs: 200 });
-  closers.push(() => standin.close());
-  const load = await startLoadGenerator();
-  closers.push(() => load.close());
   const ceiling: Ceiling | null = process.env.BENCH_SIDE_BY_SIDE === "1" ? await startCeiling() : null;
-  if (ceiling) closers.push(() => ceiling.close());
+  if (ceiling) rig.stopWith(() => ceiling.close());
   const service = await startService({ dataDir, environment: BENCH_ENVIRONMENT, weatherBaseUrl: standin.url });
-  closers.push(() => service.stop());
+  rig.stopWith(() => service.stop());
   const pid = service.pid;
 
   const report = async (step: string) => {
@@ -109,11 +100,11 @@ try {
     await report("after the stampede");
   }
   for (const route of [...WEATHER_ROUTES, ...storageRoutes(SAMPLE_PROFILE)]) {
-    const headers: Record<string, string> = route.credentialed ? { authorization: `Bearer ${prepared.apiKey}` } : {};
+    const headers: Record<string, string> = route.credentialed ? { authorization: `Bearer ${apiKey}` } : {};
     if (ceiling) {
       await compareRoute(route, {
         serviceUrl: service.url,
-        apiKey: prepared.apiKey,
+        apiKey,
         ceiling,
         load,
         plan: DEFAULT_PLAN,
@@ -141,6 +132,5 @@ try {
     await report("after a heap snapshot (a full collection)");
   }
 } finally {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
-  rmSync(root, { recursive: true, force: true });
+  await rig.close();
 }
