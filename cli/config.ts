@@ -1,6 +1,3 @@
-import { existsSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { DATA_FILES } from "../schemas/data-files.ts";
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
 import { SERVICE_VERSION } from "../schemas/version.ts";
 import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
@@ -8,11 +5,11 @@ import { DEFAULT_ANSWER_CACHE_BYTES } from "../server/http/answer-cache.ts";
 import { normalised } from "../server/http/client-address.ts";
 import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
 import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
-import { booleanVariable, ConfigError, type Env, integerVariable } from "./env-values.ts";
+import { booleanVariable, ConfigError, type Env, integerVariable, nonEmptyFlag } from "./env-values.ts";
+import { dataDirFrom, keysFileFrom } from "./file-locations.ts";
 import { DEFAULT_INGEST_MAX_BYTES } from "./ingest/document-ceilings.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import type { NamedListener } from "./listen-failure.ts";
-import { packagePath } from "./package-paths.ts";
 import { clientLimitsFrom, weatherFrom } from "./serving-config.ts";
 
 export { ConfigError, integerVariable } from "./env-values.ts";
@@ -76,78 +73,6 @@ export function ingestHttpFrom(env: Env): PoliteOptions {
     ),
     retries: integerVariable(env.SERVICE_INGEST_RETRIES, "SERVICE_INGEST_RETRIES", 2, 0, 10),
   };
-}
-
-/**
- * A flag given an empty value (`--data-dir "$UNSET"`) is a usage error: taken as the default, or resolved to the
- * current directory, it would quietly serve or write somewhere the operator did not name.
- */
-export function nonEmptyFlag(flag: string | undefined, name: string): string | undefined {
-  if (flag !== undefined && flag.trim() === "") throw new ConfigError(`${name} must not be empty`);
-  return flag;
-}
-
-/**
- * The data directory, resolved: `--data-dir`, else SERVICE_DATA_DIR (an empty one counts as unset, as every blank
- * SERVICE_* variable does: resolved as a path it would be the current directory), else `./var`. A file where the
- * folder is, or on its path, is a configuration error naming the setting it came from.
- */
-export function dataDirFrom(env: Env, flag?: string): string {
-  const dir = resolve(nonEmptyFlag(flag, "--data-dir") ?? (env.SERVICE_DATA_DIR || "./var"));
-  const blocking = fileInPlaceOfFolder(dir);
-  if (blocking !== null) {
-    const name =
-      flag !== undefined ? "--data-dir" : env.SERVICE_DATA_DIR ? "SERVICE_DATA_DIR" : "the default data directory";
-    throw new ConfigError(
-      `${name} ${dir} ${blocking === dir ? "is" : `cannot be created: ${blocking} is`} a file, not a folder`,
-    );
-  }
-  return dir;
-}
-
-/**
- * The file standing where the folder `dir` or one of its parents would be, or null. A missing folder is created where
- * it is first written; a file in its place (or on its path) can never be.
- */
-function fileInPlaceOfFolder(dir: string): string | null {
-  let existing = dir;
-  while (!existsSync(existing)) existing = dirname(existing);
-  return statSync(existing).isDirectory() ? null : existing;
-}
-
-/** The curated registry sources shipped with the service. */
-export const DEFAULT_REGISTRY_DIR = packagePath("data/registry");
-
-/**
- * The folder of registry sources (`families.json`, `series.json`, `releases.json`) to validate and publish. The
- * shipped one unless the operator names another, e.g. the synthetic registry that goes with a benchmark archive.
- */
-export function registryDirFrom(env: Env, flag?: string): string {
-  const dir = resolve(nonEmptyFlag(flag, "--registry-dir") ?? (env.SERVICE_REGISTRY_DIR || DEFAULT_REGISTRY_DIR));
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ConfigError(`${flag !== undefined ? "--registry-dir" : "SERVICE_REGISTRY_DIR"} ${dir} is not a folder`);
-  }
-  return dir;
-}
-
-/** The key file: SERVICE_KEYS_FILE, else `keys.json` in the data directory. */
-export function keysFileFrom(env: Env, dataDir: string): string {
-  return resolve(env.SERVICE_KEYS_FILE || join(dataDir, DATA_FILES.keys));
-}
-
-/**
- * The key file of a command that reads or writes it (`keys`, `serve`), checked: a path no file can be created at
- * (a file on the way to it, or a folder in its place) is a configuration error naming it. Commands that never touch
- * the key file (`ingest`, `query`, `openapi`) do not check it.
- */
-export function usableKeysFile(env: Env, path: string): string {
-  const name = env.SERVICE_KEYS_FILE ? "SERVICE_KEYS_FILE" : "the key file";
-  const blocking = fileInPlaceOfFolder(dirname(path));
-  if (blocking !== null)
-    throw new ConfigError(`${name} ${path} cannot be created: ${blocking} is a file, not a folder`);
-  if (existsSync(path) && statSync(path).isDirectory())
-    throw new ConfigError(`${name} ${path} is a folder, not a file`);
-  return path;
 }
 
 export function environmentFrom(env: Env, flag?: string): string {

@@ -1,4 +1,5 @@
-// The environment's values as the commands read them: one reading of a number or a switch, one error naming the variable.
+// The environment's values and flags as the commands read them: one reading of a number, a switch or a flag's text,
+// one error naming the variable or flag.
 
 /** A configuration problem, named: which variable or flag, and what is wrong with it. */
 export class ConfigError extends Error {}
@@ -25,4 +26,13 @@ export function booleanVariable(env: Env, name: string, fallback: boolean): bool
   if (raw === "true" || raw === "1") return true;
   if (raw === "false" || raw === "0") return false;
   throw new ConfigError(`${name} must be true or false`);
+}
+
+/**
+ * A flag given an empty value (`--data-dir "$UNSET"`) is a usage error: taken as the default, or resolved to the
+ * current directory, it would quietly serve or write somewhere the operator did not name.
+ */
+export function nonEmptyFlag(flag: string | undefined, name: string): string | undefined {
+  if (flag !== undefined && flag.trim() === "") throw new ConfigError(`${name} must not be empty`);
+  return flag;
 }

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import type { Command } from "commander";
-import { dataDirFrom } from "../config.ts";
+import { dataDirFrom } from "../file-locations.ts";
 
 export function registerPlacesCommand(program: Command, env: NodeJS.ProcessEnv): void {
   program

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { dataDirFrom, registryDirFrom } from "../config.ts";
+import { dataDirFrom, registryDirFrom } from "../file-locations.ts";
 
 export function registerRegistryCommand(program: Command, env: NodeJS.ProcessEnv): void {
   program

@@ -1,4 +1,4 @@
-import { integerVariable, nonEmptyFlag } from "../config.ts";
+import { integerVariable, nonEmptyFlag } from "../env-values.ts";
 import { listenFailure } from "../listen-failure.ts";
 import { MET_STANDIN_NOTICE, startMetStandin } from "./met-standin.ts";
 

@@ -5,7 +5,7 @@ import type { BuiltRegistry, DerivedSeriesRule, Registry } from "../../schemas/r
 import { assertBuiltRegistry } from "../../schemas/registry-schema.ts";
 import { UNFINISHED_WRITE_SUFFIX, writeFileAtomically } from "../../server/files/atomic-write.ts";
 import { removeAbandonedFiles } from "../abandoned-files.ts";
-import { DEFAULT_REGISTRY_DIR } from "../config.ts";
+import { DEFAULT_REGISTRY_DIR } from "../file-locations.ts";
 
 /** Reads the curated sources in `sourceDir`, checks them against the schema and each other, and returns the built registry. */
 export function buildRegistry(sourceDir: string, builtAt: string): BuiltRegistry {

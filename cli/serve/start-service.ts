@@ -12,11 +12,10 @@ import {
   ConfigError,
   defaultWeatherUserAgentProblem,
   indexFollowingFrom,
-  registryDirFrom,
   serveOptionsFrom,
   serviceConfigFrom,
-  usableKeysFile,
 } from "../config.ts";
+import { registryDirFrom, usableKeysFile } from "../file-locations.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { acquireIngestionLock, ingestionLockHolder } from "../ingest/run-lock.ts";
 import { listenFailure, type NamedListener } from "../listen-failure.ts";

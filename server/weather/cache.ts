@@ -1,32 +1,11 @@
 import { LRUCache } from "lru-cache";
+import { isFresh, recentlyFailed, servableWhileFailing, type WeatherView } from "./entry-lifecycle.ts";
 import type { MetClient } from "./met-client.ts";
 import { pointKey, roundPoint, type WeatherPoint } from "./point.ts";
 import type { RateGate } from "./rate-gate.ts";
 import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
 import { createUpstreamHealth, type UpstreamHealthSnapshot } from "./upstream-health.ts";
 import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
-
-/** Both weather routes read the same entry per point; each judges its freshness by its own rules. */
-export type WeatherView = "current" | "forecast";
-
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-
-/**
- * The spec's clamps on MET's Expires (`defaultMs` when MET sends none), and the oldest copy (since fetch or last
- * confirmation) that may still be served while MET fails. The defaults are the TTLs its stale maxima are built from:
- * 22200 s is 10 min plus 6 h, 90000 s is 1 h plus 24 h.
- */
-const WEATHER_FRESHNESS = {
-  current: { ttl: { minMs: 5 * MINUTE_MS, maxMs: HOUR_MS, defaultMs: 10 * MINUTE_MS }, maxStaleMs: 22_200_000 },
-  forecast: { ttl: { minMs: 15 * MINUTE_MS, maxMs: 6 * HOUR_MS, defaultMs: HOUR_MS }, maxStaleMs: 90_000_000 },
-};
-
-/**
- * While MET fails, a point with a servable copy asks again at most this often instead of once per reader; sooner as
- * soon as MET has answered any request again.
- */
-const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
 
 /** A point with no copy whose request failed answers that failure for this long (MET's Retry-After if longer). */
 export const COLD_FAILURE_MS = 10_000;
@@ -236,7 +215,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
 
   function freshEntry(key: string, view: WeatherView): Entry<T> | undefined {
     const held = entries.get(key);
-    return held && now() - held.fetchedAt < timeToLive(held, WEATHER_FRESHNESS[view]) ? held : undefined;
+    return held && isFresh(held, view, now()) ? held : undefined;
   }
 
   return {
@@ -261,20 +240,14 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     async get(point, view) {
       const rounded = roundPoint(point);
       const key = pointKey(rounded);
-      const policy = WEATHER_FRESHNESS[view];
       const fresh = freshEntry(key, view);
       if (fresh) {
         record("hit");
         return served(fresh, "cache");
       }
       const held = entries.get(key);
-      const servableWhileFailing = (entry: Entry<T>) => now() - entry.fetchedAt <= policy.maxStaleMs;
       if (held) {
-        const recentlyFailed =
-          held.lastFailureAt !== null &&
-          now() - held.lastFailureAt < RETRY_AFTER_FAILURE_MS &&
-          lastSuccessAt < held.lastFailureAt;
-        if (recentlyFailed && servableWhileFailing(held)) {
+        if (recentlyFailed(held.lastFailureAt, lastSuccessAt, now()) && servableWhileFailing(held, view, now())) {
           record("stale");
           return served(held, "stale");
         }
@@ -290,7 +263,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
         record(held ? "revalidated" : "miss");
         return served(entry, replaced ? "provider" : "cache");
       } catch (error) {
-        if (error instanceof WeatherUpstreamError && held && servableWhileFailing(held)) {
+        if (error instanceof WeatherUpstreamError && held && servableWhileFailing(held, view, now())) {
           record("stale");
           return served(held, "stale");
         }
@@ -303,9 +276,4 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       return entries.calculatedSize;
     },
   };
-}
-
-function timeToLive(entry: Entry<unknown>, { ttl }: (typeof WEATHER_FRESHNESS)[WeatherView]): number {
-  if (entry.expires === null) return ttl.defaultMs;
-  return Math.min(ttl.maxMs, Math.max(ttl.minMs, entry.expires - entry.fetchedAt));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { COLD_FAILURE_MS, type WeatherView } from "../../server/weather/cache.ts";
+import { COLD_FAILURE_MS } from "../../server/weather/cache.ts";
+import type { WeatherView } from "../../server/weather/entry-lifecycle.ts";
 import { createRateGate, type RateGate } from "../../server/weather/rate-gate.ts";
 import {
   advance,
