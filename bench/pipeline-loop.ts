@@ -22,8 +22,13 @@ const root = mkdtempSync(join(tmpdir(), "pipeline-loop-"));
 try {
   const dataDir = join(root, "samples");
   const { apiKey } = await prepareSampleDataDir(dataDir);
-  // No load this loop makes meets these limits: every request is counted, none refused.
-  const limits = { SERVICE_RATE_LIMIT_PUBLIC: "1000000", SERVICE_RATE_LIMIT_CREDENTIALED: "1000000" };
+  // No load this loop makes meets these limits within one second: every request is counted, none refused. (A longer
+  // window was met: a route asked for long enough measured 429 answers.)
+  const limits = {
+    SERVICE_RATE_LIMIT_WINDOW_SECONDS: "1",
+    SERVICE_RATE_LIMIT_PUBLIC: "1000000",
+    SERVICE_RATE_LIMIT_CREDENTIALED: "1000000",
+  };
   const config = serviceConfigFrom({ ...process.env, ...limits, SERVICE_ENV: BENCH_ENVIRONMENT }, { dataDir });
   const logger = createLogger("info", destination({ dest: "/dev/null", sync: false, minLength: 4096 }), {
     requestBatchChars: 65_536,
@@ -57,6 +62,8 @@ try {
         count += 1000;
       }
       const used = process.cpuUsage(started);
+      const last = await pipeline.answer(request);
+      if (last.status !== 200) throw new Error(`${route.name}: ${last.status} after ${count} requests`);
       best = Math.min(best, (used.user + used.system) / count);
     }
     const perRequestUs = best;
