@@ -3,7 +3,8 @@
  * kernel's counts for each process (/proc/PID/stat) around the same load. Steadier than requests per second on a busy
  * machine: another process taking a core lowers a side's rate, much less the CPU each of its requests costs.
  * Run: npx tsx bench/cpu-per-request.ts   (about a minute; BENCH_ROUTES, comma-separated route names, picks routes;
- * BENCH_SKIP_BUILD=1 uses dist/ as it is; SERVICE_* variables reach the service)
+ * BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_NODE_FLAGS, space-separated, replaces the serving flags on node's command
+ * line, to compare Node options; SERVICE_* variables reach the service)
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -33,7 +34,13 @@ try {
   const ceiling = await startCeiling();
   rig.stopWith(() => ceiling.close());
   const ceilingPids = execFileSync("pgrep", ["-f", "ceiling-server.ts"]).toString().trim().split("\n").map(Number);
-  const service = await startService({ dataDir, environment: BENCH_ENVIRONMENT, weatherBaseUrl: standin.url });
+  const nodeFlags = process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean);
+  const service = await startService({
+    dataDir,
+    environment: BENCH_ENVIRONMENT,
+    weatherBaseUrl: standin.url,
+    nodeFlags,
+  });
   rig.stopWith(() => service.stop());
 
   const wanted = process.env.BENCH_ROUTES?.split(",");
