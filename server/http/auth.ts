@@ -7,16 +7,16 @@ export interface Principal {
   scopes: Scope[];
 }
 
-/** The header a key is presented in: `Authorization: Bearer <key>` or, failing that, `X-API-Key: <key>`. */
-type KeyHeader = "authorization" | "x-api-key";
-
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
-/** The key in the text of the header it came in; null when that text holds none. */
-function keyIn(header: KeyHeader, text: string): string | null {
-  if (header === "x-api-key") return text.trim();
-  const match = BEARER.exec(text);
-  return match ? match[1]! : null;
+/**
+ * The key presented: a bearer credential in `Authorization`, else `X-API-Key`'s. An `Authorization` header of another
+ * scheme (say, Basic credentials a proxy adds) is not ours, so it does not hide an `X-API-Key`.
+ */
+function presentedKey(headers: HeaderReader): string | null {
+  const bearer = BEARER.exec(headers.get("authorization") ?? "");
+  if (bearer) return bearer[1]!;
+  return headers.get("x-api-key")?.trim() || null;
 }
 
 /**
@@ -28,11 +28,7 @@ export function authenticate(
   lookup: (id: string) => StoredKey | undefined,
   environment: string,
 ): Principal | null {
-  const authorization = headers.get("authorization");
-  const header: KeyHeader = authorization !== null ? "authorization" : "x-api-key";
-  const text = authorization ?? headers.get("x-api-key");
-  if (text === null) return null;
-  const secret = keyIn(header, text);
+  const secret = presentedKey(headers);
   if (!secret) return null;
   const id = keyIdOf(secret);
   if (!id) return null;

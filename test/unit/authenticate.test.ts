@@ -63,4 +63,17 @@ describe("authenticate", () => {
     expect(authenticate(new Headers({ authorization: `bearer   ${forged} ` }), lookup, "test")).toBeNull();
     expect(authenticate(new Headers({ authorization: "Bearer" }), lookup, "test")).toBeNull();
   });
+
+  it("reads X-API-Key beside an Authorization header of another scheme, and the bearer credential when both are sent", () => {
+    const { record, secret } = keyOn();
+    const lookup = (id: string) => (id === record.id ? record : undefined);
+    const principal = { keyId: record.id, scopes: ["economics:read"] };
+    // A proxy may add its own Basic credentials: they do not hide the key (spec: either of two alternative schemes).
+    const basic = new Headers({ authorization: "Basic dXNlcjpwYXNz", "x-api-key": secret });
+    expect(authenticate(basic, lookup, "test")).toEqual(principal);
+    expect(authenticate(new Headers({ authorization: "Basic dXNlcjpwYXNz" }), lookup, "test")).toBeNull();
+    const forged = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
+    const both = new Headers({ authorization: `Bearer ${forged}`, "x-api-key": secret });
+    expect(authenticate(both, lookup, "test")).toBeNull();
+  });
 });
