@@ -23,8 +23,9 @@ export function givenValue(raw: string | null): string | null {
 export function parseLimit(raw: string | null, limit: PageLimit, name = "limit"): number {
   const text = givenValue(raw);
   if (text === null) return limit.default;
+  // Past 308 digits the integer reads as Infinity: still an integer above the maximum, so clamped like any other.
   const value = Number.parseInt(text, 10);
-  if (!Number.isFinite(value) || value < 1) throw invalid(`${name} must be an integer of at least 1.`);
+  if (Number.isNaN(value) || value < 1) throw invalid(`${name} must be an integer of at least 1.`);
   return Math.min(value, limit.max);
 }
 

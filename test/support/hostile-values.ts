@@ -156,6 +156,7 @@ export const limitWire: fc.Arbitrary<string> = fc.oneof(
     weight: 1,
     arbitrary: fc.constantFrom(
       "9".repeat(40),
+      "9".repeat(400),
       "2147483648",
       "-2147483649",
       "3.7",

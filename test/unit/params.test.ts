@@ -32,6 +32,9 @@ describe("limit", () => {
     expect(parseLimit("010", limit)).toBe(10);
     expect(parseLimit("11", limit)).toBe(10);
     expect(parseLimit("1000000000000", limit)).toBe(10);
+    // More digits than a double holds (parseInt reads Infinity): still clamped, never refused (spec: Endpoints).
+    expect(parseLimit("9".repeat(400), limit)).toBe(10);
+    expect(code(() => parseLimit(`-${"9".repeat(400)}`, limit))).toBe("VALIDATION_FAILED");
   });
   it("refuses below 1 and non-integer starts", () => {
     for (const raw of ["0", "-1", "abc", ".5", "x1"])
