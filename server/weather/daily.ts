@@ -3,7 +3,7 @@ import { DateTime } from "luxon";
 import { isKnownZone } from "../time/zone-clock.ts";
 import type { Condition, DailyRecord, DailyTransformation, ForecastWindow, WeatherPayload } from "./model.ts";
 
-export const DAILY_TRANSFORMATIONS: readonly DailyTransformation[] = ["AGGREGATION", "SYMBOL_MAPPING"];
+const DAILY_TRANSFORMATIONS: readonly DailyTransformation[] = ["AGGREGATION", "SYMBOL_MAPPING"];
 
 const HOUR_MS = 3_600_000;
 

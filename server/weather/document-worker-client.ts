@@ -27,7 +27,7 @@ export interface DocumentWorker {
  * JSON, and one of 4.9 MB (4,872 time steps) was read and packed within 48 MB, so the old generation gets 10 MB per MB
  * of the ceiling, at least 48. A worker that runs out stops with its requests failed; the next request starts another.
  */
-export function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
+function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
   return {
     maxOldGenerationSizeMb: Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10),
     maxYoungGenerationSizeMb: 2,
@@ -42,7 +42,7 @@ const WORKER_GRACE_MS = 5_000;
  * garbage of the documents it read, its allocator arena); a quiet minute gives the memory back. Starting a fresh one
  * costs the next request about 0.25 s (importing undici alone takes 0.15 s), so a trickle of misses keeps it running.
  */
-export const DEFAULT_WORKER_IDLE_MS = 60_000;
+const DEFAULT_WORKER_IDLE_MS = 60_000;
 
 interface Pending {
   resolve: (result: LocationResult<PackedPayload>) => void;
