@@ -29,7 +29,7 @@ export interface ListenOptions {
 const MAX_TIMEOUT_CHECKING_INTERVAL_MS = 1000;
 
 /**
- * Serves the app with h3's own server (srvx; measured faster than listhen here, see bench/http-throughput.ts). Node's
+ * Serves the app with h3's own server (srvx; why not listhen: docs/performance.md). Node's
  * request listener answers a URL whose answer the pipeline holds itself (node-listener.ts); every other request goes
  * through srvx to h3. A request Node itself cannot parse (say, raw non-ASCII bytes in the request line) never reaches
  * either; it still gets the contract's error body instead of Node's bare 400, and so does one whose headers or body

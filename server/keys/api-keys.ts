@@ -44,8 +44,7 @@ export function keyIdOf(secret: string): string | null {
 
 /**
  * Compares the presented secret's hash with the stored one in constant time: every character is compared, whatever
- * differs. As text, not bytes: a Buffer per request (the digest's and the stored hash's) cost a served request more
- * than the digest itself (docs/performance.md).
+ * differs. As text, not bytes: decoding both into Buffers on every request cost more (docs/performance.md).
  */
 export function secretMatches(secret: string, record: StoredKey): boolean {
   const presented = hashSecret(secret);

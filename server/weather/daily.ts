@@ -134,8 +134,8 @@ function toSpan(window: ForecastWindow): Span {
 }
 
 /**
- * The payload's times are the one UTC spelling the service emits (met-instants.ts), which the platform reads exactly:
- * read by luxon, the ~220 of a payload were most of a forecast's first rendering (3-4 ms a zone).
+ * The payload's times are the one UTC spelling the service emits (met-instants.ts), which the platform reads exactly
+ * and much faster than luxon (docs/performance.md).
  */
 function epochMillis(utcIso: string): number {
   return Date.parse(utcIso);
