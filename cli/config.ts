@@ -116,7 +116,7 @@ export function serviceConfigFrom(
         0,
         65_536,
       ) * MEGABYTE,
-    compressedAnswerBytes:
+    compressedHeadBytes:
       integerVariable(
         env.SERVICE_COMPRESSED_CACHE_MB,
         "SERVICE_COMPRESSED_CACHE_MB",

@@ -26,7 +26,7 @@ export function createApp(dependencies: HandlerDependencies): ServiceApp {
   const { handlers, generations, storage, clock } = createRouteHandlers({ ...dependencies, logger, metrics });
   metrics.observePublishedData({ storage, dataDir: config.dataDir, now: () => clock.now() });
   const answers = createAnswerCache(config.answerCacheBytes);
-  const compressor = createCompressor(config.compressedAnswerBytes);
+  const compressor = createCompressor(config.compressedHeadBytes);
   metrics.observeCacheBytes("answers", () => answers.bytes);
   metrics.observeCacheBytes("compressed_answers", () => compressor.bytes);
   // The routes whose handler exists on this build.

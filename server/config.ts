@@ -23,8 +23,8 @@ export interface ServiceConfig {
   shutdownGraceMs?: number;
   /** Bound of the answers kept for repeated questions (server/http/answer-cache.ts); its default when absent. */
   answerCacheBytes?: number;
-  /** Bound of the compressed forms of large answers (server/http/compression.ts); its default when absent. */
-  compressedAnswerBytes?: number;
+  /** Bound of the compressed heads of large answers (server/http/compression.ts); its default when absent. */
+  compressedHeadBytes?: number;
   /** A separate listener serving the metrics at `/metrics` with no key (SERVICE_METRICS_PORT); none when absent. */
   metricsListener?: { port: number; host: string };
   /** How long the API listener waits on its clients and how many it holds; DEFAULT_CLIENT_LIMITS when absent. */

@@ -1,6 +1,4 @@
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { ServerRequest } from "srvx";
 import { serve } from "srvx/node";
 import type { ServiceApp } from "./app.ts";
@@ -29,7 +27,7 @@ export interface ListenOptions {
 const MAX_TIMEOUT_CHECKING_INTERVAL_MS = 1000;
 
 /**
- * Serves the app with h3's own server (srvx; measured faster than listhen here, see bench/http-throughput.ts). Node's
+ * Serves the app with h3's own server (srvx; why not listhen: docs/performance.md). Node's
  * request listener answers a URL whose answer the pipeline holds itself (node-listener.ts); every other request goes
  * through srvx to h3. A request Node itself cannot parse (say, raw non-ASCII bytes in the request line) never reaches
  * either; it still gets the contract's error body instead of Node's bare 400, and so does one whose headers or body
@@ -88,38 +86,4 @@ function answeringRequests({ h3, pipeline }: ServiceApp) {
       );
     }
   };
-}
-
-/**
- * The metrics on a listener of their own (SERVICE_METRICS_PORT): `GET /metrics` with no key, for a Prometheus that
- * reaches this address and no other route. Plain node:http: it serves one text and shares nothing with the API's pipeline.
- */
-export async function startMetricsServer(metrics: ServiceMetrics, options: { port: number; hostname: string }) {
-  const server = createServer((request, response) => void answerMetricsRequest(metrics, request, response));
-  server.listen(options.port, options.hostname);
-  await once(server, "listening");
-  const { address, port } = server.address() as AddressInfo;
-  return {
-    url: `http://${address.includes(":") ? `[${address}]` : address}:${port}/metrics`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-async function answerMetricsRequest(metrics: ServiceMetrics, request: IncomingMessage, response: ServerResponse) {
-  const send = (status: number, text: string, headers: Record<string, string> = {}) =>
-    void response
-      .writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers })
-      .end(request.method === "HEAD" ? undefined : text);
-  if ((request.url ?? "").split("?")[0] !== "/metrics") return send(404, "Not found: metrics are at /metrics\n");
-  if (request.method !== "GET" && request.method !== "HEAD")
-    return send(405, "Method not allowed\n", { allow: "GET, HEAD" });
-  try {
-    send(200, await metrics.scrape(), { "content-type": metrics.registry.contentType });
-  } catch {
-    send(500, "The metrics could not be collected\n");
-  }
 }

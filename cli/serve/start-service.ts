@@ -4,9 +4,10 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { createApp } from "../../server/app.ts";
 import type { IndexFollowingConfig, ServiceConfig } from "../../server/config.ts";
-import { startMetricsServer, startServer } from "../../server/listen.ts";
+import { startServer } from "../../server/listen.ts";
 import { createLogger, flushLog, type Logger, logProcessWarnings } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
+import { startMetricsServer } from "../../server/observability/metrics-listener.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
 import {
   ConfigError,

@@ -13,13 +13,9 @@ export interface AttributionRecord {
 /** The table's order, so that the same publishers always give the same records in the same order (same bytes). */
 const ORDER = Object.keys(PUBLISHER_TERMS) as AttributedPublisher[];
 
-/** At most 3^5 sets (each publisher absent, as published, or modified), so the records of every set seen are kept. */
-const recordsBySet = new Map<string, readonly AttributionRecord[]>();
-
 /**
  * The publishers whose data an answer carries, each with whether the service transformed or derived any of it
- * (`modifiedByService`). Routes add what the rows they serve come from; the records of each distinct set are built
- * once for the process and shared by every answer that carries the same set.
+ * (`modifiedByService`). Routes add what the rows they serve come from.
  */
 export class PublisherSet {
   private readonly modified = new Map<AttributedPublisher, boolean>();
@@ -31,23 +27,11 @@ export class PublisherSet {
 
   /** The set's `meta.attributionRecords`: one record per publisher, in the table's order; empty for no publisher. */
   records(): readonly AttributionRecord[] {
-    const key = this.key();
-    let records = recordsBySet.get(key);
-    if (!records) {
-      records = Object.freeze(
-        ORDER.filter((publisher) => this.modified.has(publisher)).map((publisher) =>
-          attributionRecord(publisher, this.modified.get(publisher)!),
-        ),
-      );
-      recordsBySet.set(key, records);
-    }
-    return records;
-  }
-
-  private key(): string {
-    return ORDER.map((publisher) =>
-      this.modified.has(publisher) ? (this.modified.get(publisher) ? "2" : "1") : "0",
-    ).join("");
+    return Object.freeze(
+      ORDER.filter((publisher) => this.modified.has(publisher)).map((publisher) =>
+        attributionRecord(publisher, this.modified.get(publisher)!),
+      ),
+    );
   }
 }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
 import { CSV_MEDIA_TYPE } from "../../schemas/responses/csv-tables.ts";
 import { ApiError } from "./api-error.ts";
@@ -6,7 +7,7 @@ import { givenValue } from "./params.ts";
 /**
  * Content negotiation, in one place: the coding of a body (`Accept-Encoding`) and, on routes with a CSV form, its
  * representation (`format`, else `Accept`). Clients send a handful of distinct header values, so each choice is
- * remembered by header value.
+ * remembered by header value (negotiator takes 1-2 µs a header: docs/performance.md).
  */
 
 export type ContentCoding = "br" | "gzip";
@@ -22,25 +23,23 @@ const CODINGS_BY_PREFERENCE = ["br", "gzip", "identity"];
  */
 const MEDIA_TYPES_BY_PREFERENCE = [JSON_MEDIA_TYPE, CSV_MEDIA_TYPE];
 const REPRESENTATIONS: readonly Representation[] = ["json", "csv"];
-/** More distinct header values than this and a memo starts again. */
+/** The distinct header values remembered, the least recently seen forgotten first. */
 const MEMO_LIMIT = 256;
 
-const codingByHeader = new Map<string, ContentCoding | null>();
-const representationByHeader = new Map<string, Representation>();
-
-function remember<T>(memo: Map<string, T>, header: string, value: T): T {
-  if (memo.size >= MEMO_LIMIT) memo.clear();
-  memo.set(header, value);
-  return value;
-}
+/** "identity" stands for no coding (lru-cache holds no null). */
+const codingByHeader = new LRUCache<string, ContentCoding | "identity">({ max: MEMO_LIMIT });
+const representationByHeader = new LRUCache<string, Representation>({ max: MEMO_LIMIT });
 
 /** The coding to send for a request's `Accept-Encoding` (q-values honoured; brotli preferred), null for none. */
 export function chooseCoding(acceptEncoding: string | null): ContentCoding | null {
   if (acceptEncoding === null) return null;
-  const known = codingByHeader.get(acceptEncoding);
-  if (known !== undefined) return known;
-  const chosen = preferred(acceptEncoding, "accept-encoding", "encoding", CODINGS_BY_PREFERENCE);
-  return remember(codingByHeader, acceptEncoding, chosen === "br" || chosen === "gzip" ? chosen : null);
+  let coding = codingByHeader.get(acceptEncoding);
+  if (coding === undefined) {
+    const chosen = preferred(acceptEncoding, "accept-encoding", "encoding", CODINGS_BY_PREFERENCE);
+    coding = chosen === "br" || chosen === "gzip" ? chosen : "identity";
+    codingByHeader.set(acceptEncoding, coding);
+  }
+  return coding === "identity" ? null : coding;
 }
 
 /**
@@ -59,10 +58,13 @@ export function chooseRepresentation(search: string, accept: string | null): Rep
     }
   }
   if (accept === null) return "json";
-  const known = representationByHeader.get(accept);
-  if (known !== undefined) return known;
-  const chosen = preferred(accept, "accept", "mediaType", MEDIA_TYPES_BY_PREFERENCE);
-  return remember(representationByHeader, accept, chosen === CSV_MEDIA_TYPE ? "csv" : "json");
+  let representation = representationByHeader.get(accept);
+  if (representation === undefined) {
+    const chosen = preferred(accept, "accept", "mediaType", MEDIA_TYPES_BY_PREFERENCE);
+    representation = chosen === CSV_MEDIA_TYPE ? "csv" : "json";
+    representationByHeader.set(accept, representation);
+  }
+  return representation;
 }
 
 /**

@@ -4,10 +4,9 @@ import type { Histogram, MetricObjectWithValues, MetricValueWithName, Registry }
  * The per-request duration histogram, kept in plain numbers and handed to prom-client's registry at scrape time.
  *
  * prom-client's own Histogram validates and hashes the label set and keys its buckets by number-as-text on every
- * observation: 2.4 µs of the 13 µs the request pipeline spent on a kept weather answer (`perf record` under load).
- * Here an observation is two map lookups, a scan of the bounds and three additions; the exposition is the same as the
- * Histogram's (test/unit/request-durations.test.ts compares the two), and the registry formats it like any other
- * metric.
+ * observation, a measurable part of a kept answer's cost (docs/performance.md). Here an observation is two map lookups,
+ * a scan of the bounds and three additions; the exposition is the same as the Histogram's
+ * (test/unit/request-durations.test.ts compares the two), and the registry formats it like any other metric.
  */
 export class RequestDurations {
   readonly type = "histogram";

@@ -8,7 +8,7 @@ import { attributionRecord } from "../http/attribution-records.ts";
 import { foldPlaceName } from "./place-names.ts";
 
 /** One place as the places route serves it (schemas/responses/weather.ts `placesSchema`). */
-export interface PlaceRecord {
+interface PlaceRecord {
   name: string;
   countryCode: string;
   /** The GeoNames admin1 code (a US state abbreviation, elsewhere often a number); null when GeoNames has none. */

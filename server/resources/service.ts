@@ -14,7 +14,7 @@ export function serviceHandlers(
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
   // The description differs only by whether the index is served: both forms serialised once each, so that a URL the
-  // answer cache does not hold (any other query string) costs no building or serialising of 245 KB.
+  // answer cache does not hold (any other query string) costs no building or serialising of the large document.
   const openApiBodies = new Map<boolean, SerialisedData>();
   const openApiBody = (durableStorage: boolean) => {
     let body = openApiBodies.get(durableStorage);

@@ -1,6 +1,6 @@
 /**
  * An instant as ISO 8601 UTC text, remembered for the last millisecond asked: a busy server stamps many responses and
- * log lines within one millisecond, and formatting a date costs about a microsecond each time.
+ * log lines within one millisecond, and formatting a date each time costs (docs/performance.md).
  */
 let lastInstant = Number.NaN;
 let lastText = "";

@@ -13,7 +13,7 @@ export type UpstreamCallRecorder = (outcome: UpstreamOutcome) => void;
  * What went wrong underneath, for operators: the first system or undici code in the error's cause chain (ECONNREFUSED,
  * ENOTFOUND for DNS, ECONNRESET, CERT_HAS_EXPIRED and other TLS codes, UND_ERR_CONNECT_TIMEOUT …), else its name.
  */
-export function causeOf(error: unknown): string {
+function causeOf(error: unknown): string {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     const code = (current as NodeJS.ErrnoException).code;
     if (typeof code === "string" && code !== "") return code;

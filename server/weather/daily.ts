@@ -3,7 +3,7 @@ import { DateTime } from "luxon";
 import { isKnownZone } from "../time/zone-clock.ts";
 import type { Condition, DailyRecord, DailyTransformation, ForecastWindow, WeatherPayload } from "./model.ts";
 
-export const DAILY_TRANSFORMATIONS: readonly DailyTransformation[] = ["AGGREGATION", "SYMBOL_MAPPING"];
+const DAILY_TRANSFORMATIONS: readonly DailyTransformation[] = ["AGGREGATION", "SYMBOL_MAPPING"];
 
 const HOUR_MS = 3_600_000;
 
@@ -134,8 +134,8 @@ function toSpan(window: ForecastWindow): Span {
 }
 
 /**
- * The payload's times are the one UTC spelling the service emits (met-instants.ts), which the platform reads exactly:
- * read by luxon, the ~220 of a payload were most of a forecast's first rendering (3-4 ms a zone).
+ * The payload's times are the one UTC spelling the service emits (met-instants.ts), which the platform reads exactly
+ * and much faster than luxon (docs/performance.md).
  */
 function epochMillis(utcIso: string): number {
   return Date.parse(utcIso);

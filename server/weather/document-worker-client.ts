@@ -23,11 +23,11 @@ export interface DocumentWorker {
 }
 
 /**
- * Bounds on the worker's heap for a ceiling on MET's bodies. One document is read at a time: MET's are about 50 KB of
- * JSON, and one of 4.9 MB (4,872 time steps) was read and packed within 48 MB, so the old generation gets 10 MB per MB
- * of the ceiling, at least 48. A worker that runs out stops with its requests failed; the next request starts another.
+ * Bounds on the worker's heap for a ceiling on MET's bodies, one document read at a time: the old generation gets
+ * 10 MB per MB of the ceiling, at least 48, as measured on a large document (docs/performance.md). A worker that runs
+ * out stops with its requests failed; the next request starts another.
  */
-export function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
+function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
   return {
     maxOldGenerationSizeMb: Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10),
     maxYoungGenerationSizeMb: 2,
@@ -38,11 +38,11 @@ export function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
 const WORKER_GRACE_MS = 5_000;
 
 /**
- * How long the worker stays without a request before it stops. A running worker holds 40-60 MB (its heap, the
- * garbage of the documents it read, its allocator arena); a quiet minute gives the memory back. Starting a fresh one
- * costs the next request about 0.25 s (importing undici alone takes 0.15 s), so a trickle of misses keeps it running.
+ * How long the worker stays without a request before it stops: a quiet minute gives back the memory a running worker
+ * holds (its heap, the garbage of the documents it read, its allocator arena), while a trickle of misses, each of
+ * which would pay a fresh worker's start (docs/performance.md), keeps it running.
  */
-export const DEFAULT_WORKER_IDLE_MS = 60_000;
+const DEFAULT_WORKER_IDLE_MS = 60_000;
 
 interface Pending {
   resolve: (result: LocationResult<PackedPayload>) => void;

@@ -34,7 +34,7 @@ export function parseLocation(query: URLSearchParams, decimals: number, errorCod
 }
 
 /** The `tz` value that asks for the zone of the point itself (Open-Meteo's `timezone=auto`); matched case-insensitively. */
-export const AUTO_ZONE = "auto";
+const AUTO_ZONE = "auto";
 
 /**
  * The zone a forecast's days are assembled in: for `tz=auto` the zone of the served (rounded) point, so every request

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { DateTime } from "luxon";
 
 /** A time MET wrote, read: its instant and the one UTC spelling the service emits for it. */
@@ -7,23 +8,19 @@ export interface MetInstant {
 }
 
 /**
- * MET's times, each text read by luxon once. A document is checked and then normalised, and both read every step's
- * time (normalising up to three times a step), while the documents of one model run share the same ninety or so
- * times: read afresh each time, luxon was about a fifth of the document worker's time. Forgotten wholesale past the
- * bound, which holds a few hours of steps.
+ * MET's times, each text read by luxon once: a document's every step time is read up to four times (checked, then
+ * normalised) and one model run's documents share the same ninety or so times: read afresh, luxon took much of the
+ * worker's time (docs/performance.md). The bound holds a few hours of steps; texts luxon cannot read are not kept.
  */
-const MAX_REMEMBERED = 4096;
-const remembered = new Map<string, MetInstant | null>();
+const remembered = new LRUCache<string, MetInstant>({ max: 4096 });
 
 /** Null when the text is no ISO 8601 time luxon can read. */
 export function readMetInstant(text: string): MetInstant | null {
   let instant = remembered.get(text);
   if (instant === undefined) {
     const parsed = DateTime.fromISO(text, { zone: "utc" });
-    instant = parsed.isValid
-      ? { epochMs: parsed.toMillis(), utcIso: parsed.toISO({ suppressMilliseconds: true }) }
-      : null;
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    if (!parsed.isValid) return null;
+    instant = { epochMs: parsed.toMillis(), utcIso: parsed.toISO({ suppressMilliseconds: true }) };
     remembered.set(text, instant);
   }
   return instant;

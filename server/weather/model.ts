@@ -36,7 +36,7 @@ export const CONDITION_CODES = [
 ] as const;
 export type ConditionCode = (typeof CONDITION_CODES)[number];
 
-export const DAY_PARTS = ["DAY", "NIGHT", "POLAR_TWILIGHT"] as const;
+const DAY_PARTS = ["DAY", "NIGHT", "POLAR_TWILIGHT"] as const;
 export type DayPart = (typeof DAY_PARTS)[number];
 
 export interface Condition {

@@ -2,7 +2,7 @@ import { WeatherUpstreamError } from "./upstream-error.ts";
 import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 
 /** Longest a request waits for an upstream slot before it is answered from what the cache holds, or refused. */
-export const DEFAULT_MAX_WAIT_MS = 3000;
+const DEFAULT_MAX_WAIT_MS = 3000;
 
 /** How often a caller looks again while every slot is held by a request still running. */
 const RUNNING_POLL_MS = 25;

@@ -6,10 +6,9 @@ import { MET_ATTRIBUTION, MET_SOURCE, STANDIN_ATTRIBUTION, STANDIN_SOURCE } from
 /**
  * A normalised payload as the cache keeps it: its JSON text deflated, in two parts one after the other in one
  * allocation. The head (the point, the model run and the current record) comes first, so the current routes inflate
- * and parse about a kilobyte of text rather than the whole forecast (some 22 KB: inflating it, parsing it and rebuilding
- * its rows took 0.8 ms, most of a cold current request's time on the serving thread). The series follow, each as
- * columns. A point then weighs about 2.2 KB instead of the 45 KB of its text (or more as objects), its bytes are known
- * exactly, and it is inflated when an answer is built from it (the answer cache keeps what is built).
+ * and parse about a kilobyte of text rather than the whole forecast (docs/performance.md, weather documents). The
+ * series follow, each as columns. A point then weighs a small fraction of its text, its bytes are known exactly, and
+ * it is inflated when an answer is built from it (the answer cache keeps what is built).
  */
 export interface StoredPayload {
   packed: Buffer;
@@ -102,9 +101,8 @@ function inflateHead(stored: StoredPayload): Buffer {
 }
 
 /**
- * The payload's series as columns: each field's name once and its values side by side. Deflate finds far more in a
- * run of like values than in rows that interleave every field: a point packs to about 2.4 KB instead of 3.7 (MET's
- * recorded documents and the stand-in's alike), 2.2 KB with the dictionary. Every row of a series is built by one
+ * The payload's series as columns: each field's name once and its values side by side. Deflate finds far more in a run
+ * of like values than in rows that interleave every field (docs/performance.md). Every row of a series is built by one
  * literal (normalise.ts), so the rows have the first row's fields in its order and come back exactly as they were.
  */
 type Columns<Row> = { [Field in keyof Row]: Row[Field][] };
@@ -120,7 +118,7 @@ function toColumns<Row extends object>(rows: Row[]): Columns<Row> {
   return Object.fromEntries(fields.map((field) => [field, rows.map((row) => row[field])])) as Columns<Row>;
 }
 
-/** Rows rebuilt field by field in a plain loop: through `Object.fromEntries`, a point's rows took some 0.6 ms. */
+/** Rows rebuilt field by field in a plain loop, faster than through `Object.fromEntries` (docs/performance.md). */
 function fromColumns<Row extends object>(columns: Columns<Row>): Row[] {
   const fields = Object.keys(columns) as (keyof Row)[];
   const count = fields.length === 0 ? 0 : columns[fields[0]].length;
