@@ -101,20 +101,8 @@ export function readVintagePage(
     `SELECT * FROM vintages WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
     AND coalesce(recorded_at, ?) <= ? ORDER BY reference_period, sequence`,
   ).all(series.slug, page.rows[0], page.rows.at(-1), unknownAt, until) as IndexVintageRow[];
-  const byPeriod = new Map<string, unknown[]>(page.rows.map((period) => [period, []]));
-  for (const row of rows) {
-    byPeriod.get(row.reference_period)?.push({
-      sequence: row.sequence,
-      value: row.value,
-      publicationStatus: row.publication_status,
-      publisherNote: row.note,
-      sourceUpdatedAt: row.source_updated_at,
-      recordedAt: row.recorded_at,
-      runId: row.run_id,
-      provenance: provenanceOf(row),
-      ...derivedPart(row, series),
-    });
-  }
+  const byPeriod = new Map(page.rows.map((period) => [period, [] as ReturnType<typeof vintageView>[]]));
+  for (const row of rows) byPeriod.get(row.reference_period)?.push(vintageView(row, series));
   return {
     periods: [...byPeriod].map(([referencePeriod, vintages]) => ({ referencePeriod, vintages })),
     more: page.more,
@@ -124,4 +112,19 @@ export function readVintagePage(
 export interface PeriodRange {
   from: string | null;
   to: string | null;
+}
+
+/** A vintage as served: its value and status as published, when it was recorded, and its provenance. */
+function vintageView(row: IndexVintageRow, series: Series) {
+  return {
+    sequence: row.sequence,
+    value: row.value,
+    publicationStatus: row.publication_status,
+    publisherNote: row.note,
+    sourceUpdatedAt: row.source_updated_at,
+    recordedAt: row.recorded_at,
+    runId: row.run_id,
+    provenance: provenanceOf(row),
+    ...derivedPart(row, series),
+  };
 }

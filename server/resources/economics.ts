@@ -3,7 +3,7 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
 import { eventPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
-import { credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
+import { type CredentialedEntry, credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
 import { EVENT_SOURCES, readEvents, utcDatesWindow } from "../economics/events-reader.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
@@ -31,10 +31,10 @@ export function economicsHandlers(
    * A page of events (spec events table) in the shape `dataOf` gives them, projected into `tz` always or only when a
    * zone was asked for.
    */
-  const eventsAnswer = (
+  const eventsAnswer = <Data>(
     { query, now }: RouteInput,
     alwaysLocal: boolean,
-    dataOf: (entries: ReturnType<typeof credentialedEntry>[]) => unknown,
+    dataOf: (entries: CredentialedEntry[]) => Data,
   ) => {
     const zone = parseZone(query.get("tz"));
     const range = parseDateRange(query.get("from"), query.get("to"), now, {

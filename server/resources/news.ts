@@ -2,7 +2,7 @@ import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES } from "../../schemas/responses/news-status.ts";
 import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
-import { type NewsAttributionFacts, newsPublishers } from "../economics/attribution.ts";
+import { newsPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { dataStatusChangesAt, dataStatusOf, latestOf, readFeedChecks } from "../economics/freshness.ts";
 import { cursorAfter, decodeCursor, parseLimit, parseZone } from "../http/params.ts";
@@ -49,8 +49,7 @@ export function newsHandlers(
           dataUpdatedAt: readIndex(() => newsUpdatedAt(index.db)),
           dataStatus: dataStatusOf(lastSuccess, now),
           nextCursor: cursorAfter(offset, page.records.length, page.more),
-          // The records are the ones publish-news.ts stored, which carry at least these facts.
-          attributionRecords: newsPublishers(page.records as NewsAttributionFacts[], registrySource()).records(),
+          attributionRecords: newsPublishers(page.records, registrySource()).records(),
         },
         validUntil: Math.min(range.movesAt, dataStatusChangesAt(lastSuccess, now)),
       };
