@@ -10,7 +10,7 @@ import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { cursorAfter, decodeCursor, isGiven, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
-import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
+import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
 import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 /** The list filters of the credentialed events and calendar routes (spec events table). */
@@ -50,7 +50,7 @@ export function economicsHandlers(
     const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents);
     const offset = decodeCursor(query.get("cursor"));
     const index = requireIndex(storage);
-    const page = readIndex(() => readEvents(index.db, filter, offset, limit));
+    const page = withStorageErrors(() => readEvents(index.db, filter, offset, limit));
     const registry = registrySource();
     const entries = page.records.map((record) => credentialedEntry(record, now, localise ? zone : null));
     // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits": the cursor resumes right after

@@ -8,7 +8,7 @@ import { dataStatusChangesAt, dataStatusOf, latestOf, readFeedChecks } from "../
 import { cursorAfter, decodeCursor, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { NEWS_SERIES, newsUpdatedAt, publishedWindow, readNews } from "../news/news-reader.ts";
-import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
+import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
 import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 const max = LIST_SIZES.publicFilter;
@@ -40,13 +40,13 @@ export function newsHandlers(
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicNews);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);
-      const page = readIndex(() => readNews(index.db, filter, offset, limit));
-      const feeds = readIndex(() => readFeedChecks(index.db, NEWS_FEEDS));
+      const page = withStorageErrors(() => readNews(index.db, filter, offset, limit));
+      const feeds = withStorageErrors(() => readFeedChecks(index.db, NEWS_FEEDS));
       const lastSuccess = latestOf(feeds.map((feed) => feed.lastSuccessAt));
       return {
         data: { events: page.records },
         meta: {
-          dataUpdatedAt: readIndex(() => newsUpdatedAt(index.db)),
+          dataUpdatedAt: withStorageErrors(() => newsUpdatedAt(index.db)),
           dataStatus: dataStatusOf(lastSuccess, now),
           nextCursor: cursorAfter(offset, page.records.length, page.more),
           attributionRecords: newsPublishers(page.records, registrySource()).records(),

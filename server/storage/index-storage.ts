@@ -26,7 +26,7 @@ export function createIndexStorage(dataDir: string, bound: boolean): IndexStorag
     db,
     facts: publicationFacts(db),
   }));
-  return { bound, current, ready: () => current()?.facts.lastIngestedAt != null };
+  return { bound, current, ready: () => isPublished(current()) };
 }
 
 export function publicationFacts(db: Database.Database): PublicationFacts {
@@ -38,15 +38,20 @@ export function publicationFacts(db: Database.Database): PublicationFacts {
 /** The published index for one request, or the contract's 503 when there is none (never an empty 200). */
 export function requireIndex(storage: IndexStorage): OpenIndex {
   const index = storage.current();
-  if (!index?.facts.lastIngestedAt) throw new ApiError("SERVICE_UNAVAILABLE");
+  if (!isPublished(index)) throw new ApiError("SERVICE_UNAVAILABLE");
   return index;
+}
+
+/** An index is published once a completed ingestion has recorded when it ran. */
+function isPublished(index: OpenIndex | null): index is OpenIndex {
+  return index?.facts.lastIngestedAt != null;
 }
 
 /**
  * A read that fails on a present index (a damaged file, an index an older version published) is STORAGE_UNAVAILABLE,
  * not INTERNAL; what failed goes with it as its cause, for the operator's log.
  */
-export function readIndex<T>(read: () => T): T {
+export function withStorageErrors<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
