@@ -1,5 +1,5 @@
 import type { IngestionLauncher } from "../schemas/ingestion-runs.ts";
-import { type Clock, type ServiceConfig, systemClock } from "./config.ts";
+import type { Clock, ServiceConfig } from "./config.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import type { Generation } from "./http/route-table.ts";
 import type { Logger } from "./observability/logger.ts";
@@ -17,14 +17,16 @@ import { registryHandlers } from "./resources/registry.ts";
 import { serviceHandlers } from "./resources/service.ts";
 import { statusHandlers } from "./resources/status.ts";
 import { weatherHandlers } from "./resources/weather.ts";
-import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
+import type { IndexStorage } from "./storage/index-storage.ts";
 import type { WeatherCache } from "./weather/cache.ts";
-import { createMetWeatherCache } from "./weather/met-weather-cache.ts";
+import { createMetWeatherSource } from "./weather/met-weather-source.ts";
 import type { StoredPayload } from "./weather/stored-payload.ts";
 
 export interface HandlerDependencies {
   config: ServiceConfig;
-  clock?: Clock;
+  clock: Clock;
+  /** The published index, read by the storage-backed routes. */
+  storage: IndexStorage;
   /** The live weather source; built from `config.weather` when absent, none when weather is disabled. */
   weather?: WeatherCache<StoredPayload> | null;
   /** Where the weather source reports failed provider requests. */
@@ -42,8 +44,6 @@ export interface RouteHandlers {
    * the identities of that data now, under which the pipeline keeps their answers (server/http/answer-cache.ts).
    */
   generations: Record<string, () => Generation>;
-  storage: IndexStorage;
-  clock: Clock;
 }
 
 /**
@@ -51,14 +51,12 @@ export interface RouteHandlers {
  * The server binds them to paths; `service query` calls them directly.
  */
 export function createRouteHandlers(dependencies: HandlerDependencies): RouteHandlers {
-  const { config } = dependencies;
-  const clock = dependencies.clock ?? systemClock;
-  const storage = createIndexStorage(config.dataDir, config.storageEnabled);
+  const { config, clock, storage } = dependencies;
   const weather =
     dependencies.weather !== undefined
       ? dependencies.weather
       : config.weather.enabled
-        ? createMetWeatherCache(config.weather, () => clock.now(), {
+        ? createMetWeatherSource(config.weather, () => clock.now(), {
             logger: dependencies.logger,
             metrics: dependencies.metrics,
           })
@@ -90,5 +88,5 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     ...["public.economics.observations", "public.news.events", "public.status"],
   ])
     generations[name] = storedGeneration;
-  return { handlers, generations, storage, clock };
+  return { handlers, generations };
 }

@@ -2,6 +2,7 @@ import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { ApiError } from "../http/api-error.ts";
 import { cursorAfter, decodeCursor, givenValue, parseEnum, parseLimit } from "../http/params.ts";
+import type { RouteResult } from "../http/route-handler.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
 import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
@@ -26,8 +27,9 @@ export function seriesObservationsAnswer(
   slug: string,
   query: URLSearchParams,
   now: number,
-  credentialed: boolean,
-) {
+  { access }: { access: "PUBLIC" | "ECOSYSTEM_INTERNAL" },
+): RouteResult {
+  const credentialed = access === "ECOSYSTEM_INTERNAL";
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
   const asOf = credentialed ? parseAsOf(query.get("asOf")) : null;

@@ -78,6 +78,8 @@ export function economicsHandlers(
       })),
 
     "v1.economics.seriesObservations": ({ query, params, now }) =>
-      seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, true),
+      seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, {
+        access: "ECOSYSTEM_INTERNAL",
+      }),
   };
 }

@@ -115,7 +115,7 @@ export function publicEconomicsHandlers(
     "public.economics.observations": ({ query, now }) => {
       const slug = givenValue(query.get("series"));
       if (slug === null) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      return seriesObservationsAnswer(storage, registry(), slug, query, now, false);
+      return seriesObservationsAnswer(storage, registry(), slug, query, now, { access: "PUBLIC" });
     },
   };
 }
