@@ -1,4 +1,6 @@
 import type { IngestionLauncher } from "../schemas/ingestion-runs.ts";
+import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
+import type { RouteSpec } from "../schemas/routes/route-spec.ts";
 import type { Clock, ServiceConfig } from "./config.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import type { Generation } from "./http/route-table.ts";
@@ -40,8 +42,8 @@ export interface HandlerDependencies {
 export interface RouteHandlers {
   handlers: Record<string, RouteHandler>;
   /**
-   * For the routes whose answers depend only on the published index and registry, the parameters and the clock:
-   * the identities of that data now, under which the pipeline keeps their answers (server/http/answer-cache.ts).
+   * For the routes whose answers depend only on the published data they read (RouteSpec.reads), the parameters and
+   * the clock: the identities of that data now, under which the pipeline keeps their answers (http/answer-cache.ts).
    */
   generations: Record<string, () => Generation>;
 }
@@ -77,16 +79,11 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     ...newsHandlers(storage, registry),
     ...statusHandlers(storage, weather),
   };
-  const registryGeneration = () => [registry()] as const;
-  const storedGeneration = () => [storage.current(), registry()] as const;
+  const generationOf: Record<NonNullable<RouteSpec["reads"]>, () => Generation> = {
+    registry: () => [registry()],
+    "index-and-registry": () => [storage.current(), registry()],
+  };
   const generations: Record<string, () => Generation> = {};
-  for (const name of ["v1.economics.indicators", "v1.economics.indicator", "v1.economics.series"])
-    generations[name] = registryGeneration;
-  for (const name of [
-    ...["v1.economics.events", "v1.economics.calendar", "v1.economics.seriesObservations", "v1.openapi"],
-    ...["public.economics.calendar", "public.economics.calendarFeed", "public.economics.releases"],
-    ...["public.economics.observations", "public.news.events", "public.status"],
-  ])
-    generations[name] = storedGeneration;
+  for (const spec of ALL_ROUTES) if (spec.reads) generations[spec.name] = generationOf[spec.reads];
   return { handlers, generations };
 }
