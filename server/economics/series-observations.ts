@@ -58,9 +58,9 @@ export function seriesObservationsAnswer(
     const page = withStorageErrors(() => readVintagePage(index.db, series, range, asOf, offset, limit));
     // Every vintage of a page of periods can pass the response ceiling: the page is then cut to fit (meta.truncated,
     // spec "Limits"), its cursor resuming after the last period served.
-    const keep = (n: number) =>
+    const firstItems = (n: number) =>
       answer({ asOf, periods: page.periods.slice(0, n) }, n, n < page.periods.length || page.more);
-    return { ...keep(page.periods.length), cut: { count: page.periods.length, keep } };
+    return { ...firstItems(page.periods.length), cut: { count: page.periods.length, firstItems } };
   }
   if (asOf !== null) {
     const page = withStorageErrors(() => readAsOfPage(index.db, series, range, asOf, offset, limit));

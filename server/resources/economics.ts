@@ -55,7 +55,7 @@ export function economicsHandlers(
     const entries = page.records.map((record) => credentialedEntry(record, now, localise ? zone : null));
     // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits": the cursor resumes right after
     // the last event served, and the attribution names the publishers of those events only.
-    const keep = (n: number) => ({
+    const firstItems = (n: number) => ({
       data: dataOf(entries.slice(0, n)),
       meta: {
         ...credentialedFreshnessMeta(index.facts),
@@ -64,7 +64,7 @@ export function economicsHandlers(
       },
     });
     const validUntil = Math.min(range.movesAt, statesValidUntil(page.records, now));
-    return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
+    return { ...firstItems(entries.length), cut: { count: entries.length, firstItems }, validUntil };
   };
 
   return {

@@ -51,7 +51,7 @@ export function publicEconomicsHandlers(
       const sourceChecks = withStorageErrors(() => readSourceChecks(index.db));
       const built = registrySource();
       // A page over the response ceiling is cut to fit (meta.truncated); the cursor resumes after the last event served.
-      const keep = (n: number) => ({
+      const firstItems = (n: number) => ({
         data: {
           days: groupByDay(events.slice(0, n), (event) =>
             "local" in event ? event.local.date : event.scheduledDate,
@@ -69,7 +69,7 @@ export function publicEconomicsHandlers(
         statesValidUntil(page.records, now),
         dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
       );
-      return { ...keep(events.length), cut: { count: events.length, keep }, validUntil };
+      return { ...firstItems(events.length), cut: { count: events.length, firstItems }, validUntil };
     },
 
     "public.economics.calendarFeed": ({ query, now }) => {
