@@ -1,6 +1,5 @@
 import type { IngestionLauncher } from "../schemas/ingestion-runs.ts";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
-import type { RouteSpec } from "../schemas/routes/route-spec.ts";
 import type { Clock, ServiceConfig } from "./config.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import type { Generation } from "./http/route-table.ts";
@@ -79,10 +78,7 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     ...newsHandlers(storage, registry),
     ...statusHandlers(storage, weather),
   };
-  const generationOf: Record<NonNullable<RouteSpec["reads"]>, () => Generation> = {
-    registry: () => [registry()],
-    "index-and-registry": () => [storage.current(), registry()],
-  };
+  const generationOf = { registry: () => [registry()], "index-and-registry": () => [storage.current(), registry()] };
   const generations: Record<string, () => Generation> = {};
   for (const spec of ALL_ROUTES) if (spec.reads) generations[spec.name] = generationOf[spec.reads];
   return { handlers, generations };

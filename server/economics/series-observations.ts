@@ -41,9 +41,8 @@ export function seriesObservationsAnswer(
   );
   const offset = decodeCursor(query.get("cursor"));
   const index = requireIndex(storage);
-  if (!withStorageErrors(() => hasObservations(index.db, series.slug))) {
+  if (!withStorageErrors(() => hasObservations(index.db, series.slug)))
     throw new ApiError("SERVICE_UNAVAILABLE", "Nothing has been ingested for this series yet.");
-  }
   const range = { from: givenValue(query.get("from")), to: givenValue(query.get("to")) };
   const answer = (data: Record<string, unknown>, served: number, more: boolean) => ({
     data: { series: seriesView(series), ...data },

@@ -16,6 +16,8 @@ const LAST_PERIOD = "\uffff";
 /** Sorts after every instant: a vintage of unknown recording time compares as recorded after any `asOf`. */
 const UNKNOWN_AFTER_EVERY_INSTANT = "\uffff\uffff";
 
+type AsOfRow = IndexVintageRow & { previous_value: string | null; stated_updated_at: string | null };
+
 /**
  * One page of periods as they stood at `asOf`: each period's newest vintage recorded by then, with its revision
  * facts as they were then (how many vintages preceded it, and the value it replaced). Periods first recorded later
@@ -42,16 +44,7 @@ export function readAsOfPage(
       AND NOT EXISTS (SELECT 1 FROM vintages later WHERE later.series_slug = v.series_slug
         AND later.reference_period = v.reference_period AND later.sequence > v.sequence AND later.recorded_at <= ?)
     ORDER BY v.reference_period LIMIT ? OFFSET ?`,
-  ).all(
-    asOf,
-    series.slug,
-    range.from ?? "",
-    range.to ?? LAST_PERIOD,
-    asOf,
-    asOf,
-    limit + 1,
-    offset,
-  ) as (IndexVintageRow & { previous_value: string | null; stated_updated_at: string | null })[];
+  ).all(asOf, series.slug, range.from ?? "", range.to ?? LAST_PERIOD, asOf, asOf, limit + 1, offset) as AsOfRow[];
   const page = splitPage(rows, limit);
   return {
     observations: page.rows.map((row) => ({
@@ -115,16 +108,14 @@ export interface PeriodRange {
 }
 
 /** A vintage as served: its value and status as published, when it was recorded, and its provenance. */
-function vintageView(row: IndexVintageRow, series: Series) {
-  return {
-    sequence: row.sequence,
-    value: row.value,
-    publicationStatus: row.publication_status,
-    publisherNote: row.note,
-    sourceUpdatedAt: row.source_updated_at,
-    recordedAt: row.recorded_at,
-    runId: row.run_id,
-    provenance: provenanceOf(row),
-    ...derivedPart(row, series),
-  };
-}
+const vintageView = (row: IndexVintageRow, series: Series) => ({
+  sequence: row.sequence,
+  value: row.value,
+  publicationStatus: row.publication_status,
+  publisherNote: row.note,
+  sourceUpdatedAt: row.source_updated_at,
+  recordedAt: row.recorded_at,
+  runId: row.run_id,
+  provenance: provenanceOf(row),
+  ...derivedPart(row, series),
+});

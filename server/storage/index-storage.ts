@@ -19,6 +19,9 @@ export interface IndexStorage {
   ready(): boolean;
 }
 
+/** An index is published once a completed ingestion has recorded when it ran. */
+const isPublished = (index: OpenIndex | null): index is OpenIndex => index?.facts.lastIngestedAt != null;
+
 /** The index the CLI publishes; an unreadable one counts as absent, so storage-backed routes answer 503, never half an answer. */
 export function createIndexStorage(dataDir: string, bound: boolean): IndexStorage {
   if (!bound) return { bound, current: () => null, ready: () => false };
@@ -40,11 +43,6 @@ export function requireIndex(storage: IndexStorage): OpenIndex {
   const index = storage.current();
   if (!isPublished(index)) throw new ApiError("SERVICE_UNAVAILABLE");
   return index;
-}
-
-/** An index is published once a completed ingestion has recorded when it ran. */
-function isPublished(index: OpenIndex | null): index is OpenIndex {
-  return index?.facts.lastIngestedAt != null;
 }
 
 /**
