@@ -23,7 +23,7 @@ const client: MetClient = {
 };
 const cache = createWeatherCache({
   client,
-  // What the document worker does, then the serving thread (met-weather-cache.ts).
+  // What the document worker does, then the serving thread (met-weather-source.ts).
   parse: (body) => storePayload(packPayload(normaliseMetDocument(parseMetDocument(body)))),
   sizeOf: storedPayloadBytes,
   now: Date.now,

@@ -15,6 +15,22 @@ export interface ValueProvenance {
   document: { sha256: string; fetchedAt: string | null } | null;
 }
 
+/** An input of a derived value as served (`derived.inputs[]`). */
+export interface DerivedInput {
+  /** The publisher's identifier of the input series (`CUUR0000SA0`, `FM.B.U2.EUR.4F.KR.DFR.LEV`). */
+  sourceSeriesId: string;
+  /** The input period, as one of our codes (a date of change is given as its month; `sourcePeriod` keeps the date). */
+  referencePeriod: string;
+  /** The publisher's own period, where it is not one of our codes (the ECB's date of change). */
+  sourcePeriod?: string;
+  value: string | null;
+  /** The publisher's status of the input value, as written. */
+  publicationStatus: string | null;
+  /** The input's vintage (its sequence in the ledger): which publication of the input was used. */
+  vintage: number;
+  document: { sha256: string; fetchedAt: string | null } | null;
+}
+
 export interface ProvenanceColumns {
   source: string | null;
   adapter: string | null;

@@ -1,5 +1,6 @@
 import type { H3 } from "h3";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
+import { type Clock, systemClock } from "./config.ts";
 import { createAnswerCache } from "./http/answer-cache.ts";
 import { createCompressor } from "./http/compression.ts";
 import { createH3App } from "./http/h3-handler.ts";
@@ -9,6 +10,7 @@ import { createKeyLookup } from "./keys/key-file.ts";
 import { createLogger } from "./observability/logger.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { createRouteHandlers, type HandlerDependencies } from "./route-handlers.ts";
+import { createIndexStorage } from "./storage/index-storage.ts";
 
 /** The service as its server needs it: the pipeline every transport answers through, and the h3 app around it. */
 export interface ServiceApp {
@@ -16,14 +18,19 @@ export interface ServiceApp {
   h3: H3;
 }
 
+/** What the app is built from: its handlers' dependencies less the index storage it opens; the clock is optional. */
+export type AppDependencies = Omit<HandlerDependencies, "clock" | "storage"> & { clock?: Clock };
+
 /** Builds the app from its dependencies; nothing here reads the process environment. */
-export function createApp(dependencies: HandlerDependencies): ServiceApp {
+export function createApp(dependencies: AppDependencies): ServiceApp {
   const { config } = dependencies;
+  const clock = dependencies.clock ?? systemClock;
+  const storage = createIndexStorage(config.dataDir, config.storageEnabled);
   // The structured log; one at `info` on stderr when the caller gives none.
   const logger = dependencies.logger ?? createLogger("info");
   // The app's own metrics, unless the caller keeps them to serve them elsewhere too (SERVICE_METRICS_PORT).
   const metrics = dependencies.metrics ?? createMetrics();
-  const { handlers, generations, storage, clock } = createRouteHandlers({ ...dependencies, logger, metrics });
+  const { handlers, generations } = createRouteHandlers({ ...dependencies, clock, storage, logger, metrics });
   metrics.observePublishedData({ storage, dataDir: config.dataDir, now: () => clock.now() });
   const answers = createAnswerCache(config.answerCacheBytes);
   const compressor = createCompressor(config.compressedHeadBytes);

@@ -1,5 +1,6 @@
 import type { IngestionLauncher } from "../schemas/ingestion-runs.ts";
-import { type Clock, type ServiceConfig, systemClock } from "./config.ts";
+import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
+import type { Clock, ServiceConfig } from "./config.ts";
 import type { RouteHandler } from "./http/route-handler.ts";
 import type { Generation } from "./http/route-table.ts";
 import type { Logger } from "./observability/logger.ts";
@@ -17,14 +18,16 @@ import { registryHandlers } from "./resources/registry.ts";
 import { serviceHandlers } from "./resources/service.ts";
 import { statusHandlers } from "./resources/status.ts";
 import { weatherHandlers } from "./resources/weather.ts";
-import { createIndexStorage, type IndexStorage } from "./storage/index-storage.ts";
+import type { IndexStorage } from "./storage/index-storage.ts";
 import type { WeatherCache } from "./weather/cache.ts";
-import { createMetWeatherCache } from "./weather/met-weather-cache.ts";
+import { createMetWeatherSource } from "./weather/met-weather-source.ts";
 import type { StoredPayload } from "./weather/stored-payload.ts";
 
 export interface HandlerDependencies {
   config: ServiceConfig;
-  clock?: Clock;
+  clock: Clock;
+  /** The published index, read by the storage-backed routes. */
+  storage: IndexStorage;
   /** The live weather source; built from `config.weather` when absent, none when weather is disabled. */
   weather?: WeatherCache<StoredPayload> | null;
   /** Where the weather source reports failed provider requests. */
@@ -38,12 +41,10 @@ export interface HandlerDependencies {
 export interface RouteHandlers {
   handlers: Record<string, RouteHandler>;
   /**
-   * For the routes whose answers depend only on the published index and registry, the parameters and the clock:
-   * the identities of that data now, under which the pipeline keeps their answers (server/http/answer-cache.ts).
+   * For the routes whose answers depend only on the published data they read (RouteSpec.reads), the parameters and
+   * the clock: the identities of that data now, under which the pipeline keeps their answers (http/answer-cache.ts).
    */
   generations: Record<string, () => Generation>;
-  storage: IndexStorage;
-  clock: Clock;
 }
 
 /**
@@ -51,14 +52,12 @@ export interface RouteHandlers {
  * The server binds them to paths; `service query` calls them directly.
  */
 export function createRouteHandlers(dependencies: HandlerDependencies): RouteHandlers {
-  const { config } = dependencies;
-  const clock = dependencies.clock ?? systemClock;
-  const storage = createIndexStorage(config.dataDir, config.storageEnabled);
+  const { config, clock, storage } = dependencies;
   const weather =
     dependencies.weather !== undefined
       ? dependencies.weather
       : config.weather.enabled
-        ? createMetWeatherCache(config.weather, () => clock.now(), {
+        ? createMetWeatherSource(config.weather, () => clock.now(), {
             logger: dependencies.logger,
             metrics: dependencies.metrics,
           })
@@ -79,16 +78,8 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     ...newsHandlers(storage, registry),
     ...statusHandlers(storage, weather),
   };
-  const registryGeneration = () => [registry()] as const;
-  const storedGeneration = () => [storage.current(), registry()] as const;
+  const generationOf = { registry: () => [registry()], "index-and-registry": () => [storage.current(), registry()] };
   const generations: Record<string, () => Generation> = {};
-  for (const name of ["v1.economics.indicators", "v1.economics.indicator", "v1.economics.series"])
-    generations[name] = registryGeneration;
-  for (const name of [
-    ...["v1.economics.events", "v1.economics.calendar", "v1.economics.seriesObservations", "v1.openapi"],
-    ...["public.economics.calendar", "public.economics.calendarFeed", "public.economics.releases"],
-    ...["public.economics.observations", "public.news.events", "public.status"],
-  ])
-    generations[name] = storedGeneration;
-  return { handlers, generations, storage, clock };
+  for (const spec of ALL_ROUTES) if (spec.reads) generations[spec.name] = generationOf[spec.reads];
+  return { handlers, generations };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Command, Option } from "commander";
 import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
+import { systemClock } from "../../server/config.ts";
 import { ApiError } from "../../server/http/api-error.ts";
 import type { RouteResult } from "../../server/http/route-handler.ts";
 import { serviceConfigFrom } from "../config.ts";
@@ -115,7 +116,10 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
           else if (typeof value === "string") parameters.set(parameter.name, value);
         }
         const { createRouteHandlers } = await import("../../server/route-handlers.ts");
-        const { handlers, clock } = createRouteHandlers({ config, weather: null });
+        const { createIndexStorage } = await import("../../server/storage/index-storage.ts");
+        const clock = systemClock;
+        const storage = createIndexStorage(config.dataDir, config.storageEnabled);
+        const { handlers } = createRouteHandlers({ config, clock, storage, weather: null });
         try {
           // The past route names its series in the path.
           const slug = parameters.get("series");

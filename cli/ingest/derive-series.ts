@@ -3,6 +3,7 @@ import { DateTime } from "luxon";
 import { leastFinalStatus } from "../../schemas/publication-status.ts";
 import { periodBefore } from "../../schemas/reference-periods.ts";
 import type { DerivedSeriesRule } from "../../schemas/registry.ts";
+import type { DerivedInput } from "../../schemas/value-provenance.ts";
 import type { Publisher, ValueTransformation } from "../../schemas/vocabularies.ts";
 import { lastTargetBusinessDay } from "./target-business-days.ts";
 
@@ -16,22 +17,6 @@ export interface InputVintage {
   sequence: number;
   documentSha256: string | null;
   documentFetchedAt: string | null;
-}
-
-/** An input of a derived value as served (`derived.inputs[]`). */
-export interface DerivedInput {
-  /** The publisher's identifier of the input series (`CUUR0000SA0`, `FM.B.U2.EUR.4F.KR.DFR.LEV`). */
-  sourceSeriesId: string;
-  /** The input period, as one of our codes (a date of change is given as its month; `sourcePeriod` keeps the date). */
-  referencePeriod: string;
-  /** The publisher's own period, where it is not one of our codes (the ECB's date of change). */
-  sourcePeriod?: string;
-  value: string | null;
-  /** The publisher's status of the input value, as written. */
-  publicationStatus: string | null;
-  /** The input's vintage (its sequence in the ledger): which publication of the input was used. */
-  vintage: number;
-  document: { sha256: string; fetchedAt: string | null } | null;
 }
 
 export interface DerivedValue {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
+import type { NewsRecord } from "../../schemas/news-record.ts";
 import type { Registry } from "../../schemas/registry.ts";
 import { announcementStore } from "./announcement-store.ts";
 import type { AnnouncementLinks } from "./link-announcement.ts";
@@ -22,7 +23,7 @@ interface NewsRow {
   linkStatus: string;
   releaseSlug: string | null;
   contentChangedAt: string;
-  record: Record<string, unknown>;
+  record: NewsRecord;
   series: string[];
 }
 

@@ -85,6 +85,7 @@ const credentialedEconomics = {
   access: "ECOSYSTEM_INTERNAL",
   scope: "economics:read",
   requiresDurableStorage: true,
+  reads: "index-and-registry",
   publicCacheSeconds: null,
   errorCodes: storageCodes,
 } as const;

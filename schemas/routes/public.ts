@@ -21,6 +21,7 @@ const publicStorage = {
   access: "PUBLIC",
   scope: null,
   requiresDurableStorage: true,
+  reads: "index-and-registry",
   errorCodes: publicCodes,
   ignoredParameters: [],
 } as const;

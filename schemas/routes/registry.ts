@@ -22,6 +22,7 @@ const registry = {
   access: "PUBLIC",
   scope: null,
   requiresDurableStorage: false,
+  reads: "registry",
   publicCacheSeconds: PUBLIC_CACHE_SECONDS.registry,
   metaFields: [],
 } as const;

@@ -30,6 +30,11 @@ export interface RouteSpec {
   access: RouteAccess;
   scope: Scope | null;
   requiresDurableStorage: boolean;
+  /**
+   * The published data the answer is built from, besides its parameters and the clock: the pipeline keeps an answer
+   * that states `validUntil` for as long as that data is the same (server/http/answer-cache.ts). Absent: none.
+   */
+  reads?: "registry" | "index-and-registry";
   /** `Cache-Control: public, max-age=N` and a weak ETag when set. */
   publicCacheSeconds: number | null;
   errorCodes: readonly ErrorCode[];

@@ -72,6 +72,7 @@ export const serviceRoutes: RouteSpec[] = [
     access: "PUBLIC",
     scope: null,
     requiresDurableStorage: false,
+    reads: "index-and-registry",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.openapi,
     errorCodes: [...COMMON_ERROR_CODES],
     ignoredParameters: [],

@@ -62,6 +62,7 @@ export function credentialedEntry(record: EventRecord, now: number, zone: string
   const local = localProjection(record, zone);
   return { ...entry, localDate: local.date, localTime: local.time, localTimeZone: local.timeZone };
 }
+export type CredentialedEntry = ReturnType<typeof credentialedEntry>;
 
 /** Public route: `local` present when `tz` is given. */
 export function publicEvent(record: EventRecord, now: number, zone: string | null) {

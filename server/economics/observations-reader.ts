@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
 import type { Series } from "../../schemas/registry.ts";
-import { provenanceOf } from "../../schemas/value-provenance.ts";
+import { type DerivedInput, provenanceOf } from "../../schemas/value-provenance.ts";
 import { splitPage } from "../http/params.ts";
 import { prepared } from "../storage/prepared.ts";
 
@@ -30,9 +30,9 @@ function observationView(row: IndexObservationRow, series: Series) {
 export function derivedPart(
   row: { derived_inputs: string | null },
   series: Series,
-): { derived?: { formula: string; inputs: unknown[] } } {
+): { derived?: { formula: string; inputs: DerivedInput[] } } {
   return series.derived && row.derived_inputs
-    ? { derived: { formula: series.derived.formula, inputs: JSON.parse(row.derived_inputs) as unknown[] } }
+    ? { derived: { formula: series.derived.formula, inputs: JSON.parse(row.derived_inputs) as DerivedInput[] } }
     : {};
 }
 

@@ -2,9 +2,10 @@ import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { ApiError } from "../http/api-error.ts";
 import { cursorAfter, decodeCursor, givenValue, parseEnum, parseLimit } from "../http/params.ts";
+import type { RouteResult } from "../http/route-handler.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
-import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
+import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
 import { observationPublishers } from "./attribution.ts";
 import { parseAsOf } from "./date-range.ts";
 import { credentialedFreshnessMeta, dataStatusChangesAt, freshnessMeta } from "./freshness.ts";
@@ -26,8 +27,9 @@ export function seriesObservationsAnswer(
   slug: string,
   query: URLSearchParams,
   now: number,
-  credentialed: boolean,
-) {
+  { access }: { access: "PUBLIC" | "ECOSYSTEM_INTERNAL" },
+): RouteResult {
+  const credentialed = access === "ECOSYSTEM_INTERNAL";
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
   const asOf = credentialed ? parseAsOf(query.get("asOf")) : null;
@@ -39,9 +41,8 @@ export function seriesObservationsAnswer(
   );
   const offset = decodeCursor(query.get("cursor"));
   const index = requireIndex(storage);
-  if (!readIndex(() => hasObservations(index.db, series.slug))) {
+  if (!withStorageErrors(() => hasObservations(index.db, series.slug)))
     throw new ApiError("SERVICE_UNAVAILABLE", "Nothing has been ingested for this series yet.");
-  }
   const range = { from: givenValue(query.get("from")), to: givenValue(query.get("to")) };
   const answer = (data: Record<string, unknown>, served: number, more: boolean) => ({
     data: { series: seriesView(series), ...data },
@@ -53,17 +54,17 @@ export function seriesObservationsAnswer(
     validUntil: dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
   });
   if (allVintages) {
-    const page = readIndex(() => readVintagePage(index.db, series, range, asOf, offset, limit));
+    const page = withStorageErrors(() => readVintagePage(index.db, series, range, asOf, offset, limit));
     // Every vintage of a page of periods can pass the response ceiling: the page is then cut to fit (meta.truncated,
     // spec "Limits"), its cursor resuming after the last period served.
-    const keep = (n: number) =>
+    const firstItems = (n: number) =>
       answer({ asOf, periods: page.periods.slice(0, n) }, n, n < page.periods.length || page.more);
-    return { ...keep(page.periods.length), cut: { count: page.periods.length, keep } };
+    return { ...firstItems(page.periods.length), cut: { count: page.periods.length, firstItems } };
   }
   if (asOf !== null) {
-    const page = readIndex(() => readAsOfPage(index.db, series, range, asOf, offset, limit));
+    const page = withStorageErrors(() => readAsOfPage(index.db, series, range, asOf, offset, limit));
     return answer({ asOf, observations: page.observations }, page.observations.length, page.more);
   }
-  const page = readIndex(() => readObservationPage(index.db, series, range.from, range.to, offset, limit));
+  const page = withStorageErrors(() => readObservationPage(index.db, series, range.from, range.to, offset, limit));
   return answer({ observations: page.observations }, page.observations.length, page.more);
 }

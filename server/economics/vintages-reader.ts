@@ -16,6 +16,8 @@ const LAST_PERIOD = "\uffff";
 /** Sorts after every instant: a vintage of unknown recording time compares as recorded after any `asOf`. */
 const UNKNOWN_AFTER_EVERY_INSTANT = "\uffff\uffff";
 
+type AsOfRow = IndexVintageRow & { previous_value: string | null; stated_updated_at: string | null };
+
 /**
  * One page of periods as they stood at `asOf`: each period's newest vintage recorded by then, with its revision
  * facts as they were then (how many vintages preceded it, and the value it replaced). Periods first recorded later
@@ -42,16 +44,7 @@ export function readAsOfPage(
       AND NOT EXISTS (SELECT 1 FROM vintages later WHERE later.series_slug = v.series_slug
         AND later.reference_period = v.reference_period AND later.sequence > v.sequence AND later.recorded_at <= ?)
     ORDER BY v.reference_period LIMIT ? OFFSET ?`,
-  ).all(
-    asOf,
-    series.slug,
-    range.from ?? "",
-    range.to ?? LAST_PERIOD,
-    asOf,
-    asOf,
-    limit + 1,
-    offset,
-  ) as (IndexVintageRow & { previous_value: string | null; stated_updated_at: string | null })[];
+  ).all(asOf, series.slug, range.from ?? "", range.to ?? LAST_PERIOD, asOf, asOf, limit + 1, offset) as AsOfRow[];
   const page = splitPage(rows, limit);
   return {
     observations: page.rows.map((row) => ({
@@ -101,20 +94,8 @@ export function readVintagePage(
     `SELECT * FROM vintages WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
     AND coalesce(recorded_at, ?) <= ? ORDER BY reference_period, sequence`,
   ).all(series.slug, page.rows[0], page.rows.at(-1), unknownAt, until) as IndexVintageRow[];
-  const byPeriod = new Map<string, unknown[]>(page.rows.map((period) => [period, []]));
-  for (const row of rows) {
-    byPeriod.get(row.reference_period)?.push({
-      sequence: row.sequence,
-      value: row.value,
-      publicationStatus: row.publication_status,
-      publisherNote: row.note,
-      sourceUpdatedAt: row.source_updated_at,
-      recordedAt: row.recorded_at,
-      runId: row.run_id,
-      provenance: provenanceOf(row),
-      ...derivedPart(row, series),
-    });
-  }
+  const byPeriod = new Map(page.rows.map((period) => [period, [] as ReturnType<typeof vintageView>[]]));
+  for (const row of rows) byPeriod.get(row.reference_period)?.push(vintageView(row, series));
   return {
     periods: [...byPeriod].map(([referencePeriod, vintages]) => ({ referencePeriod, vintages })),
     more: page.more,
@@ -125,3 +106,16 @@ export interface PeriodRange {
   from: string | null;
   to: string | null;
 }
+
+/** A vintage as served: its value and status as published, when it was recorded, and its provenance. */
+const vintageView = (row: IndexVintageRow, series: Series) => ({
+  sequence: row.sequence,
+  value: row.value,
+  publicationStatus: row.publication_status,
+  publisherNote: row.note,
+  sourceUpdatedAt: row.source_updated_at,
+  recordedAt: row.recorded_at,
+  runId: row.run_id,
+  provenance: provenanceOf(row),
+  ...derivedPart(row, series),
+});

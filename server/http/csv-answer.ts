@@ -2,7 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { CSV_MEDIA_TYPE, type CsvForm, cellText, valueAt } from "../../schemas/responses/csv-tables.ts";
 import type { AttributionRecord } from "./attribution-records.ts";
 import { fittedToCeiling, type PreparedAnswer, SerialisedData } from "./respond.ts";
-import type { KeptPart, RouteResult } from "./route-handler.ts";
+import type { FirstItems, RouteResult } from "./route-handler.ts";
 
 /**
  * The CSV form of a list answer (schemas/responses/csv-tables.ts): RFC 4180 (CRLF line ends; a field holding a comma,
@@ -16,7 +16,7 @@ export function prepareCsvAnswer(
   form: CsvForm,
   request: { pathname: string; search: string },
 ): PreparedAnswer {
-  const prepare = ({ data, meta }: KeptPart): PreparedAnswer => {
+  const prepare = ({ data, meta }: FirstItems): PreparedAnswer => {
     const body = new SerialisedData(csvText(form, data as Record<string, unknown>));
     const link = linkHeader(meta, request);
     return {

@@ -4,7 +4,7 @@ import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { ApiError } from "./api-error.ts";
 import { COMPRESSION_MIN_BYTES, type Compressor } from "./compression.ts";
 import { type ContentCoding, chooseCoding } from "./negotiation.ts";
-import type { KeptPart, RouteResult } from "./route-handler.ts";
+import type { FirstItems, RouteResult } from "./route-handler.ts";
 import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.ts";
 
 /**
@@ -113,10 +113,10 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
 export function fittedToCeiling(
   whole: PreparedAnswer,
   cut: RouteResult["cut"],
-  build: (kept: KeptPart) => PreparedAnswer,
+  build: (kept: FirstItems) => PreparedAnswer,
 ): PreparedAnswer {
   if (!cut || fits(whole)) return whole;
-  const keeping = (n: number) => build(cut.keep(n));
+  const keeping = (n: number) => build(cut.firstItems(n));
   let low = Math.min(1, cut.count);
   let high = cut.count - 1;
   while (low < high) {

@@ -16,7 +16,7 @@ export interface RouteResult {
   /** `meta` fields the same in every answer of the route, serialised once (placed after `meta`'s other fields). */
   staticMeta?: StaticMeta;
   /** For list answers: how to rebuild the answer with only the first `n` items when it exceeds the response ceiling. */
-  cut?: { count: number; keep(n: number): KeptPart };
+  cut?: { count: number; firstItems(n: number): FirstItems };
   /**
    * Until when (epoch milliseconds, `Infinity` for as long as the data does not change) this answer stays exactly
    * true for the same parameters: the next instant at which anything in it depends differently on the clock. Routes
@@ -33,7 +33,7 @@ export interface RouteResult {
 }
 
 /** A list answer with only its first items (RouteResult.cut): its `data` and route-specific `meta`. */
-export interface KeptPart {
+export interface FirstItems {
   data: unknown;
   meta?: Record<string, unknown>;
 }

@@ -3,14 +3,14 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
 import { eventPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
-import { credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
+import { type CredentialedEntry, credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
 import { EVENT_SOURCES, readEvents, utcDatesWindow } from "../economics/events-reader.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { cursorAfter, decodeCursor, isGiven, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
-import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
+import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
 import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 /** The list filters of the credentialed events and calendar routes (spec events table). */
@@ -31,10 +31,10 @@ export function economicsHandlers(
    * A page of events (spec events table) in the shape `dataOf` gives them, projected into `tz` always or only when a
    * zone was asked for.
    */
-  const eventsAnswer = (
+  const eventsAnswer = <Data>(
     { query, now }: RouteInput,
     alwaysLocal: boolean,
-    dataOf: (entries: ReturnType<typeof credentialedEntry>[]) => unknown,
+    dataOf: (entries: CredentialedEntry[]) => Data,
   ) => {
     const zone = parseZone(query.get("tz"));
     const range = parseDateRange(query.get("from"), query.get("to"), now, {
@@ -50,12 +50,12 @@ export function economicsHandlers(
     const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents);
     const offset = decodeCursor(query.get("cursor"));
     const index = requireIndex(storage);
-    const page = readIndex(() => readEvents(index.db, filter, offset, limit));
+    const page = withStorageErrors(() => readEvents(index.db, filter, offset, limit));
     const registry = registrySource();
     const entries = page.records.map((record) => credentialedEntry(record, now, localise ? zone : null));
     // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits": the cursor resumes right after
     // the last event served, and the attribution names the publishers of those events only.
-    const keep = (n: number) => ({
+    const firstItems = (n: number) => ({
       data: dataOf(entries.slice(0, n)),
       meta: {
         ...credentialedFreshnessMeta(index.facts),
@@ -64,7 +64,7 @@ export function economicsHandlers(
       },
     });
     const validUntil = Math.min(range.movesAt, statesValidUntil(page.records, now));
-    return { ...keep(entries.length), cut: { count: entries.length, keep }, validUntil };
+    return { ...firstItems(entries.length), cut: { count: entries.length, firstItems }, validUntil };
   };
 
   return {
@@ -78,6 +78,8 @@ export function economicsHandlers(
       })),
 
     "v1.economics.seriesObservations": ({ query, params, now }) =>
-      seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, true),
+      seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, {
+        access: "ECOSYSTEM_INTERNAL",
+      }),
   };
 }

@@ -2,13 +2,13 @@ import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES } from "../../schemas/responses/news-status.ts";
 import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
-import { type NewsAttributionFacts, newsPublishers } from "../economics/attribution.ts";
+import { newsPublishers } from "../economics/attribution.ts";
 import { parseDateRange } from "../economics/date-range.ts";
 import { dataStatusChangesAt, dataStatusOf, latestOf, readFeedChecks } from "../economics/freshness.ts";
 import { cursorAfter, decodeCursor, parseLimit, parseZone } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { NEWS_SERIES, newsUpdatedAt, publishedWindow, readNews } from "../news/news-reader.ts";
-import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
+import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
 import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 const max = LIST_SIZES.publicFilter;
@@ -40,17 +40,16 @@ export function newsHandlers(
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicNews);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);
-      const page = readIndex(() => readNews(index.db, filter, offset, limit));
-      const feeds = readIndex(() => readFeedChecks(index.db, NEWS_FEEDS));
+      const page = withStorageErrors(() => readNews(index.db, filter, offset, limit));
+      const feeds = withStorageErrors(() => readFeedChecks(index.db, NEWS_FEEDS));
       const lastSuccess = latestOf(feeds.map((feed) => feed.lastSuccessAt));
       return {
         data: { events: page.records },
         meta: {
-          dataUpdatedAt: readIndex(() => newsUpdatedAt(index.db)),
+          dataUpdatedAt: withStorageErrors(() => newsUpdatedAt(index.db)),
           dataStatus: dataStatusOf(lastSuccess, now),
           nextCursor: cursorAfter(offset, page.records.length, page.more),
-          // The records are the ones publish-news.ts stored, which carry at least these facts.
-          attributionRecords: newsPublishers(page.records as NewsAttributionFacts[], registrySource()).records(),
+          attributionRecords: newsPublishers(page.records, registrySource()).records(),
         },
         validUntil: Math.min(range.movesAt, dataStatusChangesAt(lastSuccess, now)),
       };

@@ -31,7 +31,7 @@ import { SerialisedData } from "../http/respond.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";
-import { type IndexStorage, readIndex, requireIndex } from "../storage/index-storage.ts";
+import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
 import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
 
 export function publicEconomicsHandlers(
@@ -46,12 +46,12 @@ export function publicEconomicsHandlers(
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicCalendar);
       const offset = decodeCursor(query.get("cursor"));
       const index = requireIndex(storage);
-      const page = readIndex(() => readEvents(index.db, filter, offset, limit));
+      const page = withStorageErrors(() => readEvents(index.db, filter, offset, limit));
       const events = page.records.map((record) => publicEvent(record, now, zoneGiven ? zone : null));
-      const sourceChecks = readIndex(() => readSourceChecks(index.db));
+      const sourceChecks = withStorageErrors(() => readSourceChecks(index.db));
       const built = registrySource();
       // A page over the response ceiling is cut to fit (meta.truncated); the cursor resumes after the last event served.
-      const keep = (n: number) => ({
+      const firstItems = (n: number) => ({
         data: {
           days: groupByDay(events.slice(0, n), (event) =>
             "local" in event ? event.local.date : event.scheduledDate,
@@ -69,13 +69,13 @@ export function publicEconomicsHandlers(
         statesValidUntil(page.records, now),
         dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
       );
-      return { ...keep(events.length), cut: { count: events.length, keep }, validUntil };
+      return { ...firstItems(events.length), cut: { count: events.length, firstItems }, validUntil };
     },
 
     "public.economics.calendarFeed": ({ query, now }) => {
       const { range, filter } = publicCalendarQuery(query, now);
       const index = requireIndex(storage);
-      const page = readIndex(() => readEvents(index.db, filter, 0, CALENDAR_FEED_MAX_EVENTS));
+      const page = withStorageErrors(() => readEvents(index.db, filter, 0, CALENDAR_FEED_MAX_EVENTS));
       // A feed is not paged: rather than drop events silently, a window that holds more asks to be narrowed.
       if (page.more)
         throw new ApiError(
@@ -99,7 +99,7 @@ export function publicEconomicsHandlers(
       const index = requireIndex(storage);
       const built = registry();
       const series = matchingSeries(built, { indicator: null, country, region, slugs: wanted });
-      const ordered = readIndex(() => newestReleases(index.db, series, perSeries));
+      const ordered = withStorageErrors(() => newestReleases(index.db, series, perSeries));
       const page = pageOf(ordered, offset, limit);
       return {
         data: { releases: page.items },
@@ -115,7 +115,7 @@ export function publicEconomicsHandlers(
     "public.economics.observations": ({ query, now }) => {
       const slug = givenValue(query.get("series"));
       if (slug === null) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      return seriesObservationsAnswer(storage, registry(), slug, query, now, false);
+      return seriesObservationsAnswer(storage, registry(), slug, query, now, { access: "PUBLIC" });
     },
   };
 }

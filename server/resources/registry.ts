@@ -59,7 +59,7 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
       });
       return {
         ...shape(limit),
-        cut: { count: Math.min(limit, matches.length), keep: shape },
+        cut: { count: Math.min(limit, matches.length), firstItems: shape },
         staticMeta: NO_ATTRIBUTION,
         validUntil: Infinity,
       };

@@ -2,7 +2,7 @@ import { CALENDAR_SOURCES, type DomainStatus, NEWS_FEEDS, OBSERVATION_APIS } fro
 import { dataStatusChangesAt, dataStatusOf, type FeedCheck, latestOf, readFeedChecks } from "../economics/freshness.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
-import { type IndexStorage, readIndex } from "../storage/index-storage.ts";
+import { type IndexStorage, withStorageErrors } from "../storage/index-storage.ts";
 import type { WeatherCache } from "../weather/cache.ts";
 import { MET_SOURCE } from "../weather/provenance.ts";
 import type { StoredPayload } from "../weather/stored-payload.ts";
@@ -23,7 +23,7 @@ export function statusHandlers(
       // Each domain is fresh by its own feeds' last success, as the news route's dataStatus is: a failing feed of one
       // domain (which makes the run partial, not succeeded) must not make the other domain's data stale.
       const domain = (sources: readonly string[]) => {
-        const feeds = readIndex(() => readFeedChecks(index?.db ?? null, sources));
+        const feeds = withStorageErrors(() => readFeedChecks(index?.db ?? null, sources));
         const lastSuccess = latestOf(feeds.map((feed) => feed.lastSuccessAt));
         validUntil = Math.min(validUntil, dataStatusChangesAt(lastSuccess, now));
         return storedDomainStatus(feeds, dataStatusOf(lastSuccess, now) === "fresh");

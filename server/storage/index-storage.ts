@@ -19,6 +19,9 @@ export interface IndexStorage {
   ready(): boolean;
 }
 
+/** An index is published once a completed ingestion has recorded when it ran. */
+const isPublished = (index: OpenIndex | null): index is OpenIndex => index?.facts.lastIngestedAt != null;
+
 /** The index the CLI publishes; an unreadable one counts as absent, so storage-backed routes answer 503, never half an answer. */
 export function createIndexStorage(dataDir: string, bound: boolean): IndexStorage {
   if (!bound) return { bound, current: () => null, ready: () => false };
@@ -26,7 +29,7 @@ export function createIndexStorage(dataDir: string, bound: boolean): IndexStorag
     db,
     facts: publicationFacts(db),
   }));
-  return { bound, current, ready: () => current()?.facts.lastIngestedAt != null };
+  return { bound, current, ready: () => isPublished(current()) };
 }
 
 export function publicationFacts(db: Database.Database): PublicationFacts {
@@ -38,7 +41,7 @@ export function publicationFacts(db: Database.Database): PublicationFacts {
 /** The published index for one request, or the contract's 503 when there is none (never an empty 200). */
 export function requireIndex(storage: IndexStorage): OpenIndex {
   const index = storage.current();
-  if (!index?.facts.lastIngestedAt) throw new ApiError("SERVICE_UNAVAILABLE");
+  if (!isPublished(index)) throw new ApiError("SERVICE_UNAVAILABLE");
   return index;
 }
 
@@ -46,7 +49,7 @@ export function requireIndex(storage: IndexStorage): OpenIndex {
  * A read that fails on a present index (a damaged file, an index an older version published) is STORAGE_UNAVAILABLE,
  * not INTERNAL; what failed goes with it as its cause, for the operator's log.
  */
-export function readIndex<T>(read: () => T): T {
+export function withStorageErrors<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {

@@ -53,17 +53,17 @@ describe("shared pipeline rules", () => {
           spec: testSpec({ name: "t.big", path: "/big" }),
           handler: () => ({
             data: { items: bigItems },
-            cut: { count: bigItems.length, keep: (n) => ({ data: { items: bigItems.slice(0, n) } }) },
+            cut: { count: bigItems.length, firstItems: (n) => ({ data: { items: bigItems.slice(0, n) } }) },
           }),
         },
         {
           spec: testSpec({ name: "t.hugeFirst", path: "/huge-first" }),
           handler: () => {
-            const keep = (n: number) => ({
+            const firstItems = (n: number) => ({
               data: { items: hugeFirstItems.slice(0, n) },
               meta: { nextCursor: n < hugeFirstItems.length ? `after-${n}` : null },
             });
-            return { ...keep(hugeFirstItems.length), cut: { count: hugeFirstItems.length, keep } };
+            return { ...firstItems(hugeFirstItems.length), cut: { count: hugeFirstItems.length, firstItems } };
           },
         },
       ],

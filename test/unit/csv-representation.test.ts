@@ -119,12 +119,12 @@ describe("the CSV form", () => {
   it("cuts a page over the response ceiling after a whole row, its next link resuming there", () => {
     const note = "n".repeat(10_000);
     const rows = Array.from({ length: 150 }, (_, index) => observation(`p${index}`, String(index), note));
-    const keep = (n: number) => ({
+    const firstItems = (n: number) => ({
       data: { series, observations: rows.slice(0, n) },
       meta: { nextCursor: encodeCursor(n), attributionRecords: [] },
     });
     const answer = prepareCsvAnswer(
-      { ...keep(rows.length), cut: { count: rows.length, keep } },
+      { ...firstItems(rows.length), cut: { count: rows.length, firstItems } },
       PUBLIC_OBSERVATIONS_CSV,
       request,
     );

@@ -19,7 +19,7 @@ export interface WeatherMetrics {
  * The live weather source of one process: MET's documents read on the document worker, the process-wide rate gate
  * and the cache of normalised payloads.
  */
-export function createMetWeatherCache(
+export function createMetWeatherSource(
   settings: WeatherSettings,
   now: () => number,
   options: { logger?: Logger; metrics?: WeatherMetrics } = {},

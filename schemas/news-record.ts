@@ -1,0 +1,27 @@
+/** A link an announcement has, with the rules that made it. */
+interface NewsLink {
+  linkStatus: string;
+  /** `rule` is one of LINK_RULES (schemas/responses/news-status.ts). */
+  evidence: { rule: string; detail: string }[];
+}
+
+/**
+ * An announcement as the index stores it (`news.record`, JSON) and the news route serves it. Written by
+ * cli/ingest/publish-news.ts, read by server/news.
+ */
+export interface NewsRecord {
+  id: string;
+  title: string;
+  url: string;
+  publishedAt: string;
+  source: string;
+  type: string;
+  topic: string | null;
+  state: string;
+  linkStatus: string;
+  links: {
+    calendarEvent: (NewsLink & { eventId: string }) | null;
+    releaseFamily: (NewsLink & { slug: string }) | null;
+    series: (NewsLink & { slug: string; value: { referencePeriod: string; value: string | null } | null })[];
+  };
+}
