@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { PreparedAnswer } from "./respond.ts";
-import type { Generation, PathRoutes } from "./route-table.ts";
+import type { Generation, PathMatch } from "./route-table.ts";
 
 /**
  * Finished answers by URL, so that a repeated question is not computed again.
@@ -16,8 +16,8 @@ export interface AnswerCache {
   keep(url: string, terms: AnswerTerms, answer: PreparedAnswer): void;
   /** Whether an answer is held for `url`, without counting as a use (the Node listener asks it). */
   holds(url: string): boolean;
-  /** The routes of the path an answer held for `url` was built by, without counting as a use. */
-  routesOf(url: string): PathRoutes | undefined;
+  /** The route table's match an answer held for `url` was built with, without counting as a use. */
+  routesOf(url: string): PathMatch | undefined;
   /** Bytes currently held, as counted against the bound. */
   readonly bytes: number;
 }
@@ -32,7 +32,7 @@ export interface AnswerTerms {
   /** Asked at every reuse (RouteResult.stillCurrent). */
   stillCurrent?: () => boolean;
   /** The route table's match for the URL's path, so that a kept URL is not routed again. */
-  routes: PathRoutes;
+  match: PathMatch;
 }
 
 interface Entry extends AnswerTerms {
@@ -85,7 +85,7 @@ export function createAnswerCache(maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES)
       cache.set(url, { ...terms, answer }, ttl <= MAX_TTL_MS ? { ttl } : {});
     },
     holds: (url) => cache.has(url),
-    routesOf: (url) => cache.peek(url)?.routes,
+    routesOf: (url) => cache.peek(url)?.match,
     get bytes() {
       return cache.calculatedSize;
     },

@@ -29,7 +29,7 @@ import { chooseRepresentation, type Representation } from "./negotiation.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
 import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
 import type { RouteResult } from "./route-handler.ts";
-import { type BoundRoute, createRouteTable, type Generation, type PathRoutes } from "./route-table.ts";
+import { type BoundRoute, createRouteTable, type Generation, type PathMatch } from "./route-table.ts";
 
 export type { BoundRoute } from "./route-table.ts";
 
@@ -85,8 +85,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   function answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
     // 1. Route: the match a kept answer for this URL was built with, else the route table's.
     const url = request.pathname + request.search;
-    const pathRoutes = context.answers.routesOf(url) ?? table.find(request.pathname);
-    const routes = pathRoutes?.data;
+    const match = context.answers.routesOf(url) ?? table.find(request.pathname);
+    const routes = match?.routes;
 
     // 2. Key and scope. Everyone but an operator takes exactly the unregistered path's way, key check included, so
     // that neither the answer nor the time it takes tells where an operator route is.
@@ -123,7 +123,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
         spec.csv && chooseRepresentation(request.search, request.headers.get("accept")) === "csv"
           ? spec.csv
           : undefined;
-      const prepared = answerFor(request, url, route, pathRoutes, principal, state, csv);
+      const prepared = answerFor(request, url, route, match, principal, state, csv);
       const envelope = (ready: PreparedAnswer) =>
         answerSuccess(request.headers, state, spec, ready, context.compressor, context.clock.now());
       if (!(prepared instanceof Promise)) return envelope(prepared);
@@ -137,7 +137,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     request: ApiRequest,
     url: string,
     route: BoundRoute,
-    pathRoutes: PathRoutes,
+    match: PathMatch,
     principal: Principal | null,
     state: RequestState,
     csv: CsvForm | undefined,
@@ -150,7 +150,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       return kept;
     }
     const query = new URLSearchParams(request.search);
-    const result = route.handler({ query, params: pathRoutes.params ?? {}, principal, now: state.now });
+    const result = route.handler({ query, params: match.params ?? {}, principal, now: state.now });
     const prepare = (ready: RouteResult) => {
       if (ready.headers) Object.assign(state.headers, ready.headers);
       state.cache =
@@ -171,7 +171,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
           builtAt: state.now,
           validUntil: ready.validUntil,
           stillCurrent: ready.stillCurrent,
-          routes: pathRoutes,
+          match,
         };
         context.answers.keep(key, terms, prepared);
       }
