@@ -142,9 +142,9 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     state: RequestState,
     csv: CsvForm | undefined,
   ): PreparedAnswer | Promise<PreparedAnswer> {
-    const key = keyOf(url, csv ? "csv" : "json");
+    const cacheKey = answerCacheKey(url, csv ? "csv" : "json");
     const generation = route.generation?.() ?? NO_GENERATION;
-    const kept = context.answers.find(key, generation, state.now);
+    const kept = context.answers.find(cacheKey, generation, state.now);
     if (kept) {
       state.cache = "kept";
       return kept;
@@ -173,7 +173,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
           stillCurrent: ready.stillCurrent,
           match,
         };
-        context.answers.keep(key, terms, prepared);
+        context.answers.keep(cacheKey, terms, prepared);
       }
       return prepared;
     };
@@ -267,7 +267,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       applyCors("GET", NO_HEADERS, state.headers, context.corsOrigins, []);
       return answerError(state, toApiError(error));
     },
-    holds: (url) => context.answers.holds(keyOf(url, "json")) || context.answers.holds(keyOf(url, "csv")),
+    holds: (url) =>
+      context.answers.holds(answerCacheKey(url, "json")) || context.answers.holds(answerCacheKey(url, "csv")),
   };
 }
 
@@ -275,7 +276,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
  * The answer cache's key for one representation of a URL: its CSV form is kept beside its JSON, under a key no URL
  * can be (a URL holds no space), so that neither is ever served for the other.
  */
-function keyOf(url: string, representation: Representation): string {
+function answerCacheKey(url: string, representation: Representation): string {
   return representation === "csv" ? `${url} csv` : url;
 }
 
