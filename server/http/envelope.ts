@@ -9,7 +9,14 @@ import type { ApiError } from "./api-error.ts";
 import type { HeaderReader } from "./api-request.ts";
 import type { Compressor } from "./compression.ts";
 import { JSON_MEDIA_TYPE } from "./negotiation.ts";
-import { matchesIfNoneMatch, type PreparedAnswer, responseBody, serialiseError, varyOnEncoding } from "./respond.ts";
+import {
+  addVary,
+  isCompressible,
+  matchesIfNoneMatch,
+  type PreparedAnswer,
+  responseBody,
+  serialiseError,
+} from "./respond.ts";
 import type { ResponseBody } from "./spliced-body.ts";
 
 /**
@@ -117,12 +124,13 @@ export function answerSuccess(
   headers["content-type"] = answer.mediaType ?? spec.mediaType ?? JSON_MEDIA_TYPE;
   if (answer.headers) Object.assign(headers, answer.headers);
   // The same URL answers JSON or CSV by its Accept header: caches must key its copies by it.
-  if (spec.csv) headers.vary = headers.vary ? `${headers.vary}, accept` : "accept";
+  if (spec.csv) addVary(headers, "accept");
   if (spec.publicCacheSeconds !== null) {
     headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
     headers.etag = answer.data.etag;
     if (notModified) {
-      varyOnEncoding(answer, headers);
+      // RFC 9110 section 15.4.5: a 304 names what its 200 would, so caches key its copies by coding.
+      if (isCompressible(answer)) addVary(headers, "accept-encoding");
       logAnswer(request, 304);
       return new HttpAnswer(304, headers, null);
     }

@@ -96,7 +96,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     if (!routes || (access === "OPERATOR" && !principal?.scopes.includes("operator"))) return answerUnmatched(request);
     const method = request.method === "HEAD" ? "GET" : request.method;
     const route = routes.find((candidate) => candidate.spec.method === method);
-    const state = begin(route?.spec.name ?? routes[0]!.spec.name, request, request);
+    const state = begin(route?.spec.name ?? routes[0]!.spec.name, request);
     if (principal) state.keyId = principal.keyId;
     const { preflight } = applyCors(request.method, request.headers, state.headers, context.corsOrigins, routes);
 
@@ -195,7 +195,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   }
 
   function answerUnmatched(request: ApiRequest): HttpAnswer {
-    const state = begin(UNMATCHED_ROUTE, request, request);
+    const state = begin(UNMATCHED_ROUTE, request);
     const { preflight } = applyCors(request.method, request.headers, state.headers, context.corsOrigins, []);
     const limited = consumeRateLimit(state, null);
     if (limited) return limited;
@@ -208,12 +208,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   }
 
   /** A request's state, with the client's address its line names and public rate limits count it under. */
-  function begin(
-    route: string,
-    facts: RequestFacts,
-    request: Pick<ApiRequest, "headers" | "peerAddress">,
-  ): RequestState {
-    return startRequest(route, context.clock.now(), context, facts, publicClient(request) ?? UNKNOWN_ADDRESS);
+  function begin(route: string, request: RequestFacts & Pick<ApiRequest, "headers" | "peerAddress">): RequestState {
+    return startRequest(route, context.clock.now(), context, request, publicClient(request) ?? UNKNOWN_ADDRESS);
   }
 
   /** Counts the request for its key, or its client's address; returns the 429 answer when the allowance is spent. */
@@ -254,8 +250,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     answer,
     answerUnreadable(request, code, cause) {
       const headers = request.headers ?? NO_HEADERS;
-      const facts = request.method ? { ...UNREAD_REQUEST, method: request.method } : UNREAD_REQUEST;
-      const state = begin(UNMATCHED_ROUTE, facts, { headers, peerAddress: request.peerAddress });
+      const unread = { ...UNREAD_REQUEST, method: request.method ?? "", headers, peerAddress: request.peerAddress };
+      const state = begin(UNMATCHED_ROUTE, unread);
       applyCors("GET", headers, state.headers, context.corsOrigins, []);
       if (code === "INTERNAL")
         context.logger.error({ requestId: state.id, err: cause }, "internal error before routing");

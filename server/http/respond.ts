@@ -173,7 +173,9 @@ export function responseBody(
   compressor: Compressor,
   headers: Record<string, string>,
 ): ResponseBody {
-  const coding = varyOnEncoding(answer, headers) ? chooseCoding(requestHeaders.get("accept-encoding")) : null;
+  const compressible = isCompressible(answer);
+  if (compressible) addVary(headers, "accept-encoding");
+  const coding = compressible ? chooseCoding(requestHeaders.get("accept-encoding")) : null;
   if (coding === null) {
     const body = renderAnswer(answer, requestId, generatedAt);
     // A text body's length without encoding it: its own members are ASCII.
@@ -192,19 +194,14 @@ export function responseBody(
   return body;
 }
 
-/**
- * Whether the answer is large enough to be compressed, naming `accept-encoding` in `vary` when it is: on the answer
- * and on a 304 that stands for it alike (RFC 9110 section 15.4.5), so caches key its copies by coding.
- */
-export function varyOnEncoding(answer: PreparedAnswer, headers: Record<string, string>): boolean {
-  if (answer.fixedBytes < COMPRESSION_MIN_BYTES) return false;
-  headers.vary =
-    headers.vary === "origin"
-      ? "origin, accept-encoding"
-      : headers.vary
-        ? `${headers.vary}, accept-encoding`
-        : "accept-encoding";
-  return true;
+/** Whether the answer is large enough to be compressed (then its `vary` names `accept-encoding`, on a 304 too). */
+export function isCompressible(answer: PreparedAnswer): boolean {
+  return answer.fixedBytes >= COMPRESSION_MIN_BYTES;
+}
+
+/** Names a request header in `vary`, after those named already. */
+export function addVary(headers: Record<string, string>, name: string): void {
+  headers.vary = headers.vary ? `${headers.vary}, ${name}` : name;
 }
 
 /**
