@@ -1,7 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import { CSV_MEDIA_TYPE, type CsvForm, cellText, valueAt } from "../../schemas/responses/csv-tables.ts";
 import type { AttributionRecord } from "./attribution-records.ts";
-import { fittedToCeiling, type PreparedAnswer, SerialisedData } from "./respond.ts";
+import { bareAnswer, fittedToCeiling, type PreparedAnswer, SerialisedSection } from "./respond.ts";
 import type { KeptPart, RouteResult } from "./route-handler.ts";
 
 /**
@@ -17,18 +17,9 @@ export function prepareCsvAnswer(
   request: { pathname: string; search: string },
 ): PreparedAnswer {
   const prepare = ({ data, meta }: KeptPart): PreparedAnswer => {
-    const body = new SerialisedData(csvText(form, data as Record<string, unknown>));
     const link = linkHeader(meta, request);
-    return {
-      status: 200,
-      data: body,
-      metaRest: "",
-      bare: true,
-      fixedBytes: body.byteLength,
-      size: body.byteLength,
-      mediaType: CSV_MEDIA_TYPE,
-      headers: link === "" ? {} : { link },
-    };
+    const body = new SerialisedSection(csvText(form, data as Record<string, unknown>));
+    return bareAnswer(body, 200, { mediaType: CSV_MEDIA_TYPE, headers: link === "" ? {} : { link } });
   };
   return fittedToCeiling(prepare(result), result.cut, prepare);
 }

@@ -14,29 +14,26 @@ import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.t
 const TEXT_SECTION_MAX_BYTES = 1024;
 
 /**
- * A `data` section serialised once by whoever owns it (a weather cache entry's rendering, a kept answer), so the
- * request path never serialises it again. Anything else that serialises it gets the same JSON.
+ * An answer's `data` section, or the whole body of a bare one, serialised once by whoever owns it (a kept answer, a
+ * route's constant document), so the request path never serialises it again: JSON, or the text of another media
+ * type (a CSV table, an iCalendar feed, a page).
  */
-export class SerialisedData {
+export class SerialisedSection {
   readonly content: string | Buffer<ArrayBuffer>;
   /** Its length in UTF-8. */
   readonly byteLength: number;
   readonly etag: string;
-  constructor(json: string) {
-    this.byteLength = Buffer.byteLength(json);
+  constructor(text: string) {
+    this.byteLength = Buffer.byteLength(text);
     // Bytes of their own: a short text's `Buffer.from` is a slice of a shared 8 KB slab, which a kept answer would
     // keep alive whole (owned-bytes.ts).
-    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? json : ownedBytes(json);
-    this.etag = weakEtag(json);
+    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? text : ownedBytes(text);
+    this.etag = weakEtag(text);
   }
 
   /** The section as bytes, for what needs them whole (a compressed head). */
   bytes(): Buffer {
     return typeof this.content === "string" ? Buffer.from(this.content) : this.content;
-  }
-
-  toJSON(): unknown {
-    return JSON.parse(this.content.toString());
   }
 }
 
@@ -49,7 +46,7 @@ const BASE_FRESHNESS = { cached: false, cacheAgeSeconds: 0, stale: false, degrad
  */
 export interface PreparedAnswer {
   status: number;
-  data: SerialisedData;
+  data: SerialisedSection;
   /** `meta` after its first two fields, from the comma through the closing braces of meta and body; empty when bare. */
   metaRest: string;
   bare: boolean;
@@ -74,16 +71,8 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
     routeMeta: Record<string, unknown> | undefined,
     truncated: boolean | null,
   ): PreparedAnswer => {
-    const serialised = data instanceof SerialisedData ? data : new SerialisedData(JSON.stringify(data));
-    if (bare)
-      return {
-        status,
-        data: serialised,
-        metaRest: "",
-        bare,
-        fixedBytes: serialised.byteLength,
-        size: serialised.byteLength,
-      };
+    const serialised = data instanceof SerialisedSection ? data : new SerialisedSection(JSON.stringify(data));
+    if (bare) return bareAnswer(serialised, status);
     if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta))
       throw new Error("a route's meta must not replace requestId or generatedAt");
     // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
@@ -102,6 +91,16 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
   };
   const whole = prepare(result.data, result.meta, result.cut ? false : null);
   return fittedToCeiling(whole, result.cut, (kept) => prepare(kept.data, kept.meta, true));
+}
+
+/** An answer whose body is the section alone, no envelope: a bare route's, or another representation's (CSV). */
+export function bareAnswer(
+  section: SerialisedSection,
+  status: number,
+  representation?: Pick<PreparedAnswer, "mediaType" | "headers">,
+): PreparedAnswer {
+  const size = section.byteLength;
+  return { status, data: section, metaRest: "", bare: true, fixedBytes: size, size, ...representation };
 }
 
 /**
