@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
-import { type Logger, logRequest } from "../observability/logger.ts";
+import { type Logger, logRequest, type RequestLine } from "../observability/logger.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
 import { isoInstant } from "../time/iso-instant.ts";
 import type { ApiError } from "./api-error.ts";
@@ -63,7 +63,7 @@ export interface RequestState {
   /** For the request's log line: its route name, when it started (monotonic ms) and how the answer was found. */
   route: string;
   startedAt: number;
-  cache?: "kept" | "built" | "hit" | "miss" | "stale";
+  cache?: RequestLine["cache"];
   /** The request as its line names it, the client's address, and the id of the key it was authenticated with. */
   request: RequestFacts;
   client: string;

@@ -153,14 +153,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     const result = route.handler({ query, params: match.params ?? {}, principal, now: state.now });
     const prepare = (ready: RouteResult) => {
       if (ready.headers) Object.assign(state.headers, ready.headers);
-      state.cache =
-        ready.meta && typeof ready.meta.cached === "boolean"
-          ? ready.meta.stale === true
-            ? "stale"
-            : ready.meta.cached
-              ? "hit"
-              : "miss"
-          : "built";
+      state.cache = ready.cacheOutcome ?? "built";
       const prepared = csv ? prepareCsvAnswer(ready, csv, request) : prepareAnswer(ready, route.spec);
       // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own
       // check. Never an operator's: the Node listener would answer its URL faster than an unknown path's.

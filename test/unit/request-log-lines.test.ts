@@ -27,7 +27,7 @@ function capture(options?: { requestBatchChars?: number }) {
 
 describe("request log lines", () => {
   it("have the form and the fields of the line pino writes for the same request", () => {
-    const fields = {
+    const fields: RequestLine = {
       requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11",
       method: "GET",
       path: "/api/v1/weather/current",
