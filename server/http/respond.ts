@@ -7,10 +7,7 @@ import { type ContentCoding, chooseCoding } from "./negotiation.ts";
 import type { KeptPart, RouteResult } from "./route-handler.ts";
 import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.ts";
 
-/**
- * Sections up to this size are kept as text, larger ones as UTF-8 bytes: a text body is flattened and encoded again for
- * every response, which cost a 12 KB answer more than its whole pipeline (docs/performance.md).
- */
+/** Sections up to this size are kept as text, larger ones as UTF-8 bytes: text is encoded again for every response. */
 const TEXT_SECTION_MAX_BYTES = 1024;
 
 /**
