@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { PreparedAnswer } from "./respond.ts";
+import type { PreparedAnswer } from "./prepared-answer.ts";
 import type { Generation, PathMatch } from "./route-table.ts";
 
 /**

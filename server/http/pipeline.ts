@@ -15,19 +15,11 @@ import { clientAddress } from "./client-address.ts";
 import type { Compressor } from "./compression.ts";
 import { allowedMethods, applyCors } from "./cors.ts";
 import { prepareCsvAnswer } from "./csv-answer.ts";
-import {
-  answerError,
-  answerSuccess,
-  HttpAnswer,
-  logAnswer,
-  type RequestFacts,
-  type RequestState,
-  startRequest,
-  UNREAD_REQUEST,
-} from "./envelope.ts";
+import { answerError, answerSuccess, HttpAnswer } from "./envelope.ts";
 import { chooseRepresentation, type Representation } from "./negotiation.ts";
+import { type PreparedAnswer, prepareAnswer } from "./prepared-answer.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
-import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
+import { logAnswer, type RequestFacts, type RequestState, startRequest, UNREAD_REQUEST } from "./request-state.ts";
 import type { RouteResult } from "./route-handler.ts";
 import { type BoundRoute, createRouteTable, type Generation, type PathMatch } from "./route-table.ts";
 

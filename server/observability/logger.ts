@@ -13,7 +13,7 @@ const FLUSH_EVERY_MS = 1000;
 /** Request lines gathered before they are handed to the destination in one write. */
 const REQUEST_BATCH_CHARS = 65_536;
 
-/** The fields of one request's line (envelope.ts), in the order the line gives them. */
+/** The fields of one request's line (request-state.ts), in the order the line gives them. */
 export interface RequestLine {
   requestId: string;
   method: string;

@@ -1,4 +1,4 @@
-import { SerialisedSection } from "../http/respond.ts";
+import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { DOCS_HEADERS } from "./docs-page.ts";
 

@@ -27,7 +27,7 @@ import {
   parseList,
   parseZone,
 } from "../http/params.ts";
-import { SerialisedSection } from "../http/respond.ts";
+import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAnswerCache } from "../../server/http/answer-cache.ts";
-import { prepareAnswer } from "../../server/http/respond.ts";
+import { prepareAnswer } from "../../server/http/prepared-answer.ts";
 
 const answer = prepareAnswer({ data: { list: [1, 2, 3] } }, {});
 /** The route match an answer was built with: the cache hands it back for the URL while the answer is held. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger, flushLog, logRequest, type RequestLine } from "../../server/observability/logger.ts";
 import { loggedPath, loggedQuery } from "../../server/observability/request-line-text.ts";
 
-/** A request's line as envelope.ts gives it, for the fields a test does not name. */
+/** A request's line as request-state.ts gives it, for the fields a test does not name. */
 const line = (fields: Partial<RequestLine> & Pick<RequestLine, "requestId" | "route" | "status" | "durationMs">) => ({
   method: "GET",
   path: "/api/public/v1/health/live",

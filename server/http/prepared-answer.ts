@@ -1,11 +1,8 @@
+// An answer serialised once, but for the two members each response has of its own (envelope.ts writes them).
 import { createHash, randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
 import { ownedBytes } from "../memory/owned-bytes.ts";
-import type { ApiError } from "./api-error.ts";
-import { COMPRESSION_MIN_BYTES, type Compressor } from "./compression.ts";
-import { type ContentCoding, chooseCoding } from "./negotiation.ts";
 import type { KeptPart, RouteResult } from "./route-handler.ts";
-import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.ts";
 
 /** Sections up to this size are kept as text, larger ones as UTF-8 bytes: text is encoded again for every response. */
 const TEXT_SECTION_MAX_BYTES = 1024;
@@ -128,111 +125,15 @@ function fits(answer: PreparedAnswer): boolean {
   return answer.fixedBytes + (answer.bare ? 0 : PLACEHOLDER_OWN_MEMBERS_LENGTH) <= RESPONSE_CEILING_BYTES;
 }
 
-const BODY_HEAD = `{"data":`;
-const ENVELOPE_HEAD = Buffer.from(BODY_HEAD);
-
-const NO_BYTES = Buffer.alloc(0);
+/** What an envelope opens with, before its `data` section (envelope.ts writes the rest around the prepared parts). */
+export const BODY_HEAD = `{"data":`;
 
 /** The two `meta` fields of one response, which open `meta` (both values are ASCII). */
-function ownMembers(requestId: string, generatedAt: string): string {
+export function ownMembers(requestId: string, generatedAt: string): string {
   return `,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`;
-}
-
-const OWN_MEMBERS_FRAME_LENGTH = ownMembers("", "").length;
-
-function ownMembersLength(requestId: string, generatedAt: string): number {
-  return OWN_MEMBERS_FRAME_LENGTH + requestId.length + generatedAt.length;
-}
-
-/**
- * The body of one response: the prepared answer with this response's `requestId` and `generatedAt`; text when its
- * `data` section is kept as text, else spliced around the section's kept bytes.
- */
-export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): ResponseBody {
-  const { content } = answer.data;
-  if (answer.bare) return content;
-  const own = ownMembers(requestId, generatedAt);
-  if (typeof content === "string") return BODY_HEAD + content + own + answer.metaRest;
-  return new SplicedBody([ENVELOPE_HEAD, content, own + answer.metaRest], answer.fixedBytes + own.length);
-}
-
-/**
- * The body of one response, its `content-length` set in `headers`: compressed in brotli or gzip when it is over
- * COMPRESSION_MIN_BYTES and the request's `Accept-Encoding` allows (then `content-encoding` is set, and `vary` names
- * the header for every large answer).
- */
-export function responseBody(
-  answer: PreparedAnswer,
-  requestId: string,
-  generatedAt: string,
-  requestHeaders: { get(name: string): string | null },
-  compressor: Compressor,
-  headers: Record<string, string>,
-): ResponseBody {
-  const compressible = isCompressible(answer);
-  if (compressible) addVary(headers, "accept-encoding");
-  const coding = compressible ? chooseCoding(requestHeaders.get("accept-encoding")) : null;
-  if (coding === null) {
-    const body = renderAnswer(answer, requestId, generatedAt);
-    // A text body's length without encoding it: its own members are ASCII.
-    headers["content-length"] = String(
-      typeof body !== "string"
-        ? bodyByteLength(body)
-        : answer.bare
-          ? answer.fixedBytes
-          : answer.fixedBytes + ownMembersLength(requestId, generatedAt),
-    );
-    return body;
-  }
-  headers["content-encoding"] = coding;
-  const body = renderEncodedAnswer(answer, requestId, generatedAt, coding, compressor);
-  headers["content-length"] = String(body.length);
-  return body;
-}
-
-/** Whether the answer is large enough to be compressed (then its `vary` names `accept-encoding`, on a 304 too). */
-export function isCompressible(answer: PreparedAnswer): boolean {
-  return answer.fixedBytes >= COMPRESSION_MIN_BYTES;
-}
-
-/** Names a request header in `vary`, after those named already. */
-export function addVary(headers: Record<string, string>, name: string): void {
-  headers.vary = headers.vary ? `${headers.vary}, ${name}` : name;
-}
-
-/**
- * The body in a content coding: the answer's constant head (`data`) is compressed once and kept by the compressor
- * under the data's ETag; only this response's tail is framed per response (compression.ts).
- */
-function renderEncodedAnswer(
-  answer: PreparedAnswer,
-  requestId: string,
-  generatedAt: string,
-  coding: ContentCoding,
-  compressor: Compressor,
-): Buffer<ArrayBuffer> {
-  if (answer.bare) return compressor.encode(`bare ${answer.data.etag}`, () => answer.data.bytes(), NO_BYTES, coding);
-  const tail = Buffer.from(ownMembers(requestId, generatedAt) + answer.metaRest);
-  return compressor.encode(
-    `envelope ${answer.data.etag}`,
-    () => Buffer.concat([ENVELOPE_HEAD, answer.data.bytes()]),
-    tail,
-    coding,
-  );
-}
-
-export function serialiseError(error: ApiError, requestId: string): string {
-  return JSON.stringify({ error: { code: error.code, message: error.message, requestId } });
 }
 
 /** A weak validator over the serialised `data` section only, so a new requestId or generatedAt does not change it. */
 function weakEtag(data: string | Buffer): string {
   return `W/"${createHash("sha256").update(data).digest("base64url").slice(0, 27)}"`;
-}
-
-/** RFC 9110 weak comparison against an `If-None-Match` list. */
-export function matchesIfNoneMatch(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
-  return header.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
 }
