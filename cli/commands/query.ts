@@ -177,6 +177,7 @@ function pastView(view: QueryViewName, options: Record<string, unknown>): QueryV
 
 /** The answer exactly as the API would send it (envelope, the route's fields built once, cut to the ceiling), parsed. */
 async function wholeAnswer(result: RouteResult, route: RouteSpec, now: number): Promise<unknown> {
-  const { prepareAnswer, renderAnswer } = await import("../../server/http/respond.ts");
+  const { prepareAnswer } = await import("../../server/http/prepared-answer.ts");
+  const { renderAnswer } = await import("../../server/http/envelope.ts");
   return JSON.parse(renderAnswer(prepareAnswer(result, route), randomUUID(), new Date(now).toISOString()).toString());
 }

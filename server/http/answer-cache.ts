@@ -1,9 +1,9 @@
 import { LRUCache } from "lru-cache";
-import type { PreparedAnswer } from "./respond.ts";
-import type { Generation, PathRoutes } from "./route-table.ts";
+import type { PreparedAnswer } from "./prepared-answer.ts";
+import type { Generation, PathMatch } from "./route-table.ts";
 
 /**
- * Finished answers by URL, so that a repeated question is not computed again.
+ * Finished answers by cache key (pipeline.ts answerCacheKey), so that a repeated question is not computed again.
  *
  * One rule for when an entry dies: at the instant its route said its answer would change (`validUntil`: an event
  * turning due, data turning stale, a weather copy's age moving on a second), as soon as what it was built from is
@@ -11,13 +11,13 @@ import type { Generation, PathRoutes } from "./route-table.ts";
  * the byte bound needs its room, least recently used first.
  */
 export interface AnswerCache {
-  /** The answer kept for `url`, if it is still true for the data `generation` and the instant `now`. */
-  find(url: string, generation: Generation, now: number): PreparedAnswer | undefined;
-  keep(url: string, terms: AnswerTerms, answer: PreparedAnswer): void;
-  /** Whether an answer is held for `url`, without counting as a use (the Node listener asks it). */
-  holds(url: string): boolean;
-  /** The routes of the path an answer held for `url` was built by, without counting as a use. */
-  routesOf(url: string): PathRoutes | undefined;
+  /** The answer kept under `cacheKey`, if it is still true for the data `generation` and the instant `now`. */
+  find(cacheKey: string, generation: Generation, now: number): PreparedAnswer | undefined;
+  keep(cacheKey: string, terms: AnswerTerms, answer: PreparedAnswer): void;
+  /** Whether an answer is held under `cacheKey`, without counting as a use (the Node listener asks it). */
+  holds(cacheKey: string): boolean;
+  /** The route table's match an answer held under `cacheKey` was built with, without counting as a use. */
+  routesOf(cacheKey: string): PathMatch | undefined;
   /** Bytes currently held, as counted against the bound. */
   readonly bytes: number;
 }
@@ -32,7 +32,7 @@ export interface AnswerTerms {
   /** Asked at every reuse (RouteResult.stillCurrent). */
   stillCurrent?: () => boolean;
   /** The route table's match for the URL's path, so that a kept URL is not routed again. */
-  routes: PathRoutes;
+  match: PathMatch;
 }
 
 interface Entry extends AnswerTerms {
@@ -62,30 +62,30 @@ export function createAnswerCache(maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES)
     return { find: () => undefined, keep: () => undefined, holds: () => false, routesOf: () => undefined, bytes: 0 };
   const cache = new LRUCache<string, Entry>({
     maxSize: maxBytes,
-    sizeCalculation: (entry, url) => Math.max(1, entry.answer.size + url.length * 2 + ENTRY_OVERHEAD_BYTES),
+    sizeCalculation: (entry, cacheKey) => Math.max(1, entry.answer.size + cacheKey.length * 2 + ENTRY_OVERHEAD_BYTES),
     // Expired answers leave on their own, so answers nobody asks for again (a weather point polled once) never wait
     // for the byte bound to push them out.
     ttlAutopurge: true,
   });
   return {
-    find(url, generation, at) {
-      const entry = cache.get(url);
+    find(cacheKey, generation, now) {
+      const entry = cache.get(cacheKey);
       if (!entry) return undefined;
       if (!sameGeneration(entry.generation, generation)) {
-        cache.delete(url);
+        cache.delete(cacheKey);
         return undefined;
       }
-      if (at < entry.builtAt || at >= entry.validUntil || entry.stillCurrent?.() === false) return undefined;
+      if (now < entry.builtAt || now >= entry.validUntil || entry.stillCurrent?.() === false) return undefined;
       return entry.answer;
     },
-    keep(url, terms, answer) {
+    keep(cacheKey, terms, answer) {
       const ttl = terms.validUntil - terms.builtAt;
       // Not kept when already out of date, or when its validity is no number at all.
       if (!(ttl > 0)) return;
-      cache.set(url, { ...terms, answer }, ttl <= MAX_TTL_MS ? { ttl } : {});
+      cache.set(cacheKey, { ...terms, answer }, ttl <= MAX_TTL_MS ? { ttl } : {});
     },
-    holds: (url) => cache.has(url),
-    routesOf: (url) => cache.peek(url)?.routes,
+    holds: (cacheKey) => cache.has(cacheKey),
+    routesOf: (cacheKey) => cache.peek(cacheKey)?.match,
     get bytes() {
       return cache.calculatedSize;
     },

@@ -25,7 +25,7 @@ export const DEFAULT_COMPRESSED_HEAD_BYTES = 32 * 1024 * 1024;
 /** Per entry beyond its compressed bytes: the entry, its Buffer objects and the cache's own bookkeeping (performance.md). */
 const ENTRY_OVERHEAD_BYTES = 512;
 
-// Brotli's quality 5 compresses a 1 MB answer in about 10 ms at a ratio close to gzip's best; 11 would take seconds.
+// Brotli's quality 5: a ratio close to gzip's best in a fraction of the highest qualities' time (docs/performance.md).
 const BROTLI_QUALITY = 5;
 
 interface DeflatedHead {

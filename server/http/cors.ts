@@ -1,5 +1,6 @@
 import { type H3Event, handleCors } from "h3";
 import type { HeaderReader } from "./api-request.ts";
+import type { BoundRoute } from "./route-table.ts";
 
 // Accept chooses JSON or CSV (negotiation.ts); a browser asks leave to send it when its value is not CORS-safelisted.
 const CORS_ALLOWED_HEADERS = ["authorization", "x-api-key", "if-none-match", "content-type", "accept"];
@@ -15,9 +16,6 @@ const CORS_EXPOSED_HEADERS = [
 ];
 const EXPOSED_HEADERS_VALUE = CORS_EXPOSED_HEADERS.join(",");
 
-/** The routes of one path, as far as CORS and `Allow` need them. */
-type PathRoutes = readonly { spec: { method: string } }[];
-
 /**
  * CORS is an allowlist, by h3's rules. Adds the CORS headers to `headers` and says whether the request is a preflight
  * (then answered 204 with those headers).
@@ -31,7 +29,7 @@ export function applyCors(
   requestHeaders: HeaderReader,
   headers: Record<string, string>,
   origins: string[],
-  routes: PathRoutes,
+  routes: readonly BoundRoute[],
 ): { preflight: boolean } {
   if (!requestHeaders.has("origin")) {
     headers.vary = "origin";
@@ -51,7 +49,7 @@ export function applyCors(
 }
 
 /** The `Allow` list of a path: its methods, with HEAD wherever GET is. */
-export function allowedMethods(routes: PathRoutes): string {
+export function allowedMethods(routes: readonly BoundRoute[]): string {
   const methods = routes.map((route) => route.spec.method);
   return (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
 }

@@ -1,15 +1,15 @@
 import { stringify } from "csv-stringify/sync";
 import { CSV_MEDIA_TYPE, type CsvForm, cellText, valueAt } from "../../schemas/responses/csv-tables.ts";
 import type { AttributionRecord } from "./attribution-records.ts";
-import { fittedToCeiling, type PreparedAnswer, SerialisedData } from "./respond.ts";
+import { bareAnswer, fittedToCeiling, type PreparedAnswer, SerialisedSection } from "./prepared-answer.ts";
 import type { FirstItems, RouteResult } from "./route-handler.ts";
 
 /**
  * The CSV form of a list answer (schemas/responses/csv-tables.ts): RFC 4180 (CRLF line ends; a field holding a comma,
  * a quote or any line break quoted), one header row, one row per record. What JSON says in `meta` travels in
  * headers: the next page as `Link: <…>; rel="next"` and each publisher's terms as `Link: <terms>; rel="license"`.
- * Like the JSON (respond.ts, fittedToCeiling), a page over the response ceiling is cut to fit when the route says how;
- * the next link then resumes after the last row's record.
+ * Like the JSON (prepared-answer.ts, fittedToCeiling), a page over the response ceiling is cut to fit when the route
+ * says how; the next link then resumes after the last row's record.
  */
 export function prepareCsvAnswer(
   result: RouteResult,
@@ -17,18 +17,9 @@ export function prepareCsvAnswer(
   request: { pathname: string; search: string },
 ): PreparedAnswer {
   const prepare = ({ data, meta }: FirstItems): PreparedAnswer => {
-    const body = new SerialisedData(csvText(form, data as Record<string, unknown>));
     const link = linkHeader(meta, request);
-    return {
-      status: 200,
-      data: body,
-      metaRest: "",
-      bare: true,
-      fixedBytes: body.byteLength,
-      size: body.byteLength,
-      mediaType: CSV_MEDIA_TYPE,
-      headers: link === "" ? {} : { link },
-    };
+    const body = new SerialisedSection(csvText(form, data as Record<string, unknown>));
+    return bareAnswer(body, 200, { mediaType: CSV_MEDIA_TYPE, headers: link === "" ? {} : { link } });
   };
   return fittedToCeiling(prepare(result), result.cut, prepare);
 }

@@ -27,6 +27,7 @@ export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestList
     const url = req.url ?? "";
     const direct =
       (req.method === "GET" || req.method === "HEAD") &&
+      // Left to h3 since h3's CORS code needed its event; applyCors no longer does (same headers either way).
       req.headers.origin === undefined &&
       isVerbatimUrl(url) &&
       pipeline.holds(url);
@@ -58,7 +59,7 @@ function answerOrFailure(pipeline: Pipeline, request: ApiRequest): HttpAnswer | 
  * Whether srvx hands this request target on to h3: origin-form (`/path`), absolute-form (`http://host/path`, RFC 9112
  * section 3.2.2) or the asterisk alone. srvx answers any other (`*?a=b`, a bare word) with a bare 400 of its own.
  */
-export function isReadableTarget(url: string): boolean {
+function isReadableTarget(url: string): boolean {
   return url.charCodeAt(0) === SLASH || url === "*" || (ABSOLUTE_FORM.test(url) && URL.canParse(url));
 }
 

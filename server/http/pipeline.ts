@@ -15,21 +15,13 @@ import { clientAddress } from "./client-address.ts";
 import type { Compressor } from "./compression.ts";
 import { allowedMethods, applyCors } from "./cors.ts";
 import { prepareCsvAnswer } from "./csv-answer.ts";
-import {
-  answerError,
-  answerSuccess,
-  HttpAnswer,
-  logAnswer,
-  type RequestFacts,
-  type RequestState,
-  startRequest,
-  UNREAD_REQUEST,
-} from "./envelope.ts";
+import { answerError, answerSuccess, HttpAnswer } from "./envelope.ts";
 import { chooseRepresentation, type Representation } from "./negotiation.ts";
+import { type PreparedAnswer, prepareAnswer } from "./prepared-answer.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
-import { type PreparedAnswer, prepareAnswer } from "./respond.ts";
+import { logAnswer, type RequestFacts, type RequestState, startRequest, UNREAD_REQUEST } from "./request-state.ts";
 import type { RouteResult } from "./route-handler.ts";
-import { type BoundRoute, createRouteTable, type Generation, type PathRoutes } from "./route-table.ts";
+import { type BoundRoute, createRouteTable, type Generation, type PathMatch } from "./route-table.ts";
 
 export type { BoundRoute } from "./route-table.ts";
 
@@ -85,8 +77,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   function answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
     // 1. Route: the match a kept answer for this URL was built with, else the route table's.
     const url = request.pathname + request.search;
-    const pathRoutes = context.answers.routesOf(url) ?? table.find(request.pathname);
-    const routes = pathRoutes?.data;
+    const match = context.answers.routesOf(url) ?? table.find(request.pathname);
+    const routes = match?.routes;
 
     // 2. Key and scope. Everyone but an operator takes exactly the unregistered path's way, key check included, so
     // that neither the answer nor the time it takes tells where an operator route is.
@@ -96,7 +88,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     if (!routes || (access === "OPERATOR" && !principal?.scopes.includes("operator"))) return answerUnmatched(request);
     const method = request.method === "HEAD" ? "GET" : request.method;
     const route = routes.find((candidate) => candidate.spec.method === method);
-    const state = begin(route?.spec.name ?? routes[0]!.spec.name, request, request);
+    const state = begin(route?.spec.name ?? routes[0]!.spec.name, request);
     if (principal) state.keyId = principal.keyId;
     const { preflight } = applyCors(request.method, request.headers, state.headers, context.corsOrigins, routes);
 
@@ -123,7 +115,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
         spec.csv && chooseRepresentation(request.search, request.headers.get("accept")) === "csv"
           ? spec.csv
           : undefined;
-      const prepared = answerFor(request, url, route, pathRoutes, principal, state, csv);
+      const prepared = answerFor(request, url, route, match, principal, state, csv);
       const envelope = (ready: PreparedAnswer) =>
         answerSuccess(request.headers, state, spec, ready, context.compressor, context.clock.now());
       if (!(prepared instanceof Promise)) return envelope(prepared);
@@ -137,30 +129,23 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     request: ApiRequest,
     url: string,
     route: BoundRoute,
-    pathRoutes: PathRoutes,
+    match: PathMatch,
     principal: Principal | null,
     state: RequestState,
     csv: CsvForm | undefined,
   ): PreparedAnswer | Promise<PreparedAnswer> {
-    const key = keyOf(url, csv ? "csv" : "json");
+    const cacheKey = answerCacheKey(url, csv ? "csv" : "json");
     const generation = route.generation?.() ?? NO_GENERATION;
-    const kept = context.answers.find(key, generation, state.now);
+    const kept = context.answers.find(cacheKey, generation, state.now);
     if (kept) {
       state.cache = "kept";
       return kept;
     }
     const query = new URLSearchParams(request.search);
-    const result = route.handler({ query, params: pathRoutes.params ?? {}, principal, now: state.now });
+    const result = route.handler({ query, params: match.params ?? {}, principal, now: state.now });
     const prepare = (ready: RouteResult) => {
       if (ready.headers) Object.assign(state.headers, ready.headers);
-      state.cache =
-        ready.meta && typeof ready.meta.cached === "boolean"
-          ? ready.meta.stale === true
-            ? "stale"
-            : ready.meta.cached
-              ? "hit"
-              : "miss"
-          : "built";
+      state.cache = ready.cacheOutcome ?? "built";
       const prepared = csv ? prepareCsvAnswer(ready, csv, request) : prepareAnswer(ready, route.spec);
       // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own
       // check. Never an operator's: the Node listener would answer its URL faster than an unknown path's.
@@ -171,9 +156,9 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
           builtAt: state.now,
           validUntil: ready.validUntil,
           stillCurrent: ready.stillCurrent,
-          routes: pathRoutes,
+          match,
         };
-        context.answers.keep(key, terms, prepared);
+        context.answers.keep(cacheKey, terms, prepared);
       }
       return prepared;
     };
@@ -195,7 +180,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   }
 
   function answerUnmatched(request: ApiRequest): HttpAnswer {
-    const state = begin(UNMATCHED_ROUTE, request, request);
+    const state = begin(UNMATCHED_ROUTE, request);
     const { preflight } = applyCors(request.method, request.headers, state.headers, context.corsOrigins, []);
     const limited = consumeRateLimit(state, null);
     if (limited) return limited;
@@ -208,12 +193,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   }
 
   /** A request's state, with the client's address its line names and public rate limits count it under. */
-  function begin(
-    route: string,
-    facts: RequestFacts,
-    request: Pick<ApiRequest, "headers" | "peerAddress">,
-  ): RequestState {
-    return startRequest(route, context.clock.now(), context, facts, publicClient(request) ?? UNKNOWN_ADDRESS);
+  function begin(route: string, request: RequestFacts & Pick<ApiRequest, "headers" | "peerAddress">): RequestState {
+    return startRequest(route, context.clock.now(), context, request, publicClient(request) ?? UNKNOWN_ADDRESS);
   }
 
   /** Counts the request for its key, or its client's address; returns the 429 answer when the allowance is spent. */
@@ -254,8 +235,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     answer,
     answerUnreadable(request, code, cause) {
       const headers = request.headers ?? NO_HEADERS;
-      const facts = request.method ? { ...UNREAD_REQUEST, method: request.method } : UNREAD_REQUEST;
-      const state = begin(UNMATCHED_ROUTE, facts, { headers, peerAddress: request.peerAddress });
+      const unread = { ...UNREAD_REQUEST, method: request.method ?? "", headers, peerAddress: request.peerAddress };
+      const state = begin(UNMATCHED_ROUTE, unread);
       applyCors("GET", headers, state.headers, context.corsOrigins, []);
       if (code === "INTERNAL")
         context.logger.error({ requestId: state.id, err: cause }, "internal error before routing");
@@ -267,7 +248,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       applyCors("GET", NO_HEADERS, state.headers, context.corsOrigins, []);
       return answerError(state, toApiError(error));
     },
-    holds: (url) => context.answers.holds(keyOf(url, "json")) || context.answers.holds(keyOf(url, "csv")),
+    holds: (url) =>
+      context.answers.holds(answerCacheKey(url, "json")) || context.answers.holds(answerCacheKey(url, "csv")),
   };
 }
 
@@ -275,7 +257,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
  * The answer cache's key for one representation of a URL: its CSV form is kept beside its JSON, under a key no URL
  * can be (a URL holds no space), so that neither is ever served for the other.
  */
-function keyOf(url: string, representation: Representation): string {
+function answerCacheKey(url: string, representation: Representation): string {
   return representation === "csv" ? `${url} csv` : url;
 }
 

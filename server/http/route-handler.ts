@@ -1,3 +1,4 @@
+import type { WeatherLookupOutcome } from "../weather/cache.ts";
 import type { Principal } from "./auth.ts";
 
 /** What a route handler sees of a request: no HTTP objects, so handlers stay plain functions. */
@@ -28,6 +29,8 @@ export interface RouteResult {
    * the answer was built from. With `validUntil`, the answer may be kept while this holds; asked at every reuse.
    */
   stillCurrent?: () => boolean;
+  /** For answers built from a weather cache copy: what the lookup found, for the request's log line. */
+  cacheOutcome?: WeatherLookupOutcome;
   /** Headers of this one answer beyond the common ones (a started run's `Location`); for answers that are never kept. */
   headers?: Record<string, string>;
 }

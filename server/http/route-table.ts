@@ -19,29 +19,34 @@ export interface BoundRoute {
   generation?: () => Generation;
 }
 
-/** A path's routes (one per method) and the path's parameters. */
-export interface PathRoutes {
-  data: BoundRoute[];
+/** The routes of the path a request names (one per method) and that path's parameters. */
+export interface PathMatch {
+  routes: BoundRoute[];
   params?: Record<string, string>;
 }
 
 /**
- * One router entry a path: that path's routes, so that one path answers 405 for its other methods. Paths with a
- * trailing slash (`/docs/`), which the router would not tell from the path without, are looked up exactly.
+ * One match a path: that path's routes, so that one path answers 405 for its other methods. Paths without parameters
+ * are looked up exactly, a kept match each; so are paths with a trailing slash (`/docs/`), which the router would not
+ * tell from the path without.
  */
-export function createRouteTable(routes: readonly BoundRoute[]): { find(pathname: string): PathRoutes | undefined } {
+export function createRouteTable(routes: readonly BoundRoute[]): { find(pathname: string): PathMatch | undefined } {
   const byPath = new Map<string, BoundRoute[]>();
   for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);
   const router = createRouter<BoundRoute[]>();
-  const slashPaths = new Map<string, PathRoutes>();
+  const exactPaths = new Map<string, PathMatch>();
   for (const [path, pathRoutes] of byPath) {
-    if (path.length > 1 && path.endsWith("/")) slashPaths.set(path, { data: pathRoutes });
+    if (!path.includes("{")) exactPaths.set(path, { routes: pathRoutes });
     else addRoute(router, "", path.replace(/\{([^}]+)\}/g, ":$1"), pathRoutes);
   }
   return {
     // The router also matches `/x/` to `/x`: a path we do not publish must not answer, so a path with a trailing
     // slash answers only where a route names it so.
-    find: (pathname) =>
-      pathname.length > 1 && pathname.endsWith("/") ? slashPaths.get(pathname) : findRoute(router, "", pathname),
+    find(pathname) {
+      const exact = exactPaths.get(pathname);
+      if (exact || (pathname.length > 1 && pathname.endsWith("/"))) return exact;
+      const match = findRoute(router, "", pathname);
+      return match && { routes: match.data, params: match.params };
+    },
   };
 }

@@ -1,8 +1,7 @@
 /**
  * A body written in parts: a kept answer's large `data` section goes out from the bytes it is kept in, between the
- * envelope's opening and this response's own members, instead of being copied into a new buffer for every response.
- * Copying it cost a buffer of the answer's size per response (the six-month calendar: hundreds of kilobytes, thousands
- * of times a second), which the C allocator's arena grew to hold until the collector freed them, and kept.
+ * envelope's opening and this response's own members, instead of being copied into a new buffer for every response,
+ * buffers the C allocator's arena grew to hold and kept (docs/performance.md).
  */
 export class SplicedBody {
   readonly parts: readonly [Buffer, Buffer, string];

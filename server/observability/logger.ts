@@ -1,5 +1,6 @@
 import { type DestinationStream, destination as fileDestination, type Logger, pino } from "pino";
 import { isoInstant } from "../time/iso-instant.ts";
+import type { WeatherLookupOutcome } from "../weather/cache.ts";
 import { jsonStringText, loggedPath, loggedQuery } from "./request-line-text.ts";
 
 export type { Logger };
@@ -12,7 +13,7 @@ const FLUSH_EVERY_MS = 1000;
 /** Request lines gathered before they are handed to the destination in one write. */
 const REQUEST_BATCH_CHARS = 65_536;
 
-/** The fields of one request's line (envelope.ts), in the order the line gives them. */
+/** The fields of one request's line (request-state.ts), in the order the line gives them. */
 export interface RequestLine {
   requestId: string;
   method: string;
@@ -29,8 +30,8 @@ export interface RequestLine {
   durationMs: number;
   /** Bytes of the body sent (0 for a HEAD, a 304 or a preflight). */
   bytes: number;
-  /** How the answer was found: `kept`, `built`, or the weather cache's `hit`, `miss`, `stale`; absent for refusals. */
-  cache?: string;
+  /** How the answer was found: `kept`, `built`, or what the weather cache's lookup found; absent for refusals. */
+  cache?: "kept" | "built" | WeatherLookupOutcome;
 }
 
 /** Room past a full batch for the line that fills it: a request line of ours is some 300 bytes (a longer one grows the buffer). */

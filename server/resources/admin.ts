@@ -6,7 +6,7 @@ import type { ServiceConfig } from "../config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import { parseEnum } from "../http/params.ts";
-import { SerialisedData } from "../http/respond.ts";
+import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
 import { readRecentRuns, readRun } from "../storage/ledger-reader.ts";
@@ -75,7 +75,7 @@ function unrecordedRun(run: LaunchedRun) {
 /** The operator's metrics route: the exposition as Prometheus scrapes it, served bare as text. */
 export function metricsHandlers(metrics: ServiceMetrics): Record<string, RouteHandler> {
   return {
-    "v1.admin.metrics": async () => ({ data: new SerialisedData(await metrics.scrape()) }),
+    "v1.admin.metrics": async () => ({ data: new SerialisedSection(await metrics.scrape()) }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { SerialisedData } from "../http/respond.ts";
+import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 
 /**
@@ -76,11 +76,11 @@ const FILES: Record<string, () => string> = {
  * The files never change while the process runs, so every app of the process shares one reading. They are about 2 MB
  * of swagger-ui, and most servers are never asked for them: they are read when first asked for, not at start.
  */
-const readings = new Map<string, SerialisedData>();
+const readings = new Map<string, SerialisedSection>();
 
 export function docsPageHandlers(): Record<string, RouteHandler> {
   const served = (name: string, read: () => string) => () => {
-    if (!readings.has(name)) readings.set(name, new SerialisedData(read()));
+    if (!readings.has(name)) readings.set(name, new SerialisedSection(read()));
     return { data: readings.get(name)!, headers: DOCS_HEADERS };
   };
   return Object.fromEntries(Object.entries(FILES).map(([name, read]) => [name, served(name, read)]));

@@ -1,4 +1,4 @@
-import { SerialisedData } from "../http/respond.ts";
+import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { DOCS_HEADERS } from "./docs-page.ts";
 
@@ -41,8 +41,8 @@ ${LINKS.map(([href, text, what]) => `    <dt><a href="${href}">${text}</a></dt>\
 const MOVED_TO_DOCS = "../docs";
 
 export function frontDoorHandlers(): Record<string, RouteHandler> {
-  const page = new SerialisedData(PAGE);
-  const moved = new SerialisedData(`Moved permanently to ${MOVED_TO_DOCS}\n`);
+  const page = new SerialisedSection(PAGE);
+  const moved = new SerialisedSection(`Moved permanently to ${MOVED_TO_DOCS}\n`);
   return {
     "service.frontDoor": () => ({ data: page, headers: DOCS_HEADERS }),
     // Relative, so that a prefix a proxy serves the service under is kept.

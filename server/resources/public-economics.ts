@@ -27,7 +27,7 @@ import {
   parseList,
   parseZone,
 } from "../http/params.ts";
-import { SerialisedData } from "../http/respond.ts";
+import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";
@@ -84,7 +84,7 @@ export function publicEconomicsHandlers(
         );
       // Nothing in the feed depends on the clock (no derived states): it holds until the data or a default window moves.
       return {
-        data: new SerialisedData(calendarFeed(page.records, PUBLIC_CACHE_SECONDS.calendar)),
+        data: new SerialisedSection(calendarFeed(page.records, PUBLIC_CACHE_SECONDS.calendar)),
         validUntil: range.movesAt,
       };
     },

@@ -4,7 +4,7 @@ import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import type { ServiceConfig } from "../config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
-import { SerialisedData } from "../http/respond.ts";
+import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
@@ -15,7 +15,7 @@ export function serviceHandlers(
 ): Record<string, RouteHandler> {
   // The description differs only by whether the index is served: both forms serialised once each, so that a URL the
   // answer cache does not hold (any other query string) costs no building or serialising of the large document.
-  const openApiBodies = new Map<boolean, SerialisedData>();
+  const openApiBodies = new Map<boolean, SerialisedSection>();
   const openApiBody = (durableStorage: boolean) => {
     let body = openApiBodies.get(durableStorage);
     if (!body) {
@@ -25,7 +25,7 @@ export function serviceHandlers(
         durableStorage,
         environment: config.environment,
       });
-      body = new SerialisedData(JSON.stringify(document));
+      body = new SerialisedSection(JSON.stringify(document));
       openApiBodies.set(durableStorage, body);
     }
     return body;

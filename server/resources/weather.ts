@@ -2,9 +2,9 @@ import { COORDINATES, PAGE_LIMITS } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
 import { PublisherSet } from "../http/attribution-records.ts";
 import { parseLimit } from "../http/params.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteHandler, RouteResult } from "../http/route-handler.ts";
 import { StaticMeta } from "../http/route-handler.ts";
-import type { CachedWeather, WeatherCache } from "../weather/cache.ts";
+import type { CachedWeather, WeatherCache, WeatherLookupOutcome } from "../weather/cache.ts";
 import { assembleDailyRecords } from "../weather/daily.ts";
 import type { WeatherView } from "../weather/entry-lifecycle.ts";
 import { parseForecastZone, parseLocation } from "../weather/location-params.ts";
@@ -42,23 +42,18 @@ const isImperial = (query: URLSearchParams) => query.get("units") === "imperial"
 
 export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
   /**
-   * Runs `build` on the point's payload: at once when the cache holds a fresh copy (the common case, answered without
-   * a promise), else once the cache has asked MET or judged its failure.
+   * Runs `build` on the point's payload and what the lookup found: at once when the cache holds a fresh copy (the
+   * common case, answered without a promise), else once the cache has asked MET or judged its failure.
    */
-  const withPayload = <R>(
+  const withPayload = (
     point: WeatherPoint,
     view: WeatherView,
-    build: (result: CachedWeather<StoredPayload>) => R,
-  ): R | Promise<R> => {
+    build: (result: CachedWeather<StoredPayload>, cacheOutcome: WeatherLookupOutcome) => RouteResult,
+  ): RouteResult | Promise<RouteResult> => {
     if (!weather) throw new ApiError("SOURCE_DISABLED");
     const fresh = weather.peek(point, view);
-    if (fresh) return build(fresh);
-    return weather.get(point, view).then(build, (error: unknown) => {
-      if (!(error instanceof WeatherUpstreamError)) throw error;
-      const retryAfterSeconds =
-        error.retryAfterMs === null ? undefined : Math.max(1, Math.ceil(error.retryAfterMs / 1000));
-      throw new ApiError(error.code, undefined, { retryAfterSeconds });
-    });
+    if (fresh) return build(fresh, "hit");
+    return weather.get(point, view).then((result) => build(result, expiredCopyOutcome(result)), upstreamFailure);
   };
   const freshness = (result: CachedWeather<StoredPayload>) => ({
     cached: result.cached,
@@ -79,7 +74,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
     "v1.weather.current": ({ query }) => {
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const units = isImperial(query) ? "imperial" : "metric";
-      return withPayload(point, "current", (result) => {
+      return withPayload(point, "current", (result, cacheOutcome) => {
         const payload = readPayloadHead(result.value);
         const current = {
           ...payload.current,
@@ -90,6 +85,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
           data: { units, current },
           meta: freshness(result),
           staticMeta: staticMeta(result.value).credentialed,
+          cacheOutcome,
           ...keptWhileFresh(result, point, "current"),
         };
       });
@@ -99,7 +95,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const zone = parseForecastZone(query.get("tz"), point);
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedForecastDays);
-      return withPayload(point, "forecast", (result) => {
+      return withPayload(point, "forecast", (result, cacheOutcome) => {
         const imperial = isImperial(query);
         const payload = readPayload(result.value);
         const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
@@ -110,6 +106,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
           data: { location: requestedLocation(point), timeZone: zone, hourly, daily },
           meta: { ...freshness(result), dayCount: daily.length },
           staticMeta: staticMeta(result.value).credentialed,
+          cacheOutcome,
           ...keptWhileFresh(result, point, "forecast"),
         };
       });
@@ -117,7 +114,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
 
     "public.weather.current": ({ query }) => {
       const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
-      return withPayload(point, "current", (result) => {
+      return withPayload(point, "current", (result, cacheOutcome) => {
         const imperial = isImperial(query);
         const record = { ...readPayloadHead(result.value).current, location: requestedLocation(point) };
         return {
@@ -126,6 +123,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
           },
           meta: freshness(result),
           staticMeta: staticMeta(result.value).public,
+          cacheOutcome,
           ...keptWhileFresh(result, point, "current"),
         };
       });
@@ -136,7 +134,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
       const hourCount = parseLimit(query.get("hours"), PAGE_LIMITS.publicForecastHours, "hours");
       const dayCount = parseLimit(query.get("days"), PAGE_LIMITS.publicForecastDays, "days");
       const zone = parseForecastZone(query.get("tz"), point);
-      return withPayload(point, "forecast", (result) => {
+      return withPayload(point, "forecast", (result, cacheOutcome) => {
         const imperial = isImperial(query);
         const payload = readPayload(result.value);
         const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
@@ -147,11 +145,26 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
           data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } },
           meta: freshness(result),
           staticMeta: staticMeta(result.value).public,
+          cacheOutcome,
           ...keptWhileFresh(result, point, "forecast"),
         };
       });
     },
   };
+}
+
+/**
+ * What `get` found, asked only when `peek` found no fresh copy: the held copy served as it was (MET confirmed it with a
+ * 304), or stale; a new copy is MET's answer (`miss`, though the cache counts one that replaced a copy `revalidated`).
+ */
+function expiredCopyOutcome(result: CachedWeather<StoredPayload>): WeatherLookupOutcome {
+  return result.stale ? "stale" : result.cached ? "revalidated" : "miss";
+}
+
+function upstreamFailure(error: unknown): never {
+  if (!(error instanceof WeatherUpstreamError)) throw error;
+  const retryAfterSeconds = error.retryAfterMs === null ? undefined : Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+  throw new ApiError(error.code, undefined, { retryAfterSeconds });
 }
 
 /** The point as served (rounded), in the record's location shape. */

@@ -2,11 +2,11 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { createCompressor } from "../../server/http/compression.ts";
-import { SerialisedData } from "../../server/http/respond.ts";
+import { SerialisedSection } from "../../server/http/prepared-answer.ts";
 
 /**
  * The compressed-head cache (SERVICE_COMPRESSED_CACHE_MB) is sized by compressed bytes. Were it keyed by the
- * answer's `SerialisedData` object (as in bbdf8da), every answer whose head was compressed would stay in memory,
+ * answer's `SerialisedSection` object (as in bbdf8da), every answer whose head was compressed would stay in memory,
  * uncompressed, as long as its compressed form: answers built per request (the metrics route's scrape, a credentialed
  * answer that is never kept) compress well, so the bound would let many times that much data be held. Keyed by the
  * data's ETag since a0c5c12; this stays as the regression test.
@@ -20,10 +20,10 @@ describe("the compressed-head cache's memory bound", () => {
     const bound = 256 * 1024;
     const compressor = createCompressor(bound);
     const headBytes = 200 * 1024;
-    const owners: WeakRef<SerialisedData>[] = [];
+    const owners: WeakRef<SerialisedSection>[] = [];
     // 400 distinct answers of 200 KB each, as 400 distinct scrapes or unkept answers would be: about 80 MB in all.
     for (let i = 0; i < 400; i++) {
-      const data = new SerialisedData(
+      const data = new SerialisedSection(
         JSON.stringify({
           answer: i,
           rows: Array.from({ length: 4000 }, (_, n) => ({ n, label: "same text in every row" })),

@@ -16,7 +16,7 @@ import { rawRequest } from "../support/raw-http.ts";
 import { type RunningService, startService } from "../support/service.ts";
 
 /**
- * Attacks on the compressed answers (server/http/compression.ts, respond.ts, pipeline.ts): hostile Accept-Encoding
+ * Attacks on the compressed answers (server/http/compression.ts, envelope.ts, pipeline.ts): hostile Accept-Encoding
  * values, 304/HEAD/Range interplay, and the hand-framed tail read back by independent decoders (Node zlib, curl's
  * libz/libbrotli, Chromium's network stack), tails beyond one 64 KB stored block / meta-block included.
  */

@@ -120,6 +120,19 @@ describe("compressed answers on the real server", () => {
     }
   });
 
+  it("names the headers that choose a large answer's bytes in one Vary, in order, on its 304 too", async () => {
+    for (const [path, vary] of [
+      ["/api/v1/openapi.json", "origin, accept-encoding"],
+      [largeAnswers[0]!, "origin, accept, accept-encoding"],
+    ] as const) {
+      const full = await rawRequest(service.url + path, { "accept-encoding": "br" });
+      expect(full.headers.vary).toBe(vary);
+      const notModified = await rawRequest(service.url + path, { "if-none-match": String(full.headers.etag) });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.vary).toBe(vary);
+    }
+  });
+
   it("leaves small answers, errors and not-modified answers uncompressed", async () => {
     const small = await rawRequest(`${service.url}/api/public/v1/health/live`, { "accept-encoding": "br, gzip" });
     expect(small.headers["content-encoding"]).toBeUndefined();

@@ -95,4 +95,26 @@ describe("structured logs", () => {
       await unreachable.close();
     }
   });
+
+  it("name what the weather cache's lookup found, as its metric counts it: miss, hit, revalidated, stale", async () => {
+    met.setMode("normal");
+    const where = "/api/public/v1/weather/current?lat=48.51&lon=2.51";
+    const outcomeOf = async () => {
+      const response = await service.request(where);
+      return requestLines().find((line) => line.requestId === response.headers.get("x-request-id"))?.cache;
+    };
+    expect(await outcomeOf()).toBe("miss");
+    clock.advance(2_000);
+    expect(await outcomeOf()).toBe("hit");
+    // Past the copy's time to live (MET's Expires, 31 min 52 s after its Date): MET confirms it with a 304.
+    clock.advance(32 * 60_000);
+    expect(await outcomeOf()).toBe("revalidated");
+    clock.advance(33 * 60_000);
+    met.setMode("server-error");
+    try {
+      expect(await outcomeOf()).toBe("stale");
+    } finally {
+      met.setMode("normal");
+    }
+  });
 });

@@ -1,23 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { createAnswerCache } from "../../server/http/answer-cache.ts";
-import { prepareAnswer } from "../../server/http/respond.ts";
+import { prepareAnswer } from "../../server/http/prepared-answer.ts";
 
 const answer = prepareAnswer({ data: { list: [1, 2, 3] } }, {});
 /** The route match an answer was built with: the cache hands it back for the URL while the answer is held. */
-const routes = { data: [], params: { slug: "a" } };
+const match = { routes: [], params: { slug: "a" } };
 
 describe("the answer cache", () => {
   it("serves an answer only within its data generation and its clock validity, never to a clock stepped back", () => {
     const answers = createAnswerCache();
     const index = {};
-    answers.keep("q", { routes, generation: [index], builtAt: 1_000, validUntil: 5_000 }, answer);
+    answers.keep("q", { match, generation: [index], builtAt: 1_000, validUntil: 5_000 }, answer);
     expect(answers.find("q", [index], 1_000)?.data).toBe(answer.data);
-    expect(answers.routesOf("q")).toBe(routes);
+    expect(answers.routesOf("q")).toBe(match);
     expect(answers.find("q", [index], 4_999)?.data).toBe(answer.data);
     expect(answers.find("q", [{}], 2_000)).toBeUndefined(); // a new index
     expect(answers.holds("q")).toBe(false); // and the answer of the old one is gone
     expect(answers.routesOf("q")).toBeUndefined(); // so the URL is routed again
-    answers.keep("q", { routes, generation: [index], builtAt: 1_000, validUntil: 5_000 }, answer);
+    answers.keep("q", { match, generation: [index], builtAt: 1_000, validUntil: 5_000 }, answer);
     expect(answers.find("q", [index], 999)).toBeUndefined(); // the clock stepped back before it was built
     expect(answers.find("q", [index], 5_000)).toBeUndefined(); // the answer changes at 5 000
   });
@@ -27,7 +27,7 @@ describe("the answer cache", () => {
     let current = true;
     answers.keep(
       "q",
-      { routes, generation: [], builtAt: 1_000, validUntil: 2_000, stillCurrent: () => current },
+      { match, generation: [], builtAt: 1_000, validUntil: 2_000, stillCurrent: () => current },
       answer,
     );
     expect(answers.find("q", [], 1_500)?.data).toBe(answer.data);
@@ -37,7 +37,7 @@ describe("the answer cache", () => {
 
   it("drops an expired answer by itself, asked or not, whatever the app's clock reads", async () => {
     const answers = createAnswerCache();
-    answers.keep("q", { routes, generation: [], builtAt: 1_000, validUntil: 1_020 }, answer);
+    answers.keep("q", { match, generation: [], builtAt: 1_000, validUntil: 1_020 }, answer);
     expect(answers.holds("q")).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(answers.holds("q")).toBe(false);
@@ -51,8 +51,8 @@ describe("the answer cache", () => {
     try {
       const year = 365 * 24 * 3_600_000;
       const answers = createAnswerCache();
-      answers.keep("q", { routes, generation: [], builtAt: 1_000, validUntil: 1_000 + year }, answer);
-      answers.keep("r", { routes, generation: [], builtAt: 1_000, validUntil: 1_000 + 2 ** 31 - 1 }, answer);
+      answers.keep("q", { match, generation: [], builtAt: 1_000, validUntil: 1_000 + year }, answer);
+      answers.keep("r", { match, generation: [], builtAt: 1_000, validUntil: 1_000 + 2 ** 31 - 1 }, answer);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(warnings.map((warning) => warning.name)).not.toContain("TimeoutOverflowWarning");
       expect(answers.find("q", [], 1_000 + year - 1)?.data).toBe(answer.data);
@@ -64,11 +64,11 @@ describe("the answer cache", () => {
 
   it("keeps nothing at a zero bound, and holds at most its byte bound", () => {
     const none = createAnswerCache(0);
-    none.keep("q", { routes, generation: [], builtAt: 0, validUntil: Infinity }, answer);
+    none.keep("q", { match, generation: [], builtAt: 0, validUntil: Infinity }, answer);
     expect(none.find("q", [], 1)).toBeUndefined();
     const small = createAnswerCache(64 * 1024);
     for (let i = 0; i < 1_000; i++)
-      small.keep(`q${i}`, { routes, generation: [], builtAt: 0, validUntil: Infinity }, answer);
+      small.keep(`q${i}`, { match, generation: [], builtAt: 0, validUntil: Infinity }, answer);
     expect(small.bytes).toBeLessThanOrEqual(64 * 1024);
     expect(small.find("q999", [], 1)?.data).toBe(answer.data);
     expect(small.find("q0", [], 1)).toBeUndefined();

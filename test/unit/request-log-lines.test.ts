@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger, flushLog, logRequest, type RequestLine } from "../../server/observability/logger.ts";
 import { loggedPath, loggedQuery } from "../../server/observability/request-line-text.ts";
 
-/** A request's line as envelope.ts gives it, for the fields a test does not name. */
+/** A request's line as request-state.ts gives it, for the fields a test does not name. */
 const line = (fields: Partial<RequestLine> & Pick<RequestLine, "requestId" | "route" | "status" | "durationMs">) => ({
   method: "GET",
   path: "/api/public/v1/health/live",
@@ -27,7 +27,7 @@ function capture(options?: { requestBatchChars?: number }) {
 
 describe("request log lines", () => {
   it("have the form and the fields of the line pino writes for the same request", () => {
-    const fields = {
+    const fields: RequestLine = {
       requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11",
       method: "GET",
       path: "/api/v1/weather/current",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCompressor } from "../../server/http/compression.ts";
-import { prepareAnswer, renderAnswer, responseBody, SerialisedData } from "../../server/http/respond.ts";
+import { renderAnswer, responseBody } from "../../server/http/envelope.ts";
+import { prepareAnswer, SerialisedSection } from "../../server/http/prepared-answer.ts";
 
 const REQUEST_ID = "6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d";
 const AT = "2026-11-23T12:00:00.000Z";
@@ -31,13 +32,13 @@ describe("serialised answers", () => {
   });
 
   it("count their length in UTF-8", () => {
-    expect(new SerialisedData('"Zürich"').byteLength).toBe(9);
-    expect(new SerialisedData('"東京"').byteLength).toBe(8);
-    expect(new SerialisedData('"ab"').byteLength).toBe(4);
+    expect(new SerialisedSection('"Zürich"').byteLength).toBe(9);
+    expect(new SerialisedSection('"東京"').byteLength).toBe(8);
+    expect(new SerialisedSection('"ab"').byteLength).toBe(4);
   });
 
   it("keep a section over 1 KB as bytes of its own, never a slice of a shared slab a kept answer would hold whole", () => {
-    const section = new SerialisedData(JSON.stringify("x".repeat(1500)));
+    const section = new SerialisedSection(JSON.stringify("x".repeat(1500)));
     expect(Buffer.isBuffer(section.content)).toBe(true);
     const bytes = section.content as Buffer;
     expect(bytes.byteLength).toBe(section.byteLength);

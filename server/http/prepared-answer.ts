@@ -1,0 +1,139 @@
+// An answer serialised once, but for the two members each response has of its own (envelope.ts writes them).
+import { createHash, randomUUID } from "node:crypto";
+import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
+import { ownedBytes } from "../memory/owned-bytes.ts";
+import type { FirstItems, RouteResult } from "./route-handler.ts";
+
+/** Sections up to this size are kept as text, larger ones as UTF-8 bytes: text is encoded again for every response. */
+const TEXT_SECTION_MAX_BYTES = 1024;
+
+/**
+ * An answer's `data` section, or the whole body of a bare one, serialised once by whoever owns it (a kept answer, a
+ * route's constant document), so the request path never serialises it again: JSON, or the text of another media
+ * type (a CSV table, an iCalendar feed, a page).
+ */
+export class SerialisedSection {
+  readonly content: string | Buffer<ArrayBuffer>;
+  /** Its length in UTF-8. */
+  readonly byteLength: number;
+  readonly etag: string;
+  constructor(text: string) {
+    this.byteLength = Buffer.byteLength(text);
+    // Bytes of their own: a short text's `Buffer.from` is a slice of a shared 8 KB slab, which a kept answer would
+    // keep alive whole (owned-bytes.ts).
+    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? text : ownedBytes(text);
+    this.etag = weakEtag(text);
+  }
+
+  /** The section as bytes, for what needs them whole (a compressed head). */
+  bytes(): Buffer {
+    return typeof this.content === "string" ? Buffer.from(this.content) : this.content;
+  }
+}
+
+/** The freshness fields every success body carries after `requestId` and `generatedAt`; routes serving cached data override them. */
+const BASE_FRESHNESS = { cached: false, cacheAgeSeconds: 0, stale: false, degraded: false } as const;
+
+/**
+ * A success answer serialised except for the two fields that belong to one response, `requestId` and `generatedAt`
+ * (the first two of `meta`): they are spliced in by `renderAnswer`, so a kept answer is never serialised again.
+ */
+export interface PreparedAnswer {
+  status: number;
+  data: SerialisedSection;
+  /** `meta` after its first two fields, from the comma through the closing braces of meta and body; empty when bare. */
+  metaRest: string;
+  bare: boolean;
+  /** UTF-8 bytes of its body but for the two per-response fields (ownMembers). */
+  fixedBytes: number;
+  /** Bytes the answer holds, for memory bounds. */
+  size: number;
+  /** Another representation than the route's own (the CSV form, csv-answer.ts): its media type and its headers. */
+  mediaType?: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+// Same lengths as real values, so that the cut to the response ceiling is measured on the body that will be sent.
+const PLACEHOLDER_OWN_MEMBERS_LENGTH = ownMembers(randomUUID(), new Date(0).toISOString()).length;
+
+/** The `{ data, meta }` answer, cut to fit the response ceiling when the route says how (spec "Limits"). */
+export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; successStatus?: number }): PreparedAnswer {
+  const status = shape.successStatus ?? 200;
+  const bare = shape.bare ?? false;
+  const prepare = (
+    data: unknown,
+    routeMeta: Record<string, unknown> | undefined,
+    truncated: boolean | null,
+  ): PreparedAnswer => {
+    const serialised = data instanceof SerialisedSection ? data : new SerialisedSection(JSON.stringify(data));
+    if (bare) return bareAnswer(serialised, status);
+    if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta))
+      throw new Error("a route's meta must not replace requestId or generatedAt");
+    // A page that could be cut says whether it was, so clients can tell "not cut" from "not a paged answer".
+    const meta = { ...BASE_FRESHNESS, ...routeMeta, ...(truncated === null ? {} : { truncated }) };
+    const members = JSON.stringify(meta).slice(1, -1);
+    const metaRest = `,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`;
+    const fixedBytes = BODY_HEAD.length + serialised.byteLength + Buffer.byteLength(metaRest);
+    return {
+      status,
+      data: serialised,
+      metaRest,
+      bare,
+      fixedBytes,
+      size: serialised.byteLength + metaRest.length,
+    };
+  };
+  const whole = prepare(result.data, result.meta, result.cut ? false : null);
+  return fittedToCeiling(whole, result.cut, (first) => prepare(first.data, first.meta, true));
+}
+
+/** An answer whose body is the section alone, no envelope: a bare route's, or another representation's (CSV). */
+export function bareAnswer(
+  section: SerialisedSection,
+  status: number,
+  representation?: Pick<PreparedAnswer, "mediaType" | "headers">,
+): PreparedAnswer {
+  const size = section.byteLength;
+  return { status, data: section, metaRest: "", bare: true, fixedBytes: size, size, ...representation };
+}
+
+/**
+ * The answer, or, when it is over the response ceiling and its route says how to cut it (RouteResult.cut), the
+ * answer to its longest first part that fits, built by `build`: JSON and CSV forms alike (csv-answer.ts). At least
+ * the first entry is served, over the ceiling if it alone is: an empty page would hand back a cursor that never moves,
+ * and the client could never get past that entry.
+ */
+export function fittedToCeiling(
+  whole: PreparedAnswer,
+  cut: RouteResult["cut"],
+  build: (first: FirstItems) => PreparedAnswer,
+): PreparedAnswer {
+  if (!cut || fits(whole)) return whole;
+  const firstOf = (n: number) => build(cut.firstItems(n));
+  let low = Math.min(1, cut.count);
+  let high = cut.count - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(firstOf(middle))) low = middle;
+    else high = middle - 1;
+  }
+  return firstOf(low);
+}
+
+/** Whether the answer's body, with its own two members where it has an envelope, is within the response ceiling. */
+function fits(answer: PreparedAnswer): boolean {
+  return answer.fixedBytes + (answer.bare ? 0 : PLACEHOLDER_OWN_MEMBERS_LENGTH) <= RESPONSE_CEILING_BYTES;
+}
+
+/** What an envelope opens with, before its `data` section (envelope.ts writes the rest around the prepared parts). */
+export const BODY_HEAD = `{"data":`;
+
+/** The two `meta` fields of one response, which open `meta` (both values are ASCII). */
+export function ownMembers(requestId: string, generatedAt: string): string {
+  return `,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`;
+}
+
+/** A weak validator over the serialised `data` section only, so a new requestId or generatedAt does not change it. */
+function weakEtag(data: string | Buffer): string {
+  return `W/"${createHash("sha256").update(data).digest("base64url").slice(0, 27)}"`;
+}
