@@ -24,7 +24,7 @@ const config: ServiceConfig = {
   environment: "bench",
   dataDir,
   keysFile: join(dataDir, "keys.json"),
-  storageEnabled: true,
+  durableStorage: true,
   corsOrigins: [],
   rateLimit: { windowSeconds: 60, publicPerWindow: 1e9, credentialedPerWindow: 1e9 },
   upstreams: [],

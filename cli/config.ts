@@ -95,7 +95,7 @@ export function serviceConfigFrom(
     environment: environmentFrom(env, flags.env),
     dataDir,
     keysFile: keysFileFrom(env, dataDir),
-    storageEnabled: flags.storage !== false && booleanVariable(env, "SERVICE_STORAGE", true),
+    durableStorage: flags.storage !== false && booleanVariable(env, "SERVICE_STORAGE", true),
     corsOrigins: corsOriginsFrom(env.SERVICE_CORS_ORIGINS),
     trustedProxies: trustedProxiesFrom(env.SERVICE_TRUSTED_PROXIES),
     logLevel: logLevelFrom(env.SERVICE_LOG_LEVEL),

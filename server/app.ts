@@ -25,7 +25,7 @@ export type AppDependencies = Omit<HandlerDependencies, "clock" | "storage"> & {
 export function createApp(dependencies: AppDependencies): ServiceApp {
   const { config } = dependencies;
   const clock = dependencies.clock ?? systemClock;
-  const storage = createIndexStorage(config.dataDir, config.storageEnabled);
+  const storage = createIndexStorage(config.dataDir, config.durableStorage);
   // The structured log; one at `info` on stderr when the caller gives none.
   const logger = dependencies.logger ?? createLogger("info");
   // The app's own metrics, unless the caller keeps them to serve them elsewhere too (SERVICE_METRICS_PORT).
@@ -47,7 +47,7 @@ export function createApp(dependencies: AppDependencies): ServiceApp {
     clock,
     keyLookup: createKeyLookup(config.keysFile),
     rateLimiter: createRateLimiter(config.rateLimit),
-    storageBound: storage.bound,
+    durableStorage: storage.durableStorage,
     trustedProxies: new Set(config.trustedProxies ?? []),
     answers,
     compressor,

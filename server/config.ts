@@ -9,7 +9,7 @@ export interface ServiceConfig {
   dataDir: string;
   keysFile: string;
   /** False runs a deployment with no durable store bound: storage-backed routes answer 503. */
-  storageEnabled: boolean;
+  durableStorage: boolean;
   corsOrigins: string[];
   /** Addresses of reverse proxies whose X-Forwarded-For is believed for public rate limits; none by default. */
   trustedProxies?: string[];

@@ -88,7 +88,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         const config = serviceConfigFrom(env, options);
         const logFormat = ingestLogFormatFrom(env, options.logFormat);
         const publishTo = publishTargetFrom(env, options.publishTo);
-        if (!config.storageEnabled)
+        if (!config.durableStorage)
           throw new InvalidArgumentError("ingestion needs a durable store: SERVICE_STORAGE is false");
         // An empty value (`--from-archive "$UNSET"`) must not fall through to a live fetch from the publishers.
         const fromArchive = nonEmptyFlag(options.fromArchive, "--from-archive");

@@ -14,7 +14,7 @@ export function registerOpenApiCommand(program: Command, env: NodeJS.ProcessEnv)
       const { buildOpenApiDocument } = await import("../../schemas/openapi.ts");
       const { ALL_ROUTES } = await import("../../schemas/routes/all-routes.ts");
       const { createIndexStorage } = await import("../../server/storage/index-storage.ts");
-      const storage = createIndexStorage(config.dataDir, config.storageEnabled);
+      const storage = createIndexStorage(config.dataDir, config.durableStorage);
       const document = buildOpenApiDocument({
         routes: ALL_ROUTES,
         includeOperatorRoutes: true,

@@ -118,7 +118,7 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
         const { createRouteHandlers } = await import("../../server/route-handlers.ts");
         const { createIndexStorage } = await import("../../server/storage/index-storage.ts");
         const clock = systemClock;
-        const storage = createIndexStorage(config.dataDir, config.storageEnabled);
+        const storage = createIndexStorage(config.dataDir, config.durableStorage);
         const { handlers } = createRouteHandlers({ config, clock, storage, weather: null });
         try {
           // The past route names its series in the path.
@@ -151,11 +151,11 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           if (UNAVAILABLE_CODES.has(error.code)) {
-            const unreadable = unreadableDataFiles(config.dataDir, config.storageEnabled);
+            const unreadable = unreadableDataFiles(config.dataDir, config.durableStorage);
             process.stderr.write(
               unreadable.length > 0
                 ? unreadable.map((line) => `error: ${line}\n`).join("")
-                : `${noDataLine(error.code, error.message, config.dataDir, config.storageEnabled)}\n`,
+                : `${noDataLine(error.code, error.message, config.dataDir, config.durableStorage)}\n`,
             );
             process.exitCode = EXIT_CODES.failure;
             return;

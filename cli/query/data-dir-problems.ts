@@ -10,12 +10,12 @@ import { readRegistryFile } from "../../server/registry/registry-file.ts";
  * writes it again. The API's readers take a damaged file for a missing one (a generic
  * "not available" answer, right for a client); an operator at the terminal needs to know which file to look at.
  */
-export function unreadableDataFiles(dataDir: string, storageEnabled: boolean): string[] {
+export function unreadableDataFiles(dataDir: string, durableStorage: boolean): string[] {
   const registry = join(dataDir, DATA_FILES.registry);
   const index = join(dataDir, DATA_FILES.index);
   return [
     unreadable("registry", registry, () => readRegistryFile(registry), "service registry"),
-    ...(storageEnabled ? [unreadable("index", index, () => readPublicationFacts(index), "service ingest")] : []),
+    ...(durableStorage ? [unreadable("index", index, () => readPublicationFacts(index), "service ingest")] : []),
   ].filter((line): line is string => line !== null);
 }
 
@@ -23,11 +23,11 @@ export function unreadableDataFiles(dataDir: string, storageEnabled: boolean): s
  * The line `service query` prints for an answer saying the data is not there (SERVICE_UNAVAILABLE and kin), naming the
  * data directory looked in: the files it lacks and the command that writes them, or else the API's own message.
  */
-export function noDataLine(code: string, message: string, dataDir: string, storageEnabled: boolean): string {
-  const expected = storageEnabled ? [DATA_FILES.registry, DATA_FILES.index] : [DATA_FILES.registry];
+export function noDataLine(code: string, message: string, dataDir: string, durableStorage: boolean): string {
+  const expected = durableStorage ? [DATA_FILES.registry, DATA_FILES.index] : [DATA_FILES.registry];
   const missing = expected.filter((name) => !existsSync(join(dataDir, name)));
   if (missing.length === 0)
-    return `${code}: ${message} (data directory ${dataDir}${storageEnabled ? "" : "; SERVICE_STORAGE is false"})`;
+    return `${code}: ${message} (data directory ${dataDir}${durableStorage ? "" : "; SERVICE_STORAGE is false"})`;
   return `${code}: no ${missing.join(" or ")} in data directory ${dataDir}: write ${missing.length > 1 ? "them" : "it"} with \`service ingest --data-dir ${dataDir}\``;
 }
 

@@ -48,7 +48,7 @@ export async function startService(env: NodeJS.ProcessEnv, flags: ServeFlags): P
   usableKeysFile(env, config.keysFile);
   const listener = serveOptionsFrom(env, flags);
   const following = indexFollowingFrom(env, flags.indexFrom);
-  if (following && (flags.seedSamples || !config.storageEnabled)) {
+  if (following && (flags.seedSamples || !config.durableStorage)) {
     throw new ConfigError(
       "--index-from takes the index from object storage: it goes with neither --seed-samples nor --no-storage (SERVICE_STORAGE=false)",
     );
@@ -84,7 +84,7 @@ async function serveWithLog(
   // A follower's registry comes with each generation; its own build only stands in until the first one arrives.
   if (!following || !existsSync(join(config.dataDir, DATA_FILES.registry)))
     publishRegistryUnlessIngesting(registry, config.dataDir, logger);
-  if (flags.seedSamples && config.storageEnabled && !existsSync(join(config.dataDir, DATA_FILES.index))) {
+  if (flags.seedSamples && config.durableStorage && !existsSync(join(config.dataDir, DATA_FILES.index))) {
     await seedFromSamples(config.dataDir, registry, logger);
   }
   ensurePlacesIndex(config.dataDir, (line) => logger.info(line), { build: buildPlacesInChildProcess });
@@ -107,7 +107,7 @@ async function serveWithLog(
     logger,
     metrics,
     launchIngestion:
-      config.storageEnabled && !following ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined,
+      config.durableStorage && !following ? createIngestionLauncher(config.dataDir, env, registryDir) : undefined,
   });
   let follower: IndexFollower | null = null;
   const shutdown = {
@@ -131,7 +131,7 @@ async function serveWithLog(
     throw listenFailure(error, listener);
   });
   process.stdout.write(
-    `service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.storageEnabled ? "" : " (no durable storage)"}\n`,
+    `service (${config.environment}) listening on ${server.url} with data in ${config.dataDir}${config.durableStorage ? "" : " (no durable storage)"}\n`,
   );
   if (metricsListener)
     process.stdout.write(`metrics on ${metricsListener.url} (no key needed: keep this address private)\n`);

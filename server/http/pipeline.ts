@@ -32,7 +32,7 @@ export interface PipelineContext {
   keyLookup: (id: string) => StoredKey | undefined;
   rateLimiter: RateLimiter;
   /** Whether a durable store is bound; routes reading the index also need a completed ingestion (checked where they read). */
-  storageBound: boolean;
+  durableStorage: boolean;
   /** Proxies whose X-Forwarded-For names the client (client-address.ts); empty, the socket's peer is the client. */
   trustedProxies: ReadonlySet<string>;
   answers: AnswerCache;
@@ -107,7 +107,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
         if (!principal) throw new ApiError("UNAUTHORIZED");
         if (spec.scope !== null && !principal.scopes.includes(spec.scope)) throw new ApiError("FORBIDDEN");
       }
-      if (spec.requiresDurableStorage && !context.storageBound) throw new ApiError("SERVICE_UNAVAILABLE");
+      if (spec.requiresDurableStorage && !context.durableStorage) throw new ApiError("SERVICE_UNAVAILABLE");
 
       // 4. The answer, in the representation asked for: a kept one while its data and the clock allow, else the
       // handler's. 5. Its envelope (or its CSV form's headers).

@@ -149,7 +149,7 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     registers: [registry],
     collect: () => {
       runs.reset();
-      if (!storage.bound) return;
+      if (!storage.durableStorage) return;
       let counts: ReturnType<typeof countRunsByOutcome>;
       try {
         counts = countRunsByOutcome(dataDir);

@@ -17,7 +17,7 @@ export function registerReleaseLatency(registry: Registry, storage: IndexStorage
     registers: [registry],
     collect: () => {
       latency.reset();
-      if (!storage.bound) return;
+      if (!storage.durableStorage) return;
       let found: ReturnType<typeof readReleaseLatencies>;
       try {
         found = readReleaseLatencies(dataDir);

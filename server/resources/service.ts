@@ -38,7 +38,7 @@ export function serviceHandlers(
         data: {
           environment: config.environment,
           durableStorage: {
-            bound: storage.bound,
+            bound: storage.durableStorage,
             indexPresent: index !== null,
             ingestionCompleted: (facts?.lastIngestedAt ?? null) !== null,
             storageBackedRoutesAvailable: storage.ready(),
@@ -64,10 +64,10 @@ export function serviceHandlers(
 
     "public.health.ready": () => {
       if (!registrySource()) throw new ApiError("SERVICE_UNAVAILABLE", "The registry is not loaded yet.");
-      if (storage.bound && !storage.ready())
+      if (storage.durableStorage && !storage.ready())
         throw new ApiError("SERVICE_UNAVAILABLE", "No index from a completed ingestion is published yet.");
       return {
-        data: { ready: true, registry: "loaded", index: storage.bound ? "published" : "not-bound" },
+        data: { ready: true, registry: "loaded", index: storage.durableStorage ? "published" : "not-bound" },
         staticMeta: NO_ATTRIBUTION,
       };
     },

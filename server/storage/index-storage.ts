@@ -12,7 +12,7 @@ export interface OpenIndex {
 
 export interface IndexStorage {
   /** False on a deployment with no durable store bound. */
-  bound: boolean;
+  durableStorage: boolean;
   /** The current published index, or null when there is none (or no store is bound). */
   current(): OpenIndex | null;
   /** Whether storage-backed routes can answer: store bound, index present, published by a completed ingestion. */
@@ -23,13 +23,13 @@ export interface IndexStorage {
 const isPublished = (index: OpenIndex | null): index is OpenIndex => index?.facts.lastIngestedAt != null;
 
 /** The index the CLI publishes; an unreadable one counts as absent, so storage-backed routes answer 503, never half an answer. */
-export function createIndexStorage(dataDir: string, bound: boolean): IndexStorage {
-  if (!bound) return { bound, current: () => null, ready: () => false };
+export function createIndexStorage(dataDir: string, durableStorage: boolean): IndexStorage {
+  if (!durableStorage) return { durableStorage, current: () => null, ready: () => false };
   const current = createReloadingDatabase(join(dataDir, DATA_FILES.index), (db) => ({
     db,
     facts: publicationFacts(db),
   }));
-  return { bound, current, ready: () => isPublished(current()) };
+  return { durableStorage, current, ready: () => isPublished(current()) };
 }
 
 export function publicationFacts(db: Database.Database): PublicationFacts {

@@ -63,7 +63,7 @@ describe("storage rules of the economics routes", () => {
   });
 
   it("answers 503 on a deployment without durable storage, even with a complete index on disk", async () => {
-    const { service, get } = await start({ seedDataDir: await sampleDataDir(), storageEnabled: false });
+    const { service, get } = await start({ seedDataDir: await sampleDataDir(), durableStorage: false });
     await expectAllUnavailable(service, get);
     // The registry routes need no storage.
     expect((await service.request("/api/v1/economics/series")).status).toBe(200);

@@ -153,7 +153,7 @@ describe("the Node listener", () => {
         rateLimiter: () => {
           throw new Error("a defect in the rate limiter");
         },
-        storageBound: true,
+        durableStorage: true,
         trustedProxies: new Set(),
         answers: createAnswerCache(),
         compressor: createCompressor(),

@@ -27,7 +27,7 @@ describe("liveness and readiness", () => {
     expect(notReady.headers.get("retry-after")).toMatch(/^\d+$/);
     expect((await service.request("/api/public/v1/health/live")).status).toBe(200);
     await service.close();
-    service = await startService({ storageEnabled: false });
+    service = await startService({ durableStorage: false });
     expect((await service.request("/api/public/v1/health/ready")).body.data).toEqual({
       ready: true,
       registry: "loaded",

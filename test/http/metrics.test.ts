@@ -228,7 +228,7 @@ describe("Prometheus metrics for operators", () => {
 describe("metrics where there is no index", () => {
   it("leave the index gauges without a sample, count no runs in an empty store, and none when no store is bound", async () => {
     const empty = await startService();
-    const unbound = await startService({ storageEnabled: false });
+    const unbound = await startService({ durableStorage: false });
     try {
       for (const [service, runs] of [
         [empty, 0],

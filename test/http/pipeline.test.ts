@@ -67,7 +67,7 @@ describe("shared pipeline rules", () => {
           },
         },
       ],
-      { storageBound: false },
+      { durableStorage: false },
     );
   });
   afterAll(() => service.close());

@@ -71,7 +71,7 @@ describe("capabilities", () => {
 
   it("reports no durable store on a deployment without one, even with an index file", async () => {
     const data = await capabilitiesOf({
-      storageEnabled: false,
+      durableStorage: false,
       seedDataDir: dataDirWithIndex("2026-11-20T06:00:00.000Z"),
     });
     expect(data.durableStorage).toMatchObject({ bound: false, storageBackedRoutesAvailable: false });
@@ -215,7 +215,7 @@ describe("OpenAPI description", () => {
 
   it("reflects this deployment's durable storage at the root", async () => {
     expect(document["x-service-durable-storage"]).toBe(true);
-    const bare = await startService({ storageEnabled: false });
+    const bare = await startService({ durableStorage: false });
     try {
       expect((await bare.request("/api/v1/openapi.json")).body["x-service-durable-storage"]).toBe(false);
     } finally {

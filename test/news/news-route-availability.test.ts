@@ -21,7 +21,7 @@ describe("without announcements to serve", () => {
   });
 
   it("no durable storage bound: 503", async () => {
-    const service = await startService({ clock: fakeClock(), storageEnabled: false });
+    const service = await startService({ clock: fakeClock(), durableStorage: false });
     try {
       const { status, body } = await service.request(NEWS);
       expect(status).toBe(503);

@@ -119,7 +119,7 @@ describe("GET /api/public/v1/status: weather from this instance's own upstream o
   });
 
   it("answers without durable storage: economics and news unknown", async () => {
-    const bare = await startService({ clock, storageEnabled: false, weatherBaseUrl: met.url });
+    const bare = await startService({ clock, durableStorage: false, weatherBaseUrl: met.url });
     try {
       const { body } = await status(bare);
       expect(body.data.domains.economics.status).toBe("unknown");

@@ -35,7 +35,7 @@ export function testSpec(overrides: Partial<RouteSpec> & Pick<RouteSpec, "name" 
 /** The generic pipeline on a real port with routes of the test's own making. */
 export async function startPipeline(
   routes: BoundRoute[],
-  options: { storageBound?: boolean; publicPerWindow?: number } = {},
+  options: { durableStorage?: boolean; publicPerWindow?: number } = {},
 ) {
   const keysFile = join(mkdtempSync(join(tmpdir(), "pipeline-")), "keys.json");
   let now = Date.parse("2026-11-21T12:00:00Z");
@@ -49,7 +49,7 @@ export async function startPipeline(
       publicPerWindow: options.publicPerWindow ?? 1000,
       credentialedPerWindow: 1000,
     }),
-    storageBound: options.storageBound ?? true,
+    durableStorage: options.durableStorage ?? true,
     trustedProxies: new Set(),
     answers: createAnswerCache(),
     compressor: createCompressor(),

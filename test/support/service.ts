@@ -67,7 +67,7 @@ export interface RunningService {
 
 export interface ServiceOptions {
   environment?: string;
-  storageEnabled?: boolean;
+  durableStorage?: boolean;
   corsOrigins?: string[];
   trustedProxies?: string[];
   rateLimit?: Partial<RateLimitConfig>;
@@ -96,7 +96,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     environment: options.environment ?? "test",
     dataDir,
     keysFile: join(dataDir, "keys.json"),
-    storageEnabled: options.storageEnabled ?? true,
+    durableStorage: options.durableStorage ?? true,
     corsOrigins: options.corsOrigins ?? [],
     trustedProxies: options.trustedProxies ?? [],
     rateLimit: { windowSeconds: 60, publicPerWindow: 1000, credentialedPerWindow: 1000, ...options.rateLimit },
