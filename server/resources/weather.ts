@@ -4,7 +4,7 @@ import { PublisherSet } from "../http/attribution-records.ts";
 import { parseLimit } from "../http/params.ts";
 import type { RouteHandler, RouteResult } from "../http/route-handler.ts";
 import { StaticMeta } from "../http/route-handler.ts";
-import type { CachedWeather, WeatherCache, WeatherLookupOutcome } from "../weather/cache.ts";
+import type { CachedWeather, WeatherCache } from "../weather/cache.ts";
 import { assembleDailyRecords } from "../weather/daily.ts";
 import type { WeatherView } from "../weather/entry-lifecycle.ts";
 import { parseForecastZone, parseLocation } from "../weather/location-params.ts";
@@ -48,12 +48,12 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
   const withPayload = (
     point: WeatherPoint,
     view: WeatherView,
-    build: (result: CachedWeather<StoredPayload>, cacheOutcome: WeatherLookupOutcome) => RouteResult,
+    build: (result: CachedWeather<StoredPayload>) => RouteResult,
   ): RouteResult | Promise<RouteResult> => {
     if (!weather) throw new ApiError("SOURCE_DISABLED");
     const fresh = weather.peek(point, view);
-    if (fresh) return build(fresh, "hit");
-    return weather.get(point, view).then((result) => build(result, expiredCopyOutcome(result)), upstreamFailure);
+    if (fresh) return build(fresh);
+    return weather.get(point, view).then(build, upstreamFailure);
   };
   const freshness = (result: CachedWeather<StoredPayload>) => ({
     cached: result.cached,
@@ -74,7 +74,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
     "v1.weather.current": ({ query }) => {
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const units = isImperial(query) ? "imperial" : "metric";
-      return withPayload(point, "current", (result, cacheOutcome) => {
+      return withPayload(point, "current", (result) => {
         const payload = readPayloadHead(result.value);
         const current = {
           ...payload.current,
@@ -85,7 +85,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
           data: { units, current },
           meta: freshness(result),
           staticMeta: staticMeta(result.value).credentialed,
-          cacheOutcome,
+          cacheOutcome: result.outcome,
           ...keptWhileFresh(result, point, "current"),
         };
       });
@@ -95,7 +95,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const zone = parseForecastZone(query.get("tz"), point);
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedForecastDays);
-      return withPayload(point, "forecast", (result, cacheOutcome) => {
+      return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
         const payload = readPayload(result.value);
         const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
@@ -106,7 +106,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
           data: { location: requestedLocation(point), timeZone: zone, hourly, daily },
           meta: { ...freshness(result), dayCount: daily.length },
           staticMeta: staticMeta(result.value).credentialed,
-          cacheOutcome,
+          cacheOutcome: result.outcome,
           ...keptWhileFresh(result, point, "forecast"),
         };
       });
@@ -114,7 +114,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
 
     "public.weather.current": ({ query }) => {
       const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
-      return withPayload(point, "current", (result, cacheOutcome) => {
+      return withPayload(point, "current", (result) => {
         const imperial = isImperial(query);
         const record = { ...readPayloadHead(result.value).current, location: requestedLocation(point) };
         return {
@@ -123,7 +123,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
           },
           meta: freshness(result),
           staticMeta: staticMeta(result.value).public,
-          cacheOutcome,
+          cacheOutcome: result.outcome,
           ...keptWhileFresh(result, point, "current"),
         };
       });
@@ -134,7 +134,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
       const hourCount = parseLimit(query.get("hours"), PAGE_LIMITS.publicForecastHours, "hours");
       const dayCount = parseLimit(query.get("days"), PAGE_LIMITS.publicForecastDays, "days");
       const zone = parseForecastZone(query.get("tz"), point);
-      return withPayload(point, "forecast", (result, cacheOutcome) => {
+      return withPayload(point, "forecast", (result) => {
         const imperial = isImperial(query);
         const payload = readPayload(result.value);
         const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
@@ -145,20 +145,12 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
           data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } },
           meta: freshness(result),
           staticMeta: staticMeta(result.value).public,
-          cacheOutcome,
+          cacheOutcome: result.outcome,
           ...keptWhileFresh(result, point, "forecast"),
         };
       });
     },
   };
-}
-
-/**
- * What `get` found, asked only when `peek` found no fresh copy: the held copy served as it was (MET confirmed it with a
- * 304), or stale; a new copy is MET's answer (`miss`, though the cache counts one that replaced a copy `revalidated`).
- */
-function expiredCopyOutcome(result: CachedWeather<StoredPayload>): WeatherLookupOutcome {
-  return result.stale ? "stale" : result.cached ? "revalidated" : "miss";
 }
 
 function upstreamFailure(error: unknown): never {

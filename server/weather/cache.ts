@@ -49,6 +49,8 @@ export interface CachedWeather<T> {
   /** An expired copy served because MET failed. */
   stale: boolean;
   degraded: boolean;
+  /** What the lookup found, as the lookup metric counts it. */
+  outcome: WeatherLookupOutcome;
 }
 
 export interface WeatherCache<T> {
@@ -113,7 +115,9 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   let lastSuccessAt = Number.NEGATIVE_INFINITY;
   let lastModifiedSeen: string | null = null;
 
-  function served(entry: Entry<T>, source: Source): CachedWeather<T> {
+  /** The copy as served, its lookup counted. */
+  function served(entry: Entry<T>, source: Source, outcome: WeatherLookupOutcome): CachedWeather<T> {
+    record(outcome);
     return {
       value: entry.value,
       cached: source !== "provider",
@@ -121,6 +125,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       fetchedAt: entry.fetchedAtText,
       stale: source === "stale",
       degraded: source === "stale",
+      outcome,
     };
   }
 
@@ -222,8 +227,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     peek(point, view) {
       const fresh = freshEntry(pointKey(roundPoint(point)), view);
       if (!fresh) return undefined;
-      record("hit");
-      return served(fresh, "cache");
+      return served(fresh, "cache", "hit");
     },
     keepingTerms(point, view, served) {
       const key = pointKey(roundPoint(point));
@@ -241,16 +245,11 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       const rounded = roundPoint(point);
       const key = pointKey(rounded);
       const fresh = freshEntry(key, view);
-      if (fresh) {
-        record("hit");
-        return served(fresh, "cache");
-      }
+      if (fresh) return served(fresh, "cache", "hit");
       const held = entries.get(key);
       if (held) {
-        if (recentlyFailed(held.lastFailureAt, lastSuccessAt, now()) && servableWhileFailing(held, view, now())) {
-          record("stale");
-          return served(held, "stale");
-        }
+        if (recentlyFailed(held.lastFailureAt, lastSuccessAt, now()) && servableWhileFailing(held, view, now()))
+          return served(held, "stale", "stale");
       } else {
         const failure = coldFailures.get(key);
         if (failure && now() < failure.until && lastSuccessAt < failure.failedAt) {
@@ -260,13 +259,10 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       }
       try {
         const { entry, replaced } = await refreshOnce(key, rounded, held);
-        record(held ? "revalidated" : "miss");
-        return served(entry, replaced ? "provider" : "cache");
+        return served(entry, replaced ? "provider" : "cache", held ? "revalidated" : "miss");
       } catch (error) {
-        if (error instanceof WeatherUpstreamError && held && servableWhileFailing(held, view, now())) {
-          record("stale");
-          return served(held, "stale");
-        }
+        if (error instanceof WeatherUpstreamError && held && servableWhileFailing(held, view, now()))
+          return served(held, "stale", "stale");
         record("miss");
         throw error;
       }

@@ -27,6 +27,7 @@ describe("weather cache lifecycle", () => {
       fetchedAt: "2026-11-21T12:00:00.000Z",
       stale: false,
       degraded: false,
+      outcome: "miss",
     });
     expect(standin.requests).toBe(1);
   });
@@ -60,6 +61,7 @@ describe("weather cache lifecycle", () => {
       fetchedAt: "2026-11-21T12:40:00.000Z",
       stale: false,
       degraded: false,
+      outcome: "revalidated",
     });
     advance(5 * MINUTE);
     expect(await cache.get(OSLO, "current")).toMatchObject({ cacheAgeSeconds: 300 });
@@ -76,8 +78,10 @@ describe("weather cache lifecycle", () => {
       cached: false,
       cacheAgeSeconds: 0,
       stale: false,
+      // A held copy checked with MET, whatever MET answered: as the lookup metric counts it and the log line says it.
+      outcome: "revalidated",
     });
-    expect(await cache.get(OSLO, "current")).toMatchObject({ value: BERLIN_UPDATED_AT, cached: true });
+    expect(await cache.get(OSLO, "current")).toMatchObject({ value: BERLIN_UPDATED_AT, cached: true, outcome: "hit" });
     expect(standin.requests).toBe(2);
   });
 
@@ -93,6 +97,7 @@ describe("weather cache lifecycle", () => {
       fetchedAt: "2026-11-21T12:00:00.000Z",
       stale: true,
       degraded: true,
+      outcome: "stale",
     });
   });
 
