@@ -1,10 +1,12 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
 import { UNFINISHED_WRITE_SUFFIX } from "../../server/files/atomic-write.ts";
-import { KEY_ID_PATTERN, type KeyFile, newKey } from "../../server/keys/api-keys.ts";
+import { KEY_ID_PATTERN, type KeyFile } from "../../server/keys/api-keys.ts";
+import { readKeyFile } from "../../server/keys/key-file.ts";
 import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { environmentFrom } from "../config.ts";
 import { dataDirFrom, keysFileFrom, usableKeysFile } from "../file-locations.ts";
+import { newKey } from "../keys/new-key.ts";
 import { writeResult } from "../output-errors.ts";
 import { leftOutNote, renderFittedTable, terminalWidth } from "../terminal-table.ts";
 import { EXIT_CODES } from "../usage.ts";
@@ -35,11 +37,11 @@ function parseKeyId(raw: string): string {
 }
 
 /**
- * The key-file code, loaded by the keys commands only: it loads proper-lockfile, whose signal-exit handlers replace
+ * The key-file writer, loaded by the commands that change keys only: it loads proper-lockfile, whose signal-exit handlers replace
  * Node's default SIGINT with one that waits for the event loop, so Ctrl-C would not stop a synchronous archive replay
  * or gazetteer build of another command until it had finished (and published).
  */
-const keyFile = () => import("../../server/keys/key-file.ts");
+const keyFileWriter = () => import("../keys/key-file-writer.ts");
 
 /** A key file that cannot be read or written is named in the failure, whatever the underlying error says. */
 async function onKeyFile<T>(path: string, work: () => T | Promise<T>): Promise<T> {
@@ -58,7 +60,7 @@ type KeyFileChange<T> = (file: KeyFile) => { file: KeyFile; result: T } | { file
  * it (`keys.json.<pid>.tmp`): nothing else would, since every command has another pid. A running command's file is kept.
  */
 async function changeKeyFile<T>(path: string, change: KeyFileChange<T>): Promise<T> {
-  const { updateKeyFile } = await keyFile();
+  const { updateKeyFile } = await keyFileWriter();
   const result = await onKeyFile(path, () => updateKeyFile(path, change));
   removeAbandonedFiles(path, UNFINISHED_WRITE_SUFFIX, "live-writers");
   return result;
@@ -115,7 +117,6 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .description("List keys as a table fitted to the terminal (COLUMNS overrides its width), never their secrets")
     .action(async () => {
       const path = keysFile();
-      const { readKeyFile } = await keyFile();
       const listed = (await onKeyFile(path, () => readKeyFile(path))).keys;
       if (listed.length === 0) return void process.stdout.write("no keys\n");
       const width = terminalWidth(env, process.stdout);

@@ -1,4 +1,4 @@
-import { hash, randomBytes, randomUUID } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Scope } from "../../schemas/vocabularies.ts";
 
 /** A stored key: only the SHA-256 of the secret is kept (the secret has 256 bits of entropy, so no slow KDF is needed). */
@@ -16,20 +16,11 @@ export interface KeyFile {
   keys: StoredKey[];
 }
 
-const SECRET_PREFIX = "svc";
-
-/** The secret is `svc_<id>_<random>`: the id finds the record, the hash proves the secret. */
-export function newKey(input: { name: string; environment: string; scopes: Scope[]; createdAt: string }): {
-  record: StoredKey;
-  secret: string;
-} {
-  const id = randomUUID().replaceAll("-", "").slice(0, 16);
-  const secret = `${SECRET_PREFIX}_${id}_${randomBytes(32).toString("base64url")}`;
-  return { record: { id, ...input, secretHash: hashSecret(secret), revokedAt: null }, secret };
-}
+/** Every secret begins `svc_` (newKey, cli/keys/new-key.ts). */
+export const SECRET_PREFIX = "svc";
 
 /** The hex SHA-256 a key file stores and a presented secret is compared by; one-shot `hash`, the faster form. */
-function hashSecret(secret: string): string {
+export function hashSecret(secret: string): string {
   return hash("sha256", secret, "hex");
 }
 

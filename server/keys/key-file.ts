@@ -1,9 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { DateTime } from "luxon";
-import { lock } from "proper-lockfile";
 import { SCOPES } from "../../schemas/vocabularies.ts";
-import { writeFileAtomically } from "../files/atomic-write.ts";
 import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "../files/reloading-file.ts";
 import { KEY_ID_PATTERN, type KeyFile, type StoredKey } from "./api-keys.ts";
 
@@ -65,36 +62,6 @@ const idOf = (entry: unknown) => {
   const id = (entry as { id?: unknown } | null)?.id;
   return isText(id) ? ` (id ${id})` : "";
 };
-
-/** Readable by its owner only: it holds hashes, not secrets, but nobody else needs it. */
-export function writeKeyFile(path: string, file: KeyFile): void {
-  writeFileAtomically(path, `${JSON.stringify(file, null, 2)}\n`, 0o600);
-}
-
-/**
- * Reads, changes and rewrites the key file under an exclusive lock (`<path>.lock`, proper-lockfile), so concurrent
- * `service keys` commands never lose each other's changes: a revocation that silently did not happen would leave a
- * key working. Waits up to about 10 s for another command; a lock left by a killed one is taken over after 10 s.
- */
-export async function updateKeyFile<T>(
-  path: string,
-  change: (file: KeyFile) => { file: KeyFile; result: T } | { file: null; result: T },
-): Promise<T> {
-  mkdirSync(dirname(path), { recursive: true });
-  const release = await lock(path, {
-    realpath: false,
-    lockfilePath: `${path}.lock`,
-    stale: 10_000,
-    retries: { retries: 100, minTimeout: 10, maxTimeout: 100 },
-  });
-  try {
-    const { file, result } = change(readKeyFile(path));
-    if (file) writeKeyFile(path, file);
-    return result;
-  } finally {
-    await release();
-  }
-}
 
 /**
  * The server's view of the key file: new and revoked keys apply without restart. The file is looked at again at most

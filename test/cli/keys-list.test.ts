@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { newKey } from "../../server/keys/api-keys.ts";
+import { newKey } from "../../cli/keys/new-key.ts";
 import { parseTable } from "../support/parse-table.ts";
 import { runCli } from "../support/run-cli.ts";
 

@@ -1,6 +1,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeKeyFile } from "../../cli/keys/key-file-writer.ts";
+import { newKey } from "../../cli/keys/new-key.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Scope } from "../../schemas/vocabularies.ts";
 import { createAnswerCache } from "../../server/http/answer-cache.ts";
@@ -8,8 +10,7 @@ import { createCompressor } from "../../server/http/compression.ts";
 import { createH3App } from "../../server/http/h3-handler.ts";
 import { type BoundRoute, createPipeline, type PipelineContext } from "../../server/http/pipeline.ts";
 import { createRateLimiter } from "../../server/http/rate-limit.ts";
-import { newKey } from "../../server/keys/api-keys.ts";
-import { createKeyLookup, readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
+import { createKeyLookup, readKeyFile } from "../../server/keys/key-file.ts";
 import { startServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";

@@ -1,6 +1,8 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeKeyFile } from "../../cli/keys/key-file-writer.ts";
+import { newKey } from "../../cli/keys/new-key.ts";
 import { rebuildRegistry } from "../../cli/registry/build-registry.ts";
 import type { IngestionLauncher } from "../../schemas/ingestion-runs.ts";
 import type { Scope } from "../../schemas/vocabularies.ts";
@@ -11,8 +13,8 @@ import {
   type RateLimitConfig,
   type ServiceConfig,
 } from "../../server/config.ts";
-import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
-import { readKeyFile, writeKeyFile } from "../../server/keys/key-file.ts";
+import type { StoredKey } from "../../server/keys/api-keys.ts";
+import { readKeyFile } from "../../server/keys/key-file.ts";
 import { startServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";

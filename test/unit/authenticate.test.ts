@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { newKey } from "../../cli/keys/new-key.ts";
 import { authenticate } from "../../server/http/auth.ts";
-import { newKey, type StoredKey } from "../../server/keys/api-keys.ts";
+import type { StoredKey } from "../../server/keys/api-keys.ts";
 
 const bearer = (secret: string) => new Headers({ authorization: `Bearer ${secret}` });
 

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { newKey } from "../../server/keys/api-keys.ts";
-import { createKeyLookup, KEY_FILE_RECHECK_MS, writeKeyFile } from "../../server/keys/key-file.ts";
+import { writeKeyFile } from "../../cli/keys/key-file-writer.ts";
+import { newKey } from "../../cli/keys/new-key.ts";
+import { createKeyLookup, KEY_FILE_RECHECK_MS } from "../../server/keys/key-file.ts";
 
 const dirs: string[] = [];
 const keysFile = () => {
