@@ -113,8 +113,21 @@ CREATE TABLE news_series (
 ) STRICT;
 `;
 
-export const PUBLICATION_KEYS = ["publishedAt", "lastIngestedAt", "lastSuccessfulIngestionAt"] as const;
+/**
+ * The index's facts. `publishedAt` names the generation (the instant this file was published); `dataRebuiltAt` is when
+ * its data was last rebuilt (spec `meta.dataUpdatedAt`). They differ only in an index published again with nothing but
+ * its source checks brought up to date (cli/ingest/publish-checks.ts); an index of an older version, without
+ * `dataRebuiltAt`, was always rebuilt when published.
+ */
+export const PUBLICATION_KEYS = [
+  "publishedAt",
+  "dataRebuiltAt",
+  "lastIngestedAt",
+  "lastSuccessfulIngestionAt",
+] as const;
 export type PublicationFacts = Record<(typeof PUBLICATION_KEYS)[number], string | null>;
+/** The facts a run states when it rebuilds the index: its data is rebuilt when it is published. */
+export type RebuildFacts = Omit<PublicationFacts, "dataRebuiltAt">;
 
 /** A row of the index's `vintages`: one vintage of a served period, with when it was recorded and by which run. */
 export interface IndexVintageRow

@@ -148,7 +148,8 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
           process.stdout.write(summaryText(summary));
           if (summary.releases)
             process.stdout.write((await import("../ingest/found-releases.ts")).watchLines(summary.releases));
-          if (publishTo && summary.published) {
+          // A run that published only its checks made a new generation as well: readers take it up like any other.
+          if (publishTo && (summary.published || summary.checksPublished)) {
             const { publishToObjectStore } = await import("../publish/publish-generation.ts");
             const { manifest, url } = await publishToObjectStore(publishTo, config.dataDir, new Date(clock()));
             process.stdout.write(`generation ${manifest.publishedAt} published to ${url}\n`);
@@ -186,11 +187,19 @@ function ingestLogFormatFrom(env: NodeJS.ProcessEnv, flag: IngestLogFormat | und
   return chosen as IngestLogFormat;
 }
 
+function publicationText(summary: IngestSummary): string {
+  return summary.published
+    ? "index published"
+    : summary.checksPublished
+      ? "source checks published"
+      : "nothing published";
+}
+
 function summaryText(summary: IngestSummary): string {
   const { totals } = summary;
   const failed = summary.sources.filter((source) => !source.ok).map((source) => source.source);
   return [
-    `run ${summary.runId}: ${summary.outcome}${summary.published ? ", index published" : ", nothing published"}`,
+    `run ${summary.runId}: ${summary.outcome}, ${publicationText(summary)}`,
     `documents ${totals.documents}, events new ${totals.eventsNew}, changed ${totals.eventsChanged}, cancelled ${totals.eventsCancelled}, vintages appended ${totals.vintagesAppended}, ${(summary.durationMs / 1000).toFixed(1)} s`,
     ...(failed.length ? [`incomplete sources: ${failed.join(", ")}`] : []),
     ...skippedLines(summary.sources),

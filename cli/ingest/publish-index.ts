@@ -2,7 +2,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import { INDEX_DDL, type PublicationFacts } from "../../schemas/index-ddl.ts";
+import { INDEX_DDL, type PublicationFacts, type RebuildFacts } from "../../schemas/index-ddl.ts";
 import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
 import { replaceAtomically, UNFINISHED_WRITE_SUFFIX } from "../../server/files/atomic-write.ts";
 import { startWorker } from "../../server/threads/start-worker.ts";
@@ -10,6 +10,7 @@ import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { stageRegistry } from "../registry/build-registry.ts";
 import { type EventShares, shareEvents } from "./event-shares.ts";
 import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
+import { writeSourceChecks } from "./publish-checks.ts";
 import {
   copyEventsInIdOrder,
   type EventsFileRequest,
@@ -29,7 +30,7 @@ export async function publishIndex(
   store: Store,
   registry: BuiltRegistry,
   dataDir: string,
-  facts: PublicationFacts,
+  facts: RebuildFacts,
 ): Promise<string> {
   const live = join(dataDir, DATA_FILES.index);
   const building = `${live}.${process.pid}.building`;
@@ -82,7 +83,7 @@ async function buildIndex(
   index: Database.Database,
   store: Store,
   registry: Registry,
-  facts: PublicationFacts,
+  facts: RebuildFacts,
   events: EventsOfBuild,
 ): Promise<void> {
   index.pragma("journal_mode = OFF");
@@ -105,7 +106,8 @@ async function buildIndex(
     writeSourceChecks(index, store);
     writeNews(index, store, registry);
     const insertFact = index.prepare("INSERT INTO publication (key, value) VALUES (?, ?)");
-    for (const [key, value] of Object.entries(facts)) insertFact.run(key, value);
+    const rebuilt: PublicationFacts = { ...facts, dataRebuiltAt: facts.publishedAt };
+    for (const [key, value] of Object.entries(rebuilt)) insertFact.run(key, value);
   })();
   for (const schema of ["thread_events", "main_events", "ledger"]) index.exec(`DETACH DATABASE ${schema}`);
   index.pragma("journal_mode = DELETE");
@@ -146,28 +148,4 @@ export function publishedFact(dataDir: string, key: keyof PublicationFacts): str
   } catch {
     return null;
   }
-}
-
-/** Per source: its latest check, the last time it succeeded and the last time a document arrived (spec `meta.sourceChecks`, status route). */
-function writeSourceChecks(index: Database.Database, store: Store): void {
-  const latest = store.db
-    .prepare(`
-    SELECT source, result, checked_at,
-      (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source AND s.result = 'successful') AS last_success_at,
-      (SELECT max(fetched_at) FROM documents d WHERE d.source = c.source) AS last_received_at
-    FROM source_checks c
-    WHERE checked_at = (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source)
-    GROUP BY source`)
-    .all() as {
-    source: string;
-    result: string;
-    checked_at: string;
-    last_success_at: string | null;
-    last_received_at: string | null;
-  }[];
-  const insert = index.prepare(
-    "INSERT INTO source_checks (source, last_received_at, last_success_at, latest_check, checked_at) VALUES (?, ?, ?, ?, ?)",
-  );
-  for (const row of latest)
-    insert.run(row.source, row.last_received_at, row.last_success_at, row.result, row.checked_at);
 }

@@ -6,6 +6,7 @@ import { removeUnfinishedDocuments } from "../abandoned-files.ts";
 import { registryLookups } from "./apply-document.ts";
 import { watchedReleases } from "./found-releases.ts";
 import type { IngestOptions } from "./ingest-options.ts";
+import { republishSourceChecks } from "./publish-checks.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import { relinkFromStore } from "./relink.ts";
 import { broughtChanges, type IngestSummary, type SourceResult, totalsOf } from "./run-summary.ts";
@@ -20,7 +21,8 @@ export type { IngestSummary, SourceResult } from "./run-summary.ts";
 /**
  * One ingestion run: each source's documents are fetched (or replayed), archived by content hash, parsed and
  * applied to the store in their own transactions; a failing source is recorded `incomplete` and does not stop
- * the others. The index is published only at the end, and only if some source succeeded.
+ * the others. The index is rebuilt and published only at the end, and only if some source succeeded; when every source
+ * failed, the live index is published again with its data as it was and the run's checks (publish-checks.ts).
  */
 export async function runIngestion(options: IngestOptions): Promise<IngestSummary> {
   const started = options.now();
@@ -82,6 +84,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
       });
       options.progress(`index published in ${((performance.now() - publishing) / 1000).toFixed(2)} s`);
     }
+    const checksPublished = outcome === "failed" && publishChecks(store, options, finished);
     // Recorded only once its index is in place, so a run read as finished has published what it says. A run that cannot
     // record its end (a full disk) stays "running" in the ledger, as a killed one does, and the next run records it as
     // interrupted; what it did is reported all the same.
@@ -95,6 +98,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
       runId,
       outcome,
       published,
+      checksPublished,
       durationMs: options.now() - started,
       sources: results,
       totals: totalsOf(results),
@@ -109,6 +113,30 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     throw error;
   } finally {
     store.close();
+  }
+}
+
+/**
+ * A failed run's checks, published with the live index's data as it was (publish-checks.ts); false when nothing was
+ * published. A failure to publish them (a full disk) is reported and leaves the live index as it was: the run has
+ * failed already, and its checks are in the ledger for the next run to publish.
+ */
+function publishChecks(store: Store, options: IngestOptions, finished: string): boolean {
+  try {
+    const done = republishSourceChecks(store, options.dataDir, finished);
+    options.progress(
+      done === "published"
+        ? "source checks published, with the index's data as it was"
+        : done === "unchanged"
+          ? "the index already states these source checks: left as it is"
+          : "no index published yet to state the source checks in",
+    );
+    return done === "published";
+  } catch (error) {
+    options.progress(
+      `the source checks could not be published (the index stays as it was): ${(error as Error).message}`,
+    );
+    return false;
   }
 }
 

@@ -7,7 +7,7 @@ export type IngestLogFormat = (typeof INGEST_LOG_FORMATS)[number];
 
 /**
  * The structured record of a run: a line per source (its outcome, documents, counts and what it skipped) and one
- * for the run (outcome, whether an index was published, duration, totals). Progress lines go out as they happen.
+ * for the run (outcome, whether an index or only its source checks were published, duration, totals). Progress lines go out as they happen.
  */
 export function logRunSummary(logger: Logger, summary: IngestSummary): void {
   for (const source of summary.sources) {
@@ -28,6 +28,7 @@ export function logRunSummary(logger: Logger, summary: IngestSummary): void {
     runId: summary.runId,
     outcome: summary.outcome,
     published: summary.published,
+    checksPublished: summary.checksPublished,
     durationMs: Math.round(summary.durationMs),
     totals: summary.totals,
   };

@@ -20,7 +20,10 @@ export interface SourceResult {
 export interface IngestSummary {
   runId: string;
   outcome: Exclude<RunOutcome, "running">;
+  /** Whether the index was rebuilt and published. */
   published: boolean;
+  /** Whether, with no index rebuilt (every source failed), the live one was published again with this run's checks. */
+  checksPublished: boolean;
   durationMs: number;
   sources: SourceResult[];
   totals: {

@@ -9,7 +9,8 @@ export function credentialedFreshnessMeta(facts: PublicationFacts) {
   return {
     lastIngestedAt: facts.lastIngestedAt,
     lastSuccessfulIngestionAt: facts.lastSuccessfulIngestionAt,
-    dataUpdatedAt: facts.publishedAt,
+    // An index older than the fact was rebuilt whenever it was published.
+    dataUpdatedAt: facts.dataRebuiltAt ?? facts.publishedAt,
   };
 }
 

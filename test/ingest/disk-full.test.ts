@@ -76,6 +76,8 @@ describe.skipIf(!canMount)("ingestion on a full disk", () => {
     expect(run.sources).toHaveLength(9);
     expect(run.sources.some((source) => !source.ok && /ENOSPC|disk is full/.test(source.detail))).toBe(true);
     expect(run.published).toBe(false);
+    // Nor its checks: a failed run that cannot write leaves the live index as it was.
+    expect(run.checksPublished).toBe(false);
     expect(readFileSync(join(dataDir, "index.sqlite")).equals(publishedIndex)).toBe(true);
     expect(readdirSync(dataDir).filter((name) => name.endsWith(".building"))).toEqual([]);
     // A write-ahead log may stay when even its checkpoint finds no room (the store says so): it is replayed on the

@@ -189,17 +189,44 @@ describe("service ingest fetching from the publishers' paths (stand-in)", () => 
     expect(checksOf(dataDir).get("central-bank-statistics-calendar")!.latest_check).toBe("successful");
   });
 
-  it("publishes nothing when every source fails, and keeps the index as it was", async () => {
-    const before = readFileSync(join(dataDir, "index.sqlite"));
+  it("when every source fails, keeps the index's data as it was and publishes only the checks, incomplete", async () => {
+    const before = dumpTables(join(dataDir, "index.sqlite"));
+    const factsBefore = factsOf(dataDir);
+    const checksBefore = checksOf(dataDir);
     standin.fail("/*", 503);
     try {
       const result = await ingest();
       expect(result.status).toBe(1);
-      expect(result.stdout).toMatch(/: failed, nothing published$/m);
+      expect(result.stdout).toMatch(/: failed, source checks published$/m);
     } finally {
       standin.reset("/*");
     }
-    expect(readFileSync(join(dataDir, "index.sqlite")).equals(before)).toBe(true);
+    const after = dumpTables(join(dataDir, "index.sqlite"));
+    // Every table of data row for row as it was: only the checks and the generation's name move.
+    const { source_checks: checksTable, publication, ...data } = after;
+    const { source_checks: _, publication: __, ...dataBefore } = before;
+    expect(data).toEqual(dataBefore);
+    expect(checksTable).toHaveLength(SOURCES.length);
+    for (const [source, check] of checksOf(dataDir)) {
+      expect(check.latest_check, source).toBe("incomplete");
+      expect(check.last_success_at, source).toBe(checksBefore.get(source)!.last_success_at);
+    }
+    const facts = factsOf(dataDir);
+    expect(publication).toHaveLength(4);
+    expect(facts.publishedAt! > factsBefore.publishedAt!).toBe(true);
+    // The data is still the one rebuilt when the index was last published; the ingestion facts do not move.
+    expect(facts).toEqual({ ...factsBefore, publishedAt: facts.publishedAt, dataRebuiltAt: factsBefore.publishedAt });
+
+    // A second failing run states nothing new: no new generation.
+    const published = readFileSync(join(dataDir, "index.sqlite"));
+    standin.fail("/*", 503);
+    try {
+      const again = await ingest();
+      expect(again.stdout).toMatch(/: failed, nothing published$/m);
+    } finally {
+      standin.reset("/*");
+    }
+    expect(readFileSync(join(dataDir, "index.sqlite")).equals(published)).toBe(true);
   });
 
   it("--source limits the run to that source and only its publisher is asked", async () => {

@@ -65,7 +65,7 @@ async function followingRun(
 ): Promise<{ result: string; log: string }> {
   if (viaCli) {
     const exit = await runCliAsync(["ingest", "--data-dir", dataDir], envOf(standin));
-    const summary = /: (\w+, (?:index published|nothing published))$/m.exec(exit.stdout)?.[1];
+    const summary = /: (\w+, (?:index published|source checks published|nothing published))$/m.exec(exit.stdout)?.[1];
     return { result: `exit ${exit.status}: ${summary}`, log: exit.stderr };
   }
   const release = acquireIngestionLock(dataDir);
@@ -87,7 +87,7 @@ async function followingRun(
       },
     });
     return {
-      result: `exit ${summary.outcome === "succeeded" ? 0 : 1}: ${summary.outcome}, ${summary.published ? "index published" : "nothing published"}`,
+      result: `exit ${summary.outcome === "succeeded" ? 0 : 1}: ${summary.outcome}, ${summary.published ? "index published" : summary.checksPublished ? "source checks published" : "nothing published"}`,
       log: lines.join("\n"),
     };
   } finally {

@@ -160,6 +160,7 @@ describe("replay with a pinned clock and run id", () => {
     expect({ ...b, runId: null, durationMs: null }).toEqual({ ...a, runId: null, durationMs: null });
     const indexA = dumpTables(join(dirA, "index.sqlite"));
     expect(indexA.publication).toEqual([
+      { key: "dataRebuiltAt", value: expect.stringMatching(/^2026-11-21T06:00:00\.\d{3}Z$/) },
       { key: "lastIngestedAt", value: expect.stringMatching(/^2026-11-21T06:00:00\.\d{3}Z$/) },
       { key: "lastSuccessfulIngestionAt", value: expect.stringMatching(/^2026-11-21T06:00:00\.\d{3}Z$/) },
       { key: "publishedAt", value: expect.stringMatching(/^2026-11-21T06:00:00\.\d{3}Z$/) },

@@ -1,5 +1,6 @@
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
@@ -10,6 +11,13 @@ import { PUBLISHER_PATHS, SOURCE_OF_PATH } from "../support/publisher-paths.ts";
 import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
 import { removeTempDirs, tempDir } from "./cli-process.ts";
 import { indexLosses, indexView, storeLosses, storeView } from "./ledger-losses.ts";
+import { dumpTables } from "./sqlite-dump.ts";
+
+/** Every table of the index but its checks and publication facts: the data, which only a rebuild changes. */
+function indexData(dataDir: string) {
+  const { source_checks: _, publication: __, ...data } = dumpTables(join(dataDir, "index.sqlite"));
+  return data;
+}
 
 /**
  * Every source of a fetch-mode run against every publisher fault (publisher-faults.ts), on the publisher stand-in.
@@ -18,8 +26,9 @@ import { indexLosses, indexView, storeLosses, storeView } from "./ledger-losses.
  * 1. runs all sources with the fault on the one source's paths: that source is recorded incomplete, every other
  *    source succeeds, the run is `partial`, and the index it publishes says so; nothing of the store or the index is
  *    lost or cancelled;
- * 2. runs the faulted source alone: the run `failed`, publishes nothing (the index stays byte for byte), and again
- *    nothing is lost.
+ * 2. runs the faulted source alone: the run `failed` and rebuilds no index: the index's data stays row for row, and
+ *    only where the run's checks change what the index states is it published again with them (publish-checks.ts);
+ *    again nothing is lost.
  *
  * Runs are in-process (runIngestion, as the CLI calls it), which costs a fraction of a CLI start. Cells are
  * independent (own stand-in, own copy, own clock), so they run concurrently: the time-out cells mostly wait.
@@ -216,6 +225,7 @@ describe("ingestion faults per source, in fetch mode against the publisher stand
         });
 
         const indexBytes = readFileSync(join(dataDir, "index.sqlite"));
+        const dataBefore = indexData(dataDir);
         const alone = await ingest(dataDir, standin, [cell.source], now);
         expect(
           {
@@ -225,6 +235,7 @@ describe("ingestion faults per source, in fetch mode against the publisher stand
             refused: refusal(alone, cell),
             ...recordedRun(dataDir, alone.runId),
             indexUnchanged: readFileSync(join(dataDir, "index.sqlite")).equals(indexBytes),
+            indexDataUnchanged: isDeepStrictEqual(indexData(dataDir), dataBefore),
             storeLosses: storeLosses(storeBefore, storeView(dataDir)),
           },
           whatWentWrong(alone),
@@ -235,12 +246,14 @@ describe("ingestion faults per source, in fetch mode against the publisher stand
           refused: "as the fault",
           recordedOutcome: "failed",
           storeChecks: { [cell.source]: "incomplete" },
-          // The index of the run before, as it was.
           indexChecks: expectedChecks(cell.source, SLUGS, "successful", "incomplete"),
-          indexPublishedByThisRun: false,
+          // Published again, its data as it was, only where the run's checks change what it states (a document that
+          // arrived moves the source's last reception); else the index of the run before, byte for byte.
+          indexPublishedByThisRun: alone.checksPublished,
           storeIntegrity: "ok",
           indexIntegrity: "ok",
-          indexUnchanged: true,
+          indexUnchanged: !alone.checksPublished,
+          indexDataUnchanged: true,
           storeLosses: [],
         });
       } finally {

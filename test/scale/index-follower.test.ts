@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -17,6 +18,15 @@ import { runCli } from "../support/run-cli.ts";
 import { type ObjectStoreStandin, startObjectStoreStandin } from "./object-store-process.ts";
 
 const BUCKET = "follower-test";
+
+/** A port the system gave out and that was closed again: nothing answers there. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 const location: ObjectStoreLocation = { bucket: BUCKET, prefix: "deployments/one", pathStyle: true };
 
 describe("following the index published to object storage", () => {
@@ -167,6 +177,56 @@ describe("following the index published to object storage", () => {
     await store.stallDownloads(null);
     expect(await one.pollOnce()).toBe("installed");
     expect((await liveHashes(followerDir())).index).toBe(next.files.index.sha256);
+    await one.stop();
+  });
+
+  it("takes the generation of a run in which every source failed: the same data with its checks, the index alone", async () => {
+    const checksLocation: ObjectStoreLocation = { ...location, prefix: "deployments/checks" };
+    const writerDir = join(root, "failing-writer");
+    cpSync(publisherDir, writerDir, { recursive: true });
+    await publishGeneration(client, checksLocation, writerDir, new Date());
+    const readerDir = join(root, "checks-reader");
+    const one = createIndexFollower({
+      client,
+      source: checksLocation,
+      dataDir: readerDir,
+      pollIntervalMs: 60_000,
+      logger: createLogger("silent"),
+    });
+    expect(await one.pollOnce()).toBe("installed");
+    const registryBefore = readFileSync(join(readerDir, "registry.json"));
+
+    const unreachable = `http://127.0.0.1:${await closedPort()}`;
+    const run = runCli(["ingest", "--data-dir", writerDir, "--publish-to", `s3://${BUCKET}/${checksLocation.prefix}`], {
+      ...store.env,
+      ...Object.fromEntries(
+        [
+          "SERVICE_BLS_URL",
+          "SERVICE_BLS_API_URL",
+          "SERVICE_EUROSTAT_URL",
+          "SERVICE_ECB_URL",
+          "SERVICE_ECB_DATA_URL",
+        ].map((variable) => [variable, unreachable]),
+      ),
+      SERVICE_INGEST_RETRIES: "0",
+      SERVICE_INGEST_TIMEOUT_MS: "2000",
+    });
+    expect(run.stdout, run.stderr).toMatch(/: failed, source checks published$/m);
+    expect(run.stdout).toMatch(/^generation \S+ published to /m);
+
+    expect(await one.pollOnce()).toBe("installed");
+    expect(readFileSync(join(readerDir, "index.sqlite")).equals(readFileSync(join(writerDir, "index.sqlite")))).toBe(
+      true,
+    );
+    expect(readFileSync(join(readerDir, "registry.json")).equals(registryBefore)).toBe(true);
+    const index = new Database(join(readerDir, "index.sqlite"), { readonly: true });
+    try {
+      expect(new Set(index.prepare("SELECT latest_check FROM source_checks").pluck().all())).toEqual(
+        new Set(["incomplete"]),
+      );
+    } finally {
+      index.close();
+    }
     await one.stop();
   });
 

@@ -1,0 +1,104 @@
+import { constants, copyFileSync, existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { DATA_FILES } from "../../schemas/data-files.ts";
+import { replaceAtomically } from "../../server/files/atomic-write.ts";
+import { publicationFacts } from "../../server/storage/index-storage.ts";
+import { removeAbandonedFiles } from "../abandoned-files.ts";
+import type { Store } from "./store.ts";
+
+/** One source's row of the index's `source_checks`, as the ledger gives it. */
+interface SourceCheckRow {
+  source: string;
+  last_received_at: string | null;
+  last_success_at: string | null;
+  latest_check: string;
+  checked_at: string;
+}
+
+/** What `republishSourceChecks` did: a new generation, none needed (the index states these checks), or no index. */
+export type ChecksPublication = "published" | "unchanged" | "no-index";
+
+/** Per source: its latest check, the last time it succeeded and the last time a document arrived (spec `meta.sourceChecks`, status route). */
+function ledgerChecks(store: Store): SourceCheckRow[] {
+  return store.db
+    .prepare(`
+    SELECT source,
+      (SELECT max(fetched_at) FROM documents d WHERE d.source = c.source) AS last_received_at,
+      (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source AND s.result = 'successful') AS last_success_at,
+      result AS latest_check, checked_at
+    FROM source_checks c
+    WHERE checked_at = (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source)
+    GROUP BY source
+    ORDER BY source`)
+    .all() as SourceCheckRow[];
+}
+
+/** Writes the ledger's latest checks into an index whose `source_checks` is empty. */
+export function writeSourceChecks(index: Database.Database, store: Store): void {
+  insertChecks(index, ledgerChecks(store));
+}
+
+function insertChecks(index: Database.Database, rows: SourceCheckRow[]): void {
+  const insert = index.prepare(
+    "INSERT INTO source_checks (source, last_received_at, last_success_at, latest_check, checked_at) VALUES (?, ?, ?, ?, ?)",
+  );
+  for (const row of rows)
+    insert.run(row.source, row.last_received_at, row.last_success_at, row.latest_check, row.checked_at);
+}
+
+/**
+ * After a run that rebuilt no index (every source failed): the live index published again with its data untouched and
+ * its source checks brought up to date from the ledger, so answers stop calling a source's latest check successful when
+ * it was not. The live file is only ever replaced by rename, never written in place, so a copy of it is the index as
+ * served; the copy's checks and `publishedAt` (the new generation's name) change, `dataRebuiltAt` and the ingestion
+ * facts do not, and it is renamed over the live one as a rebuilt index is. Nothing is published when the index already
+ * states these checks (as served: the check times alone are not), so a source failing run after run makes one
+ * generation, not one per run. Run under the ingestion lock; a failure (a full disk) leaves the live index as it was.
+ */
+export function republishSourceChecks(store: Store, dataDir: string, publishedAt: string): ChecksPublication {
+  const live = join(dataDir, DATA_FILES.index);
+  if (!existsSync(live)) return "no-index";
+  const checks = ledgerChecks(store);
+  if (sameAsServed(servedChecks(live), checks)) return "unchanged";
+  removeAbandonedFiles(live, "building", "none");
+  const building = `${live}.${process.pid}.building`;
+  try {
+    copyFileSync(live, building, constants.COPYFILE_FICLONE);
+    const index = new Database(building, { fileMustExist: true });
+    try {
+      const facts = publicationFacts(index);
+      index.transaction(() => {
+        index.exec("DELETE FROM source_checks");
+        insertChecks(index, checks);
+        const setFact = index.prepare("INSERT OR REPLACE INTO publication (key, value) VALUES (?, ?)");
+        // The data is the one rebuilt then, whether or not that index stated the fact.
+        setFact.run("dataRebuiltAt", facts.dataRebuiltAt ?? facts.publishedAt);
+        setFact.run("publishedAt", publishedAt);
+      })();
+    } finally {
+      index.close();
+    }
+    replaceAtomically(building, live);
+  } finally {
+    // Gone after the rename; a copy or an update that failed leaves nothing behind.
+    rmSync(building, { force: true });
+  }
+  return "published";
+}
+
+function servedChecks(live: string): SourceCheckRow[] {
+  const index = new Database(live, { readonly: true, fileMustExist: true });
+  try {
+    return index.prepare("SELECT * FROM source_checks ORDER BY source").all() as SourceCheckRow[];
+  } finally {
+    index.close();
+  }
+}
+
+/** The same checks as answers state them: every column but the check's time, which no answer gives. */
+function sameAsServed(served: SourceCheckRow[], ledger: SourceCheckRow[]): boolean {
+  const stated = (row: SourceCheckRow) =>
+    JSON.stringify([row.source, row.last_received_at, row.last_success_at, row.latest_check]);
+  return served.length === ledger.length && served.every((row, i) => stated(row) === stated(ledger[i]!));
+}
