@@ -48,13 +48,13 @@ function insertChecks(index: Database.Database, rows: SourceCheckRow[]): void {
 }
 
 /**
- * After a run that rebuilt no index (every source failed): the live index published again with its data untouched and
- * its source checks brought up to date from the ledger, so answers stop calling a source's latest check successful when
- * it was not. The live file is only ever replaced by rename, never written in place, so a copy of it is the index as
+ * After a run that rebuilt no index (every source failed, or a due run brought nothing new): the live index published
+ * again with its data untouched and its source checks brought up to date from the ledger, so answers stop calling a
+ * source's latest check successful when it was not (and the other way round once it succeeds again). The live file is only ever replaced by rename, never written in place, so a copy of it is the index as
  * served; the copy's checks and `publishedAt` (the new generation's name) change, `dataRebuiltAt` and the ingestion
- * facts do not, and it is renamed over the live one as a rebuilt index is. Nothing is published when the index already
- * states these checks (as served: the check times alone are not), so a source failing run after run makes one
- * generation, not one per run. Run under the ingestion lock; a failure (a full disk) leaves the live index as it was.
+ * facts do not, and it is renamed over the live one as a rebuilt index is. Nothing is published when every source's
+ * latest check has the result the index states, so a source failing run after run, or a due run every minute, makes a
+ * generation only when a check turns (the times a check states move only with it). Run under the ingestion lock; a failure (a full disk) leaves the live index as it was.
  */
 export function republishSourceChecks(store: Store, dataDir: string, publishedAt: string): ChecksPublication {
   const live = join(dataDir, DATA_FILES.index);
@@ -96,9 +96,8 @@ function servedChecks(live: string): SourceCheckRow[] {
   }
 }
 
-/** The same checks as answers state them: every column but the check's time, which no answer gives. */
+/** Whether every source's latest check has the result the index states. */
 function sameAsServed(served: SourceCheckRow[], ledger: SourceCheckRow[]): boolean {
-  const stated = (row: SourceCheckRow) =>
-    JSON.stringify([row.source, row.last_received_at, row.last_success_at, row.latest_check]);
+  const stated = (row: SourceCheckRow) => `${row.source} ${row.latest_check}`;
   return served.length === ledger.length && served.every((row, i) => stated(row) === stated(ledger[i]!));
 }

@@ -84,7 +84,8 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
       });
       options.progress(`index published in ${((performance.now() - publishing) / 1000).toFixed(2)} s`);
     }
-    const checksPublished = outcome === "failed" && publishChecks(store, options, finished);
+    // A run that rebuilt no index still tells answers when a source's latest check turned (publish-checks.ts).
+    const checksPublished = !published && publishChecks(store, options, finished);
     // Recorded only once its index is in place, so a run read as finished has published what it says. A run that cannot
     // record its end (a full disk) stays "running" in the ledger, as a killed one does, and the next run records it as
     // interrupted; what it did is reported all the same.

@@ -132,9 +132,10 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
     expect(run.stdout).toContain(
       "release bls-consumer-price-index not in yet: asked again by the next run until 2026-08-12T14:30:00Z",
     );
-    // Nothing new, so the index is not rebuilt: a due run every minute does not republish it every minute.
+    // Nothing new, so the index is not rebuilt: a due run every minute does not republish it every minute. Only the
+    // BLS API's check is published again: it failed in the throttled run before and succeeded now.
     expect(run.stderr).toContain("nothing new: the index is left as it is");
-    expect(run.stdout).toMatch(/^run run_\S+: succeeded, nothing published$/m);
+    expect(run.stdout).toMatch(/^run run_\S+: succeeded, source checks published$/m);
   });
 
   it("at 08:31 asks again, finds the figures published at 08:30:20 (within 60 s of it) and serves them", async () => {
