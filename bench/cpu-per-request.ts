@@ -3,8 +3,8 @@
  * kernel's counts for each process (/proc/PID/stat) around the same load. Steadier than requests per second on a busy
  * machine: another process taking a core lowers a side's rate, much less the CPU each of its requests costs.
  * Run: npx tsx bench/cpu-per-request.ts   (about a minute; BENCH_ROUTES, comma-separated route names, picks routes;
- * BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_NODE_FLAGS, space-separated, replaces the serving flags on node's command
- * line, to compare Node options; SERVICE_* variables reach the service)
+ * BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_NODE_FLAGS, space-separated, replaces the serving flags on node's
+ * command line, to compare Node options; SERVICE_* variables reach the service)
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";

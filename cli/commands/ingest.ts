@@ -138,7 +138,8 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
             only: plan?.only ?? only,
             requestRegistry: plan?.requestRegistry,
             watch: plan?.watch,
-            // A due run that brought nothing new leaves the index (and object storage) as it is: it runs every minute.
+            // A due run that brought nothing new rebuilds no index (it runs every minute): only a check that turned is
+            // published, with the index's data as it was.
             publishOnlyChanges: !!options.due,
             now: clock,
             progress: logger ? (line) => logger.info(line) : (line) => process.stderr.write(`${line}\n`),

@@ -37,9 +37,9 @@ function parseKeyId(raw: string): string {
 }
 
 /**
- * The key-file writer, loaded by the commands that change keys only: it loads proper-lockfile, whose signal-exit handlers replace
- * Node's default SIGINT with one that waits for the event loop, so Ctrl-C would not stop a synchronous archive replay
- * or gazetteer build of another command until it had finished (and published).
+ * The key-file writer, loaded by the commands that change keys only: it loads proper-lockfile, whose signal-exit
+ * handlers replace Node's default SIGINT with one that waits for the event loop, so Ctrl-C would not stop a
+ * synchronous archive replay or gazetteer build of another command until it had finished (and published).
  */
 const keyFileWriter = () => import("../keys/key-file-writer.ts");
 
@@ -57,7 +57,8 @@ type KeyFileChange<T> = (file: KeyFile) => { file: KeyFile; result: T } | { file
 
 /**
  * Changes the key file under its lock (updateKeyFile), then removes what `keys` commands killed mid-write left beside
- * it (`keys.json.<pid>.tmp`): nothing else would, since every command has another pid. A running command's file is kept.
+ * it (`keys.json.<pid>.tmp`): nothing else would, since every command has another pid. A running command's file is
+ * kept.
  */
 async function changeKeyFile<T>(path: string, change: KeyFileChange<T>): Promise<T> {
   const { updateKeyFile } = await keyFileWriter();
@@ -66,7 +67,9 @@ async function changeKeyFile<T>(path: string, change: KeyFileChange<T>): Promise
   return result;
 }
 
-/** Revokes the key of this id in the file, from now (a key already revoked keeps its time); false when there is none. */
+/**
+ * Revokes the key of this id in the file, from now (a key already revoked keeps its time); false when there is none.
+ */
 function revoke(file: KeyFile, id: string): boolean {
   const key = file.keys.find((candidate) => candidate.id === id);
   if (!key) return false;
@@ -103,7 +106,8 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
           `${secret}\n`,
       );
       if (failure) {
-        // Nobody has the secret, and it is shown nowhere else: the key is revoked (kept, so `keys list` shows what happened).
+        // Nobody has the secret, and it is shown nowhere else: the key is revoked (kept, so `keys list` shows what
+        // happened).
         await changeKeyFile(path, (file) => ({ file, result: revoke(file, record.id) }));
         process.stderr.write(
           `error: the secret of key ${record.id} could not be written (${failure.message}), so the key is revoked: create another\n`,

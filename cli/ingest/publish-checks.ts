@@ -19,7 +19,10 @@ interface SourceCheckRow {
 /** What `republishSourceChecks` did: a new generation, none needed (the index states these checks), or no index. */
 export type ChecksPublication = "published" | "unchanged" | "no-index";
 
-/** Per source: its latest check, the last time it succeeded and the last time a document arrived (spec `meta.sourceChecks`, status route). */
+/**
+ * Per source: its latest check, the last time it succeeded and the last time a document arrived (spec
+ * `meta.sourceChecks`, status route).
+ */
 function ledgerChecks(store: Store): SourceCheckRow[] {
   return store.db
     .prepare(`
@@ -50,11 +53,13 @@ function insertChecks(index: Database.Database, rows: SourceCheckRow[]): void {
 /**
  * After a run that rebuilt no index (every source failed, or a due run brought nothing new): the live index published
  * again with its data untouched and its source checks brought up to date from the ledger, so answers stop calling a
- * source's latest check successful when it was not (and the other way round once it succeeds again). The live file is only ever replaced by rename, never written in place, so a copy of it is the index as
- * served; the copy's checks and `publishedAt` (the new generation's name) change, `dataRebuiltAt` and the ingestion
- * facts do not, and it is renamed over the live one as a rebuilt index is. Nothing is published when every source's
- * latest check has the result the index states, so a source failing run after run, or a due run every minute, makes a
- * generation only when a check turns (the times a check states move only with it). Run under the ingestion lock; a failure (a full disk) leaves the live index as it was.
+ * source's latest check successful when it was not (and the other way round once it succeeds again). The live file is
+ * only ever replaced by rename, never written in place, so a copy of it is the index as served; the copy's checks and
+ * `publishedAt` (the new generation's name) change, `dataRebuiltAt` and the ingestion facts do not, and it is renamed
+ * over the live one as a rebuilt index is. Nothing is published when every source's latest check has the result the
+ * index states, so a source failing run after run, or a due run every minute, makes a generation only when a check
+ * turns (the times a check states move only with it). Run under the ingestion lock; a failure (a full disk) leaves the
+ * live index as it was.
  */
 export function republishSourceChecks(store: Store, dataDir: string, publishedAt: string): ChecksPublication {
   const live = join(dataDir, DATA_FILES.index);

@@ -21,8 +21,9 @@ export type { IngestSummary, SourceResult } from "./run-summary.ts";
 /**
  * One ingestion run: each source's documents are fetched (or replayed), archived by content hash, parsed and
  * applied to the store in their own transactions; a failing source is recorded `incomplete` and does not stop
- * the others. The index is rebuilt and published only at the end, and only if some source succeeded; when every source
- * failed, the live index is published again with its data as it was and the run's checks (publish-checks.ts).
+ * the others. The index is rebuilt and published only at the end, and only if some source succeeded (and, for a due
+ * run, brought something new); a run that rebuilds none publishes the live index again with its data as it was and
+ * the run's checks when a source's latest check turned (publish-checks.ts).
  */
 export async function runIngestion(options: IngestOptions): Promise<IngestSummary> {
   const started = options.now();
@@ -60,7 +61,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
     const failed = results.filter((result) => !result.ok).length;
     const outcome = failed === 0 ? "succeeded" : failed < results.length ? "partial" : "failed";
     const unchanged = options.publishOnlyChanges === true && !broughtChanges(results);
-    if (unchanged) options.progress("nothing new: the index is left as it is");
+    if (unchanged) options.progress("nothing new: the index is not rebuilt");
     const published = outcome !== "failed" && !unchanged;
     if (published) {
       const relinking = performance.now();

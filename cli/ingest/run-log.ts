@@ -6,8 +6,9 @@ export const INGEST_LOG_FORMATS = ["text", "json"] as const;
 export type IngestLogFormat = (typeof INGEST_LOG_FORMATS)[number];
 
 /**
- * The structured record of a run: a line per source (its outcome, documents, counts and what it skipped) and one
- * for the run (outcome, whether an index or only its source checks were published, duration, totals). Progress lines go out as they happen.
+ * The structured record of a run: a line per source (its outcome, documents, counts and what it skipped) and one for
+ * the run (outcome, whether an index or only its source checks were published, duration, totals). Progress lines go
+ * out as they happen.
  */
 export function logRunSummary(logger: Logger, summary: IngestSummary): void {
   for (const source of summary.sources) {

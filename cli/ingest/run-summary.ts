@@ -22,7 +22,7 @@ export interface IngestSummary {
   outcome: Exclude<RunOutcome, "running">;
   /** Whether the index was rebuilt and published. */
   published: boolean;
-  /** Whether, with no index rebuilt (every source failed), the live one was published again with this run's checks. */
+  /** Whether, with no index rebuilt, the live one was published again with this run's checks (a check had turned). */
   checksPublished: boolean;
   durationMs: number;
   sources: SourceResult[];

@@ -1,4 +1,5 @@
-// The key file as `service keys` changes it: written whole, under a lock. The server only reads it (server/keys/key-file.ts).
+// The key file as `service keys` changes it: written whole, under a lock. The server only reads it
+// (server/keys/key-file.ts).
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { lock } from "proper-lockfile";

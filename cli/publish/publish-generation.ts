@@ -137,7 +137,7 @@ async function closedStream(stream: ReadStream): Promise<void> {
 
 /**
  * When the index was published locally: the instant a generation is named by everywhere operators see it (the
- * `generation` of log lines, the `service_index_generation` metric, `meta.dataUpdatedAt`), so the manifest says the same.
+ * `generation` of log lines, the `service_index_generation` metric), so the manifest says the same.
  */
 function indexPublishedAt(path: string): string | null {
   const db = new Database(path, { readonly: true, fileMustExist: true });

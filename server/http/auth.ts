@@ -7,15 +7,17 @@ export interface Principal {
   scopes: Scope[];
 }
 
+const BEARER_SCHEME = /^Bearer(\s|$)/i;
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
 /**
- * The key presented: a bearer credential in `Authorization`, else `X-API-Key`'s. An `Authorization` header of another
- * scheme (say, Basic credentials a proxy adds) is not ours, so it does not hide an `X-API-Key`.
+ * The key presented: the credential of an `Authorization: Bearer` header (null when malformed), else `X-API-Key`'s.
+ * An `Authorization` header of another scheme (say, Basic credentials a proxy adds) is not ours: it does not hide an
+ * `X-API-Key`.
  */
 function presentedKey(headers: HeaderReader): string | null {
-  const bearer = BEARER.exec(headers.get("authorization") ?? "");
-  if (bearer) return bearer[1]!;
+  const authorization = headers.get("authorization");
+  if (authorization !== null && BEARER_SCHEME.test(authorization)) return BEARER.exec(authorization)?.[1] ?? null;
   return headers.get("x-api-key")?.trim() || null;
 }
 

@@ -31,7 +31,10 @@ export class SerialisedSection {
   }
 }
 
-/** The freshness fields every success body carries after `requestId` and `generatedAt`; routes serving cached data override them. */
+/**
+ * The freshness fields every success body carries after `requestId` and `generatedAt`; routes serving cached data
+ * override them.
+ */
 const BASE_FRESHNESS = { cached: false, cacheAgeSeconds: 0, stale: false, degraded: false } as const;
 
 /**

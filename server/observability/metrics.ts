@@ -115,9 +115,11 @@ export function createMetrics(): ServiceMetrics {
 }
 
 function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now }: PublishedDataSources): void {
-  const publishedAtMs = (): number | null => {
-    const publishedAt = storage.current()?.facts.publishedAt;
-    const time = publishedAt ? Date.parse(publishedAt) : Number.NaN;
+  const factMs = (fact: "publishedAt" | "dataRebuiltAt"): number | null => {
+    const facts = storage.current()?.facts;
+    // An index older than the dataRebuiltAt fact was rebuilt when it was published.
+    const text = fact === "dataRebuiltAt" ? (facts?.dataRebuiltAt ?? facts?.publishedAt) : facts?.publishedAt;
+    const time = text ? Date.parse(text) : Number.NaN;
     return Number.isFinite(time) ? time : null;
   };
   // No index, no sample: an absent series says "none" where a 0 would claim an index published in 1970. (`remove`,
@@ -127,19 +129,19 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     help: "The published index now served, named by its publication instant in Unix seconds (the generation of log lines, as a number): the same on every instance serving the same index. Absent while none is loaded.",
     registers: [registry],
     collect: () => {
-      const published = publishedAtMs();
+      const published = factMs("publishedAt");
       if (published === null) generation.remove();
       else generation.set(published / 1000);
     },
   });
   const age: Gauge = new Gauge({
     name: "service_index_age_seconds",
-    help: "Seconds since the index now served was published. Absent while none is loaded.",
+    help: "Seconds since the data of the index now served was rebuilt (publishing its source checks alone does not reset it). Absent while none is loaded.",
     registers: [registry],
     collect: () => {
-      const published = publishedAtMs();
-      if (published === null) age.remove();
-      else age.set(Math.max(0, now() - published) / 1000);
+      const rebuilt = factMs("dataRebuiltAt");
+      if (rebuilt === null) age.remove();
+      else age.set(Math.max(0, now() - rebuilt) / 1000);
     },
   });
   const runs: Gauge<"outcome"> = new Gauge({

@@ -134,7 +134,7 @@ describe("service ingest --due, every minute around the July 2026 CPI release", 
     );
     // Nothing new, so the index is not rebuilt: a due run every minute does not republish it every minute. Only the
     // BLS API's check is published again: it failed in the throttled run before and succeeded now.
-    expect(run.stderr).toContain("nothing new: the index is left as it is");
+    expect(run.stderr).toContain("nothing new: the index is not rebuilt");
     expect(run.stdout).toMatch(/^run run_\S+: succeeded, source checks published$/m);
   });
 

@@ -76,5 +76,11 @@ describe("authenticate", () => {
     const forged = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
     const both = new Headers({ authorization: `Bearer ${forged}`, "x-api-key": secret });
     expect(authenticate(both, lookup, "test")).toBeNull();
+    // A malformed bearer credential is refused, not passed over for the other header.
+    for (const authorization of ["Bearer", "Bearer ", `Bearer a ${secret}`, `Bearer\t${secret}`])
+      expect(
+        authenticate(new Headers({ authorization, "x-api-key": secret }), lookup, "test"),
+        authorization,
+      ).toBeNull();
   });
 });
