@@ -18,19 +18,13 @@ const ABSOLUTE_FORM = /^https?:\/\//i;
 /**
  * Node's request listener: a GET or HEAD for a URL whose answer the pipeline holds goes to the pipeline straight from
  * Node's request and response, without srvx's Request and Response objects or h3's event (docs/performance.md). Every
- * other request, a browser's (it names an `Origin`) included, goes to `fallback` (srvx and h3), but for a request target
- * srvx would refuse itself. All reach the same pipeline, which does all per-request work (key, rate limit, CORS
+ * other request goes to `fallback` (srvx and h3), but for a request target srvx would refuse itself. All reach the same pipeline, which does all per-request work (key, rate limit, CORS
  * headers, the answer's validity, the log line).
  */
 export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestListener): NodeRequestListener {
   return (req, res) => {
     const url = req.url ?? "";
-    const direct =
-      (req.method === "GET" || req.method === "HEAD") &&
-      // Left to h3 since h3's CORS code needed its event; applyCors no longer does (same headers either way).
-      req.headers.origin === undefined &&
-      isVerbatimUrl(url) &&
-      pipeline.holds(url);
+    const direct = (req.method === "GET" || req.method === "HEAD") && isVerbatimUrl(url) && pipeline.holds(url);
     if (!direct) return isReadableTarget(url) ? fallback(req, res) : answerUnreadableTarget(pipeline, req, res);
     let answer: HttpAnswer | Promise<HttpAnswer>;
     try {

@@ -24,7 +24,8 @@ function comparableHeaders(headers: Headers): Record<string, string> {
 
 /**
  * A URL h3 routed to a kept answer is answered from then on by the edge, without h3: the answer is the one h3 gives,
- * header for header, and everything h3 must see (browsers' CORS, other methods, URLs it rewrites) still goes to h3.
+ * header for header, browsers' CORS headers included, and what h3 must see (other methods, URLs it rewrites) still goes
+ * to h3.
  */
 describe("answers at the edge", () => {
   const clock = fakeClock("2026-11-21T12:00:00.500Z");
@@ -102,13 +103,30 @@ describe("answers at the edge", () => {
     expect(service.edgeAnswers()).toBe(before + 1);
   });
 
-  it("leave browsers' requests, other methods and rewritten URLs to h3", async () => {
+  it("answer browsers' requests as h3 does, allowed origin or not", async () => {
+    for (const [lat, origin, allowed] of [
+      ["50.13", "https://app.example.com", true],
+      ["50.14", "https://elsewhere.example", false],
+    ] as const) {
+      const path = `/api/public/v1/weather/current?lat=${lat}&lon=8.68`;
+      const headers = { origin };
+      await service.request(path, { headers });
+      // Built from the copy MET just sent, the first answer is not kept; the second is, and h3 routed it.
+      const routedByH3 = await service.request(path, { headers });
+      const before = service.edgeAnswers();
+      const atTheEdge = await service.request(path, { headers });
+      expect(service.edgeAnswers()).toBe(before + 1);
+      expect(atTheEdge.status).toBe(200);
+      expect(comparableHeaders(atTheEdge.headers)).toEqual(comparableHeaders(routedByH3.headers));
+      expect(atTheEdge.headers.get("access-control-allow-origin")).toBe(allowed ? origin : null);
+      expect(atTheEdge.headers.get("vary")).toContain("origin");
+    }
+  });
+
+  it("leave other methods and rewritten URLs to h3", async () => {
     const path = "/api/public/v1/weather/current?lat=50.11&lon=8.68";
     await service.request(path);
     const before = service.edgeAnswers();
-    const browser = await service.request(path, { headers: { origin: "https://app.example.com" } });
-    expect(browser.status).toBe(200);
-    expect(browser.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     const posted = await service.request(path, { method: "POST" });
     expect(posted.status).toBe(405);
     // Sent as written (a WHATWG client would send %27): h3 may read the quote otherwise, so the edge never takes it.
