@@ -13,14 +13,9 @@ export function newsId(source: string, itemId: string): string {
   return `news_${createHash("sha256").update(`${source}\n${itemId}`).digest("hex").slice(0, 20)}`;
 }
 
-interface NewsRow {
-  id: string;
-  publishedAt: string;
-  source: string;
-  type: string;
-  topic: string | null;
-  state: string;
-  linkStatus: string;
+/** A row of the index's `news`: the record's own columns, and what the route filters and orders by. */
+interface NewsRow
+  extends Pick<NewsRecord, "id" | "publishedAt" | "source" | "type" | "topic" | "state" | "linkStatus"> {
   releaseSlug: string | null;
   contentChangedAt: string;
   record: NewsRecord;
