@@ -149,11 +149,16 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
           process.stdout.write(summaryText(summary));
           if (summary.releases)
             process.stdout.write((await import("../ingest/found-releases.ts")).watchLines(summary.releases));
-          // A run that published only its checks made a new generation as well: readers take it up like any other.
-          if (publishTo && (summary.published || summary.checksPublished)) {
+          // A run that published only its checks made a new generation as well: readers take it up like any other. One
+          // that published nothing uploads the local generation if the store names another (an earlier upload failed).
+          if (publishTo) {
             const { publishToObjectStore } = await import("../publish/publish-generation.ts");
-            const { manifest, url } = await publishToObjectStore(publishTo, config.dataDir, new Date(clock()));
-            process.stdout.write(`generation ${manifest.publishedAt} published to ${url}\n`);
+            const unlessStored = !(summary.published || summary.checksPublished);
+            const published = await publishToObjectStore(publishTo, config.dataDir, new Date(clock()), {
+              unlessStored,
+            });
+            if (published)
+              process.stdout.write(`generation ${published.manifest.publishedAt} published to ${published.url}\n`);
           }
           if (summary.outcome !== "succeeded") process.exitCode = EXIT_CODES.failure;
         } finally {

@@ -1,7 +1,13 @@
 import { once } from "node:events";
-import { closeSync, createReadStream, openSync, type ReadStream } from "node:fs";
+import { closeSync, createReadStream, existsSync, openSync, type ReadStream } from "node:fs";
 import { join } from "node:path";
-import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from "@aws-sdk/client-s3";
 import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
@@ -10,8 +16,10 @@ import {
   type GenerationFile,
   generationName,
   type IndexManifest,
+  MANIFEST_MAX_BYTES,
   MANIFEST_NAME,
   type PublishedFile,
+  parseIndexManifest,
   publishedFileKey,
 } from "../../schemas/index-manifest.ts";
 import { digestFile } from "../../server/files/file-digest.ts";
@@ -27,15 +35,21 @@ const CONTENT_TYPES: Record<GenerationFile, string> = {
  * Publishes the data directory's current index and registry as one generation: each file under its content hash
  * (skipped when the store already holds it), then the manifest naming them, last, so a reader never finds a
  * manifest naming a file that is missing or partly written. Run under the ingestion lock, after a local publication.
+ * With `unlessStored`, nothing (null) when the store's manifest already names the local generation.
  */
 export async function publishToObjectStore(
   location: ObjectStoreLocation,
   dataDir: string,
   now: Date,
-): Promise<{ manifest: IndexManifest; url: string }> {
+  options: { unlessStored?: boolean } = {},
+): Promise<{ manifest: IndexManifest; url: string } | null> {
   const url = objectUrl(location, MANIFEST_NAME);
   const client = createObjectStoreClient(location);
   try {
+    if (options.unlessStored) {
+      const local = localGeneration(dataDir);
+      if (local === null || (await storedGeneration(client, location)) === local) return null;
+    }
     return { manifest: await publishGeneration(client, location, dataDir, now), url };
   } catch (error) {
     throw new Error(
@@ -153,6 +167,30 @@ function indexPublishedAt(path: string): string | null {
  * (uploadFile), so nothing good is lost; a store that cannot be reached keeps nothing a reader would take either, since
  * no manifest names the object and the next publication checks its size again.
  */
+/**
+ * The generation the store's manifest names (its publication instant), null when it holds none. A run that published
+ * nothing itself still uploads the local generation when the store names another: an earlier run's upload that failed
+ * is made by the next run, so followers are never left on an older generation.
+ */
+async function storedGeneration(client: S3Client, location: ObjectStoreLocation): Promise<string | null> {
+  try {
+    const answer = await client.send(
+      new GetObjectCommand({ Bucket: location.bucket, Key: objectKey(location, MANIFEST_NAME) }),
+    );
+    if ((answer.ContentLength ?? 0) > MANIFEST_MAX_BYTES) return null;
+    return parseIndexManifest((await answer.Body?.transformToString("utf8")) ?? "").publishedAt;
+  } catch (error) {
+    if (storeStatusOf(error) === 404) return null;
+    throw error;
+  }
+}
+
+/** The publication instant of the data directory's index, null without one. */
+function localGeneration(dataDir: string): string | null {
+  const path = join(dataDir, DATA_FILES.index);
+  return existsSync(path) ? indexPublishedAt(path) : null;
+}
+
 async function removeQuietly(client: S3Client, location: ObjectStoreLocation, key: string): Promise<void> {
   try {
     await client.send(new DeleteObjectCommand({ Bucket: location.bucket, Key: objectKey(location, key) }));

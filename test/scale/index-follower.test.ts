@@ -29,6 +29,15 @@ async function closedPort(): Promise<number> {
 }
 const location: ObjectStoreLocation = { bucket: BUCKET, prefix: "deployments/one", pathStyle: true };
 
+/** Every publisher's base URL: pointed at a closed port, every source of a run fails. */
+const PUBLISHER_URL_VARIABLES = [
+  "SERVICE_BLS_URL",
+  "SERVICE_BLS_API_URL",
+  "SERVICE_EUROSTAT_URL",
+  "SERVICE_ECB_URL",
+  "SERVICE_ECB_DATA_URL",
+];
+
 describe("following the index published to object storage", () => {
   let root: string;
   let store: ObjectStoreStandin;
@@ -199,15 +208,7 @@ describe("following the index published to object storage", () => {
     const unreachable = `http://127.0.0.1:${await closedPort()}`;
     const run = runCli(["ingest", "--data-dir", writerDir, "--publish-to", `s3://${BUCKET}/${checksLocation.prefix}`], {
       ...store.env,
-      ...Object.fromEntries(
-        [
-          "SERVICE_BLS_URL",
-          "SERVICE_BLS_API_URL",
-          "SERVICE_EUROSTAT_URL",
-          "SERVICE_ECB_URL",
-          "SERVICE_ECB_DATA_URL",
-        ].map((variable) => [variable, unreachable]),
-      ),
+      ...Object.fromEntries(PUBLISHER_URL_VARIABLES.map((variable) => [variable, unreachable])),
       SERVICE_INGEST_RETRIES: "0",
       SERVICE_INGEST_TIMEOUT_MS: "2000",
     });
@@ -228,6 +229,35 @@ describe("following the index published to object storage", () => {
       index.close();
     }
     await one.stop();
+  });
+
+  it("uploads with the next run a checks-only generation whose upload failed, though that run publishes nothing", async () => {
+    const retryLocation: ObjectStoreLocation = { ...location, prefix: "deployments/retry" };
+    const writerDir = join(root, "retrying-writer");
+    cpSync(publisherDir, writerDir, { recursive: true });
+    await publishGeneration(client, retryLocation, writerDir, new Date());
+    const unreachable = `http://127.0.0.1:${await closedPort()}`;
+    const failingRun = (storeEnv: Record<string, string>) =>
+      runCli(["ingest", "--data-dir", writerDir, "--publish-to", `s3://${BUCKET}/${retryLocation.prefix}`], {
+        ...storeEnv,
+        ...Object.fromEntries(PUBLISHER_URL_VARIABLES.map((variable) => [variable, unreachable])),
+        SERVICE_INGEST_RETRIES: "0",
+        SERVICE_INGEST_TIMEOUT_MS: "2000",
+      });
+    const storeDown = failingRun({ ...store.env, AWS_ENDPOINT_URL_S3: unreachable });
+    expect(storeDown.stdout, storeDown.stderr).toMatch(/: failed, source checks published$/m);
+    expect(storeDown.stderr).toMatch(/publishing to \S+ failed \(the index stays published locally\)/);
+
+    const next = failingRun(store.env);
+    expect(next.stdout, next.stderr).toMatch(/: failed, nothing published$/m);
+    const local = new Database(join(writerDir, "index.sqlite"), { readonly: true });
+    const localPublishedAt = local.prepare("SELECT value FROM publication WHERE key = 'publishedAt'").pluck().get();
+    local.close();
+    expect(next.stdout).toContain(`generation ${localPublishedAt} published to `);
+
+    // A third run finds the store naming the local generation and uploads nothing.
+    const third = failingRun(store.env);
+    expect(third.stdout, third.stderr).not.toMatch(/^generation /m);
   });
 
   it("keeps the current files while the store is down or its manifest is not one, and counts each failed poll", async () => {

@@ -79,7 +79,7 @@ describe("publishing to an S3-compatible store (s3rver) named only by the SDK's 
   it("publishes every file whole, the manifest naming the generation by its index's publication instant", async () => {
     stubEnv(store.env);
     const location = publishTargetFrom(store.env, `s3://${BUCKET}/whole`)!;
-    const { manifest } = await publishToObjectStore(location, dataDir, new Date());
+    const { manifest } = (await publishToObjectStore(location, dataDir, new Date()))!;
     for (const file of GENERATION_FILES) {
       const head = await reader.send(
         new HeadObjectCommand({ Bucket: BUCKET, Key: `whole/${manifest.files[file].key}` }),
