@@ -17,7 +17,7 @@ export interface AnswerCache {
   /** Whether an answer is held under `cacheKey`, without counting as a use (the Node listener asks it). */
   holds(cacheKey: string): boolean;
   /** The route table's match an answer held under `cacheKey` was built with, without counting as a use. */
-  routesOf(cacheKey: string): PathMatch | undefined;
+  matchOf(cacheKey: string): PathMatch | undefined;
   /** Bytes currently held, as counted against the bound. */
   readonly bytes: number;
 }
@@ -59,7 +59,7 @@ const ENTRY_OVERHEAD_BYTES = 512;
  */
 export function createAnswerCache(maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES): AnswerCache {
   if (maxBytes <= 0)
-    return { find: () => undefined, keep: () => undefined, holds: () => false, routesOf: () => undefined, bytes: 0 };
+    return { find: () => undefined, keep: () => undefined, holds: () => false, matchOf: () => undefined, bytes: 0 };
   const cache = new LRUCache<string, Entry>({
     maxSize: maxBytes,
     sizeCalculation: (entry, cacheKey) => Math.max(1, entry.answer.size + cacheKey.length * 2 + ENTRY_OVERHEAD_BYTES),
@@ -85,7 +85,7 @@ export function createAnswerCache(maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES)
       cache.set(cacheKey, { ...terms, answer }, ttl <= MAX_TTL_MS ? { ttl } : {});
     },
     holds: (cacheKey) => cache.has(cacheKey),
-    routesOf: (cacheKey) => cache.peek(cacheKey)?.match,
+    matchOf: (cacheKey) => cache.peek(cacheKey)?.match,
     get bytes() {
       return cache.calculatedSize;
     },

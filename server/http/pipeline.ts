@@ -77,7 +77,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   function answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer> {
     // 1. Route: the match a kept answer for this URL was built with, else the route table's.
     const url = request.pathname + request.search;
-    const match = context.answers.routesOf(url) ?? table.find(request.pathname);
+    const match = context.answers.matchOf(url) ?? table.find(request.pathname);
     const routes = match?.routes;
 
     // 2. Key and scope. Everyone but an operator takes exactly the unregistered path's way, key check included, so

@@ -12,11 +12,11 @@ describe("the answer cache", () => {
     const index = {};
     answers.keep("q", { match, generation: [index], builtAt: 1_000, validUntil: 5_000 }, answer);
     expect(answers.find("q", [index], 1_000)?.data).toBe(answer.data);
-    expect(answers.routesOf("q")).toBe(match);
+    expect(answers.matchOf("q")).toBe(match);
     expect(answers.find("q", [index], 4_999)?.data).toBe(answer.data);
     expect(answers.find("q", [{}], 2_000)).toBeUndefined(); // a new index
     expect(answers.holds("q")).toBe(false); // and the answer of the old one is gone
-    expect(answers.routesOf("q")).toBeUndefined(); // so the URL is routed again
+    expect(answers.matchOf("q")).toBeUndefined(); // so the URL is routed again
     answers.keep("q", { match, generation: [index], builtAt: 1_000, validUntil: 5_000 }, answer);
     expect(answers.find("q", [index], 999)).toBeUndefined(); // the clock stepped back before it was built
     expect(answers.find("q", [index], 5_000)).toBeUndefined(); // the answer changes at 5 000
