@@ -12,8 +12,6 @@ import type { PoliteOptions } from "./ingest/fetch-document.ts";
 import type { NamedListener } from "./listen-failure.ts";
 import { clientLimitsFrom, weatherFrom } from "./serving-config.ts";
 
-export { ConfigError, integerVariable } from "./env-values.ts";
-
 /**
  * The environment as the commands read it: a `SERVICE_*` variable that is blank (empty or only spaces, often a
  * template or shell variable left unset) counts as unset, so its default applies rather than a folder named " ".

@@ -1,4 +1,5 @@
 import type { Registry } from "../../schemas/registry.ts";
+import type { Env } from "../env-values.ts";
 import {
   askable,
   type DueCatalogue,
@@ -9,8 +10,6 @@ import {
 } from "./due-releases.ts";
 import { dueDeadlineMsFrom } from "./due-settings.ts";
 import { ingestionLockHolder } from "./run-lock.ts";
-
-type Env = Record<string, string | undefined>;
 
 /**
  * How `service ingest` uses the due rule (due-releases.ts). A `--due` run first looks, before loading anything else,
