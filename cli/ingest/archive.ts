@@ -6,13 +6,13 @@ import { writeFileAtomically } from "../../server/files/atomic-write.ts";
 import { type RecordedFetch, recordedFetches } from "./fetch-order.ts";
 import { isFetchSidecar, readFetchSidecar } from "./fetch-sidecar.ts";
 
-export interface ArchivedDocument {
+interface ArchivedDocument {
   sha256: string;
   path: string;
   bytes: number;
 }
 
-export interface ReplayDocument {
+interface ReplayDocument {
   path: string;
   name: string;
   /** Null for a file over its source's ceiling: it is never read (`bytes` says how large it is). */
@@ -21,7 +21,7 @@ export interface ReplayDocument {
 }
 
 /** A source's ceiling in bytes (cli/ingest/document-ceilings.ts); a file larger is listed, never read. */
-export type CeilingOf = (source: string) => number;
+type CeilingOf = (source: string) => number;
 
 function readWithin(path: string, ceiling: number): { body: Buffer | null; bytes: number } {
   const bytes = statSync(path).size;
@@ -66,7 +66,7 @@ export function replayDocuments(dir: string, source: string, ceiling = Number.PO
 const STAMP_FORMAT = "yyyyMMdd'T'HHmmss'Z'";
 
 /** A document of a replay, in the order it is to be applied. */
-export interface PlannedDocument extends ReplayDocument {
+interface PlannedDocument extends ReplayDocument {
   source: string;
   /** The fetch as recorded (a data directory's own archive), else null: a file whose fetch time is not on record. */
   recorded: RecordedFetch | null;

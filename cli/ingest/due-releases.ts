@@ -43,7 +43,7 @@ export interface DueRelease {
 }
 
 /** The moment and the deadline a due rule is read at, and the sources a run may ask (all when null). */
-export interface DueQuery {
+interface DueQuery {
   nowMs: number;
   deadlineMs: number;
   sources: readonly string[] | null;

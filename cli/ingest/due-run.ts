@@ -18,7 +18,7 @@ import { ingestionLockHolder } from "./run-lock.ts";
  * it starts, so that both kinds of run record when they found a release's figures.
  */
 
-export type RunPlan =
+type RunPlan =
   | { kind: "nothing"; line: string }
   | { kind: "run"; only: string[] | null; requestRegistry?: Registry; watch: DueRelease[] };
 

@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import { ConfigError, type Env, integerVariable } from "../env-values.ts";
 
 /** How long a release stays due when its figures do not come: two hours after it became due, unless configured. */
-export const DEFAULT_DUE_DEADLINE_MINUTES = 120;
+const DEFAULT_DUE_DEADLINE_MINUTES = 120;
 
 /** SERVICE_DUE_DEADLINE_MINUTES, 1 to 1440 (a day), in milliseconds. */
 export function dueDeadlineMsFrom(env: Env): number {

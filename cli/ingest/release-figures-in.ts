@@ -14,13 +14,13 @@ import type Database from "better-sqlite3";
 /** How a release's figures are known to be in. */
 export type FiguresRule = { kind: "values" } | { kind: "inputs"; inputKeys: readonly string[] };
 
-export interface FiguresIn {
+interface FiguresIn {
   /** Values: the first value evidence of the event. Inputs: the fetch that brought the last of its inputs. */
   at: string;
   by: FiguresRule["kind"];
 }
 
-export interface ReleaseAwaited {
+interface ReleaseAwaited {
   eventId: string;
   /** When the release became due: an input fetched before it says nothing about the release. */
   dueFrom: string;
