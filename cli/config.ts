@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from "commander";
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
 import { SERVICE_VERSION } from "../schemas/version.ts";
 import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
@@ -9,10 +10,10 @@ import { booleanVariable, ConfigError, type Env, integerVariable, nonEmptyFlag }
 import { dataDirFrom, keysFileFrom } from "./file-locations.ts";
 import { DEFAULT_INGEST_MAX_BYTES } from "./ingest/document-ceilings.ts";
 import type { PoliteOptions } from "./ingest/fetch-document.ts";
+import { INGEST_LOG_FORMATS, type IngestLogFormat } from "./ingest/run-log.ts";
+import type { UpstreamHosts } from "./ingest/sources.ts";
 import type { NamedListener } from "./listen-failure.ts";
 import { clientLimitsFrom, weatherFrom } from "./serving-config.ts";
-
-export { ConfigError, integerVariable } from "./env-values.ts";
 
 /**
  * The environment as the commands read it: a `SERVICE_*` variable that is blank (empty or only spaces, often a
@@ -44,7 +45,7 @@ export const UPSTREAM_VARIABLES = [
   },
 ] as const;
 
-export const DEFAULT_INGEST_USER_AGENT = `weather-economics-service/${SERVICE_VERSION} (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)`;
+const DEFAULT_INGEST_USER_AGENT = `weather-economics-service/${SERVICE_VERSION} (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)`;
 
 /**
  * What is wrong when weather is on and SERVICE_WEATHER_USER_AGENT is not set (null when it is, or weather is off):
@@ -73,6 +74,34 @@ export function ingestHttpFrom(env: Env): PoliteOptions {
     ),
     retries: integerVariable(env.SERVICE_INGEST_RETRIES, "SERVICE_INGEST_RETRIES", 2, 0, 10),
   };
+}
+
+/** SERVICE_BLS_API_KEY, the optional BLS API registration key (higher quotas). */
+export function blsApiKeyFrom(env: Env): string | null {
+  return env.SERVICE_BLS_API_KEY || null;
+}
+
+/** The publishers' hosts of this deployment, by the upstream ids the ingestion sources name. */
+export function upstreamHostsFrom(upstreams: UpstreamConfig[]): UpstreamHosts {
+  const baseUrl = (id: keyof UpstreamHosts): string => upstreams.find((upstream) => upstream.id === id)!.baseUrl;
+  return {
+    "bls-www": baseUrl("bls-www"),
+    "bls-api": baseUrl("bls-api"),
+    eurostat: baseUrl("eurostat"),
+    "ecb-www": baseUrl("ecb-www"),
+    "ecb-data": baseUrl("ecb-data"),
+  };
+}
+
+/**
+ * How `service ingest` reports on stderr (`--log-format`, SERVICE_LOG_FORMAT). A bad value is a usage error like a bad
+ * flag value (InvalidArgumentError: `error: …` and the usage hint).
+ */
+export function ingestLogFormatFrom(env: Env, flag: IngestLogFormat | undefined): IngestLogFormat {
+  const chosen = flag ?? (env.SERVICE_LOG_FORMAT || "text");
+  if (!(INGEST_LOG_FORMATS as readonly string[]).includes(chosen))
+    throw new InvalidArgumentError(`SERVICE_LOG_FORMAT must be one of ${INGEST_LOG_FORMATS.join(", ")}`);
+  return chosen as IngestLogFormat;
 }
 
 export function environmentFrom(env: Env, flag?: string): string {

@@ -6,7 +6,7 @@ import wrapAnsi from "wrap-ansi";
  * an identifier, a time or a number is shown whole or its column is left out; only text (a title, a name) wraps.
  */
 
-export interface TableColumn {
+interface TableColumn {
   name: string;
   /** Text that may wrap onto more lines (titles, names); any other column is shown whole or not at all. */
   wraps?: boolean;
@@ -22,7 +22,7 @@ export interface Table {
   keep: string[];
 }
 
-export interface FittedTable {
+interface FittedTable {
   /** Header, rule and rows, each line ending in a line break. */
   text: string;
   /** Columns with values that had no room (columns with no value at all are not shown and not named). */

@@ -3,16 +3,21 @@ import { resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { RUN_ID_PATTERN } from "../../schemas/ingestion-runs.ts";
 import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
-import type { UpstreamConfig } from "../../server/config.ts";
 import type { LogLevel } from "../../server/observability/logger.ts";
-import { ingestHttpFrom, publishTargetFrom, serviceConfigFrom } from "../config.ts";
+import {
+  blsApiKeyFrom,
+  ingestHttpFrom,
+  ingestLogFormatFrom,
+  publishTargetFrom,
+  serviceConfigFrom,
+  upstreamHostsFrom,
+} from "../config.ts";
 import { nonEmptyFlag } from "../env-values.ts";
 import { registryDirFrom } from "../file-locations.ts";
 import { ingestClockFrom } from "../ingest/due-settings.ts";
 import type { IngestSummary } from "../ingest/run-ingestion.ts";
 import { INGEST_LOG_FORMATS, type IngestLogFormat, logRunSummary } from "../ingest/run-log.ts";
 import { skippedLines } from "../ingest/skipped-summary.ts";
-import type { UpstreamHosts } from "../ingest/sources.ts";
 import { EXIT_CODES } from "../usage.ts";
 
 /** Every source a run can be limited to, in the order a run takes them (cli/ingest/sources.ts). */
@@ -36,13 +41,6 @@ function requireObservationSources(sources: string[] | undefined): void {
 function runIdOf(value: string): string {
   if (!RUN_ID_PATTERN.test(value)) throw new InvalidArgumentError("run id must look like run_20261121T120000_a1b2c3");
   return value;
-}
-
-/** The publishers' hosts of this deployment, by the upstream ids the sources name. */
-function hostsFrom(upstreams: UpstreamConfig[]): UpstreamHosts {
-  return Object.fromEntries(
-    upstreams.filter((upstream) => upstream.domain === "economics").map((upstream) => [upstream.id, upstream.baseUrl]),
-  ) as UpstreamHosts;
 }
 
 export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv): void {
@@ -131,8 +129,8 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
                 ? { kind: "archive", dir: resolve(fromArchive), maxBytes: http.maxBytes }
                 : {
                     kind: "fetch",
-                    hosts: hostsFrom(config.upstreams),
-                    blsApiKey: env.SERVICE_BLS_API_KEY || null,
+                    hosts: upstreamHostsFrom(config.upstreams),
+                    blsApiKey: blsApiKeyFrom(env),
                     http,
                   },
             only: plan?.only ?? only,
@@ -184,13 +182,6 @@ async function jsonLogger(level: LogLevel) {
   // Every line on stderr JSON: the AWS SDK's warning of `--publish-to` on Node 20 included.
   logProcessWarnings(logger);
   return logger;
-}
-
-function ingestLogFormatFrom(env: NodeJS.ProcessEnv, flag: IngestLogFormat | undefined): IngestLogFormat {
-  const chosen = flag ?? (env.SERVICE_LOG_FORMAT || "text");
-  if (!(INGEST_LOG_FORMATS as readonly string[]).includes(chosen))
-    throw new InvalidArgumentError(`SERVICE_LOG_FORMAT must be one of ${INGEST_LOG_FORMATS.join(", ")}`);
-  return chosen as IngestLogFormat;
 }
 
 function publicationText(summary: IngestSummary): string {

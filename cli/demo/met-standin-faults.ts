@@ -5,7 +5,7 @@ import type { ServerResponse } from "node:http";
  * is one way the real MET, or the network on the way to it, lets a client down. None of them is MET's own refusal of a
  * bad request; those stay in met-standin.ts and are never random.
  */
-export const MET_FAULT_KINDS = [
+const MET_FAULT_KINDS = [
   /** 500 with a plain-text body, as MET answers when its backend fails. */
   "server-error",
   /** 429 with a short Retry-After: MET throttling the application; the service must pause every MET call for it. */
@@ -31,7 +31,7 @@ export interface MetStandinFlakiness {
   random?: () => number;
 }
 
-export interface MetFaultPicker {
+interface MetFaultPicker {
   /** The fault this request gets, or null for a normal answer. Counts what it picks. */
   pick(): MetFaultKind | null;
   served(): Record<MetFaultKind, number>;

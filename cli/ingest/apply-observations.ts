@@ -218,7 +218,7 @@ function deriveFrom(store: Store, index: SeriesIndex, key: string, run: RunConte
 }
 
 /** Provenance `adapter` of a value the service computed (cli/ingest/derive-series.ts). */
-export const DERIVATION_ADAPTER = "derive-series";
+const DERIVATION_ADAPTER = "derive-series";
 
 /** An event of a release with the instant its release happens (release-vintage.ts). */
 interface ReleaseEvent {

@@ -1,17 +1,18 @@
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { DateTime } from "luxon";
 import { writeFileAtomically } from "../../server/files/atomic-write.ts";
+import { type RecordedFetch, recordedFetches } from "./fetch-order.ts";
 import { isFetchSidecar, readFetchSidecar } from "./fetch-sidecar.ts";
 
-export interface ArchivedDocument {
+interface ArchivedDocument {
   sha256: string;
   path: string;
   bytes: number;
 }
 
-export interface ReplayDocument {
+interface ReplayDocument {
   path: string;
   name: string;
   /** Null for a file over its source's ceiling: it is never read (`bytes` says how large it is). */
@@ -20,7 +21,7 @@ export interface ReplayDocument {
 }
 
 /** A source's ceiling in bytes (cli/ingest/document-ceilings.ts); a file larger is listed, never read. */
-export type CeilingOf = (source: string) => number;
+type CeilingOf = (source: string) => number;
 
 function readWithin(path: string, ceiling: number): { body: Buffer | null; bytes: number } {
   const bytes = statSync(path).size;
@@ -31,7 +32,7 @@ function readWithin(path: string, ceiling: number): { body: Buffer | null; bytes
  * Raw upstream documents are kept by content hash under `<data dir>/archive/<source>/`, named `<fetch second>-<sha256>`.
  * A document the ledger already archived (`archivedPath`, from the store) is not written again; a `.tmp` left by a
  * killed run is never taken for it, since only the ledger's record counts. The order of fetches is kept apart from
- * the names (`FETCH_ORDER_FILE`): two documents fetched in one second, or one content fetched twice, have no order
+ * the names (fetch-order.ts): two documents fetched in one second, or one content fetched twice, have no order
  * in a folder listing.
  */
 export function archiveDocument(
@@ -64,45 +65,8 @@ export function replayDocuments(dir: string, source: string, ceiling = Number.PO
 
 const STAMP_FORMAT = "yyyyMMdd'T'HHmmss'Z'";
 
-/** The archive's record of fetches, one JSON line per fetch in the order they happened, beside the source folders. */
-export const FETCH_ORDER_FILE = "fetch-order.jsonl";
-
-/** One fetch of a document, as the archive records it. */
-export interface RecordedFetch {
-  source: string;
-  /** The archived file, in `<archive>/<source>/`. */
-  file: string;
-  sha256: string;
-  /** When the run observed the document: the time its values, evidence and sightings carry. */
-  fetchedAt: string;
-  /** When the publisher served it, where that differs (a sample replayed: its sidecar's time). */
-  retrievedAt: string | null;
-  /** True when nothing recorded when the publisher served it (an old recording replayed): `fetchedAt` is the run's time. */
-  fetchTimeUnknown?: boolean;
-  url: string;
-  runId: string;
-}
-
-/** Appends one fetch to the archive's record. A line cut by a killed run is ignored on reading. */
-export function recordFetch(archiveDir: string, fetch: RecordedFetch): void {
-  mkdirSync(archiveDir, { recursive: true });
-  appendFileSync(join(archiveDir, FETCH_ORDER_FILE), `${JSON.stringify(fetch)}\n`);
-}
-
-/** The fetches an archive records, in order; none for a folder without a record (an older archive, `data/samples`). */
-export function recordedFetches(archiveDir: string): RecordedFetch[] {
-  const path = join(archiveDir, FETCH_ORDER_FILE);
-  if (!existsSync(path)) return [];
-  const fetches: RecordedFetch[] = [];
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    const fetch = parsedFetch(line);
-    if (fetch) fetches.push(fetch);
-  }
-  return fetches;
-}
-
 /** A document of a replay, in the order it is to be applied. */
-export interface PlannedDocument extends ReplayDocument {
+interface PlannedDocument extends ReplayDocument {
   source: string;
   /** The fetch as recorded (a data directory's own archive), else null: a file whose fetch time is not on record. */
   recorded: RecordedFetch | null;
@@ -156,23 +120,6 @@ export function replayPlan(
   return plan;
 }
 
-/**
- * Records each fetch in the data directory's archive once: a replay of that very archive (or of one recorded again)
- * finds its fetches already there and adds nothing.
- */
-export function fetchOrderRecorder() {
-  let known: Set<string> | null = null;
-  const key = (fetch: RecordedFetch) => `${fetch.source}\n${fetch.sha256}\n${fetch.fetchedAt}`;
-  return {
-    record(archiveDir: string, fetch: RecordedFetch): void {
-      known ??= new Set(recordedFetches(archiveDir).map(key));
-      if (known.has(key(fetch))) return;
-      recordFetch(archiveDir, fetch);
-      known.add(key(fetch));
-    },
-  };
-}
-
 function stampOf(fetchedAt: string): string {
   return DateTime.fromISO(fetchedAt, { zone: "utc" }).toFormat(STAMP_FORMAT);
 }
@@ -183,23 +130,4 @@ function stampedAtOf(name: string): string | null {
   if (!stamp) return null;
   const parsed = DateTime.fromFormat(stamp, STAMP_FORMAT, { zone: "utc" });
   return parsed.isValid ? parsed.toISO()! : null;
-}
-
-function parsedFetch(line: string): RecordedFetch | null {
-  if (line.trim() === "") return null;
-  try {
-    const value = JSON.parse(line) as Partial<RecordedFetch>;
-    const text = (field: unknown) => typeof field === "string" && field !== "";
-    if (![value.source, value.file, value.sha256, value.fetchedAt, value.url, value.runId].every(text)) return null;
-    // Names inside the archive only: a record never points elsewhere.
-    if ([value.file!, value.source!].some((name) => name.includes("/") || name.includes("\\") || name.startsWith(".")))
-      return null;
-    return {
-      ...value,
-      retrievedAt: text(value.retrievedAt) ? value.retrievedAt! : null,
-      ...(value.fetchTimeUnknown === true ? { fetchTimeUnknown: true } : {}),
-    } as RecordedFetch;
-  } catch {
-    return null;
-  }
 }

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
 
 /** A calendar snapshot the ledger applied: when it was fetched, the dates it covers, and the fetch that brought it. */
-export interface AppliedSnapshot {
+interface AppliedSnapshot {
   source: string;
   /** When the publisher served it; '' when nothing records that (an old recording), which is older than any time. */
   fetched_at: string;

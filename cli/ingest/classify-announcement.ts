@@ -2,7 +2,7 @@ import type { Release } from "../../schemas/registry.ts";
 import type { NEWS_TYPES } from "../../schemas/responses/news-status.ts";
 import type { SourceAnnouncement } from "./records.ts";
 
-export type NewsType = (typeof NEWS_TYPES)[number];
+type NewsType = (typeof NEWS_TYPES)[number];
 
 /**
  * Our classification of an announcement. BLS feed items are release notices. ECB items are typed by their page's

@@ -5,7 +5,7 @@ import type { Publisher } from "../../schemas/vocabularies.ts";
  * date, in the publisher's zone. Only the asking starts then: the event itself keeps `scheduledAt: null` and no
  * record, answer or log line presents this hour as the event's time.
  */
-export interface CustomaryHour {
+interface CustomaryHour {
   /** `HH:mm` on the event's date. */
   time: string;
   /** IANA zone the publisher announces and releases in. */
@@ -15,7 +15,7 @@ export interface CustomaryHour {
 }
 
 /** One hour per publisher (docs/operations.md, "Release-time ingestion"). */
-export const CUSTOMARY_RELEASE_HOURS: Record<Publisher, CustomaryHour> = {
+const CUSTOMARY_RELEASE_HOURS: Record<Publisher, CustomaryHour> = {
   // BLS's schedule states a time for each release; 08:30 Eastern is the hour most of them come at.
   BLS: { time: "08:30", zone: "America/New_York", basis: "BLS releases its principal indicators at 8:30 a.m. ET" },
   // Euro indicators come at 11:00 Luxembourg time; the calendar's date-only records are mostly these.
@@ -25,7 +25,7 @@ export const CUSTOMARY_RELEASE_HOURS: Record<Publisher, CustomaryHour> = {
 };
 
 /** Releases whose customary hour is not their publisher's. */
-export const RELEASE_HOUR_OVERRIDES: Record<string, CustomaryHour> = {
+const RELEASE_HOUR_OVERRIDES: Record<string, CustomaryHour> = {
   // The meeting calendar dates the decision without a time; the press release comes at 14:15 Frankfurt time.
   "ecb-monetary-policy-decision": {
     time: "14:15",

@@ -19,7 +19,7 @@ export interface InputVintage {
   documentFetchedAt: string | null;
 }
 
-export interface DerivedValue {
+interface DerivedValue {
   referencePeriod: string;
   value: string | null;
   /**

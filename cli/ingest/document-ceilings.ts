@@ -16,7 +16,7 @@ const FORMAT_CEILINGS: Record<SourceDefinition["kind"], { bytes: number; format:
   observations: null,
 };
 
-export interface DocumentCeiling {
+interface DocumentCeiling {
   bytes: number;
   /** What the ceiling is for, in a refusal: the format, or the setting when the fetch ceiling is the lower one. */
   format: string;

@@ -5,6 +5,7 @@ import { DateTime } from "luxon";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { inputLedgerKey, type Registry, type Series } from "../../schemas/registry.ts";
 import type { ObservationApi } from "../../schemas/vocabularies.ts";
+import { hasTable } from "../../server/storage/has-table.ts";
 import { customaryHourOf } from "./customary-release-hours.ts";
 import { type FiguresRule, figuresInOf } from "./release-figures-in.ts";
 import { sourceWaitsAt } from "./source-waits.ts";
@@ -43,7 +44,7 @@ export interface DueRelease {
 }
 
 /** The moment and the deadline a due rule is read at, and the sources a run may ask (all when null). */
-export interface DueQuery {
+interface DueQuery {
   nowMs: number;
   deadlineMs: number;
   sources: readonly string[] | null;
@@ -135,7 +136,7 @@ export function dueState(dataDir: string, catalogue: DueCatalogue, query: DueQue
   if (!existsSync(path)) return none;
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get()) return none;
+    if (!hasTable(db, "events")) return none;
     return dueStateOf(db, catalogue, query);
   } catch (error) {
     // A damaged store: say which file, since a run every minute repeats it into the operator's log.

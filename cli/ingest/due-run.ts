@@ -1,4 +1,5 @@
 import type { Registry } from "../../schemas/registry.ts";
+import type { Env } from "../env-values.ts";
 import {
   askable,
   type DueCatalogue,
@@ -10,8 +11,6 @@ import {
 import { dueDeadlineMsFrom } from "./due-settings.ts";
 import { ingestionLockHolder } from "./run-lock.ts";
 
-type Env = Record<string, string | undefined>;
-
 /**
  * How `service ingest` uses the due rule (due-releases.ts). A `--due` run first looks, before loading anything else,
  * whether anything is due; under the lock it looks again (a run that held it may have brought the figures) and asks
@@ -19,7 +18,7 @@ type Env = Record<string, string | undefined>;
  * it starts, so that both kinds of run record when they found a release's figures.
  */
 
-export type RunPlan =
+type RunPlan =
   | { kind: "nothing"; line: string }
   | { kind: "run"; only: string[] | null; requestRegistry?: Registry; watch: DueRelease[] };
 

@@ -1,10 +1,8 @@
 import { DateTime } from "luxon";
-import { ConfigError, integerVariable } from "../config.ts";
-
-type Env = Record<string, string | undefined>;
+import { ConfigError, type Env, integerVariable } from "../env-values.ts";
 
 /** How long a release stays due when its figures do not come: two hours after it became due, unless configured. */
-export const DEFAULT_DUE_DEADLINE_MINUTES = 120;
+const DEFAULT_DUE_DEADLINE_MINUTES = 120;
 
 /** SERVICE_DUE_DEADLINE_MINUTES, 1 to 1440 (a day), in milliseconds. */
 export function dueDeadlineMsFrom(env: Env): number {

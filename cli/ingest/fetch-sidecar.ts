@@ -8,7 +8,7 @@ import { DateTime } from "luxon";
  */
 export const FETCH_SIDECAR_SUFFIX = ".fetch.json";
 
-export interface FetchSidecar {
+interface FetchSidecar {
   /** When the document was fetched from the publisher (ISO 8601 UTC), or null when no recording of it says. */
   fetchedAt: string | null;
   /** The recording's own words the instant is read from (a `Date` header, "captured 2026-08-24"), or why it is null. */

@@ -4,7 +4,7 @@ import type { DueRelease } from "./due-releases.ts";
 import { figuresInOf } from "./release-figures-in.ts";
 
 /** A watched release whose figures a run found: when, and how long after its scheduled instant. */
-export interface FoundRelease {
+interface FoundRelease {
   eventId: string;
   release: string;
   /** The observation API of its first series. */
@@ -18,7 +18,7 @@ export interface FoundRelease {
 }
 
 /** A release whose series are derived from inputs alone (release-figures-in.ts), closed by reading them once it was due. */
-export interface ClosedRelease {
+interface ClosedRelease {
   eventId: string;
   release: string;
   dueFrom: string;

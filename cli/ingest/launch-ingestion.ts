@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type { IngestionLauncher, LaunchedRun } from "../../schemas/ingestion-runs.ts";
 import { ingestionLogFile, newRunId } from "../../schemas/ingestion-runs.ts";
 import { ApiError } from "../../server/http/api-error.ts";
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../env-values.ts";
 import { registryDirFrom } from "../file-locations.ts";
 import { packagePath } from "../package-paths.ts";
 import { nothingDueNow } from "./due-run.ts";

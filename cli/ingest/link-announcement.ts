@@ -3,9 +3,9 @@ import type { Release } from "../../schemas/registry.ts";
 import type { LINK_RULES, LINK_STATUSES } from "../../schemas/responses/news-status.ts";
 import type { SourceAnnouncement } from "./records.ts";
 
-export type LinkStatus = (typeof LINK_STATUSES)[number];
+type LinkStatus = (typeof LINK_STATUSES)[number];
 
-export interface LinkEvidence {
+interface LinkEvidence {
   rule: (typeof LINK_RULES)[number];
   detail: string;
 }

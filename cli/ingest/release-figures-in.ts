@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { hasTable } from "../../server/storage/has-table.ts";
 
 /**
  * When a release's figures are in, the one rule both the due rule (due-releases.ts) and the record of found releases
@@ -14,13 +15,13 @@ import type Database from "better-sqlite3";
 /** How a release's figures are known to be in. */
 export type FiguresRule = { kind: "values" } | { kind: "inputs"; inputKeys: readonly string[] };
 
-export interface FiguresIn {
+interface FiguresIn {
   /** Values: the first value evidence of the event. Inputs: the fetch that brought the last of its inputs. */
   at: string;
   by: FiguresRule["kind"];
 }
 
-export interface ReleaseAwaited {
+interface ReleaseAwaited {
   eventId: string;
   /** When the release became due: an input fetched before it says nothing about the release. */
   dueFrom: string;
@@ -33,8 +34,7 @@ export function figuresInOf(db: Database.Database): (release: ReleaseAwaited) =>
     .prepare("SELECT min(observed_at) FROM evidence WHERE event_id = ? AND kind = 'VERIFIED_VALUE'")
     .pluck();
   // A store written before value sightings were kept has none: such a release stays due until its deadline.
-  const sightings = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'value_sightings'").get();
-  const inputSeenSince = sightings
+  const inputSeenSince = hasTable(db, "value_sightings")
     ? db.prepare("SELECT max(seen_at) FROM value_sightings WHERE series_slug = ? AND seen_at >= ?").pluck()
     : null;
   return (release) => {

@@ -3,7 +3,7 @@ import type { CalendarSource } from "../../schemas/vocabularies.ts";
 import { uncuratedReleaseRecord, uncuratedSlug } from "./uncurated-releases.ts";
 
 /** The release a calendar record announces: the registry's, or one of its own built from the source (`curated: false`). */
-export interface ResolvedRelease {
+interface ResolvedRelease {
   release: Release;
   curated: boolean;
 }

@@ -7,7 +7,7 @@ import { dayBounds, isKnownZone } from "../../server/time/zone-clock.ts";
  * date-only release at the start of its date in the publisher's zone.
  */
 
-export interface VintageTimes {
+interface VintageTimes {
   sequence: number;
   document_sha256?: string | null;
   document_fetched_at: string | null;

@@ -7,7 +7,7 @@ import type { createPeriodLinker } from "./link-periods-by-value.ts";
 import { releaseStartsAt } from "./release-vintage.ts";
 import type { Store, StoredEvent } from "./store.ts";
 
-export interface RelinkCounts {
+interface RelinkCounts {
   /** Events given a reference period by a value document read earlier. */
   periods: number;
   /** Evidence that a held value is an event's release's figure, added for events created or changed since. */

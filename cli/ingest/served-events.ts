@@ -5,7 +5,7 @@ import type { IdRange } from "./event-shares.ts";
 import type { StoredEvent, StoredEventSource } from "./store.ts";
 
 /** A served event with what its record is built from: its source records, its evidence and its recorded changes. */
-export interface ServedEvent {
+interface ServedEvent {
   event: StoredEvent;
   sources: StoredEventSource[];
   evidence: StoredEvidence[];

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { hasTable } from "../../server/storage/has-table.ts";
 
 /**
  * A publisher's "ask me again later" kept across runs (the store's `source_waits`): a 429 or 503 whose Retry-After
@@ -35,7 +36,7 @@ export function keepSourceWait(
 
 /** The sources asked not to be asked at `nowMs`, with until when; none in a store written before waits were kept. */
 export function sourceWaitsAt(db: Database.Database, nowMs: number): Map<string, string> {
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_waits'").get()) return new Map();
+  if (!hasTable(db, "source_waits")) return new Map();
   const rows = db
     .prepare("SELECT source, not_before AS notBefore FROM source_waits WHERE not_before > ?")
     .all(new Date(nowMs).toISOString()) as { source: string; notBefore: string }[];

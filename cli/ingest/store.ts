@@ -126,7 +126,7 @@ export function openStore(path: string) {
     addEvidence: db.prepare(
       "INSERT OR IGNORE INTO evidence (event_id, kind, observed_at, released_at, detail, url) VALUES (?, ?, ?, ?, ?, ?)",
     ),
-    eventsAwaitingPeriod: db.prepare(
+    eventsForPeriod: db.prepare(
       "SELECT * FROM events WHERE release_slug = ? AND json_extract(reference_period, '$.code') = ? ORDER BY rowid",
     ),
     liveEventsScheduledBetween: db.prepare(
@@ -233,7 +233,7 @@ export function openStore(path: string) {
       url: string | null,
     ) => statements.addEvidence.run(eventId, kind, observedAt, releasedAt, detail, url).changes > 0,
     eventsForPeriod: (releaseSlug: string, periodCode: string) =>
-      statements.eventsAwaitingPeriod.all(releaseSlug, periodCode) as StoredEvent[],
+      statements.eventsForPeriod.all(releaseSlug, periodCode) as StoredEvent[],
     /** A release's events not cancelled, scheduled on dates from `from` to `to` (both included). */
     liveEventsScheduledBetween: (releaseSlug: string, from: string, to: string) =>
       statements.liveEventsScheduledBetween.all(releaseSlug, from, to) as StoredEvent[],

@@ -1,13 +1,13 @@
 import { Decimal } from "decimal.js";
 
 /** The current vintage of one series and reference period, as the store holds it. */
-export interface CurrentVintage {
+interface CurrentVintage {
   sequence: number;
   value: string | null;
   publicationStatus: string | null;
 }
 
-export interface IncomingValue {
+interface IncomingValue {
   value: string | null;
   publicationStatus: string | null;
 }

@@ -8,7 +8,7 @@ import { packagePath } from "../package-paths.ts";
 import { buildPlacesIndex, type City } from "./build-places-index.ts";
 
 /** Whether a data directory's gazetteer can be served as it is: `outdated` is a file of another format (no time zones). */
-export type PlacesIndexState = "missing" | "outdated" | "current";
+type PlacesIndexState = "missing" | "outdated" | "current";
 
 export function placesIndexState(dataDir: string): PlacesIndexState {
   const path = join(dataDir, DATA_FILES.places);

@@ -8,7 +8,7 @@ import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { DEFAULT_REGISTRY_DIR } from "../file-locations.ts";
 
 /** Reads the curated sources in `sourceDir`, checks them against the schema and each other, and returns the built registry. */
-export function buildRegistry(sourceDir: string, builtAt: string): BuiltRegistry {
+function buildRegistry(sourceDir: string, builtAt: string): BuiltRegistry {
   const read = (name: string): unknown => {
     const path = join(sourceDir, `${name}.json`);
     try {

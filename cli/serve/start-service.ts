@@ -9,13 +9,8 @@ import { createLogger, flushLog, type Logger, logProcessWarnings } from "../../s
 import { createMetrics } from "../../server/observability/metrics.ts";
 import { startMetricsServer } from "../../server/observability/metrics-listener.ts";
 import type { IndexFollower } from "../../server/storage/index-follower.ts";
-import {
-  ConfigError,
-  defaultWeatherUserAgentProblem,
-  indexFollowingFrom,
-  serveOptionsFrom,
-  serviceConfigFrom,
-} from "../config.ts";
+import { defaultWeatherUserAgentProblem, indexFollowingFrom, serveOptionsFrom, serviceConfigFrom } from "../config.ts";
+import { ConfigError } from "../env-values.ts";
 import { registryDirFrom, usableKeysFile } from "../file-locations.ts";
 import { createIngestionLauncher } from "../ingest/launch-ingestion.ts";
 import { acquireIngestionLock, ingestionLockHolder } from "../ingest/run-lock.ts";

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { type CheckResult, RUN_OUTCOMES, type RunOutcome } from "../../schemas/vocabularies.ts";
 import { ApiError } from "../http/api-error.ts";
+import { hasTable } from "./has-table.ts";
 
 const RECENT_RUNS = 20;
 
@@ -16,7 +17,7 @@ function readLedger<T>(dataDir: string, table: string, none: T, read: (db: Datab
   if (!existsSync(path)) return none;
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) return none;
+    if (!hasTable(db, table)) return none;
     return read(db);
   } finally {
     db.close();

@@ -2,7 +2,7 @@ import { appendFileSync, copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordedFetches } from "../../cli/ingest/archive.ts";
+import { recordedFetches } from "../../cli/ingest/fetch-order.ts";
 import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "../ingest/cli-process.ts";

@@ -33,7 +33,7 @@ const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex
 /** Every file under the archive: complete (its content hashes to the name) and none left as a temporary. */
 function archiveFiles(dataDir: string): { path: string; name: string; complete: boolean }[] {
   const root = join(dataDir, "archive");
-  // Source folders only: the archive's fetch record (archive.ts FETCH_ORDER_FILE) lies beside them.
+  // Source folders only: the archive's fetch record (fetch-order.ts FETCH_ORDER_FILE) lies beside them.
   return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)

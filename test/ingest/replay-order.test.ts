@@ -2,7 +2,7 @@ import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FETCH_ORDER_FILE, recordedFetches } from "../../cli/ingest/archive.ts";
+import { FETCH_ORDER_FILE, recordedFetches } from "../../cli/ingest/fetch-order.ts";
 import { type IngestMode, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { PUBLISHER_PATHS } from "../support/publisher-paths.ts";

@@ -1,7 +1,8 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, serviceConfigFrom } from "../../cli/config.ts";
+import { serviceConfigFrom } from "../../cli/config.ts";
+import { ConfigError } from "../../cli/env-values.ts";
 
 // Only read: no folder is created there.
 const configFrom = (env: Record<string, string>) =>

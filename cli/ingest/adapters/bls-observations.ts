@@ -6,7 +6,7 @@ import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "bls-api";
 /** Provenance `adapter`: the JSON answer of the BLS Public Data API (v1 and v2 answer in the same shape). */
-export const BLS_ADAPTER = "bls-timeseries-json";
+const BLS_ADAPTER = "bls-timeseries-json";
 
 /** BLS writes a value it does not have as "-" (some surveys) or leaves it empty. */
 const MISSING_VALUES = ["-", ""];

@@ -3,7 +3,7 @@ import { DOCUMENT_FAILURES } from "./document-failures.ts";
 import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 /** One data row of a CSV table, read by header name so that publishers may add or reorder columns. */
-export interface CsvRow {
+interface CsvRow {
   /** 1-based line of the row in the document, for error messages. */
   line: number;
   /** The field under that header; a column the document does not have reads as empty. */

@@ -8,7 +8,7 @@ import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "ecb-data";
 /** Provenance `adapter`. */
-export const ECB_CSVDATA_ADAPTER = "ecb-csvdata";
+const ECB_CSVDATA_ADAPTER = "ecb-csvdata";
 
 /** An empty cell, or SDMX's "NaN" for an observation reported as missing. */
 const MISSING_VALUES = ["", "NaN"];

@@ -8,7 +8,7 @@ import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "ecb-data";
 /** Provenance `adapter`. */
-export const ECB_SDMX_JSON_ADAPTER = "ecb-sdmx-json";
+const ECB_SDMX_JSON_ADAPTER = "ecb-sdmx-json";
 
 type Json = Record<string, unknown>;
 

@@ -10,7 +10,7 @@ import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "eurostat-sdmx";
 /** Provenance `adapter`. */
-export const EUROSTAT_JSON_STAT_ADAPTER = "eurostat-json-stat";
+const EUROSTAT_JSON_STAT_ADAPTER = "eurostat-json-stat";
 
 const TIME_DIMENSION = "time";
 

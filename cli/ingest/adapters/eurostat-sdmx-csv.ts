@@ -10,7 +10,7 @@ import { UpstreamDocumentError } from "./upstream-document-error.ts";
 
 const API = "eurostat-sdmx";
 /** Provenance `adapter`. */
-export const EUROSTAT_SDMX_CSV_ADAPTER = "eurostat-sdmx-csv";
+const EUROSTAT_SDMX_CSV_ADAPTER = "eurostat-sdmx-csv";
 
 /** Columns of SDMX-CSV 1.0 (plus Eurostat's LAST UPDATE) that are not series dimensions. */
 const NOT_DIMENSIONS = new Set(["DATAFLOW", "LAST UPDATE"]);

@@ -18,7 +18,7 @@ interface IcsEvent {
   properties: IcsProperty[];
 }
 
-export interface IcsCalendarOptions {
+interface IcsCalendarOptions {
   source: CalendarSource;
   /** The zone the publisher announces in: scheduled dates are given in it, and floating or date-only values read in it. */
   zone: string;
