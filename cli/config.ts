@@ -1,6 +1,4 @@
-import { InvalidArgumentError } from "commander";
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
-import { SERVICE_VERSION } from "../schemas/version.ts";
 import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConfig } from "../server/config.ts";
 import { DEFAULT_ANSWER_CACHE_BYTES } from "../server/http/answer-cache.ts";
 import { normalised } from "../server/http/client-address.ts";
@@ -8,10 +6,6 @@ import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
 import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
 import { booleanVariable, ConfigError, type Env, integerVariable, nonEmptyFlag } from "./env-values.ts";
 import { dataDirFrom, keysFileFrom } from "./file-locations.ts";
-import { DEFAULT_INGEST_MAX_BYTES } from "./ingest/document-ceilings.ts";
-import type { PoliteOptions } from "./ingest/fetch-document.ts";
-import { INGEST_LOG_FORMATS, type IngestLogFormat } from "./ingest/run-log.ts";
-import type { UpstreamHosts } from "./ingest/sources.ts";
 import type { NamedListener } from "./listen-failure.ts";
 import { clientLimitsFrom, weatherFrom } from "./serving-config.ts";
 
@@ -45,8 +39,6 @@ export const UPSTREAM_VARIABLES = [
   },
 ] as const;
 
-const DEFAULT_INGEST_USER_AGENT = `weather-economics-service/${SERVICE_VERSION} (scheduled ingestion; set SERVICE_INGEST_USER_AGENT to include your contact)`;
-
 /**
  * What is wrong when weather is on and SERVICE_WEATHER_USER_AGENT is not set (null when it is, or weather is off):
  * MET Norway's terms require a user agent naming the application and a contact, and MET blocks the ones that do not.
@@ -58,50 +50,6 @@ export function defaultWeatherUserAgentProblem(env: Env, config: Pick<ServiceCon
     "SERVICE_WEATHER_USER_AGENT is not set: MET Norway blocks clients that do not name themselves and a contact; " +
     'set it to your product and contact, e.g. SERVICE_WEATHER_USER_AGENT="acme-weather/1.0 ops@acme.example"'
   );
-}
-
-/** How ingestion talks to publishers: identified, bounded and retried. */
-export function ingestHttpFrom(env: Env): PoliteOptions {
-  return {
-    userAgent: env.SERVICE_INGEST_USER_AGENT || DEFAULT_INGEST_USER_AGENT,
-    timeoutMs: integerVariable(env.SERVICE_INGEST_TIMEOUT_MS, "SERVICE_INGEST_TIMEOUT_MS", 30_000, 100, 600_000),
-    maxBytes: integerVariable(
-      env.SERVICE_INGEST_MAX_BYTES,
-      "SERVICE_INGEST_MAX_BYTES",
-      DEFAULT_INGEST_MAX_BYTES,
-      1000,
-      500_000_000,
-    ),
-    retries: integerVariable(env.SERVICE_INGEST_RETRIES, "SERVICE_INGEST_RETRIES", 2, 0, 10),
-  };
-}
-
-/** SERVICE_BLS_API_KEY, the optional BLS API registration key (higher quotas). */
-export function blsApiKeyFrom(env: Env): string | null {
-  return env.SERVICE_BLS_API_KEY || null;
-}
-
-/** The publishers' hosts of this deployment, by the upstream ids the ingestion sources name. */
-export function upstreamHostsFrom(upstreams: UpstreamConfig[]): UpstreamHosts {
-  const baseUrl = (id: keyof UpstreamHosts): string => upstreams.find((upstream) => upstream.id === id)!.baseUrl;
-  return {
-    "bls-www": baseUrl("bls-www"),
-    "bls-api": baseUrl("bls-api"),
-    eurostat: baseUrl("eurostat"),
-    "ecb-www": baseUrl("ecb-www"),
-    "ecb-data": baseUrl("ecb-data"),
-  };
-}
-
-/**
- * How `service ingest` reports on stderr (`--log-format`, SERVICE_LOG_FORMAT). A bad value is a usage error like a bad
- * flag value (InvalidArgumentError: `error: …` and the usage hint).
- */
-export function ingestLogFormatFrom(env: Env, flag: IngestLogFormat | undefined): IngestLogFormat {
-  const chosen = flag ?? (env.SERVICE_LOG_FORMAT || "text");
-  if (!(INGEST_LOG_FORMATS as readonly string[]).includes(chosen))
-    throw new InvalidArgumentError(`SERVICE_LOG_FORMAT must be one of ${INGEST_LOG_FORMATS.join(", ")}`);
-  return chosen as IngestLogFormat;
 }
 
 export function environmentFrom(env: Env, flag?: string): string {

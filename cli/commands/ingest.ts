@@ -4,20 +4,14 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { RUN_ID_PATTERN } from "../../schemas/ingestion-runs.ts";
 import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
 import type { LogLevel } from "../../server/observability/logger.ts";
-import {
-  blsApiKeyFrom,
-  ingestHttpFrom,
-  ingestLogFormatFrom,
-  publishTargetFrom,
-  serviceConfigFrom,
-  upstreamHostsFrom,
-} from "../config.ts";
+import { publishTargetFrom, serviceConfigFrom } from "../config.ts";
 import { nonEmptyFlag } from "../env-values.ts";
 import { registryDirFrom } from "../file-locations.ts";
 import { ingestClockFrom } from "../ingest/due-settings.ts";
 import type { IngestSummary } from "../ingest/run-ingestion.ts";
 import { INGEST_LOG_FORMATS, type IngestLogFormat, logRunSummary } from "../ingest/run-log.ts";
 import { skippedLines } from "../ingest/skipped-summary.ts";
+import { blsApiKeyFrom, ingestHttpFrom, ingestLogFormatFrom, upstreamHostsFrom } from "../ingest-config.ts";
 import { EXIT_CODES } from "../usage.ts";
 
 /** Every source a run can be limited to, in the order a run takes them (cli/ingest/sources.ts). */
