@@ -5,6 +5,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts, type RebuildFacts } from "../../schemas/index-ddl.ts";
 import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
 import { replaceAtomically, UNFINISHED_WRITE_SUFFIX } from "../../server/files/atomic-write.ts";
+import { publicationFacts } from "../../server/storage/index-storage.ts";
 import { startWorker } from "../../server/threads/start-worker.ts";
 import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { stageRegistry } from "../registry/build-registry.ts";
@@ -138,10 +139,7 @@ export function publishedFact(dataDir: string, key: keyof PublicationFacts): str
   try {
     const index = new Database(live, { readonly: true, fileMustExist: true });
     try {
-      return (
-        (index.prepare("SELECT value FROM publication WHERE key = ?").pluck().get(key) as string | null | undefined) ??
-        null
-      );
+      return publicationFacts(index)[key] ?? null;
     } finally {
       index.close();
     }
