@@ -24,17 +24,17 @@ export type ChecksPublication = "published" | "unchanged" | "no-index";
  * `meta.sourceChecks`, status route).
  */
 function ledgerChecks(store: Store): SourceCheckRow[] {
-  return store.db
+  const latest = store.db
     .prepare(`
     SELECT source,
       (SELECT max(fetched_at) FROM documents d WHERE d.source = c.source) AS last_received_at,
-      (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source AND s.result = 'successful') AS last_success_at,
       result AS latest_check, checked_at
     FROM source_checks c
     WHERE checked_at = (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source)
     GROUP BY source
     ORDER BY source`)
-    .all() as SourceCheckRow[];
+    .all() as Omit<SourceCheckRow, "last_success_at">[];
+  return latest.map((row) => ({ ...row, last_success_at: store.latestSuccessfulCheck(row.source) }));
 }
 
 /** Writes the ledger's latest checks into an index whose `source_checks` is empty. */

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { newRunId } from "../../schemas/ingestion-runs.ts";
-import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
 import { removeUnfinishedDocuments } from "../abandoned-files.ts";
 import { registryLookups } from "./apply-document.ts";
 import { watchedReleases } from "./found-releases.ts";
@@ -170,12 +169,8 @@ function recordedCheck(store: Store, runId: string, at: string, result: SourceRe
  */
 function lastEconomicsSuccess(store: Store, results: SourceResult[], finished: string): string | null {
   if (ECONOMICS_SOURCES.every((slug) => results.some((result) => result.source === slug && result.ok))) return finished;
-  const latestSuccess = store.db
-    .prepare("SELECT max(checked_at) FROM source_checks WHERE source = ? AND result = 'successful'")
-    .pluck();
-  const times = ECONOMICS_SOURCES.map((slug) => latestSuccess.get(slug) as string | null);
+  const times = ECONOMICS_SOURCES.map((slug) => store.latestSuccessfulCheck(slug));
   return times.some((time) => time === null) ? null : (times.sort()[0] ?? null);
 }
 
-const isNewsFeed = (source: string) => (NEWS_FEEDS as readonly string[]).includes(source);
-const ECONOMICS_SOURCES = SOURCES.map((source) => source.slug).filter((slug) => !isNewsFeed(slug));
+const ECONOMICS_SOURCES = SOURCES.filter((source) => source.kind !== "news").map((source) => source.slug);

@@ -88,6 +88,9 @@ export function openStore(path: string) {
     recordCheck: db.prepare(
       "INSERT OR REPLACE INTO source_checks (run_id, source, checked_at, result, detail) VALUES (?, ?, ?, ?, ?)",
     ),
+    latestSuccessfulCheck: db
+      .prepare("SELECT max(checked_at) FROM source_checks WHERE source = ? AND result = 'successful'")
+      .pluck(),
     recordDocument:
       db.prepare(`INSERT OR IGNORE INTO documents (sha256, run_id, source, url, fetched_at, http_status, etag, last_modified, bytes, archive_path)
       VALUES (@sha256, @runId, @source, @url, @fetchedAt, @httpStatus, @etag, @lastModified, @bytes, @archivePath)`),
@@ -174,6 +177,8 @@ export function openStore(path: string) {
       statements.finishRun.run(finishedAt, outcome, JSON.stringify(summary), id),
     recordCheck: (runId: string, source: string, checkedAt: string, result: CheckResult, detail: string | null) =>
       statements.recordCheck.run(runId, source, checkedAt, result, detail),
+    /** When the source's latest successful check was, or null when it has never succeeded. */
+    latestSuccessfulCheck: (source: string) => statements.latestSuccessfulCheck.get(source) as string | null,
     recordDocument: (document: {
       sha256: string;
       runId: string;
