@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { replaceAtomically } from "../../server/files/atomic-write.ts";
 import { publicationFacts } from "../../server/storage/index-storage.ts";
-import { removeAbandonedFiles } from "../abandoned-files.ts";
+import { removeAbandonedFiles, writerFile } from "../abandoned-files.ts";
 import type { Store } from "./store.ts";
 
 /** One source's row of the index's `source_checks`, as the ledger gives it. */
@@ -67,7 +67,7 @@ export function republishSourceChecks(store: Store, dataDir: string, publishedAt
   const checks = ledgerChecks(store);
   if (sameAsServed(servedChecks(live), checks)) return "unchanged";
   removeAbandonedFiles(live, "building", "none");
-  const building = `${live}.${process.pid}.building`;
+  const building = writerFile(live, "building");
   try {
     copyFileSync(live, building, constants.COPYFILE_FICLONE);
     const index = new Database(building, { fileMustExist: true });
