@@ -1,18 +1,15 @@
 // One document of a run, live or replayed: archived, its fetch recorded, applied to the store.
-import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import type { Registry } from "../../schemas/registry.ts";
 import type { CalendarSource, NewsFeed } from "../../schemas/vocabularies.ts";
 import { appliedFetches } from "./applied-fetches.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
-import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
-import { archiveDocument, fetchOrderRecorder } from "./archive.ts";
+import { applyObservations } from "./apply-observations.ts";
+import { archiveDocument } from "./archive.ts";
 import type { IngestOptions } from "./ingest-options.ts";
-import { createPeriodLinker } from "./link-periods-by-value.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
-import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
+import type { RunLookups } from "./run-lookups.ts";
 import type { SourceTally } from "./run-summary.ts";
 import { tallySkipped } from "./skipped-summary.ts";
 import type { SourceDefinition } from "./sources.ts";
@@ -39,24 +36,6 @@ export interface Document {
 }
 
 /**
- * The registry's matchers and indexes, compiled once per run, and a hash of its content (not of its build time):
- * a document applied under another registry may match differently, so it counts as not yet applied.
- */
-export function registryLookups(registry: Registry) {
-  const content = JSON.stringify({ families: registry.families, series: registry.series, releases: registry.releases });
-  return {
-    resolveRelease: createReleaseResolver(registry),
-    seriesIndex: createSeriesIndex(registry),
-    matchNewsReleases: createNewsReleaseMatcher(registry),
-    registrySha256: createHash("sha256").update(content).digest("hex"),
-    fetchOrder: fetchOrderRecorder(),
-    linkPeriods: createPeriodLinker(registry),
-  };
-}
-
-export type Lookups = ReturnType<typeof registryLookups>;
-
-/**
  * Archives one document, records its fetch, and applies it to the store in its own transaction. What it brings is
  * dated by when the publisher served it (a live fetch: now; a replay: the fetch record or the recording's sidecar), so
  * a replay at any time records what the runs it replays recorded; values are ingested when the run (or the recorded
@@ -69,7 +48,7 @@ export function applyDocument(
   document: Document,
   options: IngestOptions,
   runId: string,
-  lookups: Lookups,
+  lookups: RunLookups,
   tally: SourceTally,
 ): void {
   // Three times: when the run observed the document (now, or a replayed fetch's run as recorded: its ingestion time),

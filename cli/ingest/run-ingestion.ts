@@ -2,12 +2,12 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { newRunId } from "../../schemas/ingestion-runs.ts";
 import { removeUnfinishedDocuments } from "../abandoned-files.ts";
-import { registryLookups } from "./apply-document.ts";
 import { watchedReleases } from "./found-releases.ts";
 import type { IngestOptions } from "./ingest-options.ts";
 import { republishSourceChecks } from "./publish-checks.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import { relinkFromStore } from "./relink.ts";
+import { runLookups } from "./run-lookups.ts";
 import { broughtChanges, type IngestSummary, type SourceResult, totalsOf } from "./run-summary.ts";
 import { ingestSource, replaySources } from "./source-documents.ts";
 import { SOURCES } from "./sources.ts";
@@ -34,7 +34,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
   try {
     removeUnfinishedDocuments(join(options.dataDir, DATA_FILES.archive));
     const sources = SOURCES.filter((source) => options.only === null || options.only.includes(source.slug));
-    const lookups = registryLookups(options.registry);
+    const lookups = runLookups(options.registry);
     const results: SourceResult[] = [];
     const line = (position: number, text: string) =>
       options.progress(`[${position + 1}/${sources.length}] ${sources[position]!.slug}: ${text}`);

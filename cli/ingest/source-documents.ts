@@ -1,11 +1,12 @@
 import { DateTime } from "luxon";
 import { UpstreamRequestError } from "../../server/upstream/fetch-limited.ts";
 import { DOCUMENT_FAILURES } from "./adapters/document-failures.ts";
-import { applyDocument, type Document, type Lookups } from "./apply-document.ts";
+import { applyDocument, type Document } from "./apply-document.ts";
 import { replayPlan } from "./archive.ts";
 import { DEFAULT_INGEST_MAX_BYTES, documentCeiling } from "./document-ceilings.ts";
 import { DocumentRefusedError, fetchDocument, PublisherAskedToWaitError } from "./fetch-document.ts";
 import type { IngestOptions } from "./ingest-options.ts";
+import type { RunLookups } from "./run-lookups.ts";
 import { type SourceResult, type SourceTally, sourceResult } from "./run-summary.ts";
 import { keepSourceWait } from "./source-waits.ts";
 import type { RequestContext, SourceDefinition } from "./sources.ts";
@@ -21,7 +22,7 @@ export async function ingestSource(
   source: SourceDefinition,
   options: IngestOptions & { mode: { kind: "fetch" } },
   runId: string,
-  lookups: Lookups,
+  lookups: RunLookups,
 ): Promise<SourceResult> {
   const tally: SourceTally = { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] };
   try {
@@ -51,7 +52,7 @@ export function replaySources(
   sources: SourceDefinition[],
   options: IngestOptions & { mode: { kind: "archive" } },
   runId: string,
-  lookups: Lookups,
+  lookups: RunLookups,
 ): SourceResult[] {
   const tallies = new Map(
     sources.map((source): [string, SourceTally] => [
