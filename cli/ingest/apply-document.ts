@@ -2,7 +2,6 @@
 import { basename, join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { CalendarSource, NewsFeed } from "../../schemas/vocabularies.ts";
-import { appliedFetches } from "./applied-fetches.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations } from "./apply-observations.ts";
@@ -93,12 +92,11 @@ export function applyDocument(
   // newer one would undo its revisions): by fetch where the archive recorded it, else by content. Live fetches are
   // always applied, so that "last seen" stays true, and announcement feeds too: they are small, and their per-run
   // counts are how operators judge a feed's health.
-  const fetches = appliedFetches(store.db);
   if (options.mode.kind === "archive" && source.kind !== "news") {
     const known =
       document.fetchedAt !== null
-        ? fetches.wasApplied(source.slug, archived.sha256, observedAt, lookups.registrySha256)
-        : store.wasApplied(source.slug, archived.sha256, lookups.registrySha256);
+        ? lookups.appliedFetches.wasApplied(source.slug, archived.sha256, observedAt, lookups.registrySha256)
+        : lookups.appliedFetches.contentApplied(source.slug, archived.sha256, lookups.registrySha256);
     if (known) {
       tally.counts.known = (tally.counts.known ?? 0) + 1;
       return;
@@ -145,7 +143,8 @@ export function applyDocument(
               run,
             );
     store.markApplied(source.slug, archived.sha256, lookups.registrySha256, runId, at);
-    if (source.kind !== "news") fetches.record(source.slug, archived.sha256, observedAt, lookups.registrySha256, runId);
+    if (source.kind !== "news")
+      lookups.appliedFetches.record(source.slug, archived.sha256, observedAt, lookups.registrySha256, runId);
     return changes;
   });
   for (const [name, value] of Object.entries(applied)) tally.counts[name] = (tally.counts[name] ?? 0) + value;

@@ -34,7 +34,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
   try {
     removeUnfinishedDocuments(join(options.dataDir, DATA_FILES.archive));
     const sources = SOURCES.filter((source) => options.only === null || options.only.includes(source.slug));
-    const lookups = runLookups(options.registry);
+    const lookups = runLookups(options.registry, store.db);
     const results: SourceResult[] = [];
     const line = (position: number, text: string) =>
       options.progress(`[${position + 1}/${sources.length}] ${sources[position]!.slug}: ${text}`);

@@ -98,9 +98,6 @@ export function openStore(path: string) {
     markApplied: db.prepare(
       "INSERT OR IGNORE INTO applied_documents (source, sha256, registry_sha256, run_id, applied_at) VALUES (?, ?, ?, ?, ?)",
     ),
-    wasApplied: db
-      .prepare("SELECT 1 FROM applied_documents WHERE source = ? AND sha256 = ? AND registry_sha256 = ?")
-      .pluck(),
     eventSource: db.prepare("SELECT * FROM event_sources WHERE source = ? AND source_event_id = ?"),
     event: db.prepare("SELECT * FROM events WHERE id = ?"),
     // Two branches, so that each is a seek on its own index (an OR across both would scan the release's events).
@@ -194,8 +191,6 @@ export function openStore(path: string) {
     archivedPath: (sha256: string) => statements.archivedPath.get(sha256) as string | undefined,
     markApplied: (source: string, sha256: string, registrySha256: string, runId: string, at: string) =>
       statements.markApplied.run(source, sha256, registrySha256, runId, at),
-    wasApplied: (source: string, sha256: string, registrySha256: string) =>
-      statements.wasApplied.get(source, sha256, registrySha256) !== undefined,
     eventSource: (source: string, sourceEventId: string) =>
       statements.eventSource.get(source, sourceEventId) as StoredEventSource | undefined,
     event: (id: string) => statements.event.get(id) as StoredEvent | undefined,
