@@ -1,7 +1,6 @@
 // One document of a run, live or replayed: archived, its fetch recorded, applied to the store.
 import { basename, join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import type { CalendarSource, NewsFeed } from "../../schemas/vocabularies.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations } from "./apply-observations.ts";
@@ -11,7 +10,7 @@ import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import type { RunLookups } from "./run-lookups.ts";
 import type { SourceTally } from "./run-summary.ts";
 import { tallySkipped } from "./skipped-summary.ts";
-import type { SourceDefinition } from "./sources.ts";
+import type { CalendarSourceDefinition, SourceDefinition } from "./sources.ts";
 import type { Store } from "./store.ts";
 
 export interface Document {
@@ -109,16 +108,9 @@ export function applyDocument(
     ...(observedAt !== at ? { ingestedAt: observedAt } : {}),
     document: { sha256: archived.sha256, fetchedAt: retrievedAt },
   };
-  const applyCalendar = (snapshot: CalendarSnapshot) => {
+  const applyCalendar = (calendar: CalendarSourceDefinition, snapshot: CalendarSnapshot) => {
     tally.skipped = tallySkipped(tally.skipped, snapshot.skipped, tally.skippedSeen);
-    return applyCalendarSnapshot(
-      store,
-      lookups.resolveRelease,
-      source.slug as CalendarSource,
-      snapshot.events,
-      run,
-      snapshot.skipped,
-    );
+    return applyCalendarSnapshot(store, lookups.resolveRelease, calendar.slug, snapshot.events, run, snapshot.skipped);
   };
   // Values, and the newest periods they show, which link events whose calendar states none at the end of the run
   // (relink.ts). A document that cannot be placed in time confirms no release.
@@ -132,16 +124,10 @@ export function applyDocument(
   const applied = store.transaction(() => {
     const changes =
       source.kind === "calendar"
-        ? applyCalendar(source.parse(document.body, retrievedAt ?? at))
+        ? applyCalendar(source, source.parse(document.body, retrievedAt ?? at))
         : source.kind === "observations"
           ? applyValues(source.parse(document.body))
-          : applyAnnouncements(
-              store,
-              lookups.matchNewsReleases,
-              source.slug as NewsFeed,
-              source.parse(document.body),
-              run,
-            );
+          : applyAnnouncements(store, lookups.matchNewsReleases, source.slug, source.parse(document.body), run);
     store.markApplied(source.slug, archived.sha256, lookups.registrySha256, runId, at);
     if (source.kind !== "news")
       lookups.appliedFetches.record(source.slug, archived.sha256, observedAt, lookups.registrySha256, runId);

@@ -60,7 +60,7 @@ export function replaySources(
       { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] },
     ]),
   );
-  const bySlug = new Map(sources.map((source) => [source.slug as string, source]));
+  const bySlug = new Map<string, SourceDefinition>(sources.map((source) => [source.slug, source]));
   const maxBytes = options.mode.maxBytes ?? DEFAULT_INGEST_MAX_BYTES;
   const ceilingOf = (slug: string) => documentCeiling(bySlug.get(slug)!, maxBytes);
   for (const planned of replayPlan(options.mode.dir, [...bySlug.keys()], (slug) => ceilingOf(slug).bytes)) {

@@ -3,7 +3,10 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { STORE_DDL, VINTAGE_PROVENANCE_COLUMNS } from "../../schemas/store-ddl.ts";
 import type { ProvenanceColumns } from "../../schemas/value-provenance.ts";
-import type { CheckResult } from "../../schemas/vocabularies.ts";
+import type { CheckResult, RunOutcome } from "../../schemas/vocabularies.ts";
+import type { ReleaseWatch } from "./found-releases.ts";
+import type { UpstreamSource } from "./records.ts";
+import type { SourceResult } from "./run-summary.ts";
 
 export interface StoredEvent {
   id: string;
@@ -57,6 +60,9 @@ export interface ValueSighting {
 }
 
 export type Store = ReturnType<typeof openStore>;
+
+/** What a finished run's `summary` holds: each source's result and the releases it watched, or why the run failed. */
+export type RunRecord = { sources: SourceResult[]; releases?: ReleaseWatch } | { error: string };
 
 const LEDGER_PAGE_CACHE_KIB = 64 * 1024;
 /** In pages of 4 KiB: 64 MiB of write-ahead log at most between automatic checkpoints. */
@@ -170,10 +176,15 @@ export function openStore(path: string) {
       statements.startRun.run(id, startedAt, mode),
     /** Only the holder of the ingestion lock calls this, so any run still marked running was killed. */
     closeInterruptedRuns: (at: string) => statements.closeInterrupted.run(at).changes,
-    finishRun: (id: string, finishedAt: string, outcome: string, summary: unknown) =>
+    finishRun: (id: string, finishedAt: string, outcome: Exclude<RunOutcome, "running">, summary: RunRecord) =>
       statements.finishRun.run(finishedAt, outcome, JSON.stringify(summary), id),
-    recordCheck: (runId: string, source: string, checkedAt: string, result: CheckResult, detail: string | null) =>
-      statements.recordCheck.run(runId, source, checkedAt, result, detail),
+    recordCheck: (
+      runId: string,
+      source: UpstreamSource,
+      checkedAt: string,
+      result: CheckResult,
+      detail: string | null,
+    ) => statements.recordCheck.run(runId, source, checkedAt, result, detail),
     /** When the source's latest successful check was, or null when it has never succeeded. */
     latestSuccessfulCheck: (source: string) => statements.latestSuccessfulCheck.get(source) as string | null,
     recordDocument: (document: {
