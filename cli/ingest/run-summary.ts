@@ -48,6 +48,11 @@ export interface SourceTally {
   failures: string[];
 }
 
+/** A source's tally before any of its documents. */
+export function emptyTally(): SourceTally {
+  return { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] };
+}
+
 /**
  * A source's line and check: ok when some document was read and none failed. Every failed document is named with its
  * own message (numbered when there are several), so the progress line, the log and the run record say what each was.

@@ -4,10 +4,15 @@ import { DOCUMENT_FAILURES } from "./adapters/document-failures.ts";
 import { applyDocument, type Document } from "./apply-document.ts";
 import { replayPlan } from "./archive.ts";
 import { DEFAULT_INGEST_MAX_BYTES, documentCeiling } from "./document-ceilings.ts";
-import { DocumentRefusedError, fetchDocument, PublisherAskedToWaitError } from "./fetch-document.ts";
+import {
+  DocumentRefusedError,
+  type FetchedDocument,
+  fetchDocument,
+  PublisherAskedToWaitError,
+} from "./fetch-document.ts";
 import type { IngestOptions } from "./ingest-options.ts";
 import type { RunLookups } from "./run-lookups.ts";
-import { type SourceResult, type SourceTally, sourceResult } from "./run-summary.ts";
+import { emptyTally, type SourceResult, type SourceTally, sourceResult } from "./run-summary.ts";
 import { keepSourceWait } from "./source-waits.ts";
 import type { RequestContext, SourceDefinition } from "./sources.ts";
 import type { Store } from "./store.ts";
@@ -24,7 +29,7 @@ export async function ingestSource(
   runId: string,
   lookups: RunLookups,
 ): Promise<SourceResult> {
-  const tally: SourceTally = { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] };
+  const tally = emptyTally();
   try {
     const received = await fetchedDocuments(
       source,
@@ -54,12 +59,7 @@ export function replaySources(
   runId: string,
   lookups: RunLookups,
 ): SourceResult[] {
-  const tallies = new Map(
-    sources.map((source): [string, SourceTally] => [
-      source.slug,
-      { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] },
-    ]),
-  );
+  const tallies = new Map(sources.map((source): [string, SourceTally] => [source.slug, emptyTally()]));
   const bySlug = new Map<string, SourceDefinition>(sources.map((source) => [source.slug, source]));
   const maxBytes = options.mode.maxBytes ?? DEFAULT_INGEST_MAX_BYTES;
   const ceilingOf = (slug: string) => documentCeiling(bySlug.get(slug)!, maxBytes);
@@ -111,7 +111,7 @@ async function fetchedDocuments(
   };
   const documents: Document[] = [];
   for (const request of source.requests(context)) {
-    let fetched: Awaited<ReturnType<typeof fetchDocument>>;
+    let fetched: FetchedDocument;
     const ceiling = documentCeiling(source, mode.http.maxBytes);
     try {
       fetched = await fetchDocument(request, { ...mode.http, maxBytes: ceiling.bytes });
