@@ -6,6 +6,11 @@ import { processAlive } from "./process-alive.ts";
 /** SQLite's own files beside a database being written: a killed build leaves them too. */
 const SQLITE_COMPANIONS = ["", "-journal", "-wal", "-shm"];
 
+/** The file this process writes beside `live` before renaming it over it: `<live>.<pid>.<suffix>`. */
+export function writerFile(live: string, suffix: string): string {
+  return `${live}.${process.pid}.${suffix}`;
+}
+
 /**
  * Removes what killed writers of `live` left beside it: files named `<live>.<pid>.<suffix>` (with their SQLite
  * journals). A signal (Ctrl-C) or a kill runs no `finally`, and the next writer has another pid, so nothing else

@@ -22,6 +22,8 @@ export function appliedFetches(db: Database.Database) {
       .prepare("SELECT 1 FROM applied_documents WHERE source = ? AND sha256 = ? AND registry_sha256 = ?")
       .pluck(),
   };
+  const contentApplied = (source: string, sha256: string, registrySha256: string): boolean =>
+    statements.content.get(source, sha256, registrySha256) !== undefined;
   return {
     record: (source: string, sha256: string, fetchedAt: string, registrySha256: string, runId: string) =>
       statements.record.run(source, sha256, fetchedAt, registrySha256, runId),
@@ -31,7 +33,9 @@ export function appliedFetches(db: Database.Database) {
      */
     wasApplied: (source: string, sha256: string, fetchedAt: string, registrySha256: string): boolean =>
       statements.fetch.get(source, sha256, fetchedAt, registrySha256) !== undefined ||
-      (statements.content.get(source, sha256, registrySha256) !== undefined &&
+      (contentApplied(source, sha256, registrySha256) &&
         statements.anyFetchOfContent.get(source, sha256, registrySha256) === undefined),
+    /** Whether this content was applied, whatever fetch brought it: for a replayed document no fetch record names. */
+    contentApplied,
   };
 }

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Release } from "../../schemas/registry.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
-import { calendarLedger } from "./calendar-ledger.ts";
-import { calendarStatements } from "./calendar-statements.ts";
+import { type CalendarLedger, calendarLedger } from "./calendar-ledger.ts";
+import { type CalendarStatements, calendarStatements } from "./calendar-statements.ts";
 import type { SkippedCalendarRecord, SourceEvent } from "./records.ts";
 import type { ReleaseResolver } from "./release-matching.ts";
 import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
@@ -86,7 +86,7 @@ export function applyCalendarSnapshot(
         continue;
       }
       const { outcome, eventId } = reference
-        ? updateKnown(store, reference, release, incoming, run)
+        ? updateKnown(store, ledger, reference, release, incoming, run)
         : placeNew(store, release, incoming, run);
       counts[outcome]++;
       store.upsertEventSource({
@@ -100,10 +100,10 @@ export function applyCalendarSnapshot(
         last_seen_at: run.at,
       });
       stated.state(source, incoming.sourceEventId, fetchedAt);
-      if (outcome === "created") counts.cancelled += cancelIfNewerOmits(store, source, eventId, fetchedAt);
+      if (outcome === "created") counts.cancelled += cancelIfNewerOmits(store, stated, source, eventId, fetchedAt);
     }
     for (const record of skipped) ledger.saveSkip(source, record, run.at, run.runId);
-    counts.cancelled += cancelVanished(store, source, snapshot, seen, run, fetchedAt);
+    counts.cancelled += cancelVanished(store, stated, source, snapshot, seen, run, fetchedAt);
     if (snapshot.length > 0) {
       const dates = snapshot.map((event) => event.scheduledDate).sort();
       stated.recordSnapshot({
@@ -124,6 +124,7 @@ type Placement = { outcome: "changed" | "unchanged" | "created" | "attached"; ev
 
 function updateKnown(
   store: Store,
+  ledger: CalendarLedger,
   reference: StoredEventSource,
   release: Release,
   incoming: SourceEvent,
@@ -136,7 +137,7 @@ function updateKnown(
     release.slug !== before.release_slug && before.id === stableEventId(incoming.source, incoming.sourceEventId);
   if (releaseMoved) {
     store.recordChange(before.id, run, "release_slug", before.release_slug, release.slug);
-    calendarLedger(store.db).moveToRelease(before.id, release.slug, run.at);
+    ledger.moveToRelease(before.id, release.slug, run.at);
   }
   const moved = reference.scheduled_date !== incoming.scheduledDate || reference.scheduled_at !== incoming.scheduledAt;
   if (moved) {
@@ -222,6 +223,7 @@ function recordSourceCalendarEvidence(store: Store, eventId: string, incoming: S
 /** Events this source no longer lists, within the dates its snapshot covers, were removed by the publisher. */
 function cancelVanished(
   store: Store,
+  stated: CalendarStatements,
   source: CalendarSource,
   snapshot: SourceEvent[],
   seen: Set<string>,
@@ -229,7 +231,6 @@ function cancelVanished(
   fetchedAt: string,
 ): number {
   if (snapshot.length === 0) return 0;
-  const stated = calendarStatements(store.db);
   const dates = snapshot.map((event) => event.scheduledDate).sort();
   let cancelled = 0;
   for (const reference of store.sourceRefsInRange(source, dates[0]!, dates.at(-1)!)) {
@@ -251,12 +252,18 @@ function cancelVanished(
  * A record new to the ledger from a snapshot older than one already applied whose dates include it: that newer
  * snapshot did not list it, so the event is cancelled as that snapshot's fetch would have cancelled it. Returns 1 if so.
  */
-function cancelIfNewerOmits(store: Store, source: CalendarSource, eventId: string, fetchedAt: string): number {
+function cancelIfNewerOmits(
+  store: Store,
+  stated: CalendarStatements,
+  source: CalendarSource,
+  eventId: string,
+  fetchedAt: string,
+): number {
   const event = store.event(eventId)!;
-  const newer = calendarStatements(store.db).newerCovering(source, fetchedAt, event.scheduled_date);
+  const newer = stated.newerCovering(source, fetchedAt, event.scheduled_date);
   if (!newer || event.status === "PUBLISHED") return 0;
   const reference = store.sourcesOfEvent(eventId).find((candidate) => candidate.source === source)!;
-  calendarStatements(store.db).state(source, reference.source_event_id, newer.fetched_at);
+  stated.state(source, reference.source_event_id, newer.fetched_at);
   const run: RunContext = {
     runId: newer.run_id,
     at: newer.at,

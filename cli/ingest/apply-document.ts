@@ -1,22 +1,16 @@
 // One document of a run, live or replayed: archived, its fetch recorded, applied to the store.
-import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import type { Registry } from "../../schemas/registry.ts";
-import type { CalendarSource, NewsFeed } from "../../schemas/vocabularies.ts";
-import { appliedFetches } from "./applied-fetches.ts";
 import { applyAnnouncements } from "./apply-announcements.ts";
 import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
-import { applyObservations, createSeriesIndex } from "./apply-observations.ts";
+import { applyObservations } from "./apply-observations.ts";
 import { archiveDocument } from "./archive.ts";
-import { fetchOrderRecorder } from "./fetch-order.ts";
 import type { IngestOptions } from "./ingest-options.ts";
-import { createPeriodLinker } from "./link-periods-by-value.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
-import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
+import type { RunLookups } from "./run-lookups.ts";
 import type { SourceTally } from "./run-summary.ts";
 import { tallySkipped } from "./skipped-summary.ts";
-import type { SourceDefinition } from "./sources.ts";
+import type { CalendarSourceDefinition, SourceDefinition } from "./sources.ts";
 import type { Store } from "./store.ts";
 
 export interface Document {
@@ -40,24 +34,6 @@ export interface Document {
 }
 
 /**
- * The registry's matchers and indexes, compiled once per run, and a hash of its content (not of its build time):
- * a document applied under another registry may match differently, so it counts as not yet applied.
- */
-export function registryLookups(registry: Registry) {
-  const content = JSON.stringify({ families: registry.families, series: registry.series, releases: registry.releases });
-  return {
-    resolveRelease: createReleaseResolver(registry),
-    seriesIndex: createSeriesIndex(registry),
-    matchNewsReleases: createNewsReleaseMatcher(registry),
-    registrySha256: createHash("sha256").update(content).digest("hex"),
-    fetchOrder: fetchOrderRecorder(),
-    linkPeriods: createPeriodLinker(registry),
-  };
-}
-
-export type Lookups = ReturnType<typeof registryLookups>;
-
-/**
  * Archives one document, records its fetch, and applies it to the store in its own transaction. What it brings is
  * dated by when the publisher served it (a live fetch: now; a replay: the fetch record or the recording's sidecar), so
  * a replay at any time records what the runs it replays recorded; values are ingested when the run (or the recorded
@@ -70,7 +46,7 @@ export function applyDocument(
   document: Document,
   options: IngestOptions,
   runId: string,
-  lookups: Lookups,
+  lookups: RunLookups,
   tally: SourceTally,
 ): void {
   // Three times: when the run observed the document (now, or a replayed fetch's run as recorded: its ingestion time),
@@ -115,12 +91,11 @@ export function applyDocument(
   // newer one would undo its revisions): by fetch where the archive recorded it, else by content. Live fetches are
   // always applied, so that "last seen" stays true, and announcement feeds too: they are small, and their per-run
   // counts are how operators judge a feed's health.
-  const fetches = appliedFetches(store.db);
   if (options.mode.kind === "archive" && source.kind !== "news") {
     const known =
       document.fetchedAt !== null
-        ? fetches.wasApplied(source.slug, archived.sha256, observedAt, lookups.registrySha256)
-        : store.wasApplied(source.slug, archived.sha256, lookups.registrySha256);
+        ? lookups.appliedFetches.wasApplied(source.slug, archived.sha256, observedAt, lookups.registrySha256)
+        : lookups.appliedFetches.contentApplied(source.slug, archived.sha256, lookups.registrySha256);
     if (known) {
       tally.counts.known = (tally.counts.known ?? 0) + 1;
       return;
@@ -133,16 +108,9 @@ export function applyDocument(
     ...(observedAt !== at ? { ingestedAt: observedAt } : {}),
     document: { sha256: archived.sha256, fetchedAt: retrievedAt },
   };
-  const applyCalendar = (snapshot: CalendarSnapshot) => {
+  const applyCalendar = (calendar: CalendarSourceDefinition, snapshot: CalendarSnapshot) => {
     tally.skipped = tallySkipped(tally.skipped, snapshot.skipped, tally.skippedSeen);
-    return applyCalendarSnapshot(
-      store,
-      lookups.resolveRelease,
-      source.slug as CalendarSource,
-      snapshot.events,
-      run,
-      snapshot.skipped,
-    );
+    return applyCalendarSnapshot(store, lookups.resolveRelease, calendar.slug, snapshot.events, run, snapshot.skipped);
   };
   // Values, and the newest periods they show, which link events whose calendar states none at the end of the run
   // (relink.ts). A document that cannot be placed in time confirms no release.
@@ -156,18 +124,13 @@ export function applyDocument(
   const applied = store.transaction(() => {
     const changes =
       source.kind === "calendar"
-        ? applyCalendar(source.parse(document.body, retrievedAt ?? at))
+        ? applyCalendar(source, source.parse(document.body, retrievedAt ?? at))
         : source.kind === "observations"
           ? applyValues(source.parse(document.body))
-          : applyAnnouncements(
-              store,
-              lookups.matchNewsReleases,
-              source.slug as NewsFeed,
-              source.parse(document.body),
-              run,
-            );
+          : applyAnnouncements(store, lookups.matchNewsReleases, source.slug, source.parse(document.body), run);
     store.markApplied(source.slug, archived.sha256, lookups.registrySha256, runId, at);
-    if (source.kind !== "news") fetches.record(source.slug, archived.sha256, observedAt, lookups.registrySha256, runId);
+    if (source.kind !== "news")
+      lookups.appliedFetches.record(source.slug, archived.sha256, observedAt, lookups.registrySha256, runId);
     return changes;
   });
   for (const [name, value] of Object.entries(applied)) tally.counts[name] = (tally.counts[name] ?? 0) + value;

@@ -39,3 +39,5 @@ export function calendarLedger(db: Database.Database) {
       statements.moveToRelease.run(releaseSlug, at, eventId),
   };
 }
+
+export type CalendarLedger = ReturnType<typeof calendarLedger>;

@@ -45,3 +45,5 @@ export function calendarStatements(db: Database.Database) {
       statements.newerCovering.get(source, fetchedAt, date, date) as AppliedSnapshot | undefined,
   };
 }
+
+export type CalendarStatements = ReturnType<typeof calendarStatements>;

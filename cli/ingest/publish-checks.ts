@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { replaceAtomically } from "../../server/files/atomic-write.ts";
 import { publicationFacts } from "../../server/storage/index-storage.ts";
-import { removeAbandonedFiles } from "../abandoned-files.ts";
+import { removeAbandonedFiles, writerFile } from "../abandoned-files.ts";
 import type { Store } from "./store.ts";
 
 /** One source's row of the index's `source_checks`, as the ledger gives it. */
@@ -24,17 +24,17 @@ export type ChecksPublication = "published" | "unchanged" | "no-index";
  * `meta.sourceChecks`, status route).
  */
 function ledgerChecks(store: Store): SourceCheckRow[] {
-  return store.db
+  const latest = store.db
     .prepare(`
     SELECT source,
       (SELECT max(fetched_at) FROM documents d WHERE d.source = c.source) AS last_received_at,
-      (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source AND s.result = 'successful') AS last_success_at,
       result AS latest_check, checked_at
     FROM source_checks c
     WHERE checked_at = (SELECT max(checked_at) FROM source_checks s WHERE s.source = c.source)
     GROUP BY source
     ORDER BY source`)
-    .all() as SourceCheckRow[];
+    .all() as Omit<SourceCheckRow, "last_success_at">[];
+  return latest.map((row) => ({ ...row, last_success_at: store.latestSuccessfulCheck(row.source) }));
 }
 
 /** Writes the ledger's latest checks into an index whose `source_checks` is empty. */
@@ -67,7 +67,7 @@ export function republishSourceChecks(store: Store, dataDir: string, publishedAt
   const checks = ledgerChecks(store);
   if (sameAsServed(servedChecks(live), checks)) return "unchanged";
   removeAbandonedFiles(live, "building", "none");
-  const building = `${live}.${process.pid}.building`;
+  const building = writerFile(live, "building");
   try {
     copyFileSync(live, building, constants.COPYFILE_FICLONE);
     const index = new Database(building, { fileMustExist: true });

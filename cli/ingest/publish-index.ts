@@ -5,8 +5,9 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import { INDEX_DDL, type PublicationFacts, type RebuildFacts } from "../../schemas/index-ddl.ts";
 import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
 import { replaceAtomically, UNFINISHED_WRITE_SUFFIX } from "../../server/files/atomic-write.ts";
+import { publicationFacts } from "../../server/storage/index-storage.ts";
 import { startWorker } from "../../server/threads/start-worker.ts";
-import { removeAbandonedFiles } from "../abandoned-files.ts";
+import { removeAbandonedFiles, writerFile } from "../abandoned-files.ts";
 import { stageRegistry } from "../registry/build-registry.ts";
 import { type EventShares, shareEvents } from "./event-shares.ts";
 import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
@@ -33,8 +34,8 @@ export async function publishIndex(
   facts: RebuildFacts,
 ): Promise<string> {
   const live = join(dataDir, DATA_FILES.index);
-  const building = `${live}.${process.pid}.building`;
-  const eventFiles = { thread: `${live}.${process.pid}.events`, main: `${live}.${process.pid}.main-events` };
+  const building = writerFile(live, "building");
+  const eventFiles = { thread: writerFile(live, "events"), main: writerFile(live, "main-events") };
   // Half-built indexes of killed runs: the server never reads them, so they are only disk to reclaim. A run publishes
   // under the ingestion lock, so no other build can be under way.
   for (const suffix of ["building", "events", "main-events"]) removeAbandonedFiles(live, suffix, "none");
@@ -138,10 +139,7 @@ export function publishedFact(dataDir: string, key: keyof PublicationFacts): str
   try {
     const index = new Database(live, { readonly: true, fileMustExist: true });
     try {
-      return (
-        (index.prepare("SELECT value FROM publication WHERE key = ?").pluck().get(key) as string | null | undefined) ??
-        null
-      );
+      return publicationFacts(index)[key] ?? null;
     } finally {
       index.close();
     }

@@ -1,14 +1,13 @@
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { newRunId } from "../../schemas/ingestion-runs.ts";
-import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
 import { removeUnfinishedDocuments } from "../abandoned-files.ts";
-import { registryLookups } from "./apply-document.ts";
 import { watchedReleases } from "./found-releases.ts";
 import type { IngestOptions } from "./ingest-options.ts";
 import { republishSourceChecks } from "./publish-checks.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import { relinkFromStore } from "./relink.ts";
+import { runLookups } from "./run-lookups.ts";
 import { broughtChanges, type IngestSummary, type SourceResult, totalsOf } from "./run-summary.ts";
 import { ingestSource, replaySources } from "./source-documents.ts";
 import { SOURCES } from "./sources.ts";
@@ -35,7 +34,7 @@ export async function runIngestion(options: IngestOptions): Promise<IngestSummar
   try {
     removeUnfinishedDocuments(join(options.dataDir, DATA_FILES.archive));
     const sources = SOURCES.filter((source) => options.only === null || options.only.includes(source.slug));
-    const lookups = registryLookups(options.registry);
+    const lookups = runLookups(options.registry, store.db);
     const results: SourceResult[] = [];
     const line = (position: number, text: string) =>
       options.progress(`[${position + 1}/${sources.length}] ${sources[position]!.slug}: ${text}`);
@@ -170,12 +169,8 @@ function recordedCheck(store: Store, runId: string, at: string, result: SourceRe
  */
 function lastEconomicsSuccess(store: Store, results: SourceResult[], finished: string): string | null {
   if (ECONOMICS_SOURCES.every((slug) => results.some((result) => result.source === slug && result.ok))) return finished;
-  const latestSuccess = store.db
-    .prepare("SELECT max(checked_at) FROM source_checks WHERE source = ? AND result = 'successful'")
-    .pluck();
-  const times = ECONOMICS_SOURCES.map((slug) => latestSuccess.get(slug) as string | null);
+  const times = ECONOMICS_SOURCES.map((slug) => store.latestSuccessfulCheck(slug));
   return times.some((time) => time === null) ? null : (times.sort()[0] ?? null);
 }
 
-const isNewsFeed = (source: string) => (NEWS_FEEDS as readonly string[]).includes(source);
-const ECONOMICS_SOURCES = SOURCES.map((source) => source.slug).filter((slug) => !isNewsFeed(slug));
+const ECONOMICS_SOURCES = SOURCES.filter((source) => source.kind !== "news").map((source) => source.slug);

@@ -1,5 +1,6 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writerFile } from "../abandoned-files.ts";
 import { processAlive } from "../process-alive.ts";
 
 const LOCK_FILE = "ingest.lock";
@@ -36,7 +37,7 @@ export function acquireIngestionLock(dataDir: string): (() => void) | null {
   const path = join(dataDir, LOCK_FILE);
   mkdirSync(dataDir, { recursive: true });
   // The pid is written first and the file linked into place, so a lock is never seen empty (and so never mistaken for stale).
-  const staged = `${path}.${process.pid}.tmp`;
+  const staged = writerFile(path, "tmp");
   writeFileSync(staged, String(process.pid));
   try {
     for (let attempt = 0; attempt < 2; attempt++) {

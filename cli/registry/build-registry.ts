@@ -4,7 +4,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry, DerivedSeriesRule, Registry } from "../../schemas/registry.ts";
 import { assertBuiltRegistry } from "../../schemas/registry-schema.ts";
 import { UNFINISHED_WRITE_SUFFIX, writeFileAtomically } from "../../server/files/atomic-write.ts";
-import { removeAbandonedFiles } from "../abandoned-files.ts";
+import { removeAbandonedFiles, writerFile } from "../abandoned-files.ts";
 import { DEFAULT_REGISTRY_DIR } from "../file-locations.ts";
 
 /** Reads the curated sources in `sourceDir`, checks them against the schema and each other, and returns the built registry. */
@@ -85,7 +85,7 @@ function sameContent(registry: Registry, path: string): boolean {
  */
 export function stageRegistry(registry: BuiltRegistry, dataDir: string): { commit(): void; discard(): void } {
   const live = join(dataDir, DATA_FILES.registry);
-  const staged = `${live}.${process.pid}.${UNFINISHED_WRITE_SUFFIX}`;
+  const staged = writerFile(live, UNFINISHED_WRITE_SUFFIX);
   writeFileSync(staged, JSON.stringify(registry));
   const descriptor = openSync(staged, "r");
   try {

@@ -137,7 +137,7 @@ export async function syntheticDataDir(
       for (const source of run.incomplete ?? [])
         store.recordCheck(runId, source, run.at, "incomplete", "synthetic failure");
       const outcome = (run.incomplete ?? []).length > 0 ? "partial" : "succeeded";
-      store.finishRun(runId, run.at, outcome, {});
+      store.finishRun(runId, run.at, outcome, { sources: [] });
       if (outcome === "succeeded") lastSuccess = run.at;
     }
     const at = lastRun?.at ?? null;

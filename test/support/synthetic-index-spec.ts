@@ -1,5 +1,5 @@
 import { stableEventId } from "../../cli/ingest/apply-calendar.ts";
-import type { SourceEvent, SourceObservation } from "../../cli/ingest/records.ts";
+import type { SourceEvent, SourceObservation, UpstreamSource } from "../../cli/ingest/records.ts";
 import type { PublicationFacts } from "../../schemas/index-ddl.ts";
 import type { ReferencePeriod } from "../../schemas/reference-periods.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
@@ -110,7 +110,7 @@ export interface SyntheticRun {
   calendars?: Partial<Record<CalendarSource, EventSpec[]>>;
   observations?: SourceObservation[];
   /** Sources recorded `incomplete` in this run (the run is then `partial`). */
-  incomplete?: string[];
+  incomplete?: UpstreamSource[];
 }
 
 export interface SyntheticSpec {
