@@ -38,6 +38,21 @@ const PUBLISHER_URL_VARIABLES = [
   "SERVICE_ECB_DATA_URL",
 ];
 
+/** `service ingest --publish-to` with every publisher's base URL at a closed port: every source of the run fails. */
+async function ingestWithPublishersDown(
+  dataDir: string,
+  target: ObjectStoreLocation,
+  storeEnv: Record<string, string>,
+) {
+  const unreachable = `http://127.0.0.1:${await closedPort()}`;
+  return runCli(["ingest", "--data-dir", dataDir, "--publish-to", `s3://${BUCKET}/${target.prefix}`], {
+    ...storeEnv,
+    ...Object.fromEntries(PUBLISHER_URL_VARIABLES.map((variable) => [variable, unreachable])),
+    SERVICE_INGEST_RETRIES: "0",
+    SERVICE_INGEST_TIMEOUT_MS: "2000",
+  });
+}
+
 describe("following the index published to object storage", () => {
   let root: string;
   let store: ObjectStoreStandin;
@@ -205,13 +220,7 @@ describe("following the index published to object storage", () => {
     expect(await one.pollOnce()).toBe("installed");
     const registryBefore = readFileSync(join(readerDir, "registry.json"));
 
-    const unreachable = `http://127.0.0.1:${await closedPort()}`;
-    const run = runCli(["ingest", "--data-dir", writerDir, "--publish-to", `s3://${BUCKET}/${checksLocation.prefix}`], {
-      ...store.env,
-      ...Object.fromEntries(PUBLISHER_URL_VARIABLES.map((variable) => [variable, unreachable])),
-      SERVICE_INGEST_RETRIES: "0",
-      SERVICE_INGEST_TIMEOUT_MS: "2000",
-    });
+    const run = await ingestWithPublishersDown(writerDir, checksLocation, store.env);
     expect(run.stdout, run.stderr).toMatch(/: failed, source checks published$/m);
     expect(run.stdout).toMatch(/^generation \S+ published to /m);
 
@@ -236,19 +245,13 @@ describe("following the index published to object storage", () => {
     const writerDir = join(root, "retrying-writer");
     cpSync(publisherDir, writerDir, { recursive: true });
     await publishGeneration(client, retryLocation, writerDir, new Date());
-    const unreachable = `http://127.0.0.1:${await closedPort()}`;
     const failingRun = (storeEnv: Record<string, string>) =>
-      runCli(["ingest", "--data-dir", writerDir, "--publish-to", `s3://${BUCKET}/${retryLocation.prefix}`], {
-        ...storeEnv,
-        ...Object.fromEntries(PUBLISHER_URL_VARIABLES.map((variable) => [variable, unreachable])),
-        SERVICE_INGEST_RETRIES: "0",
-        SERVICE_INGEST_TIMEOUT_MS: "2000",
-      });
-    const storeDown = failingRun({ ...store.env, AWS_ENDPOINT_URL_S3: unreachable });
+      ingestWithPublishersDown(writerDir, retryLocation, storeEnv);
+    const storeDown = await failingRun({ ...store.env, AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${await closedPort()}` });
     expect(storeDown.stdout, storeDown.stderr).toMatch(/: failed, source checks published$/m);
     expect(storeDown.stderr).toMatch(/publishing to \S+ failed \(the index stays published locally\)/);
 
-    const next = failingRun(store.env);
+    const next = await failingRun(store.env);
     expect(next.stdout, next.stderr).toMatch(/: failed, nothing published$/m);
     const local = new Database(join(writerDir, "index.sqlite"), { readonly: true });
     const localPublishedAt = local.prepare("SELECT value FROM publication WHERE key = 'publishedAt'").pluck().get();
@@ -256,7 +259,7 @@ describe("following the index published to object storage", () => {
     expect(next.stdout).toContain(`generation ${localPublishedAt} published to `);
 
     // A third run finds the store naming the local generation and uploads nothing.
-    const third = failingRun(store.env);
+    const third = await failingRun(store.env);
     expect(third.stdout, third.stderr).not.toMatch(/^generation /m);
   });
 
