@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 
 /**
- * Which fetches of calendar and value documents the ledger has applied, under which registry (by content hashes).
- * A replay applies each recorded fetch once, in order: the same content fetched again later (a publisher undoing a
- * change) is applied again at its place, while a second replay of the same archive applies nothing.
+ * Which fetches of calendar and value documents the ledger has applied, under which registry (by content hashes), and
+ * which contents it has applied at all (`applied_documents`, for a replayed document whose fetch time is not on
+ * record). A replay applies each recorded fetch once, in order: the same content fetched again later (a publisher
+ * undoing a change) is applied again at its place, while a second replay of the same archive applies nothing.
  */
 export function appliedFetches(db: Database.Database) {
   const statements = {
