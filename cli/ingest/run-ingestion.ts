@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { newRunId } from "../../schemas/ingestion-runs.ts";
 import { removeUnfinishedDocuments } from "../abandoned-files.ts";
-import { watchedReleases } from "./found-releases.ts";
+import { watchedReleases } from "./due/found-releases.ts";
 import type { IngestOptions } from "./ingest-options.ts";
 import { republishSourceChecks } from "./publish-checks.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";

@@ -4,6 +4,7 @@ import { DOCUMENT_FAILURES } from "./adapters/document-failures.ts";
 import { applyDocument, type Document } from "./apply-document.ts";
 import { replayPlan } from "./archive.ts";
 import { DEFAULT_INGEST_MAX_BYTES, documentCeiling } from "./document-ceilings.ts";
+import { keepSourceWait } from "./due/source-waits.ts";
 import {
   DocumentRefusedError,
   type FetchedDocument,
@@ -13,7 +14,6 @@ import {
 import type { IngestOptions } from "./ingest-options.ts";
 import type { RunLookups } from "./run-lookups.ts";
 import { emptyTally, type SourceResult, type SourceTally, sourceResult } from "./run-summary.ts";
-import { keepSourceWait } from "./source-waits.ts";
 import type { RequestContext, SourceDefinition } from "./sources.ts";
 import type { Store } from "./store.ts";
 
