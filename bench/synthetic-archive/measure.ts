@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { openStore } from "../../cli/ingest/ledger/store.ts";
 import { publishIndex } from "../../cli/ingest/publish-index.ts";
-import { openStore } from "../../cli/ingest/store.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 

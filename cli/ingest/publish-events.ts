@@ -1,10 +1,10 @@
 import Database from "better-sqlite3";
 import { INDEX_DDL } from "../../schemas/index-ddl.ts";
 import type { Registry } from "../../schemas/registry.ts";
-import { calendarLedger } from "./calendar-ledger.ts";
 import { eventRecord } from "./event-record.ts";
 import { claimShares, type EventShares, endClaims, everyShare } from "./event-shares.ts";
 import { releaseValueLookup } from "./event-values.ts";
+import { calendarLedger } from "./ledger/calendar-ledger.ts";
 import { servedEvents } from "./served-events.ts";
 import { uncuratedReleaseRecord } from "./uncurated-releases.ts";
 

@@ -11,6 +11,7 @@ import { removeAbandonedFiles, writerFile } from "../abandoned-files.ts";
 import { stageRegistry } from "../registry/build-registry.ts";
 import { type EventShares, shareEvents } from "./event-shares.ts";
 import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
+import type { Store } from "./ledger/store.ts";
 import { writeSourceChecks } from "./publish-checks.ts";
 import {
   copyEventsInIdOrder,
@@ -19,7 +20,6 @@ import {
   writeEventsFile,
 } from "./publish-events.ts";
 import { writeNews } from "./publish-news.ts";
-import type { Store } from "./store.ts";
 
 /**
  * Builds `index.sqlite` beside the live file, complete and closed, then renames it over the live one,

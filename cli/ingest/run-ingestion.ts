@@ -4,6 +4,7 @@ import { newRunId } from "../../schemas/ingestion-runs.ts";
 import { removeUnfinishedDocuments } from "../abandoned-files.ts";
 import { watchedReleases } from "./due/found-releases.ts";
 import type { IngestOptions } from "./ingest-options.ts";
+import { openStore, type Store } from "./ledger/store.ts";
 import { republishSourceChecks } from "./publish-checks.ts";
 import { publishedFact, publishIndex } from "./publish-index.ts";
 import { relinkFromStore } from "./relink.ts";
@@ -11,7 +12,6 @@ import { runLookups } from "./run-lookups.ts";
 import { broughtChanges, type IngestSummary, type SourceResult, totalsOf } from "./run-summary.ts";
 import { ingestSource, replaySources } from "./source-documents.ts";
 import { SOURCES } from "./sources.ts";
-import { openStore, type Store } from "./store.ts";
 
 export type { IngestMode, IngestOptions } from "./ingest-options.ts";
 // The summary's shapes live with the code that builds them; callers of runIngestion keep finding them here.

@@ -12,10 +12,10 @@ import {
   PublisherAskedToWaitError,
 } from "./fetch-document.ts";
 import type { IngestOptions } from "./ingest-options.ts";
+import type { Store } from "./ledger/store.ts";
 import type { RunLookups } from "./run-lookups.ts";
 import { emptyTally, type SourceResult, type SourceTally, sourceResult } from "./run-summary.ts";
 import type { RequestContext, SourceDefinition } from "./sources.ts";
-import type { Store } from "./store.ts";
 
 /**
  * A live run: each source's documents fetched, then applied in request order; a failure ends the source's turn. Only

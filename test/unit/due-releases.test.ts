@@ -7,7 +7,7 @@ import { dueState } from "../../cli/ingest/due/due-releases.ts";
 import { nothingDueLine, planRun } from "../../cli/ingest/due/due-run.ts";
 import { dueDeadlineMsFrom, ingestClockFrom } from "../../cli/ingest/due/due-settings.ts";
 import { keepSourceWait } from "../../cli/ingest/due/source-waits.ts";
-import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
+import { openStore, type StoredEvent } from "../../cli/ingest/ledger/store.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 
 const registry = readRegistrySources();
