@@ -7,7 +7,7 @@ interface NewsLink {
 
 /**
  * An announcement as the index stores it (`news.record`, JSON) and the news route serves it. Written by
- * cli/ingest/publish-news.ts, read by server/news.
+ * cli/ingest/index/publish-news.ts, read by server/news.
  */
 export interface NewsRecord {
   id: string;

@@ -1,6 +1,6 @@
 /**
  * When the figures of each release were found, in the store's ledger: written by `service ingest` as a run finds a
- * release it was watching (cli/ingest/found-releases.ts), read by the server's `service_release_latency_seconds`.
+ * release it was watching (cli/ingest/due/found-releases.ts), read by the server's `service_release_latency_seconds`.
  * `latency_seconds` is from the event's scheduled instant to the fetch that brought the figures; null for an event
  * its calendar dates without a time (then only `due_from`, the publisher's customary hour, is known).
  */

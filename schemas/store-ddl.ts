@@ -178,7 +178,7 @@ CREATE TABLE IF NOT EXISTS applied_fetches (
 ) STRICT;
 
 -- A publisher whose 429 or 503 with a Retry-After ended a run's asking: not asked again by a due run (\`service ingest
--- --due\`, every minute) before \`not_before\` (cli/ingest/source-waits.ts). The latest such answer per source.
+-- --due\`, every minute) before \`not_before\` (cli/ingest/due/source-waits.ts). The latest such answer per source.
 CREATE TABLE IF NOT EXISTS source_waits (
   source TEXT PRIMARY KEY,
   not_before TEXT NOT NULL,

@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { publishIndex } from "../../cli/ingest/publish-index.ts";
-import { openStore } from "../../cli/ingest/store.ts";
+import { publishIndex } from "../../cli/ingest/index/publish-index.ts";
+import { openStore } from "../../cli/ingest/ledger/store.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 
@@ -56,7 +56,7 @@ export function measureIngestion(options: {
 }
 
 /**
- * Times the index build alone (cli/ingest/publish-index.ts) from the store an ingestion left in `dataDir`, in this
+ * Times the index build alone (cli/ingest/index/publish-index.ts) from the store an ingestion left in `dataDir`, in this
  * process: the step a run ends with, measured apart from parsing and applying documents.
  */
 export async function measureIndexPublication(options: {

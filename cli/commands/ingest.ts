@@ -7,7 +7,7 @@ import type { LogLevel } from "../../server/observability/logger.ts";
 import { publishTargetFrom, serviceConfigFrom } from "../config.ts";
 import { nonEmptyFlag } from "../env-values.ts";
 import { registryDirFrom } from "../file-locations.ts";
-import { ingestClockFrom } from "../ingest/due-settings.ts";
+import { ingestClockFrom } from "../ingest/due/due-settings.ts";
 import type { IngestSummary } from "../ingest/run-ingestion.ts";
 import { INGEST_LOG_FORMATS, type IngestLogFormat, logRunSummary } from "../ingest/run-log.ts";
 import { skippedLines } from "../ingest/skipped-summary.ts";
@@ -93,7 +93,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         const registryDir = registryDirFrom(env, options.registryDir);
         if (options.due) {
           // Before anything heavy is loaded: a run every minute mostly has nothing to do.
-          const { nothingDueNow } = await import("../ingest/due-run.ts");
+          const { nothingDueNow } = await import("../ingest/due/due-run.ts");
           const nothing = nothingDueNow(config.dataDir, registryDir, clock(), env, options.source ?? null);
           if (nothing !== null) return await endQuietly(nothing, logFormat, config.logLevel);
         }
@@ -101,7 +101,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
         const { readRegistrySources } = await import("../registry/build-registry.ts");
         const { acquireIngestionLock, requireIngestionLock } = await import("../ingest/run-lock.ts");
         const { runIngestion } = await import("../ingest/run-ingestion.ts");
-        const { lockHeldLine, planRun } = await import("../ingest/due-run.ts");
+        const { lockHeldLine, planRun } = await import("../ingest/due/due-run.ts");
         const registry = readRegistrySources(new Date(clock()), registryDir);
         // A due run that finds another run holding the lock is not a failure: the next minute's run asks again.
         const release = options.due ? acquireIngestionLock(config.dataDir) : requireIngestionLock(config.dataDir);
@@ -140,7 +140,7 @@ export function registerIngestCommand(program: Command, env: NodeJS.ProcessEnv):
           if (logger) logRunSummary(logger, summary);
           process.stdout.write(summaryText(summary));
           if (summary.releases)
-            process.stdout.write((await import("../ingest/found-releases.ts")).watchLines(summary.releases));
+            process.stdout.write((await import("../ingest/due/found-releases.ts")).watchLines(summary.releases));
           // A run that published only its checks made a new generation as well: readers take it up like any other. One
           // that published nothing uploads the local generation if the store names another (an earlier upload failed).
           if (publishTo) {

@@ -1,11 +1,11 @@
 import type { Release } from "../../schemas/registry.ts";
 import type { NewsFeed } from "../../schemas/vocabularies.ts";
-import { announcementStore, type StoredAnnouncement } from "./announcement-store.ts";
 import type { RunContext } from "./apply-calendar.ts";
 import { classifyAnnouncement } from "./classify-announcement.ts";
+import { announcementStore, type StoredAnnouncement } from "./ledger/announcement-store.ts";
+import type { Store } from "./ledger/store.ts";
 import { type CandidateEvent, linkAnnouncement } from "./link-announcement.ts";
 import type { SkippedRecord, SourceAnnouncement } from "./records.ts";
-import type { Store } from "./store.ts";
 
 export interface AnnouncementCounts {
   received: number;

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Release } from "../../schemas/registry.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
-import { type CalendarLedger, calendarLedger } from "./calendar-ledger.ts";
-import { type CalendarStatements, calendarStatements } from "./calendar-statements.ts";
+import { type CalendarLedger, calendarLedger } from "./ledger/calendar-ledger.ts";
+import { type CalendarStatements, calendarStatements } from "./ledger/calendar-statements.ts";
+import type { Store, StoredEvent, StoredEventSource } from "./ledger/store.ts";
 import type { SkippedCalendarRecord, SourceEvent } from "./records.ts";
 import type { ReleaseResolver } from "./release-matching.ts";
-import type { Store, StoredEvent, StoredEventSource } from "./store.ts";
 
 export interface CalendarCounts {
   received: number;

@@ -6,12 +6,12 @@ import { applyCalendarSnapshot, type RunContext } from "./apply-calendar.ts";
 import { applyObservations } from "./apply-observations.ts";
 import { archiveDocument } from "./archive.ts";
 import type { IngestOptions } from "./ingest-options.ts";
+import type { Store } from "./ledger/store.ts";
 import type { CalendarSnapshot, SourceObservation } from "./records.ts";
 import type { RunLookups } from "./run-lookups.ts";
 import type { SourceTally } from "./run-summary.ts";
 import { tallySkipped } from "./skipped-summary.ts";
 import type { CalendarSourceDefinition, SourceDefinition } from "./sources.ts";
-import type { Store } from "./store.ts";
 
 export interface Document {
   name: string;

@@ -1,9 +1,9 @@
 import { inputLedgerKey, type Registry, type Series, upstreamSeriesKey } from "../../schemas/registry.ts";
 import type { RunContext } from "./apply-calendar.ts";
 import { DERIVATION_TRANSFORMATIONS, deriveValues, type InputVintage } from "./derive-series.ts";
+import type { Store, StoredEvent, StoredVintage } from "./ledger/store.ts";
 import type { SourceObservation } from "./records.ts";
 import { releaseStartsAt, vintageRecordedAt } from "./release-vintage.ts";
-import type { Store, StoredEvent, StoredVintage } from "./store.ts";
 import { isNewVintage } from "./vintages.ts";
 
 export interface ObservationCounts {

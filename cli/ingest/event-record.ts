@@ -2,7 +2,7 @@ import type { EventRecord, EventValueAvailability, EventValueRecord } from "../.
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import type { Release } from "../../schemas/registry.ts";
 import { type StoredEventChange, servedChanges } from "./event-changes.ts";
-import type { StoredEvent, StoredEventSource } from "./store.ts";
+import type { StoredEvent, StoredEventSource } from "./ledger/store.ts";
 
 export interface StoredEvidence {
   kind: string;

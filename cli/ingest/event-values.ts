@@ -4,8 +4,8 @@ import { periodBefore } from "../../schemas/reference-periods.ts";
 import type { Registry } from "../../schemas/registry.ts";
 import { provenanceOf } from "../../schemas/value-provenance.ts";
 import type { ValueLookup } from "./event-record.ts";
+import type { StoredEvent, StoredVintage } from "./ledger/store.ts";
 import { releaseStartsAt, releaseVintage, vintageRecordedAt } from "./release-vintage.ts";
-import type { StoredEvent, StoredVintage } from "./store.ts";
 
 /** The columns of a vintage that an event's value record is built from. */
 const RECORD_COLUMNS = [

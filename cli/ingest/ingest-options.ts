@@ -1,6 +1,6 @@
 // What a caller asks of one ingestion run (run-ingestion.ts).
 import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
-import type { DueRelease } from "./due-releases.ts";
+import type { DueRelease } from "./due/due-releases.ts";
 import type { PoliteOptions } from "./fetch-document.ts";
 import type { UpstreamHosts } from "./sources.ts";
 

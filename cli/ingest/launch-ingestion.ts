@@ -7,8 +7,8 @@ import { ApiError } from "../../server/http/api-error.ts";
 import { ConfigError } from "../env-values.ts";
 import { registryDirFrom } from "../file-locations.ts";
 import { packagePath } from "../package-paths.ts";
-import { nothingDueNow } from "./due-run.ts";
-import { ingestClockFrom } from "./due-settings.ts";
+import { nothingDueNow } from "./due/due-run.ts";
+import { ingestClockFrom } from "./due/due-settings.ts";
 import { ingestionRunning } from "./run-lock.ts";
 
 const BIN = packagePath("cli/bin.js");

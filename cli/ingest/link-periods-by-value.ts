@@ -3,9 +3,9 @@ import { SDMX_PERIOD_FORMATS } from "../../schemas/reference-periods.ts";
 import { type Registry, type Release, type Series, upstreamSeriesKey } from "../../schemas/registry.ts";
 import { readPeriodText } from "./adapters/period-text.ts";
 import type { RunContext } from "./apply-calendar.ts";
+import type { Store } from "./ledger/store.ts";
 import type { SourceObservation } from "./records.ts";
 import { releaseStartsAt } from "./release-vintage.ts";
-import type { Store } from "./store.ts";
 
 /** Monthly and quarterly figures come one period per release; other frequencies have no such rhythm to read. */
 const LINKABLE_FREQUENCIES: readonly Series["frequency"][] = ["MONTHLY", "QUARTERLY"];

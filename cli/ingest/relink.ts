@@ -1,11 +1,11 @@
 import type { Registry, Release } from "../../schemas/registry.ts";
 import type { NewsFeed } from "../../schemas/vocabularies.ts";
-import { announcementStore } from "./announcement-store.ts";
 import { addValueEvidence } from "./apply-observations.ts";
+import { announcementStore } from "./ledger/announcement-store.ts";
+import type { Store, StoredEvent } from "./ledger/store.ts";
 import { type CandidateEvent, linkAnnouncement } from "./link-announcement.ts";
 import type { createPeriodLinker } from "./link-periods-by-value.ts";
 import { releaseStartsAt } from "./release-vintage.ts";
-import type { Store, StoredEvent } from "./store.ts";
 
 interface RelinkCounts {
   /** Events given a reference period by a value document read earlier. */

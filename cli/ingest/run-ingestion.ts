@@ -2,16 +2,16 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import { newRunId } from "../../schemas/ingestion-runs.ts";
 import { removeUnfinishedDocuments } from "../abandoned-files.ts";
-import { watchedReleases } from "./found-releases.ts";
+import { watchedReleases } from "./due/found-releases.ts";
+import { republishSourceChecks } from "./index/publish-checks.ts";
+import { publishedFact, publishIndex } from "./index/publish-index.ts";
 import type { IngestOptions } from "./ingest-options.ts";
-import { republishSourceChecks } from "./publish-checks.ts";
-import { publishedFact, publishIndex } from "./publish-index.ts";
+import { openStore, type Store } from "./ledger/store.ts";
 import { relinkFromStore } from "./relink.ts";
 import { runLookups } from "./run-lookups.ts";
 import { broughtChanges, type IngestSummary, type SourceResult, totalsOf } from "./run-summary.ts";
 import { ingestSource, replaySources } from "./source-documents.ts";
 import { SOURCES } from "./sources.ts";
-import { openStore, type Store } from "./store.ts";
 
 export type { IngestMode, IngestOptions } from "./ingest-options.ts";
 // The summary's shapes live with the code that builds them; callers of runIngestion keep finding them here.

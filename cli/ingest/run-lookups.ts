@@ -2,9 +2,9 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { Registry } from "../../schemas/registry.ts";
-import { appliedFetches } from "./applied-fetches.ts";
 import { createSeriesIndex } from "./apply-observations.ts";
 import { fetchOrderRecorder } from "./fetch-order.ts";
+import { appliedFetches } from "./ledger/applied-fetches.ts";
 import { createPeriodLinker } from "./link-periods-by-value.ts";
 import { createNewsReleaseMatcher, createReleaseResolver } from "./release-matching.ts";
 

@@ -1,5 +1,5 @@
 import type { RunOutcome } from "../../schemas/vocabularies.ts";
-import type { ReleaseWatch } from "./found-releases.ts";
+import type { ReleaseWatch } from "./due/found-releases.ts";
 import type { UpstreamSource } from "./records.ts";
 import type { SkippedByReason } from "./skipped-summary.ts";
 import type { SourceDefinition } from "./sources.ts";

@@ -4,6 +4,7 @@ import { DOCUMENT_FAILURES } from "./adapters/document-failures.ts";
 import { applyDocument, type Document } from "./apply-document.ts";
 import { replayPlan } from "./archive.ts";
 import { DEFAULT_INGEST_MAX_BYTES, documentCeiling } from "./document-ceilings.ts";
+import { keepSourceWait } from "./due/source-waits.ts";
 import {
   DocumentRefusedError,
   type FetchedDocument,
@@ -11,11 +12,10 @@ import {
   PublisherAskedToWaitError,
 } from "./fetch-document.ts";
 import type { IngestOptions } from "./ingest-options.ts";
+import type { Store } from "./ledger/store.ts";
 import type { RunLookups } from "./run-lookups.ts";
 import { emptyTally, type SourceResult, type SourceTally, sourceResult } from "./run-summary.ts";
-import { keepSourceWait } from "./source-waits.ts";
 import type { RequestContext, SourceDefinition } from "./sources.ts";
-import type { Store } from "./store.ts";
 
 /**
  * A live run: each source's documents fetched, then applied in request order; a failure ends the source's turn. Only

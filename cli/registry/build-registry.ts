@@ -81,7 +81,7 @@ function sameContent(registry: Registry, path: string): boolean {
 
 /**
  * The registry written beside its live name, synced, for `commit` to rename over it right after the index it goes out
- * with (cli/ingest/publish-index.ts); `discard` removes it when that index is not published.
+ * with (cli/ingest/index/publish-index.ts); `discard` removes it when that index is not published.
  */
 export function stageRegistry(registry: BuiltRegistry, dataDir: string): { commit(): void; discard(): void } {
   const live = join(dataDir, DATA_FILES.registry);

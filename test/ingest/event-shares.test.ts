@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { claimShares, endClaims, everyShare, type IdRange, shareEvents } from "../../cli/ingest/event-shares.ts";
+import { claimShares, endClaims, everyShare, type IdRange, shareEvents } from "../../cli/ingest/index/event-shares.ts";
 
 /** A ledger holding only the column the shares are cut on. */
 function ledgerWithIds(ids: readonly string[]): Database.Database {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newsId } from "../../cli/ingest/publish-news.ts";
+import { newsId } from "../../cli/ingest/index/publish-news.ts";
 import type { IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { newsUpdatedAt } from "../../server/news/news-reader.ts";
 import { type AtomEntry, archiveWith, atomFeed, indexNews, ingest, removeTempDirs, tempDir } from "./news-support.ts";

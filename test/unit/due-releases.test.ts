@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { dueState } from "../../cli/ingest/due-releases.ts";
-import { nothingDueLine, planRun } from "../../cli/ingest/due-run.ts";
-import { dueDeadlineMsFrom, ingestClockFrom } from "../../cli/ingest/due-settings.ts";
-import { keepSourceWait } from "../../cli/ingest/source-waits.ts";
-import { openStore, type StoredEvent } from "../../cli/ingest/store.ts";
+import { dueState } from "../../cli/ingest/due/due-releases.ts";
+import { nothingDueLine, planRun } from "../../cli/ingest/due/due-run.ts";
+import { dueDeadlineMsFrom, ingestClockFrom } from "../../cli/ingest/due/due-settings.ts";
+import { keepSourceWait } from "../../cli/ingest/due/source-waits.ts";
+import { openStore, type StoredEvent } from "../../cli/ingest/ledger/store.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 
 const registry = readRegistrySources();

@@ -1,14 +1,15 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { DATA_FILES } from "../../schemas/data-files.ts";
-import { INDEX_DDL, type PublicationFacts, type RebuildFacts } from "../../schemas/index-ddl.ts";
-import type { BuiltRegistry, Registry } from "../../schemas/registry.ts";
-import { replaceAtomically, UNFINISHED_WRITE_SUFFIX } from "../../server/files/atomic-write.ts";
-import { publicationFacts } from "../../server/storage/index-storage.ts";
-import { startWorker } from "../../server/threads/start-worker.ts";
-import { removeAbandonedFiles, writerFile } from "../abandoned-files.ts";
-import { stageRegistry } from "../registry/build-registry.ts";
+import { DATA_FILES } from "../../../schemas/data-files.ts";
+import { INDEX_DDL, type PublicationFacts, type RebuildFacts } from "../../../schemas/index-ddl.ts";
+import type { BuiltRegistry, Registry } from "../../../schemas/registry.ts";
+import { replaceAtomically, UNFINISHED_WRITE_SUFFIX } from "../../../server/files/atomic-write.ts";
+import { publicationFacts } from "../../../server/storage/index-storage.ts";
+import { startWorker } from "../../../server/threads/start-worker.ts";
+import { removeAbandonedFiles, writerFile } from "../../abandoned-files.ts";
+import { stageRegistry } from "../../registry/build-registry.ts";
+import type { Store } from "../ledger/store.ts";
 import { type EventShares, shareEvents } from "./event-shares.ts";
 import { stampPublicationTimes, writeServedObservations } from "./index-observations.ts";
 import { writeSourceChecks } from "./publish-checks.ts";
@@ -19,7 +20,6 @@ import {
   writeEventsFile,
 } from "./publish-events.ts";
 import { writeNews } from "./publish-news.ts";
-import type { Store } from "./store.ts";
 
 /**
  * Builds `index.sqlite` beside the live file, complete and closed, then renames it over the live one,

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { ConfigError, type Env, integerVariable } from "../env-values.ts";
+import { ConfigError, type Env, integerVariable } from "../../env-values.ts";
 
 /** How long a release stays due when its figures do not come: two hours after it became due, unless configured. */
 const DEFAULT_DUE_DEADLINE_MINUTES = 120;

@@ -1,11 +1,11 @@
 import { constants, copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { DATA_FILES } from "../../schemas/data-files.ts";
-import { replaceAtomically } from "../../server/files/atomic-write.ts";
-import { publicationFacts } from "../../server/storage/index-storage.ts";
-import { removeAbandonedFiles, writerFile } from "../abandoned-files.ts";
-import type { Store } from "./store.ts";
+import { DATA_FILES } from "../../../schemas/data-files.ts";
+import { replaceAtomically } from "../../../server/files/atomic-write.ts";
+import { publicationFacts } from "../../../server/storage/index-storage.ts";
+import { removeAbandonedFiles, writerFile } from "../../abandoned-files.ts";
+import type { Store } from "../ledger/store.ts";
 
 /** One source's row of the index's `source_checks`, as the ledger gives it. */
 interface SourceCheckRow {

@@ -1,5 +1,6 @@
-import type { Registry } from "../../schemas/registry.ts";
-import type { Env } from "../env-values.ts";
+import type { Registry } from "../../../schemas/registry.ts";
+import type { Env } from "../../env-values.ts";
+import { ingestionLockHolder } from "../run-lock.ts";
 import {
   askable,
   type DueCatalogue,
@@ -9,7 +10,6 @@ import {
   readDueCatalogue,
 } from "./due-releases.ts";
 import { dueDeadlineMsFrom } from "./due-settings.ts";
-import { ingestionLockHolder } from "./run-lock.ts";
 
 /**
  * How `service ingest` uses the due rule (due-releases.ts). A `--due` run first looks, before loading anything else,

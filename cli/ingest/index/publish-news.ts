@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { NewsRecord } from "../../schemas/news-record.ts";
-import type { Registry } from "../../schemas/registry.ts";
-import { announcementStore } from "./announcement-store.ts";
-import type { AnnouncementLinks } from "./link-announcement.ts";
-import type { Store } from "./store.ts";
+import type { NewsRecord } from "../../../schemas/news-record.ts";
+import type { Registry } from "../../../schemas/registry.ts";
+import { announcementStore } from "../ledger/announcement-store.ts";
+import type { Store } from "../ledger/store.ts";
+import type { AnnouncementLinks } from "../link-announcement.ts";
 
 /** Eurostat publishes no announcement feed we could find: its announcements are its calendar records marked as published. */
 const CALENDAR_ANNOUNCER = "eu-stats-release-calendar";

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { CalendarSource } from "../../schemas/vocabularies.ts";
+import type { CalendarSource } from "../../../schemas/vocabularies.ts";
 
 /** A calendar snapshot the ledger applied: when it was fetched, the dates it covers, and the fetch that brought it. */
 interface AppliedSnapshot {

@@ -1,8 +1,8 @@
 import type Database from "better-sqlite3";
-import type { StoredEventChange } from "./event-changes.ts";
-import type { StoredEvidence } from "./event-record.ts";
+import type { StoredEventChange } from "../event-changes.ts";
+import type { StoredEvidence } from "../event-record.ts";
+import type { StoredEvent, StoredEventSource } from "../ledger/store.ts";
 import type { IdRange } from "./event-shares.ts";
-import type { StoredEvent, StoredEventSource } from "./store.ts";
 
 /** A served event with what its record is built from: its source records, its evidence and its recorded changes. */
 interface ServedEvent {

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { hasTable } from "../../server/storage/has-table.ts";
+import { hasTable } from "../../../server/storage/has-table.ts";
 
 /**
  * A publisher's "ask me again later" kept across runs (the store's `source_waits`): a 429 or 503 whose Retry-After

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Registry } from "../../schemas/registry.ts";
+import type { Registry } from "../../../schemas/registry.ts";
 
 /**
  * Fills the index's `vintages` and `observations` straight from the ledger, attached to the index connection as

@@ -1,4 +1,4 @@
-import type { Publisher } from "../../schemas/vocabularies.ts";
+import type { Publisher } from "../../../schemas/vocabularies.ts";
 
 /**
  * When a release that its calendar dates without a time is asked for (`service ingest --due`): from this hour on its

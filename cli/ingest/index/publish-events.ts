@@ -1,12 +1,12 @@
 import Database from "better-sqlite3";
-import { INDEX_DDL } from "../../schemas/index-ddl.ts";
-import type { Registry } from "../../schemas/registry.ts";
-import { calendarLedger } from "./calendar-ledger.ts";
-import { eventRecord } from "./event-record.ts";
+import { INDEX_DDL } from "../../../schemas/index-ddl.ts";
+import type { Registry } from "../../../schemas/registry.ts";
+import { eventRecord } from "../event-record.ts";
+import { releaseValueLookup } from "../event-values.ts";
+import { calendarLedger } from "../ledger/calendar-ledger.ts";
+import { uncuratedReleaseRecord } from "../uncurated-releases.ts";
 import { claimShares, type EventShares, endClaims, everyShare } from "./event-shares.ts";
-import { releaseValueLookup } from "./event-values.ts";
 import { servedEvents } from "./served-events.ts";
-import { uncuratedReleaseRecord } from "./uncurated-releases.ts";
 
 /** What a thread writing events is given (events-worker.ts): plain data, cloned across threads, and the shares' shared counter. */
 export interface EventsFileRequest {

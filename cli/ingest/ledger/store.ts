@@ -1,12 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { STORE_DDL, VINTAGE_PROVENANCE_COLUMNS } from "../../schemas/store-ddl.ts";
-import type { ProvenanceColumns } from "../../schemas/value-provenance.ts";
-import type { CheckResult, RunOutcome } from "../../schemas/vocabularies.ts";
-import type { ReleaseWatch } from "./found-releases.ts";
-import type { UpstreamSource } from "./records.ts";
-import type { SourceResult } from "./run-summary.ts";
+import { STORE_DDL, VINTAGE_PROVENANCE_COLUMNS } from "../../../schemas/store-ddl.ts";
+import type { ProvenanceColumns } from "../../../schemas/value-provenance.ts";
+import type { CheckResult, RunOutcome } from "../../../schemas/vocabularies.ts";
+import type { ReleaseWatch } from "../due/found-releases.ts";
+import type { UpstreamSource } from "../records.ts";
+import type { SourceResult } from "../run-summary.ts";
 
 export interface StoredEvent {
   id: string;

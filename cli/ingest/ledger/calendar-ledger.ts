@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
-import type { CalendarSource } from "../../schemas/vocabularies.ts";
-import type { SkippedCalendarRecord } from "./records.ts";
-import type { UncuratedRelease } from "./uncurated-releases.ts";
+import type { CalendarSource } from "../../../schemas/vocabularies.ts";
+import type { SkippedCalendarRecord } from "../records.ts";
+import type { UncuratedRelease } from "../uncurated-releases.ts";
 
 /**
  * The ledger's calendar bookkeeping beside its events: the uncurated releases, the records that did not become events

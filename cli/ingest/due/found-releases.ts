@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { FOUND_RELEASES_DDL } from "../../schemas/release-latency.ts";
+import { FOUND_RELEASES_DDL } from "../../../schemas/release-latency.ts";
 import type { DueRelease } from "./due-releases.ts";
 import { figuresInOf } from "./release-figures-in.ts";
 

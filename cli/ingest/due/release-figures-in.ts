@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { hasTable } from "../../server/storage/has-table.ts";
+import { hasTable } from "../../../server/storage/has-table.ts";
 
 /**
  * When a release's figures are in, the one rule both the due rule (due-releases.ts) and the record of found releases
