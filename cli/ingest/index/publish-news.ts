@@ -13,12 +13,11 @@ export function newsId(source: string, itemId: string): string {
   return `news_${createHash("sha256").update(`${source}\n${itemId}`).digest("hex").slice(0, 20)}`;
 }
 
-/** A row of the index's `news`: the record's own columns, and what the route filters and orders by. */
-interface NewsRow
-  extends Pick<NewsRecord, "id" | "publishedAt" | "source" | "type" | "topic" | "state" | "linkStatus"> {
+/** A row of the index's `news`: the record served (its columns are read from it) and what the route filters by. */
+interface NewsRow {
+  record: NewsRecord;
   releaseSlug: string | null;
   contentChangedAt: string;
-  record: NewsRecord;
   series: string[];
 }
 
@@ -27,22 +26,25 @@ export function writeNews(index: Database.Database, store: Store, registry: Regi
   const releases = new Map(registry.releases.map((release) => [release.slug, release]));
   const insert = index.prepare("INSERT INTO news VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertSeries = index.prepare("INSERT OR IGNORE INTO news_series VALUES (?, ?)");
-  for (const row of [...feedNews(store), ...calendarNews(store, releases)]) {
-    const country = row.releaseSlug ? (releases.get(row.releaseSlug)?.country ?? null) : null;
+  for (const { record, releaseSlug, contentChangedAt, series } of [
+    ...feedNews(store),
+    ...calendarNews(store, releases),
+  ]) {
+    const country = releaseSlug ? (releases.get(releaseSlug)?.country ?? null) : null;
     insert.run(
-      row.id,
-      row.publishedAt,
-      row.source,
-      row.type,
-      row.topic,
-      row.state,
-      row.linkStatus,
-      row.releaseSlug,
+      record.id,
+      record.publishedAt,
+      record.source,
+      record.type,
+      record.topic,
+      record.state,
+      record.linkStatus,
+      releaseSlug,
       country,
-      row.contentChangedAt,
-      JSON.stringify(row.record),
+      contentChangedAt,
+      JSON.stringify(record),
     );
-    for (const slug of row.series) insertSeries.run(row.id, slug);
+    for (const slug of series) insertSeries.run(record.id, slug);
   }
 }
 
@@ -52,20 +54,12 @@ function feedNews(store: Store): NewsRow[] {
     .map((stored) => {
       const links = JSON.parse(stored.links) as AnnouncementLinks;
       const releaseSlug = links.releaseFamily?.linkStatus === "LINKED" ? links.releaseFamily.slug : null;
-      const id = newsId(stored.source, stored.source_item_id);
       return {
-        id,
-        publishedAt: stored.published_at,
-        source: stored.source,
-        type: stored.type,
-        topic: stored.topic,
-        state: stored.state,
-        linkStatus: stored.link_status,
         releaseSlug,
         contentChangedAt: stored.content_changed_at,
         series: links.series.map((link) => link.slug),
         record: {
-          id,
+          id: newsId(stored.source, stored.source_item_id),
           title: stored.title,
           url: stored.url,
           publishedAt: stored.published_at,
@@ -99,7 +93,6 @@ function calendarNews(store: Store, releases: Map<string, Registry["releases"][n
   }[];
   return rows.map((row) => {
     const release = releases.get(row.release_slug);
-    const id = newsId(CALENDAR_ANNOUNCER, row.source_event_id);
     const evidence = [
       {
         rule: "SOURCE_CALENDAR_MARKED_PUBLISHED",
@@ -111,23 +104,15 @@ function calendarNews(store: Store, releases: Map<string, Registry["releases"][n
       releaseFamily: { slug: row.release_slug, linkStatus: "LINKED", evidence },
       series: (release?.seriesSlugs ?? []).map((slug) => ({ slug, linkStatus: "LINKED", evidence, value: null })),
     };
-    const publishedAt = row.observed_at;
     return {
-      id,
-      publishedAt,
-      source: CALENDAR_ANNOUNCER,
-      type: "RELEASE",
-      topic: release?.category.toLowerCase() ?? null,
-      state: "NEW",
-      linkStatus: "LINKED",
       releaseSlug: row.release_slug,
       contentChangedAt: row.observed_at,
       series: release?.seriesSlugs ?? [],
       record: {
-        id,
+        id: newsId(CALENDAR_ANNOUNCER, row.source_event_id),
         title: row.title,
         url: row.url ?? release?.officialPageUrl ?? "",
-        publishedAt,
+        publishedAt: row.observed_at,
         source: CALENDAR_ANNOUNCER,
         type: "RELEASE",
         topic: release?.category.toLowerCase() ?? null,
