@@ -204,11 +204,16 @@ describe("following the index published to object storage", () => {
     await one.stop();
   });
 
-  it("takes the generation of a run in which every source failed: the same data with its checks, the index alone", async () => {
-    const checksLocation: ObjectStoreLocation = { ...location, prefix: "deployments/checks" };
-    const writerDir = join(root, "failing-writer");
+  /** A writer's data directory (a copy of the publisher's) whose generation is published under `prefix`. */
+  async function writerPublishedTo(prefix: string): Promise<{ location: ObjectStoreLocation; writerDir: string }> {
+    const writerDir = join(root, prefix.replaceAll("/", "-"));
     cpSync(publisherDir, writerDir, { recursive: true });
-    await publishGeneration(client, checksLocation, writerDir, new Date());
+    await publishGeneration(client, { ...location, prefix }, writerDir, new Date());
+    return { location: { ...location, prefix }, writerDir };
+  }
+
+  it("takes the generation of a run in which every source failed: the same data with its checks, the index alone", async () => {
+    const { location: checksLocation, writerDir } = await writerPublishedTo("deployments/checks");
     const readerDir = join(root, "checks-reader");
     const one = createIndexFollower({
       client,
@@ -241,12 +246,8 @@ describe("following the index published to object storage", () => {
   });
 
   it("uploads with the next run a checks-only generation whose upload failed, though that run publishes nothing", async () => {
-    const retryLocation: ObjectStoreLocation = { ...location, prefix: "deployments/retry" };
-    const writerDir = join(root, "retrying-writer");
-    cpSync(publisherDir, writerDir, { recursive: true });
-    await publishGeneration(client, retryLocation, writerDir, new Date());
-    const failingRun = (storeEnv: Record<string, string>) =>
-      ingestWithPublishersDown(writerDir, retryLocation, storeEnv);
+    const { location: retryLocation, writerDir } = await writerPublishedTo("deployments/retry");
+    const failingRun = (env: Record<string, string>) => ingestWithPublishersDown(writerDir, retryLocation, env);
     const storeDown = await failingRun({ ...store.env, AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${await closedPort()}` });
     expect(storeDown.stdout, storeDown.stderr).toMatch(/: failed, source checks published$/m);
     expect(storeDown.stderr).toMatch(/publishing to \S+ failed \(the index stays published locally\)/);
