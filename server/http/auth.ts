@@ -17,7 +17,12 @@ const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
  */
 function presentedKey(headers: HeaderReader): string | null {
   const authorization = headers.get("authorization");
-  if (authorization !== null && BEARER_SCHEME.test(authorization)) return BEARER.exec(authorization)?.[1] ?? null;
+  if (authorization !== null) {
+    const bearer = BEARER.exec(authorization);
+    if (bearer) return bearer[1]!;
+    // A malformed bearer credential is refused, not passed over (the scheme alone is tested only then).
+    if (BEARER_SCHEME.test(authorization)) return null;
+  }
   return headers.get("x-api-key")?.trim() || null;
 }
 
