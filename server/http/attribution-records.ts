@@ -10,13 +10,10 @@ export interface AttributionRecord {
   modifiedByService: boolean;
 }
 
-/** The table's order, so that the same publishers always give the same records in the same order (same bytes). */
+/** The table's order: the same publishers always give the same bytes. */
 const ORDER = Object.keys(PUBLISHER_TERMS) as AttributedPublisher[];
 
-/**
- * The publishers whose data an answer carries, each with whether the service transformed or derived any of it
- * (`modifiedByService`). Routes add what the rows they serve come from.
- */
+/** The publishers whose data an answer carries, each with whether the service transformed or derived any of it. */
 export class PublisherSet {
   private readonly modified = new Map<AttributedPublisher, boolean>();
 
@@ -25,7 +22,7 @@ export class PublisherSet {
     return this;
   }
 
-  /** The set's `meta.attributionRecords`: one record per publisher, in the table's order; empty for no publisher. */
+  /** The set's `meta.attributionRecords`, one per publisher. */
   records(): readonly AttributionRecord[] {
     return Object.freeze(
       ORDER.filter((publisher) => this.modified.has(publisher)).map((publisher) =>
@@ -47,8 +44,5 @@ export function attributionRecord(publisher: AttributedPublisher, modifiedByServ
   });
 }
 
-/**
- * `meta.attributionRecords: []` serialised once, for answers that serve no publisher's data (the registry, status,
- * capabilities, probes, operator routes). Answers with publishers' data carry their set's records in `meta`.
- */
+/** `meta.attributionRecords: []` serialised once, for answers that serve no publisher's data. */
 export const NO_ATTRIBUTION = new StaticMeta({ attributionRecords: new PublisherSet().records() });

@@ -1,6 +1,6 @@
 import type { RateLimitConfig } from "../config.ts";
 
-export interface RateLimitDecision {
+interface RateLimitDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
@@ -9,19 +9,15 @@ export interface RateLimitDecision {
 }
 
 /**
- * A fixed-window counter per route name and client, in this process only (spec general rule 3).
- * Windows are aligned to multiples of the window length, so the counters are dropped as a whole
- * when a window ends and cannot grow beyond one window's clients.
+ * A fixed-window counter per route name and client, in this process only (spec general rule 3). Aligned windows let
+ * the counters be dropped as a whole when one ends.
  */
 export function createRateLimiter(config: RateLimitConfig) {
   const windowMs = config.windowSeconds * 1000;
   let currentWindow = -1;
   let counts = new Map<string, ClientCounts>();
 
-  /**
-   * `client` is the key id of a credentialed request, else the client's address. Counted in maps by route and
-   * client rather than under one joined text, which would be a new text to hash for every request.
-   */
+  // `client` is a key id when credentialed, else an address. Nested maps: a joined key would be a new text per request.
   return function consume(routeName: string, client: string, credentialed: boolean, now: number): RateLimitDecision {
     const window = Math.floor(now / windowMs);
     if (window !== currentWindow) {
@@ -46,7 +42,6 @@ export function createRateLimiter(config: RateLimitConfig) {
   };
 }
 
-/** One route's requests in the current window: by client address, and by key id for credentialed requests. */
 interface ClientCounts {
   byAddress: Map<string, number>;
   byKey: Map<string, number>;
@@ -54,7 +49,6 @@ interface ClientCounts {
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
-/** The decision's `RateLimit-*` headers, set on an answer's headers. */
 export function setRateLimitHeaders(decision: RateLimitDecision, headers: Record<string, string>): void {
   headers["ratelimit-limit"] = String(decision.limit);
   headers["ratelimit-remaining"] = String(decision.remaining);
