@@ -34,14 +34,8 @@ export class PublisherSet {
 
 /** One publisher's record, for routes that always serve exactly that publisher's data. */
 export function attributionRecord(publisher: AttributedPublisher, modifiedByService: boolean): AttributionRecord {
-  const terms = PUBLISHER_TERMS[publisher];
-  return Object.freeze({
-    sourceId: terms.sourceId,
-    required: terms.required,
-    licenseName: terms.licenseName,
-    termsUrl: terms.termsUrl,
-    modifiedByService,
-  });
+  const { sourceId, required, licenseName, termsUrl } = PUBLISHER_TERMS[publisher];
+  return Object.freeze({ sourceId, required, licenseName, termsUrl, modifiedByService });
 }
 
 /** `meta.attributionRecords: []` serialised once, for answers that serve no publisher's data. */

@@ -32,8 +32,6 @@ export function answerSuccess(
   generatedAt: number,
 ): HttpAnswer {
   const { headers } = state;
-  const notModified =
-    spec.publicCacheSeconds !== null && matchesIfNoneMatch(requestHeaders.get("if-none-match"), answer.data.etag);
   headers["content-type"] = answer.mediaType ?? spec.mediaType ?? JSON_MEDIA_TYPE;
   if (answer.headers) Object.assign(headers, answer.headers);
   // The same URL answers JSON or CSV by its Accept header: caches must key its copies by it.
@@ -41,7 +39,7 @@ export function answerSuccess(
   if (spec.publicCacheSeconds !== null) {
     headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
     headers.etag = answer.data.etag;
-    if (notModified) {
+    if (matchesIfNoneMatch(requestHeaders.get("if-none-match"), answer.data.etag)) {
       // RFC 9110 section 15.4.5: a 304 names what its 200 would, so caches key its copies by coding.
       if (isCompressible(answer)) addVary(headers, "accept-encoding");
       logAnswer(state, 304);

@@ -15,21 +15,23 @@ interface RateLimitDecision {
 export function createRateLimiter(config: RateLimitConfig) {
   const windowMs = config.windowSeconds * 1000;
   let currentWindow = -1;
-  let counts = new Map<string, ClientCounts>();
+  // By route name, then client (an address, or a key id when credentialed): a joined key would be a text per request.
+  let byAddress = new Map<string, Map<string, number>>();
+  let byKey = new Map<string, Map<string, number>>();
 
-  // `client` is a key id when credentialed, else an address. Nested maps: a joined key would be a new text per request.
   return function consume(routeName: string, client: string, credentialed: boolean, now: number): RateLimitDecision {
     const window = Math.floor(now / windowMs);
     if (window !== currentWindow) {
       currentWindow = window;
-      counts = new Map();
+      byAddress = new Map();
+      byKey = new Map();
     }
-    let routeCounts = counts.get(routeName);
-    if (!routeCounts) {
-      routeCounts = { byAddress: new Map(), byKey: new Map() };
-      counts.set(routeName, routeCounts);
+    const byRoute = credentialed ? byKey : byAddress;
+    let clients = byRoute.get(routeName);
+    if (!clients) {
+      clients = new Map();
+      byRoute.set(routeName, clients);
     }
-    const clients = credentialed ? routeCounts.byKey : routeCounts.byAddress;
     const limit = credentialed ? config.credentialedPerWindow : config.publicPerWindow;
     const used = (clients.get(client) ?? 0) + 1;
     clients.set(client, used);
@@ -40,11 +42,6 @@ export function createRateLimiter(config: RateLimitConfig) {
       resetSeconds: Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000)),
     };
   };
-}
-
-interface ClientCounts {
-  byAddress: Map<string, number>;
-  byKey: Map<string, number>;
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -31,11 +31,8 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
-/** A list answer with only its first items (RouteResult.cut): its `data` and route-specific `meta`. */
-export interface FirstItems {
-  data: unknown;
-  meta?: Record<string, unknown>;
-}
+/** A list answer with only its first items (RouteResult.cut). */
+export type FirstItems = Pick<RouteResult, "data" | "meta">;
 
 export type RouteHandler = (input: RouteInput) => RouteResult | Promise<RouteResult>;
 
