@@ -19,7 +19,8 @@ export class SerialisedSection {
     this.byteLength = Buffer.byteLength(text);
     // Bytes of their own: `Buffer.from` may slice a shared 8 KB slab a kept answer would keep alive (owned-bytes.ts).
     this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? text : ownedBytes(text);
-    this.etag = weakEtag(text);
+    // Weak, over `data` only: a new requestId or generatedAt does not change it.
+    this.etag = `W/"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"`;
   }
 
   /** The section as bytes, for a compressed head. */
@@ -54,11 +55,7 @@ const PLACEHOLDER_OWN_MEMBERS_LENGTH = ownMembers(randomUUID(), new Date(0).toIS
 export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; successStatus?: number }): PreparedAnswer {
   const status = shape.successStatus ?? 200;
   const bare = shape.bare ?? false;
-  const prepare = (
-    data: unknown,
-    routeMeta: Record<string, unknown> | undefined,
-    truncated: boolean | null,
-  ): PreparedAnswer => {
+  const prepare = ({ data, meta: routeMeta }: FirstItems, truncated: boolean | null): PreparedAnswer => {
     const serialised = data instanceof SerialisedSection ? data : new SerialisedSection(JSON.stringify(data));
     if (bare) return bareAnswer(serialised, status);
     if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta))
@@ -70,8 +67,7 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
     const fixedBytes = BODY_HEAD.length + serialised.byteLength + Buffer.byteLength(metaRest);
     return { status, data: serialised, metaRest, bare, fixedBytes, size: serialised.byteLength + metaRest.length };
   };
-  const whole = prepare(result.data, result.meta, result.cut ? false : null);
-  return fittedToCeiling(whole, result.cut, (first) => prepare(first.data, first.meta, true));
+  return fittedToCeiling(prepare(result, result.cut ? false : null), result.cut, (first) => prepare(first, true));
 }
 
 /** An answer whose body is the section alone, no envelope: a bare route's, or another representation's (CSV). */
@@ -116,9 +112,4 @@ export const BODY_HEAD = `{"data":`;
 /** The two `meta` fields of one response, which open `meta` (both values are ASCII). */
 export function ownMembers(requestId: string, generatedAt: string): string {
   return `,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`;
-}
-
-/** A weak validator over the serialised `data` section only, so a new requestId or generatedAt does not change it. */
-function weakEtag(data: string | Buffer): string {
-  return `W/"${createHash("sha256").update(data).digest("base64url").slice(0, 27)}"`;
 }
