@@ -5,7 +5,7 @@ export interface HeaderReader {
   has(name: string): boolean;
 }
 
-/** A request as every transport hands it to the pipeline (pipeline.ts): nothing of the transport's own objects. */
+/** A request as every transport hands it to the pipeline: nothing of the transport's own objects. */
 export interface ApiRequest {
   method: string;
   /** The URL's path as routed: percent-encoding and dot segments as the WHATWG URL parser leaves them. */

@@ -10,13 +10,10 @@ export interface AttributionRecord {
   modifiedByService: boolean;
 }
 
-/** The table's order, so that the same publishers always give the same records in the same order (same bytes). */
+/** The table's order: the same publishers always give the same bytes. */
 const ORDER = Object.keys(PUBLISHER_TERMS) as AttributedPublisher[];
 
-/**
- * The publishers whose data an answer carries, each with whether the service transformed or derived any of it
- * (`modifiedByService`). Routes add what the rows they serve come from.
- */
+/** The publishers whose data an answer carries, each with whether the service transformed or derived any of it. */
 export class PublisherSet {
   private readonly modified = new Map<AttributedPublisher, boolean>();
 
@@ -25,7 +22,7 @@ export class PublisherSet {
     return this;
   }
 
-  /** The set's `meta.attributionRecords`: one record per publisher, in the table's order; empty for no publisher. */
+  /** The set's `meta.attributionRecords`, one per publisher. */
   records(): readonly AttributionRecord[] {
     return Object.freeze(
       ORDER.filter((publisher) => this.modified.has(publisher)).map((publisher) =>
@@ -37,18 +34,9 @@ export class PublisherSet {
 
 /** One publisher's record, for routes that always serve exactly that publisher's data. */
 export function attributionRecord(publisher: AttributedPublisher, modifiedByService: boolean): AttributionRecord {
-  const terms = PUBLISHER_TERMS[publisher];
-  return Object.freeze({
-    sourceId: terms.sourceId,
-    required: terms.required,
-    licenseName: terms.licenseName,
-    termsUrl: terms.termsUrl,
-    modifiedByService,
-  });
+  const { sourceId, required, licenseName, termsUrl } = PUBLISHER_TERMS[publisher];
+  return Object.freeze({ sourceId, required, licenseName, termsUrl, modifiedByService });
 }
 
-/**
- * `meta.attributionRecords: []` serialised once, for answers that serve no publisher's data (the registry, status,
- * capabilities, probes, operator routes). Answers with publishers' data carry their set's records in `meta`.
- */
+/** `meta.attributionRecords: []` serialised once, for answers that serve no publisher's data. */
 export const NO_ATTRIBUTION = new StaticMeta({ attributionRecords: new PublisherSet().records() });

@@ -10,26 +10,19 @@ export interface Principal {
 const BEARER_SCHEME = /^Bearer(\s|$)/i;
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
-/**
- * The key presented: the credential of an `Authorization: Bearer` header (null when malformed), else `X-API-Key`'s.
- * An `Authorization` header of another scheme (say, Basic credentials a proxy adds) is not ours: it does not hide an
- * `X-API-Key`.
- */
+/** A Bearer credential (null when malformed), else `X-API-Key`'s: another scheme (a proxy's Basic) is not ours. */
 function presentedKey(headers: HeaderReader): string | null {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     const bearer = BEARER.exec(authorization);
     if (bearer) return bearer[1]!;
-    // A malformed bearer credential is refused, not passed over (the scheme alone is tested only then).
+    // A malformed bearer credential is refused, not passed over.
     if (BEARER_SCHEME.test(authorization)) return null;
   }
   return headers.get("x-api-key")?.trim() || null;
 }
 
-/**
- * Null for a missing, malformed, unknown, revoked or other-environment key: all of them are 401,
- * and the caller cannot tell them apart.
- */
+/** Null for a missing, malformed, unknown, revoked or other-environment key: all 401, alike to the caller. */
 export function authenticate(
   headers: HeaderReader,
   lookup: (id: string) => StoredKey | undefined,

@@ -1,10 +1,8 @@
 import { isIP } from "node:net";
 
 /**
- * The client a request is counted for in public rate limits. Behind a reverse proxy every request comes from the
- * proxy, so `X-Forwarded-For` is read, but only when the request comes from an address the operator named as a
- * trusted proxy (SERVICE_TRUSTED_PROXIES): anyone else could write that header. The list is read from the right,
- * skipping trusted proxies, so a client cannot choose its address by sending a forged first entry.
+ * The client a request is counted for. `X-Forwarded-For` is read only from a trusted proxy (SERVICE_TRUSTED_PROXIES),
+ * as anyone could write it, and from the right, skipping trusted proxies, so a forged first entry chooses nothing.
  */
 export function clientAddress(
   peer: string | undefined,

@@ -4,21 +4,18 @@ import type { HttpAnswer } from "./envelope.ts";
 import type { Pipeline } from "./pipeline.ts";
 
 /**
- * What Node refuses before any request listener sees a request: bytes its parser cannot read, headers or a body that
- * do not arrive within the listener's time-outs, CONNECT. Each gets the contract's BAD_REQUEST, written straight to the
- * socket, and the connection is closed. Returns what the request listener calls with each response it starts, so that
- * a refusal is never written into an answer under way, nor after the answer to the very request refused.
+ * What Node refuses before any listener sees it (unparsable bytes, time-outs, CONNECT) gets the contract's BAD_REQUEST
+ * on the socket, then closes. Returns what the request listener calls with each response it starts, so that a
+ * refusal is never written into an answer under way, nor after the answer to the very request refused.
  */
 export function refuseClientErrors(server: Server, pipeline: Pipeline): (res: ServerResponse) => void {
-  /** Each connection's latest response. */
   const answering = new WeakMap<Socket, ServerResponse>();
   const refuse = (socket: Socket) =>
     writeRefusal(socket, pipeline.answerUnreadable({ peerAddress: socket.remoteAddress }, "BAD_REQUEST"));
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
     const latest = answering.get(socket);
-    // Its body did not arrive in time after its headers did (so it has an answer, or is getting one), or the answer
-    // to the request before is still being written: a refusal now would be a second answer, or inside one.
+    // A body late after its headers, or the previous answer still being written: a refusal would be a second answer.
     if (latest && !(latest.req.complete && latest.writableFinished)) return socket.destroy();
     refuse(socket);
   });
@@ -29,10 +26,7 @@ export function refuseClientErrors(server: Server, pipeline: Pipeline): (res: Se
   };
 }
 
-/**
- * Writes the answer and closes the connection once it is written: ending only our side would leave the socket open for
- * as long as a client that never closes its own wants.
- */
+/** Closed once written: ending only our side leaves the socket open as long as a client wants. */
 function writeRefusal(socket: Socket, answer: HttpAnswer): void {
   const body = String(answer.body ?? "");
   const headers = Object.entries({

@@ -4,21 +4,18 @@ import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { ContentCoding } from "./negotiation.ts";
 
 /**
- * Compressed answers without compressing per response. A body is a constant head (the serialised `data`, computed
- * once per data generation or weather payload) and a short tail that belongs to one response (`requestId`,
- * `generatedAt`, the freshness fields). The head is compressed once, ending on a flush so that the stream can go on;
- * each response appends its tail uncompressed and closes the stream. Both formats allow exactly this: deflate's
- * stored blocks (RFC 1951 section 3.2.4) and brotli's uncompressed meta-blocks (RFC 7932 section 9.2). zlib offers
- * no call that appends to a flushed stream, so those few framing bytes are written here.
+ * Compressed answers without compressing per response: a body's constant head (the serialised `data`) is compressed
+ * once, ending on a flush; each response appends its own short tail uncompressed and closes the stream, in deflate's
+ * stored blocks (RFC 1951 section 3.2.4) or brotli's uncompressed meta-blocks (RFC 7932 section 9.2). zlib cannot
+ * append to a flushed stream, so those framing bytes are written here.
  */
 
 /** Bodies below this are sent as they are: compression would save less than its framing and time. */
 export const COMPRESSION_MIN_BYTES = 1024;
 
 /**
- * 32 MB of compressed heads by default, a cache of its own beside the answers: a head is named by its data's digest, so
- * answers of many URLs (and a weather answer rebuilt every second) share one. A head leaves when the bound needs its
- * room, least recently used first.
+ * A cache of its own beside the answers: a head is named by its data's digest, so answers of many URLs (and a weather
+ * answer rebuilt every second) share one. A head leaves when the bound needs its room, least recently used first.
  */
 export const DEFAULT_COMPRESSED_HEAD_BYTES = 32 * 1024 * 1024;
 
@@ -40,10 +37,7 @@ interface CompressedHeads {
 }
 
 export interface Compressor {
-  /**
-   * The body `head` + `tail` in `coding`. `headKey` names the head's bytes (a digest of them): the head's compressed
-   * form is computed on its first use and kept under that name, never the head itself; `head` is only called then.
-   */
+  /** `head` + `tail` in `coding`; `head` is called only when no compressed form is kept under `headKey` (its digest). */
   encode(headKey: string, head: () => Buffer, tail: Buffer, coding: ContentCoding): Buffer<ArrayBuffer>;
   /** Bytes currently held. */
   readonly bytes: number;
@@ -65,7 +59,7 @@ export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTE
     if (known) return known as NonNullable<CompressedHeads[C]>;
     const bytes = head();
     const made = coding === "gzip" ? deflateHead(bytes) : brotliHead(bytes);
-    // Setting the entry again makes the cache measure it with its new member.
+    // Set again so the cache measures it with its new member.
     if (maxBytes > 0) heads.set(headKey, { ...entry, [coding]: made });
     return made as NonNullable<CompressedHeads[C]>;
   };
@@ -81,7 +75,7 @@ export function createCompressor(maxBytes: number = DEFAULT_COMPRESSED_HEAD_BYTE
   };
 }
 
-// Compressed heads are kept: each in an allocation of its own, not a slice of zlib's 16 KB output chunk (owned-bytes.ts).
+// Kept heads own their bytes, not a slice of zlib's 16 KB output chunk (owned-bytes.ts).
 function deflateHead(head: Buffer): DeflatedHead {
   return {
     deflated: ownedBytes(deflateRawSync(head, { finishFlush: constants.Z_SYNC_FLUSH })),

@@ -17,12 +17,8 @@ const CORS_EXPOSED_HEADERS = [
 const EXPOSED_HEADERS_VALUE = CORS_EXPOSED_HEADERS.join(",");
 
 /**
- * CORS is an allowlist, by h3's rules. Adds the CORS headers to `headers` and says whether the request is a preflight
- * (then answered 204 with those headers).
- *
- * h3's handling reads only the request's method and headers and writes only response headers, so it is given that
- * much of the request, whatever transport brought it. A request that names no `Origin` (every non-browser client) gets
- * the headers h3 gives it from a constant.
+ * CORS is an allowlist, by h3's rules: adds the CORS headers and says whether the request is a preflight. h3 reads only
+ * the method and headers, so it is given that much of the request. Without `Origin`, h3's headers from a constant.
  */
 export function applyCors(
   method: string,

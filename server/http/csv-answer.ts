@@ -5,11 +5,8 @@ import { bareAnswer, fittedToCeiling, type PreparedAnswer, SerialisedSection } f
 import type { FirstItems, RouteResult } from "./route-handler.ts";
 
 /**
- * The CSV form of a list answer (schemas/responses/csv-tables.ts): RFC 4180 (CRLF line ends; a field holding a comma,
- * a quote or any line break quoted), one header row, one row per record. What JSON says in `meta` travels in
- * headers: the next page as `Link: <…>; rel="next"` and each publisher's terms as `Link: <terms>; rel="license"`.
- * Like the JSON (prepared-answer.ts, fittedToCeiling), a page over the response ceiling is cut to fit when the route
- * says how; the next link then resumes after the last row's record.
+ * The CSV form of a list answer (RFC 4180, one header row). What JSON says in `meta` travels in `Link` headers: the
+ * next page (rel="next") and each publisher's terms (rel="license"). Cut to the response ceiling as the JSON is.
  */
 export function prepareCsvAnswer(
   result: RouteResult,

@@ -1,5 +1,4 @@
-// The last step of the pipeline (pipeline.ts): one request's answer written as status, headers and body (the
-// `{ data, meta }` envelope around a prepared answer), then logged and counted.
+// The pipeline's last step: an answer as status, headers and body (the `{ data, meta }` envelope), logged and counted.
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from "../../schemas/errors.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import { isoInstant } from "../time/iso-instant.ts";
@@ -9,12 +8,9 @@ import { COMPRESSION_MIN_BYTES, type Compressor } from "./compression.ts";
 import { type ContentCoding, chooseCoding, JSON_MEDIA_TYPE } from "./negotiation.ts";
 import { BODY_HEAD, ownMembers, type PreparedAnswer } from "./prepared-answer.ts";
 import { logAnswer, type RequestState } from "./request-state.ts";
-import { bodyByteLength, type ResponseBody, SplicedBody } from "./spliced-body.ts";
+import { type ResponseBody, SplicedBody } from "./spliced-body.ts";
 
-/**
- * An answer as the pipeline hands it to a transport: status, headers and body (no `Headers` or `Response` object).
- * The h3 handler turns it into srvx's Response (h3-handler.ts); the Node listener writes it itself (node-listener.ts).
- */
+/** An answer as the pipeline hands it to a transport: no `Headers` or `Response` object. */
 export class HttpAnswer {
   readonly status: number;
   readonly headers: Record<string, string>;
@@ -36,8 +32,6 @@ export function answerSuccess(
   generatedAt: number,
 ): HttpAnswer {
   const { headers } = state;
-  const notModified =
-    spec.publicCacheSeconds !== null && matchesIfNoneMatch(requestHeaders.get("if-none-match"), answer.data.etag);
   headers["content-type"] = answer.mediaType ?? spec.mediaType ?? JSON_MEDIA_TYPE;
   if (answer.headers) Object.assign(headers, answer.headers);
   // The same URL answers JSON or CSV by its Accept header: caches must key its copies by it.
@@ -45,7 +39,7 @@ export function answerSuccess(
   if (spec.publicCacheSeconds !== null) {
     headers["cache-control"] = `public, max-age=${spec.publicCacheSeconds}`;
     headers.etag = answer.data.etag;
-    if (notModified) {
+    if (matchesIfNoneMatch(requestHeaders.get("if-none-match"), answer.data.etag)) {
       // RFC 9110 section 15.4.5: a 304 names what its 200 would, so caches key its copies by coding.
       if (isCompressible(answer)) addVary(headers, "accept-encoding");
       logAnswer(state, 304);
@@ -54,7 +48,6 @@ export function answerSuccess(
   } else {
     headers["cache-control"] = "no-store";
   }
-  // responseBody states the length, not Node: a HEAD (whose body Node drops) then carries the length its GET would.
   // generatedAt is when the response is built: an answer that waited on a provider is younger than its request.
   const body = responseBody(answer, state.id, isoInstant(generatedAt), requestHeaders, compressor, headers);
   logAnswer(state, answer.status);
@@ -62,15 +55,6 @@ export function answerSuccess(
 }
 
 export function answerError(state: RequestState, error: ApiError): HttpAnswer {
-  const headers = errorHeaders(state, error);
-  const body = serialiseError(error, state.id);
-  // Stated here, as for a success (answerSuccess): Node drops a HEAD's body, and with it the length it would count.
-  headers["content-length"] = String(Buffer.byteLength(body));
-  logAnswer(state, error.status);
-  return new HttpAnswer(error.status, headers, body);
-}
-
-function errorHeaders(state: RequestState, error: ApiError): Record<string, string> {
   const { headers } = state;
   headers["content-type"] = JSON_MEDIA_TYPE;
   headers["cache-control"] = "no-store";
@@ -78,21 +62,19 @@ function errorHeaders(state: RequestState, error: ApiError): Record<string, stri
   if (retryAfter !== null) headers["retry-after"] = String(retryAfter);
   // RFC 9110 section 11.6.1: a 401 names the scheme that would succeed (the key may also come as X-API-Key).
   if (error.status === 401) headers["www-authenticate"] = 'Bearer realm="service"';
-  return Object.assign(headers, error.headers);
+  Object.assign(headers, error.headers);
+  const body = JSON.stringify({ error: { code: error.code, message: error.message, requestId: state.id } });
+  // Stated here, not by Node: a HEAD (whose body Node drops) carries the length its GET would.
+  headers["content-length"] = String(Buffer.byteLength(body));
+  logAnswer(state, error.status);
+  return new HttpAnswer(error.status, headers, body);
 }
 
 const ENVELOPE_HEAD = Buffer.from(BODY_HEAD);
 const NO_BYTES = Buffer.alloc(0);
 const OWN_MEMBERS_FRAME_LENGTH = ownMembers("", "").length;
 
-function ownMembersLength(requestId: string, generatedAt: string): number {
-  return OWN_MEMBERS_FRAME_LENGTH + requestId.length + generatedAt.length;
-}
-
-/**
- * The body of one response: the prepared answer with this response's `requestId` and `generatedAt`; text when its
- * `data` section is kept as text, else spliced around the section's kept bytes.
- */
+/** This response's body: text when the `data` section is kept as text, else spliced around its kept bytes. */
 export function renderAnswer(answer: PreparedAnswer, requestId: string, generatedAt: string): ResponseBody {
   const { content } = answer.data;
   if (answer.bare) return content;
@@ -102,9 +84,8 @@ export function renderAnswer(answer: PreparedAnswer, requestId: string, generate
 }
 
 /**
- * The body of one response, its `content-length` set in `headers`: compressed in brotli or gzip when it is over
- * COMPRESSION_MIN_BYTES and the request's `Accept-Encoding` allows (then `content-encoding` is set, and `vary` names
- * the header for every large answer).
+ * This response's body, its `content-length` set (as for errors, a HEAD carries its GET's), compressed when large
+ * and `Accept-Encoding` allows.
  */
 export function responseBody(
   answer: PreparedAnswer,
@@ -118,16 +99,10 @@ export function responseBody(
   if (compressible) addVary(headers, "accept-encoding");
   const coding = compressible ? chooseCoding(requestHeaders.get("accept-encoding")) : null;
   if (coding === null) {
-    const body = renderAnswer(answer, requestId, generatedAt);
-    // A text body's length without encoding it: its own members are ASCII.
-    headers["content-length"] = String(
-      typeof body !== "string"
-        ? bodyByteLength(body)
-        : answer.bare
-          ? answer.fixedBytes
-          : answer.fixedBytes + ownMembersLength(requestId, generatedAt),
-    );
-    return body;
+    // The length without encoding the body: its own members are ASCII.
+    const ownLength = answer.bare ? 0 : OWN_MEMBERS_FRAME_LENGTH + requestId.length + generatedAt.length;
+    headers["content-length"] = String(answer.fixedBytes + ownLength);
+    return renderAnswer(answer, requestId, generatedAt);
   }
   headers["content-encoding"] = coding;
   const body = renderEncodedAnswer(answer, requestId, generatedAt, coding, compressor);
@@ -135,7 +110,7 @@ export function responseBody(
   return body;
 }
 
-/** Whether the answer is large enough to be compressed (then its `vary` names `accept-encoding`, on a 304 too). */
+/** Whether the answer is compressed (then `vary` names `accept-encoding`, on a 304 too). */
 function isCompressible(answer: PreparedAnswer): boolean {
   return answer.fixedBytes >= COMPRESSION_MIN_BYTES;
 }
@@ -145,10 +120,7 @@ function addVary(headers: Record<string, string>, name: string): void {
   headers.vary = headers.vary ? `${headers.vary}, ${name}` : name;
 }
 
-/**
- * The body in a content coding: the answer's constant head (`data`) is compressed once and kept by the compressor
- * under the data's ETag; only this response's tail is framed per response (compression.ts).
- */
+/** The body in a coding: `data` is compressed once, kept under its ETag; only the tail is framed (compression.ts). */
 function renderEncodedAnswer(
   answer: PreparedAnswer,
   requestId: string,
@@ -164,10 +136,6 @@ function renderEncodedAnswer(
     tail,
     coding,
   );
-}
-
-function serialiseError(error: ApiError, requestId: string): string {
-  return JSON.stringify({ error: { code: error.code, message: error.message, requestId } });
 }
 
 /** RFC 9110 weak comparison against an `If-None-Match` list. */

@@ -4,11 +4,8 @@ import { CSV_MEDIA_TYPE } from "../../schemas/responses/csv-tables.ts";
 import { ApiError } from "./api-error.ts";
 import { givenValue } from "./params.ts";
 
-/**
- * Content negotiation, in one place: the coding of a body (`Accept-Encoding`) and, on routes with a CSV form, its
- * representation (`format`, else `Accept`). Clients send a handful of distinct header values, so each choice is
- * remembered by header value (negotiator takes 1-2 µs a header: docs/performance.md).
- */
+// Content negotiation in one place. Clients send a handful of distinct header values, so each choice is remembered
+// by header value (docs/performance.md).
 
 export type ContentCoding = "br" | "gzip";
 export type Representation = "json" | "csv";
@@ -16,14 +13,9 @@ export type Representation = "json" | "csv";
 export const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 
 const CODINGS_BY_PREFERENCE = ["br", "gzip", "identity"];
-/**
- * The media types as they are sent, parameters included: negotiator matches an Accept range that names parameters
- * (`text/csv; charset=utf-8`, the answer's own Content-Type) only to a type offered with the same ones. JSON first:
- * a client that accepts both equally (`*\/*`) gets JSON, as before CSV existed.
- */
+/** With their parameters: negotiator matches a range naming parameters only to a type offered with the same ones. */
 const MEDIA_TYPES_BY_PREFERENCE = [JSON_MEDIA_TYPE, CSV_MEDIA_TYPE];
 const REPRESENTATIONS: readonly Representation[] = ["json", "csv"];
-/** The distinct header values remembered, the least recently seen forgotten first. */
 const MEMO_LIMIT = 256;
 
 /** "identity" stands for no coding (lru-cache holds no null). */
@@ -43,9 +35,8 @@ export function chooseCoding(acceptEncoding: string | null): ContentCoding | nul
 }
 
 /**
- * The representation of an answer on a route with a CSV form: `format` (`json` or `csv`, any case; blank is absent;
- * anything else VALIDATION_FAILED) wins; else `Accept` (q-values honoured; at equal weight the range named first,
- * JSON for `*\/*` or when neither is named: an answer is never refused for its Accept header).
+ * On a route with a CSV form: `format` (`json` or `csv`, any case; blank is absent) wins; else `Accept`, JSON for
+ * `*\/*` or when neither is named: an answer is never refused for its Accept header.
  */
 export function chooseRepresentation(search: string, accept: string | null): Representation {
   // Most requests name no format: the query is parsed only when it may (a percent-encoded name included).
@@ -67,10 +58,7 @@ export function chooseRepresentation(search: string, accept: string | null): Rep
   return representation;
 }
 
-/**
- * negotiator 1.x takes the server's preference for ties in q; its published types still describe 0.6.
- * Of codings a client weighs equally, brotli is sent (smaller at the same cost to us); of media types, JSON.
- */
+/** negotiator 1.x takes the server's preference for ties in q (brotli, JSON); its published types describe 0.6. */
 function preferred(
   header: string,
   name: "accept" | "accept-encoding",

@@ -6,20 +6,16 @@ import { bodyByteLength, SplicedBody } from "./spliced-body.ts";
 
 export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/**
- * Only URLs that h3 reads exactly as sent (WHATWG URL parsing leaves them as they are: no percent-encoded path, no dot
- * or empty segments, no characters the query encoding rewrites) are taken here, so the raw request line is the URL.
- */
+/** URLs WHATWG parsing leaves as sent (no percent-encoded path, dot or empty segment, or rewritten query character). */
 const VERBATIM_URL = /^\/[A-Za-z0-9\-._~/]*(\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
 const DOT_OR_EMPTY_SEGMENT = /\/\.{0,2}(\/|$)/;
 const SLASH = 0x2f;
 const ABSOLUTE_FORM = /^https?:\/\//i;
 
 /**
- * Node's request listener: a GET or HEAD for a URL whose answer the pipeline holds goes to the pipeline straight from
- * Node's request and response, without srvx's Request and Response objects or h3's event (docs/performance.md). Every
- * other request goes to `fallback` (srvx and h3), but for a request target srvx would refuse itself. All reach the same pipeline, which does all per-request work (key, rate limit, CORS
- * headers, the answer's validity, the log line).
+ * A GET or HEAD for a URL whose answer the pipeline holds goes to the pipeline straight from Node's request, without
+ * srvx's or h3's objects (docs/performance.md); any other goes to `fallback` (srvx and h3), but for a request target
+ * srvx would refuse itself. The pipeline does all per-request work either way.
  */
 export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestListener): NodeRequestListener {
   return (req, res) => {
@@ -30,7 +26,7 @@ export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestList
     try {
       answer = answerOrFailure(pipeline, apiRequestOf(req, url));
     } catch {
-      // Only a fault in answering a failure itself (its log line or count) gets here: never end the process for it.
+      // Only a fault in answering a failure itself gets here: never end the process for it.
       return void res.destroy();
     }
     if (!(answer instanceof Promise)) return writeAnswerOrFailure(res, answer, pipeline);
@@ -49,20 +45,17 @@ function answerOrFailure(pipeline: Pipeline, request: ApiRequest): HttpAnswer | 
   }
 }
 
-/**
- * Whether srvx hands this request target on to h3: origin-form (`/path`), absolute-form (`http://host/path`, RFC 9112
- * section 3.2.2) or the asterisk alone. srvx answers any other (`*?a=b`, a bare word) with a bare 400 of its own.
- */
+/** Whether srvx hands this target on to h3 (origin-form, absolute-form, `*`); it answers any other a bare 400. */
 function isReadableTarget(url: string): boolean {
   return url.charCodeAt(0) === SLASH || url === "*" || (ABSOLUTE_FORM.test(url) && URL.canParse(url));
 }
 
-/** A request target no route can be read from: the contract's BAD_REQUEST, as for a request Node's parser refuses. */
+/** The contract's BAD_REQUEST, as for a request Node's parser refuses. */
 function answerUnreadableTarget(pipeline: Pipeline, req: IncomingMessage, res: ServerResponse): void {
   let answer: HttpAnswer;
   try {
     answer = pipeline.answerUnreadable(
-      { headers: new NodeHeaderReader(req), peerAddress: req.socket.remoteAddress },
+      { headers: headerReaderOf(req), peerAddress: req.socket.remoteAddress },
       "BAD_REQUEST",
     );
   } catch {
@@ -83,68 +76,25 @@ function apiRequestOf(req: IncomingMessage, url: string): ApiRequest {
     method: req.method ?? "GET",
     pathname: queryAt === -1 ? url : url.slice(0, queryAt),
     search: queryAt === -1 ? "" : url.slice(queryAt),
-    headers: new NodeHeaderReader(req),
+    headers: headerReaderOf(req),
     peerAddress: req.socket.remoteAddress,
   };
 }
 
 /**
- * Headers Node keeps only the first of when a request repeats them (its `message.headers` documentation); a
- * `Headers` object, as h3 reads them, joins every value instead, so these are read from the raw list when repeated.
+ * A request's headers read as a `Headers` object reads them, every value of a repeated header joined: Node's
+ * `headers` keeps only the first of some (`authorization`, `host`), `headersDistinct` has them all.
  */
-const FIRST_KEPT_BY_NODE = new Set([
-  "age",
-  "authorization",
-  "content-length",
-  "content-type",
-  "etag",
-  "expires",
-  "from",
-  "host",
-  "if-modified-since",
-  "if-unmodified-since",
-  "last-modified",
-  "location",
-  "max-forwards",
-  "proxy-authorization",
-  "referer",
-  "retry-after",
-  "server",
-  "user-agent",
-]);
-
-/** A request's headers read as a `Headers` object reads them; names are asked in lower case, as the pipeline does. */
-class NodeHeaderReader implements HeaderReader {
-  readonly #req: IncomingMessage;
-  constructor(req: IncomingMessage) {
-    this.#req = req;
-  }
-
-  get(name: string): string | null {
-    const value = this.#req.headers[name];
-    if (value === undefined) return null;
-    if (Array.isArray(value)) return value.join(", ");
-    return FIRST_KEPT_BY_NODE.has(name) ? (everyValue(this.#req.rawHeaders, name) ?? value) : value;
-  }
-
-  has(name: string): boolean {
-    return this.#req.headers[name] !== undefined;
-  }
-}
-
-/** All values of a header the request repeats, joined; undefined when it is sent once. */
-function everyValue(rawHeaders: string[], name: string): string | undefined {
-  const values: string[] = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]!.length === name.length && rawHeaders[i]!.toLowerCase() === name) values.push(rawHeaders[i + 1]!);
-  }
-  return values.length > 1 ? values.join(", ") : undefined;
+function headerReaderOf(req: IncomingMessage): HeaderReader {
+  return {
+    get: (name) => req.headersDistinct[name]?.join(", ") ?? null,
+    has: (name) => req.headersDistinct[name] !== undefined,
+  };
 }
 
 /**
- * Writes the answer; should Node refuse it (a header it cannot send), writes the pipeline's INTERNAL answer instead
- * while the head is not yet sent, and otherwise ends the connection: a failure never escapes into Node's request
- * listener, where it would end the process.
+ * Writes the answer; should Node refuse it (a header it cannot send), the INTERNAL answer while the head is unsent,
+ * else ends the connection: a failure escaping into Node's request listener would end the process.
  */
 export function writeAnswerOrFailure(
   res: ServerResponse,
@@ -164,9 +114,8 @@ export function writeAnswerOrFailure(
 }
 
 /**
- * Writes the answer with one writeHead and one end, as a bare node:http server does. The pipeline's answers name their
- * length (responseBody, answerError); any other answer's is computed here, since writeHead fixes the head before Node
- * could add it. Node drops the body of a HEAD answer. The status line has no reason phrase, as srvx writes it.
+ * One writeHead and one end, as a bare node:http server does; a length the answer does not state is computed, since
+ * writeHead fixes the head before Node could add it. No reason phrase, as srvx writes it.
  */
 function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
   const { headers, body } = answer;

@@ -9,21 +9,18 @@ function invalid(message: string): ApiError {
   return new ApiError("VALIDATION_FAILED", message);
 }
 
-/**
- * A parameter's value, trimmed; null when absent or blank. The one rule by which every parameter read here treats a
- * value of only spaces as not given (its default), as it does an empty one, so `from=%20` is `from=`.
- */
+/** A parameter's value, trimmed; null when absent or blank (the one rule: `from=%20` is `from=`). */
 export function givenValue(raw: string | null): string | null {
   if (raw === null) return null;
   const text = raw.trim();
   return text === "" ? null : text;
 }
 
-/** Base-ten integer prefix ("3.7" reads as 3); below 1 or not starting with an integer is refused; above the maximum is clamped. */
+/** Base-ten integer prefix ("3.7" reads as 3); below 1 or no integer is refused; above the maximum clamped. */
 export function parseLimit(raw: string | null, limit: PageLimit, name = "limit"): number {
   const text = givenValue(raw);
   if (text === null) return limit.default;
-  // Past 308 digits the integer reads as Infinity: still an integer above the maximum, so clamped like any other.
+  // Past 308 digits it reads as Infinity: clamped like any other.
   const value = Number.parseInt(text, 10);
   if (Number.isNaN(value) || value < 1) throw invalid(`${name} must be an integer of at least 1.`);
   return Math.min(value, limit.max);
@@ -68,10 +65,7 @@ export function isGiven(raw: string | null): boolean {
   return givenValue(raw) !== null;
 }
 
-/**
- * A name of the tz database (a zone or a link), in any ASCII case, answered in the database's spelling, so that every
- * spelling of a zone gives the same answer and ETag; UTC when absent or blank.
- */
+/** A tz database name (zone or link) in any case, in the database's spelling (one ETag per zone); UTC when blank. */
 export function parseZone(raw: string | null): string {
   const text = givenValue(raw);
   if (text === null) return "UTC";

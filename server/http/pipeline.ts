@@ -1,6 +1,5 @@
-// Every request's way through the service, whatever transport brought it: route, key and scope, rate limit, answer,
-// envelope. Transports (h3-handler.ts, node-listener.ts) only translate their request into an ApiRequest and write
-// the HttpAnswer back.
+// Every request's way through the service: route, key and scope, rate limit, answer, envelope. Transports
+// (h3-handler.ts, node-listener.ts) only translate their request into an ApiRequest and write the HttpAnswer back.
 import type { CsvForm } from "../../schemas/responses/csv-tables.ts";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { Clock } from "../config.ts";
@@ -31,43 +30,36 @@ export interface PipelineContext {
   clock: Clock;
   keyLookup: (id: string) => StoredKey | undefined;
   rateLimiter: RateLimiter;
-  /** Whether a durable store is bound; routes reading the index also need a completed ingestion (checked where they read). */
+  /** Whether a durable store is bound (a completed ingestion is checked where routes read the index). */
   durableStorage: boolean;
   /** Proxies whose X-Forwarded-For names the client (client-address.ts); empty, the socket's peer is the client. */
   trustedProxies: ReadonlySet<string>;
   answers: AnswerCache;
-  /** Compressed forms of large answers' constant parts (compression.ts). */
   compressor: Compressor;
   logger: Logger;
-  /** Where every answer is counted, by route name and status, with its duration. */
   metrics: ServiceMetrics;
 }
 
 /** The service's answers to requests, for its transports. */
 export interface Pipeline {
   answer(request: ApiRequest): HttpAnswer | Promise<HttpAnswer>;
-  /**
-   * A request a transport could not read whole (Node's parser refused it, h3 could not build its URL): the contract's
-   * error, counted under the unregistered route for its client. `headers` when the transport has them.
-   */
+  /** A request a transport could not read whole: the contract's error, counted under the unregistered route. */
   answerUnreadable(
     request: { headers?: HeaderReader; peerAddress: string | undefined; method?: string },
     code: "BAD_REQUEST" | "NOT_FOUND" | "INTERNAL",
     cause?: unknown,
   ): HttpAnswer;
-  /** A failure no step answered (a transport could not write the answer): the contract's INTERNAL error. */
+  /** A failure no step answered (say, a transport could not write the answer): INTERNAL. */
   answerFailure(error: unknown): HttpAnswer;
-  /** Whether an answer is kept for this exact URL (path and query), JSON or CSV: a route known to answer it at once. */
+  /** Whether an answer is kept for this exact URL (path and query), JSON or CSV. */
   holds(url: string): boolean;
 }
 
-/** Route name under which unregistered paths (and hidden operator paths) are counted. */
+/** Route name of unregistered paths, and of operator paths for everyone else. */
 const UNMATCHED_ROUTE = "unmatched";
-/** Under which address a request is counted whose client address the server cannot tell. */
 const UNKNOWN_ADDRESS = "unknown";
-/** The generation of routes that read no published data. */
 const NO_GENERATION: Generation = [];
-/** Causes logged at most once each, and at most this many (a damaged index fails every request that reads it). */
+/** Causes logged once each, at most this many (a damaged index fails every request that reads it). */
 const LOGGED_CAUSES_MAX = 100;
 
 export function createPipeline(routes: readonly BoundRoute[], context: PipelineContext): Pipeline {
@@ -109,8 +101,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       }
       if (spec.requiresDurableStorage && !context.durableStorage) throw new ApiError("SERVICE_UNAVAILABLE");
 
-      // 4. The answer, in the representation asked for: a kept one while its data and the clock allow, else the
-      // handler's. 5. Its envelope (or its CSV form's headers).
+      // 4. The answer in the representation asked for: a kept one while still true, else the handler's. 5. Envelope.
       const csv =
         spec.csv && chooseRepresentation(request.search, request.headers.get("accept")) === "csv"
           ? spec.csv
@@ -147,28 +138,19 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       if (ready.headers) Object.assign(state.headers, ready.headers);
       state.cache = ready.cacheOutcome ?? "built";
       const prepared = csv ? prepareCsvAnswer(ready, csv, request) : prepareAnswer(ready, route.spec);
-      // Kept when what it was built from can be checked at reuse: the published data's generation, or the route's own
-      // check. Never an operator's: the Node listener would answer its URL faster than an unknown path's.
+      // Kept when what it was built from can be checked at reuse. Never an operator's: the Node listener would
+      // answer its URL faster than an unknown path's.
       const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
       if (checkable && ready.validUntil !== undefined && route.spec.access !== "OPERATOR") {
-        const terms = {
-          generation,
-          builtAt: state.now,
-          validUntil: ready.validUntil,
-          stillCurrent: ready.stillCurrent,
-          match,
-        };
-        context.answers.keep(cacheKey, terms, prepared);
+        const { validUntil, stillCurrent } = ready;
+        context.answers.keep(cacheKey, { generation, builtAt: state.now, validUntil, stillCurrent, match }, prepared);
       }
       return prepared;
     };
     return result instanceof Promise ? result.then(prepare) : prepare(result);
   }
 
-  /**
-   * The caller's key, null for none or an invalid one. A key file that cannot be read is a configuration problem:
-   * logged for operators and answered CONFIGURATION_ERROR (an operator path still answers like an unregistered one).
-   */
+  /** The caller's key, null for none or an invalid one; an unreadable key file is CONFIGURATION_ERROR. */
   function identify(request: ApiRequest, access: RouteSpec["access"]): Principal | null | ApiError {
     if (access === "PUBLIC") return null;
     try {
@@ -192,9 +174,14 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     return new HttpAnswer(204, state.headers, null);
   }
 
-  /** A request's state, with the client's address its line names and public rate limits count it under. */
+  /** A request's state, with the client address its log line names and public rate limits count. */
   function begin(route: string, request: RequestFacts & Pick<ApiRequest, "headers" | "peerAddress">): RequestState {
     return startRequest(route, context.clock.now(), context, request, publicClient(request) ?? UNKNOWN_ADDRESS);
+  }
+
+  function publicClient(request: Pick<ApiRequest, "headers" | "peerAddress">): string | undefined {
+    if (context.trustedProxies.size === 0) return request.peerAddress;
+    return clientAddress(request.peerAddress, request.headers.get("x-forwarded-for"), context.trustedProxies);
   }
 
   /** Counts the request for its key, or its client's address; returns the 429 answer when the allowance is spent. */
@@ -206,18 +193,12 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     return answerError(state, new ApiError("RATE_LIMITED", undefined, { retryAfterSeconds: decision.resetSeconds }));
   }
 
-  function publicClient(request: Pick<ApiRequest, "headers" | "peerAddress">): string | undefined {
-    if (context.trustedProxies.size === 0) return request.peerAddress;
-    return clientAddress(request.peerAddress, request.headers.get("x-forwarded-for"), context.trustedProxies);
-  }
-
   /** Anything that is not an ApiError is a bug: logged for operators, answered INTERNAL with nothing internal. */
   function toApiError(error: unknown): ApiError {
     if (!(error instanceof ApiError)) {
       context.logger.error({ err: error }, "internal error");
       return new ApiError("INTERNAL");
     }
-    // Why an answer failed (say, a column an older index lacks) is told to the operator the first time it occurs.
     if (error.cause !== undefined) {
       const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
       if (!loggedCauses.has(cause) && loggedCauses.size < LOGGED_CAUSES_MAX) {
@@ -253,10 +234,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   };
 }
 
-/**
- * The answer cache's key for one representation of a URL: its CSV form is kept beside its JSON, under a key no URL
- * can be (a URL holds no space), so that neither is ever served for the other.
- */
+/** A URL's CSV form is kept under a key no URL can be (a URL holds no space), so neither is served for the other. */
 function answerCacheKey(url: string, representation: Representation): string {
   return representation === "csv" ? `${url} csv` : url;
 }

@@ -8,39 +8,31 @@ import type { FirstItems, RouteResult } from "./route-handler.ts";
 const TEXT_SECTION_MAX_BYTES = 1024;
 
 /**
- * An answer's `data` section, or the whole body of a bare one, serialised once by whoever owns it (a kept answer, a
- * route's constant document), so the request path never serialises it again: JSON, or the text of another media
- * type (a CSV table, an iCalendar feed, a page).
+ * An answer's `data` section, or a bare one's whole body (JSON, CSV, iCalendar, a page), serialised once by its owner
+ * (a kept answer, a route's constant document) so the request path never serialises it again.
  */
 export class SerialisedSection {
   readonly content: string | Buffer<ArrayBuffer>;
-  /** Its length in UTF-8. */
   readonly byteLength: number;
   readonly etag: string;
   constructor(text: string) {
     this.byteLength = Buffer.byteLength(text);
-    // Bytes of their own: a short text's `Buffer.from` is a slice of a shared 8 KB slab, which a kept answer would
-    // keep alive whole (owned-bytes.ts).
+    // Bytes of their own: `Buffer.from` may slice a shared 8 KB slab a kept answer would keep alive (owned-bytes.ts).
     this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? text : ownedBytes(text);
-    this.etag = weakEtag(text);
+    // Weak, over `data` only: a new requestId or generatedAt does not change it.
+    this.etag = `W/"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"`;
   }
 
-  /** The section as bytes, for what needs them whole (a compressed head). */
+  /** The section as bytes, for a compressed head. */
   bytes(): Buffer {
     return typeof this.content === "string" ? Buffer.from(this.content) : this.content;
   }
 }
 
-/**
- * The freshness fields every success body carries after `requestId` and `generatedAt`; routes serving cached data
- * override them.
- */
+/** The freshness fields after `requestId` and `generatedAt`; routes serving cached data override them. */
 const BASE_FRESHNESS = { cached: false, cacheAgeSeconds: 0, stale: false, degraded: false } as const;
 
-/**
- * A success answer serialised except for the two fields that belong to one response, `requestId` and `generatedAt`
- * (the first two of `meta`): they are spliced in by `renderAnswer`, so a kept answer is never serialised again.
- */
+/** A success answer serialised but for `requestId` and `generatedAt` (meta's first two), which renderAnswer splices in. */
 export interface PreparedAnswer {
   status: number;
   data: SerialisedSection;
@@ -51,7 +43,7 @@ export interface PreparedAnswer {
   fixedBytes: number;
   /** Bytes the answer holds, for memory bounds. */
   size: number;
-  /** Another representation than the route's own (the CSV form, csv-answer.ts): its media type and its headers. */
+  /** Of another representation than the route's own (the CSV form, csv-answer.ts). */
   mediaType?: string;
   headers?: Readonly<Record<string, string>>;
 }
@@ -63,11 +55,7 @@ const PLACEHOLDER_OWN_MEMBERS_LENGTH = ownMembers(randomUUID(), new Date(0).toIS
 export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; successStatus?: number }): PreparedAnswer {
   const status = shape.successStatus ?? 200;
   const bare = shape.bare ?? false;
-  const prepare = (
-    data: unknown,
-    routeMeta: Record<string, unknown> | undefined,
-    truncated: boolean | null,
-  ): PreparedAnswer => {
+  const prepare = ({ data, meta: routeMeta }: FirstItems, truncated: boolean | null): PreparedAnswer => {
     const serialised = data instanceof SerialisedSection ? data : new SerialisedSection(JSON.stringify(data));
     if (bare) return bareAnswer(serialised, status);
     if (routeMeta && ("requestId" in routeMeta || "generatedAt" in routeMeta))
@@ -77,17 +65,9 @@ export function prepareAnswer(result: RouteResult, shape: { bare?: boolean; succ
     const members = JSON.stringify(meta).slice(1, -1);
     const metaRest = `,${members}${result.staticMeta ? `,${result.staticMeta.members}` : ""}}}`;
     const fixedBytes = BODY_HEAD.length + serialised.byteLength + Buffer.byteLength(metaRest);
-    return {
-      status,
-      data: serialised,
-      metaRest,
-      bare,
-      fixedBytes,
-      size: serialised.byteLength + metaRest.length,
-    };
+    return { status, data: serialised, metaRest, bare, fixedBytes, size: serialised.byteLength + metaRest.length };
   };
-  const whole = prepare(result.data, result.meta, result.cut ? false : null);
-  return fittedToCeiling(whole, result.cut, (first) => prepare(first.data, first.meta, true));
+  return fittedToCeiling(prepare(result, result.cut ? false : null), result.cut, (first) => prepare(first, true));
 }
 
 /** An answer whose body is the section alone, no envelope: a bare route's, or another representation's (CSV). */
@@ -101,10 +81,8 @@ export function bareAnswer(
 }
 
 /**
- * The answer, or, when it is over the response ceiling and its route says how to cut it (RouteResult.cut), the
- * answer to its longest first part that fits, built by `build`: JSON and CSV forms alike (csv-answer.ts). At least
- * the first entry is served, over the ceiling if it alone is: an empty page would hand back a cursor that never moves,
- * and the client could never get past that entry.
+ * The answer, or when over the response ceiling and its route says how to cut it, its longest first part that fits
+ * (JSON and CSV alike). At least one entry is served, over the ceiling if need be: an empty page's cursor never moves.
  */
 export function fittedToCeiling(
   whole: PreparedAnswer,
@@ -128,15 +106,10 @@ function fits(answer: PreparedAnswer): boolean {
   return answer.fixedBytes + (answer.bare ? 0 : PLACEHOLDER_OWN_MEMBERS_LENGTH) <= RESPONSE_CEILING_BYTES;
 }
 
-/** What an envelope opens with, before its `data` section (envelope.ts writes the rest around the prepared parts). */
+/** What an envelope opens with, before its `data` section. */
 export const BODY_HEAD = `{"data":`;
 
 /** The two `meta` fields of one response, which open `meta` (both values are ASCII). */
 export function ownMembers(requestId: string, generatedAt: string): string {
   return `,"meta":{"requestId":"${requestId}","generatedAt":"${generatedAt}"`;
-}
-
-/** A weak validator over the serialised `data` section only, so a new requestId or generatedAt does not change it. */
-function weakEtag(data: string | Buffer): string {
-  return `W/"${createHash("sha256").update(data).digest("base64url").slice(0, 27)}"`;
 }

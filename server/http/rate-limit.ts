@@ -1,6 +1,6 @@
 import type { RateLimitConfig } from "../config.ts";
 
-export interface RateLimitDecision {
+interface RateLimitDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
@@ -9,31 +9,29 @@ export interface RateLimitDecision {
 }
 
 /**
- * A fixed-window counter per route name and client, in this process only (spec general rule 3).
- * Windows are aligned to multiples of the window length, so the counters are dropped as a whole
- * when a window ends and cannot grow beyond one window's clients.
+ * A fixed-window counter per route name and client, in this process only (spec general rule 3). Aligned windows let
+ * the counters be dropped as a whole when one ends.
  */
 export function createRateLimiter(config: RateLimitConfig) {
   const windowMs = config.windowSeconds * 1000;
   let currentWindow = -1;
-  let counts = new Map<string, ClientCounts>();
+  // By route name, then client (an address, or a key id when credentialed): a joined key would be a text per request.
+  let byAddress = new Map<string, Map<string, number>>();
+  let byKey = new Map<string, Map<string, number>>();
 
-  /**
-   * `client` is the key id of a credentialed request, else the client's address. Counted in maps by route and
-   * client rather than under one joined text, which would be a new text to hash for every request.
-   */
   return function consume(routeName: string, client: string, credentialed: boolean, now: number): RateLimitDecision {
     const window = Math.floor(now / windowMs);
     if (window !== currentWindow) {
       currentWindow = window;
-      counts = new Map();
+      byAddress = new Map();
+      byKey = new Map();
     }
-    let routeCounts = counts.get(routeName);
-    if (!routeCounts) {
-      routeCounts = { byAddress: new Map(), byKey: new Map() };
-      counts.set(routeName, routeCounts);
+    const byRoute = credentialed ? byKey : byAddress;
+    let clients = byRoute.get(routeName);
+    if (!clients) {
+      clients = new Map();
+      byRoute.set(routeName, clients);
     }
-    const clients = credentialed ? routeCounts.byKey : routeCounts.byAddress;
     const limit = credentialed ? config.credentialedPerWindow : config.publicPerWindow;
     const used = (clients.get(client) ?? 0) + 1;
     clients.set(client, used);
@@ -46,15 +44,8 @@ export function createRateLimiter(config: RateLimitConfig) {
   };
 }
 
-/** One route's requests in the current window: by client address, and by key id for credentialed requests. */
-interface ClientCounts {
-  byAddress: Map<string, number>;
-  byKey: Map<string, number>;
-}
-
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
-/** The decision's `RateLimit-*` headers, set on an answer's headers. */
 export function setRateLimitHeaders(decision: RateLimitDecision, headers: Record<string, string>): void {
   headers["ratelimit-limit"] = String(decision.limit);
   headers["ratelimit-remaining"] = String(decision.remaining);

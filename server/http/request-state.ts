@@ -1,10 +1,8 @@
-// One request's state while the pipeline answers it, and the line and count its answer is recorded with.
 import { randomUUID } from "node:crypto";
 import { type Logger, logRequest, type RequestLine } from "../observability/logger.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
 
-/** Where a request's answer is logged and counted. */
-export interface AnswerRecorders {
+interface AnswerRecorders {
   logger: Logger;
   metrics: ServiceMetrics;
 }
@@ -17,23 +15,19 @@ export interface RequestFacts {
   search: string;
 }
 
-/** For a request a transport could not read (or a failure with no request): its line names no method or path. */
+/** For a request a transport could not read, or a failure with no request. */
 export const UNREAD_REQUEST: RequestFacts = { method: "", pathname: "", search: "" };
 
-/**
- * One request's answer as it is built. Headers are collected in a plain object and handed to the transport with the
- * body, so the request path never builds a `Headers` object.
- */
+/** One request's answer as it is built; headers in a plain object, so the request path builds no `Headers`. */
 export interface RequestState {
   id: string;
   /** Epoch ms from the app's clock, fixed for the whole request. */
   now: number;
   headers: Record<string, string>;
-  /** For the request's log line: its route name, when it started (monotonic ms) and how the answer was found. */
   route: string;
+  /** Monotonic ms. */
   startedAt: number;
   cache?: RequestLine["cache"];
-  /** The request as its line names it, the client's address, and the id of the key it was authenticated with. */
   request: RequestFacts;
   client: string;
   keyId?: string;
@@ -52,10 +46,7 @@ export function startRequest(
   return { id, now, headers, route, startedAt: performance.now(), request, client, recorders };
 }
 
-/**
- * One line per request: its id, method, path and query (secrets taken out), client, key id, route name, status,
- * duration, bytes sent and, where there is one, how the answer was found. Counted in the metrics whatever the level.
- */
+/** One line per request (secrets taken out by logRequest), and counted in the metrics whatever the level. */
 export function logAnswer(state: RequestState, status: number): void {
   const elapsedMs = performance.now() - state.startedAt;
   const { logger, metrics } = state.recorders;
@@ -72,7 +63,7 @@ export function logAnswer(state: RequestState, status: number): void {
     route: state.route,
     status,
     durationMs: Math.round(elapsedMs * 1000) / 1000,
-    // The length the answer states (set before it is logged); Node drops a HEAD's body, so none is sent.
+    // Node drops a HEAD's body, so none is sent.
     bytes: method === "HEAD" ? 0 : Number(state.headers["content-length"] ?? 0),
     cache: state.cache,
   });

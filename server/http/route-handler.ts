@@ -16,37 +16,27 @@ export interface RouteResult {
   meta?: Record<string, unknown>;
   /** `meta` fields the same in every answer of the route, serialised once (placed after `meta`'s other fields). */
   staticMeta?: StaticMeta;
-  /** For list answers: how to rebuild the answer with only the first `n` items when it exceeds the response ceiling. */
+  /** For list answers: how to rebuild it with only the first `n` items when it exceeds the response ceiling. */
   cut?: { count: number; firstItems(n: number): FirstItems };
   /**
-   * Until when (epoch milliseconds, `Infinity` for as long as the data does not change) this answer stays exactly
-   * true for the same parameters: the next instant at which anything in it depends differently on the clock. Routes
-   * that state it may have their answer kept and served again; absent, the answer is built anew for every request.
+   * Until when (epoch ms; `Infinity` while the data does not change) this answer stays exactly true for the same
+   * parameters. Stated, the answer may be kept and served again; absent, it is built anew for every request.
    */
   validUntil?: number;
-  /**
-   * For answers built from data outside the published index (a weather cache copy): whether that data is still what
-   * the answer was built from. With `validUntil`, the answer may be kept while this holds; asked at every reuse.
-   */
+  /** For answers built from data outside the published index (a weather copy): whether that data is still current. */
   stillCurrent?: () => boolean;
   /** For answers built from a weather cache copy: what the lookup found, for the request's log line. */
   cacheOutcome?: WeatherLookupOutcome;
-  /** Headers of this one answer beyond the common ones (a started run's `Location`); for answers that are never kept. */
+  /** Headers of this one answer (a started run's `Location`); for answers that are never kept. */
   headers?: Record<string, string>;
 }
 
-/** A list answer with only its first items (RouteResult.cut): its `data` and route-specific `meta`. */
-export interface FirstItems {
-  data: unknown;
-  meta?: Record<string, unknown>;
-}
+/** A list answer with only its first items (RouteResult.cut). */
+export type FirstItems = Pick<RouteResult, "data" | "meta">;
 
 export type RouteHandler = (input: RouteInput) => RouteResult | Promise<RouteResult>;
 
-/**
- * `meta` fields that are the same in every answer of a route (units, attribution records, precision texts),
- * serialised once when the route is built rather than in every response.
- */
+/** `meta` fields the same in every answer of a route (units, attribution records), serialised once. */
 export class StaticMeta {
   readonly members: string;
   constructor(fields: Record<string, unknown>) {

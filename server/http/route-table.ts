@@ -3,19 +3,13 @@ import { addRoute, createRouter, findRoute } from "rou3";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { RouteHandler } from "./route-handler.ts";
 
-/**
- * The identities of the published data an answer was built from (the index and registry objects now served): equal
- * parts, the same data.
- */
+/** The identities of the published data an answer was built from (the index and registry objects now served). */
 export type Generation = readonly (object | null)[];
 
 export interface BoundRoute {
   spec: RouteSpec;
   handler: RouteHandler;
-  /**
-   * For routes whose answer depends only on published data, parameters and clock: the identities of the data the
-   * handler reads now. An answer the handler declared valid is kept for that generation (answer-cache.ts).
-   */
+  /** For routes whose answer depends only on published data, parameters and clock: the data the handler reads now. */
   generation?: () => Generation;
 }
 
@@ -25,11 +19,7 @@ export interface PathMatch {
   params?: Record<string, string>;
 }
 
-/**
- * One match a path: that path's routes, so that one path answers 405 for its other methods. Paths without parameters
- * are looked up exactly, a kept match each; so are paths with a trailing slash (`/docs/`), which the router would not
- * tell from the path without.
- */
+/** A path's routes together, so it answers 405 for its other methods. Paths without parameters are looked up exactly. */
 export function createRouteTable(routes: readonly BoundRoute[]): { find(pathname: string): PathMatch | undefined } {
   const byPath = new Map<string, BoundRoute[]>();
   for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);

@@ -1,18 +1,16 @@
 /**
- * A body written in parts: a kept answer's large `data` section goes out from the bytes it is kept in, between the
- * envelope's opening and this response's own members, instead of being copied into a new buffer for every response,
- * buffers the C allocator's arena grew to hold and kept (docs/performance.md).
+ * A body in parts: a kept `data` section goes out from the bytes it is kept in, not copied per response into buffers
+ * the C allocator's arena grows to hold and keeps (docs/performance.md).
  */
 export class SplicedBody {
   readonly parts: readonly [Buffer, Buffer, string];
-  /** The whole body's length in bytes. */
   readonly byteLength: number;
   constructor(parts: readonly [Buffer, Buffer, string], byteLength: number) {
     this.parts = parts;
     this.byteLength = byteLength;
   }
 
-  /** The body in one buffer, for what needs it whole (srvx's Response on the h3 path). */
+  /** The body in one buffer, for srvx's Response on the h3 path. */
   joined(): Buffer<ArrayBuffer> {
     const [head, section, tail] = this.parts;
     return Buffer.concat([head, section, Buffer.from(tail)]);
