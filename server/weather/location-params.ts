@@ -5,10 +5,7 @@ import { givenValue, parseZone } from "../http/params.ts";
 import { zoneOfPoint } from "../places/point-zone.ts";
 import { roundCoordinate, type WeatherPoint } from "./point.ts";
 
-/**
- * A decimal, with an exponent if any: JavaScript's String writes small numbers so (`String(1e-7)` is "1e-7"). Hex,
- * `Infinity` and other forms Number would also read are not coordinates.
- */
+/** A decimal, with an exponent if any (`String(1e-7)` is "1e-7"); not hex, `Infinity` or other forms Number reads. */
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
@@ -37,9 +34,8 @@ export function parseLocation(query: URLSearchParams, decimals: number, errorCod
 const AUTO_ZONE = "auto";
 
 /**
- * The zone a forecast's days are assembled in: for `tz=auto` the zone of the served (rounded) point, so every request
- * that shares a cache entry shares its zone; otherwise `tz` by the rule of every route (UTC when absent, an unknown
- * zone is VALIDATION_FAILED).
+ * The zone a forecast's days are assembled in: for `tz=auto` the zone of the served (rounded) point, so requests that
+ * share a cache entry share its zone; otherwise `tz` by every route's rule.
  */
 export function parseForecastZone(raw: string | null, point: WeatherPoint): string {
   if (givenValue(raw)?.toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);
