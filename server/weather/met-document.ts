@@ -52,18 +52,19 @@ export class MetDocumentInvalidError extends Error {
   override name = "MetDocumentInvalidError";
 }
 
-const measurement = { type: "number" };
-const measurements = (names: readonly string[]) => ({
+/** An object schema whose `required` properties must be present (none listed, none required). */
+const object = (required: string[], properties: Record<string, object>) => ({
   type: "object",
-  properties: Object.fromEntries(names.map((name) => [name, measurement])),
+  ...(required.length > 0 ? { required } : {}),
+  properties,
 });
-const period = (detailNames: readonly string[]) => ({
-  type: "object",
-  properties: {
-    summary: { type: "object", properties: { symbol_code: { type: "string", minLength: 1 } } },
+const measurements = (names: readonly string[]) =>
+  object([], Object.fromEntries(names.map((name) => [name, { type: "number" }])));
+const period = (detailNames: readonly string[]) =>
+  object([], {
+    summary: object([], { symbol_code: { type: "string", minLength: 1 } }),
     details: measurements(detailNames),
-  },
-});
+  });
 
 /** Units MET must declare for what we read, if it lists them: another unit is refused rather than mislabelled. */
 const EXPECTED_UNITS: Readonly<Record<string, string>> = {
@@ -81,83 +82,55 @@ const EXPECTED_UNITS: Readonly<Record<string, string>> = {
 
 const metDocumentSchema = {
   $schema: "http://json-schema.org/draft-07/schema#",
-  type: "object",
-  required: ["type", "geometry", "properties"],
-  properties: {
+  ...object(["type", "geometry", "properties"], {
     type: { const: "Feature" },
-    geometry: {
-      type: "object",
-      required: ["coordinates"],
-      properties: {
-        coordinates: {
-          type: "array",
-          minItems: 2,
-          maxItems: 3,
-          items: [
-            { type: "number", minimum: -180, maximum: 180 },
-            { type: "number", minimum: -90, maximum: 90 },
-            { type: "number" },
-          ],
-        },
+    geometry: object(["coordinates"], {
+      coordinates: {
+        type: "array",
+        minItems: 2,
+        maxItems: 3,
+        items: [
+          { type: "number", minimum: -180, maximum: 180 },
+          { type: "number", minimum: -90, maximum: 90 },
+          { type: "number" },
+        ],
       },
-    },
-    properties: {
-      type: "object",
-      required: ["meta", "timeseries"],
-      properties: {
-        meta: {
+    }),
+    properties: object(["meta", "timeseries"], {
+      meta: object(["updated_at", "units"], {
+        updated_at: { type: "string", format: "date-time" },
+        units: {
           type: "object",
-          required: ["updated_at", "units"],
-          properties: {
-            updated_at: { type: "string", format: "date-time" },
-            units: {
-              type: "object",
-              additionalProperties: { type: "string" },
-              properties: Object.fromEntries(
-                Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }]),
-              ),
-            },
-          },
+          additionalProperties: { type: "string" },
+          properties: Object.fromEntries(Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }])),
         },
-        timeseries: {
-          type: "array",
-          // The current record is the first step, so a document without one has nothing to serve.
-          minItems: 1,
-          items: {
-            type: "object",
-            required: ["time", "data"],
-            properties: {
-              time: { type: "string", format: "date-time" },
-              data: {
-                type: "object",
-                required: ["instant"],
-                properties: {
-                  instant: {
-                    type: "object",
-                    required: ["details"],
-                    properties: {
-                      details: measurements([
-                        "air_temperature",
-                        "wind_speed",
-                        "relative_humidity",
-                        "air_pressure_at_sea_level",
-                        "wind_from_direction",
-                        "cloud_area_fraction",
-                        "ultraviolet_index_clear_sky",
-                      ]),
-                    },
-                  },
-                  next_1_hours: period(["precipitation_amount"]),
-                  next_6_hours: period(["precipitation_amount", "air_temperature_min", "air_temperature_max"]),
-                  next_12_hours: period([]),
-                },
-              },
-            },
-          },
-        },
+      }),
+      timeseries: {
+        type: "array",
+        // The current record is the first step, so a document without one has nothing to serve.
+        minItems: 1,
+        items: object(["time", "data"], {
+          time: { type: "string", format: "date-time" },
+          data: object(["instant"], {
+            instant: object(["details"], {
+              details: measurements([
+                "air_temperature",
+                "wind_speed",
+                "relative_humidity",
+                "air_pressure_at_sea_level",
+                "wind_from_direction",
+                "cloud_area_fraction",
+                "ultraviolet_index_clear_sky",
+              ]),
+            }),
+            next_1_hours: period(["precipitation_amount"]),
+            next_6_hours: period(["precipitation_amount", "air_temperature_min", "air_temperature_max"]),
+            next_12_hours: period([]),
+          }),
+        }),
       },
-    },
-  },
+    }),
+  }),
 };
 
 // ajv-formats ships CommonJS typings whose default export is the plugin itself.
