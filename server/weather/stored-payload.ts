@@ -71,14 +71,11 @@ export function readPayloadHead(stored: StoredPayload): PayloadHead {
 
 export function readPayload(stored: StoredPayload): WeatherPayload {
   const headText = inflateHead(stored);
-  const { location, providerModelUpdatedAt, current } = JSON.parse(headText.toString()) as PayloadHead;
   const series = JSON.parse(
     inflateRawSync(stored.packed.subarray(stored.headBytes), { dictionary: headText }).toString(),
   ) as PackedSeries;
   return {
-    location,
-    providerModelUpdatedAt,
-    current,
+    ...(JSON.parse(headText.toString()) as PayloadHead),
     hours: fromColumns(series.hours),
     windows: fromColumns(series.windows),
     instantTemperatures: fromColumns(series.instantTemperatures),

@@ -69,8 +69,7 @@ export function toCondition(symbolCode: string | null): Condition | null {
   if (symbolCode === null) return null;
   const [base, dayPart] = splitDayPart(symbolCode);
   const known = Object.hasOwn(SYMBOL_BASES, base) ? SYMBOL_BASES[base] : undefined;
-  if (known === undefined) return { code: "UNKNOWN", thunder: base.includes("andthunder"), dayPart };
-  return { code: known.code, thunder: known.thunder, dayPart };
+  return { ...(known ?? { code: "UNKNOWN", thunder: base.includes("andthunder") }), dayPart };
 }
 
 function splitDayPart(symbolCode: string): [base: string, dayPart: DayPart | null] {
