@@ -12,8 +12,8 @@ export const COLD_FAILURE_MS = 10_000;
 const COLD_FAILURE_ENTRIES = 10_000;
 
 /**
- * What one lookup found (operators' metrics). hit: a fresh copy. revalidated: an expired copy confirmed (304) or replaced
- * by MET. stale: an expired copy served because MET fails or just failed. miss: MET's answer (or recent failure) is it.
+ * What one lookup found (operators' metrics). hit: a fresh copy. revalidated: an expired copy confirmed (304) or
+ * replaced by MET. stale: an expired copy served because MET fails or just failed. miss: MET's answer (or failure).
  */
 export const WEATHER_LOOKUP_OUTCOMES = ["hit", "miss", "revalidated", "stale"] as const;
 export type WeatherLookupOutcome = (typeof WEATHER_LOOKUP_OUTCOMES)[number];

@@ -79,10 +79,7 @@ function assembleDay(day: DateTime, end: number, spans: Span[], cover: CoverSpan
   };
 }
 
-/**
- * 1-hour periods first (finest detail), then 6-hour periods in time order wherever they overlap nothing already
- * taken. Only periods carrying an amount qualify, so a gap shows up as uncovered hours rather than as zero.
- */
+/** DAILY_RULES.precipitation's cover; only periods with an amount qualify, so a gap is uncovered hours, not zero. */
 function precipitationCover(spans: Span[]): CoverSpan[] {
   const withAmount = spans.flatMap((span) =>
     span.window.precipitationMm === null ? [] : [{ ...span, precipitationMm: span.window.precipitationMm }],

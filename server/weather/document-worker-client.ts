@@ -9,10 +9,7 @@ import { WeatherUpstreamError } from "./upstream-error.ts";
 
 /** The thread that asks MET for documents and reads them into packed payloads (document-worker.ts). */
 export interface DocumentWorker {
-  /**
-   * Rejects with WeatherUpstreamError as the MET client does, also when the thread stops or overruns the client's
-   * time-out; with a plain Error for a defect of our own in the thread (answered as INTERNAL).
-   */
+  /** Rejects as the MET client does, also when the thread stops or is stuck; a plain Error for our own defect. */
   read(
     client: DocumentClientSettings,
     request: LocationRequest,
@@ -22,10 +19,7 @@ export interface DocumentWorker {
   readonly running: boolean;
 }
 
-/**
- * Heap bounds for one document read at a time: 10 MB of old generation per MB of the body ceiling, at least 48
- * (docs/performance.md). A worker that runs out stops with its requests failed; the next request starts another.
- */
+/** 10 MB of old generation per MB of body ceiling, at least 48 (docs/performance.md); running out fails requests. */
 function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
   return {
     maxOldGenerationSizeMb: Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10),
@@ -36,10 +30,7 @@ function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
 /** Beyond the client's time-out, how long the worker may take before it is judged stuck and replaced. */
 const WORKER_GRACE_MS = 5_000;
 
-/**
- * Idle time before the worker stops: a quiet minute gives back its memory (heap, garbage, allocator arena), while a
- * trickle of misses, each of which would pay a fresh start (docs/performance.md), keeps it running.
- */
+/** A quiet minute gives back the worker's memory; a trickle of misses keeps it from restarts (docs/performance.md). */
 const DEFAULT_WORKER_IDLE_MS = 60_000;
 
 interface Pending {

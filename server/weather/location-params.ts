@@ -8,10 +8,7 @@ import { roundCoordinate, type WeatherPoint } from "./point.ts";
 /** A decimal, with an exponent if any (`String(1e-7)` is "1e-7"); not hex, `Infinity` or other forms Number reads. */
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-/**
- * `lat`, `lon` (required) and `altitude` (optional), rounded to `decimals` and whole metres.
- * Non-numeric, missing or out-of-range values give `errorCode` (WEATHER_LOCATION_INVALID on credentialed routes).
- */
+/** `lat`, `lon` and optional `altitude`, rounded to `decimals` and whole metres; a bad value gives `errorCode`. */
 export function parseLocation(query: URLSearchParams, decimals: number, errorCode: ErrorCode): WeatherPoint {
   const read = (name: string, range: { min: number; max: number }, required: boolean): number | undefined => {
     const raw = query.get(name)?.trim() ?? "";
@@ -30,7 +27,7 @@ export function parseLocation(query: URLSearchParams, decimals: number, errorCod
   return point;
 }
 
-/** The `tz` value that asks for the zone of the point itself (Open-Meteo's `timezone=auto`); matched case-insensitively. */
+/** Asks for the zone of the point itself (Open-Meteo's `timezone=auto`); matched case-insensitively. */
 const AUTO_ZONE = "auto";
 
 /**

@@ -1,7 +1,4 @@
-/**
- * The service's own weather model; the MET mapping lives in normalise.ts. Every measurement is `number | null`: null
- * when the provider did not send it, never absent and never a made-up zero (spec general rule 1).
- */
+/** A measurement the provider did not send is null: never absent, never a made-up zero (spec general rule 1). */
 
 /** Condition codes: MET's symbol bases in words, with thunder and the part of day split off (see symbols.ts). */
 export const CONDITION_CODES = [

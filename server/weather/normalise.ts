@@ -11,10 +11,7 @@ import type {
 import { provenanceOf } from "./provenance.ts";
 import { toCondition } from "./symbols.ts";
 
-/**
- * Remaps a validated MET document onto the service's model. Nothing is filled in: a variable MET did not send is
- * null, and a period MET did not publish is simply not there.
- */
+/** A validated MET document in the service's model; nothing MET did not send is filled in. */
 export function normaliseMetDocument(doc: MetDocument): WeatherPayload {
   const [lon, lat, altitude] = doc.geometry.coordinates;
   const location: WeatherLocation = { latitude: lat, longitude: lon, altitudeMetres: altitude ?? null };

@@ -3,7 +3,7 @@ import type { WeatherAttribution, WeatherSource } from "./model.ts";
 
 const MET_TERMS = PUBLISHER_TERMS.MET_NORWAY;
 
-/** Where every weather value comes from, and what MET Norway's licence asks of anyone who shows it (schemas/publishers.ts). */
+/** Where every weather value comes from, and what MET's licence asks of anyone who shows it (schemas/publishers.ts). */
 export const MET_SOURCE: WeatherSource = {
   id: MET_TERMS.sourceId,
   name: "MET Norway Locationforecast 2.0",

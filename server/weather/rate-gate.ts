@@ -13,10 +13,7 @@ export interface RateGate {
    * arrival order; one that would wait past the bound is refused at once (UPSTREAM_UNAVAILABLE with a retry time).
    */
   acquire(): Promise<() => void>;
-  /**
-   * MET's 429 with Retry-After: no request starts for `ms`, process-wide. Then one request goes alone (a probe); the
-   * whole allowance opens again once it has finished without a new pause.
-   */
+  /** MET's 429 with Retry-After: nothing starts for `ms`, then one probe alone until it ends without a new pause. */
   pauseFor(ms: number): void;
 }
 

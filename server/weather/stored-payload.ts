@@ -27,7 +27,7 @@ export interface PackedPayload {
 /** What the current routes read of a payload: everything but its series. */
 export type PayloadHead = Pick<WeatherPayload, "location" | "providerModelUpdatedAt" | "current">;
 
-/** Deflate's preset dictionary: the provenances every payload repeats (MET's, the stand-in's). 200-300 bytes a point. */
+/** Deflate's preset dictionary: the provenances every payload repeats. About 200-300 bytes less a point. */
 const PROVENANCE_DICTIONARY = Buffer.from(
   JSON.stringify([
     { source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION },

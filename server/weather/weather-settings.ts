@@ -21,6 +21,6 @@ export const DEFAULT_WEATHER_SETTINGS = {
   maxEntries: 10_000,
   maxCacheBytes: 64 * 1024 * 1024,
   maxRequestsPerSecond: 20,
-  /** An hour: MET's own throttling lasts seconds to minutes; a Retry-After of a day is more likely a fault than a plan. */
+  /** An hour: MET's throttling lasts seconds to minutes; a Retry-After of a day is more likely a fault. */
   maxRetryAfterMs: 3_600_000,
 } as const;
