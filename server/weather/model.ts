@@ -30,8 +30,7 @@ export const CONDITION_CODES = [
 ] as const;
 export type ConditionCode = (typeof CONDITION_CODES)[number];
 
-const DAY_PARTS = ["DAY", "NIGHT", "POLAR_TWILIGHT"] as const;
-export type DayPart = (typeof DAY_PARTS)[number];
+export type DayPart = "DAY" | "NIGHT" | "POLAR_TWILIGHT";
 
 export interface Condition {
   code: ConditionCode;

@@ -30,7 +30,9 @@ export function normaliseMetDocument(doc: MetDocument): WeatherPayload {
       // MET's, or the demo stand-in's label when the document says it is not real weather.
       ...provenanceOf(doc.properties.meta),
     },
-    hours: steps.filter((step) => step.data.next_1_hours !== undefined).map(hourlyEntry),
+    hours: steps
+      .filter((step) => step.data.next_1_hours !== undefined)
+      .map((step): HourlyEntry => ({ startsAt: toUtcIso(step.time), ...readingAt(step) })),
     windows: steps.flatMap(windowsStartingAt),
     instantTemperatures: steps.map(instantTemperature),
   };
@@ -56,10 +58,6 @@ function readingAt(step: MetTimeStep): WeatherReading {
 function nearestSymbol(step: MetTimeStep): string | null {
   const { next_1_hours: hour, next_6_hours: sixHours, next_12_hours: twelveHours } = step.data;
   return hour?.summary?.symbol_code ?? sixHours?.summary?.symbol_code ?? twelveHours?.summary?.symbol_code ?? null;
-}
-
-function hourlyEntry(step: MetTimeStep): HourlyEntry {
-  return { startsAt: toUtcIso(step.time), ...readingAt(step) };
 }
 
 function windowsStartingAt(step: MetTimeStep): ForecastWindow[] {
