@@ -31,10 +31,9 @@ export function assembleDailyRecords(payload: WeatherPayload, zone: string): Dai
   if (!isKnownZone(zone)) throw new RangeError(`Unknown IANA time zone: ${zone}`);
   const spans = payload.windows.map(toSpan);
   const cover = precipitationCover(spans);
-  const instants: Instant[] = payload.instantTemperatures.map(({ at, temperatureC }) => ({
-    at: Date.parse(at),
-    temperatureC,
-  }));
+  const instants = payload.instantTemperatures.map(
+    ({ at, temperatureC }): Instant => ({ at: Date.parse(at), temperatureC }),
+  );
   const first = instants[0];
   const last = instants.at(-1);
   if (first === undefined || last === undefined) return [];
