@@ -12,9 +12,8 @@ export const COLD_FAILURE_MS = 10_000;
 const COLD_FAILURE_ENTRIES = 10_000;
 
 /**
- * What one lookup found, for operators' metrics. hit: a fresh copy, MET not asked. revalidated: an expired copy checked
- * with MET, which confirmed (304) or replaced it. stale: an expired copy served because MET fails or just failed.
- * miss: no copy that could be served, so MET's answer (or its recent failure) is the answer.
+ * What one lookup found (operators' metrics). hit: a fresh copy. revalidated: an expired copy confirmed (304) or
+ * replaced by MET. stale: an expired copy served because MET fails or just failed. miss: MET's answer (or failure).
  */
 export const WEATHER_LOOKUP_OUTCOMES = ["hit", "miss", "revalidated", "stale"] as const;
 export type WeatherLookupOutcome = (typeof WEATHER_LOOKUP_OUTCOMES)[number];
@@ -22,20 +21,20 @@ export type WeatherLookupRecorder = (outcome: WeatherLookupOutcome) => void;
 
 export interface WeatherCacheOptions<T, B = unknown> {
   client: MetClient<B>;
-  /** Turns the client's document into the stored value; throws when the document is not a usable forecast. */
+  /** The stored value of the client's document; throws when it is not a usable forecast. */
   parse: (body: B) => T;
   now: () => number;
-  /** The process-wide gate: every provider request passes through it. */
+  /** Process-wide: every provider request passes through it. */
   rateGate: RateGate;
   maxEntries?: number;
-  /** With `sizeOf`: the bound on the stored payloads' bytes, so memory is bounded whatever MET's documents weigh. */
+  /** With `sizeOf`: the bound on the stored payloads' bytes, whatever MET's documents weigh. */
   maxBytes?: number;
   sizeOf?: (value: T) => number;
-  /** Longest MET's Retry-After is honoured (one far in the future must not stop weather for a day). */
+  /** Longest MET's Retry-After is honoured (one a day ahead must not stop weather for a day). */
   maxRetryAfterMs?: number;
-  /** Told of every provider request that failed, for operators' logs. */
+  /** Told of every failed provider request (operators' logs). */
   onUpstreamFailure?: (error: WeatherUpstreamError, point: WeatherPoint) => void;
-  /** Told what each lookup found (`peek` only when it finds a fresh copy, since `get` follows when it does not). */
+  /** Told what each lookup found (`peek` only on a fresh copy: `get` follows otherwise). */
   recordLookup?: WeatherLookupRecorder;
 }
 
@@ -49,19 +48,17 @@ export interface CachedWeather<T> {
   /** An expired copy served because MET failed. */
   stale: boolean;
   degraded: boolean;
-  /** What the lookup found, as the lookup metric counts it. */
   outcome: WeatherLookupOutcome;
 }
 
 export interface WeatherCache<T> {
   /** Throws WeatherUpstreamError when MET fails and no copy young enough for this view is held. */
   get(point: WeatherPoint, view: WeatherView): Promise<CachedWeather<T>>;
-  /** The copy when it is fresh for this view, at once; undefined when `get` would have to ask MET or judge a failure. */
+  /** The copy when it is fresh for this view, at once; else undefined (`get` must ask MET or judge a failure). */
   peek(point: WeatherPoint, view: WeatherView): CachedWeather<T> | undefined;
   /**
-   * For an answer built from a fresh cached copy (`cached`, not `stale`), the terms on which it may be kept: until its
-   * cache age moves on a second, and while that copy is still the point's fresh one for this view (`stillCurrent`, a
-   * lookup like `peek`, counted as a hit when it holds). Undefined when the copy is no longer the point's.
+   * How long an answer built from a fresh cached copy may be kept: until its cache age moves on a second, and while
+   * that copy is still the point's fresh one (`stillCurrent`, counted as a hit like `peek`). Undefined when it is not.
    */
   keepingTerms(
     point: WeatherPoint,
@@ -69,7 +66,7 @@ export interface WeatherCache<T> {
     served: CachedWeather<T>,
   ): { validUntil: number; stillCurrent: () => boolean } | undefined;
   upstreamHealth(): UpstreamHealthSnapshot;
-  /** Bytes of the payloads held (`sizeOf`), as counted against `maxBytes`; 0 when the cache counts entries only. */
+  /** Bytes held as counted against `maxBytes`; 0 without `sizeOf`. */
   readonly bytes: number;
 }
 
@@ -77,7 +74,7 @@ interface Entry<T> {
   value: T;
   /** Last fetch, or last 304 confirmation. */
   fetchedAt: number;
-  /** `fetchedAt` as the ISO 8601 text every answer from this copy states, formatted once. */
+  /** `fetchedAt` as ISO 8601, formatted once for every answer from this copy. */
   fetchedAtText: string;
   expires: number | null;
   lastModified: string | null;
@@ -89,12 +86,9 @@ interface Refreshed<T> {
   replaced: boolean;
 }
 
-type Source = "provider" | "cache" | "stale";
-
 export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<T, B>): WeatherCache<T> {
-  const { client, parse, now, rateGate } = options;
+  const { client, parse, now, rateGate, sizeOf } = options;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_WEATHER_SETTINGS.maxRetryAfterMs;
-  const { sizeOf } = options;
   const record = options.recordLookup ?? (() => {});
   const entries = new LRUCache<string, Entry<T>>({
     max: options.maxEntries ?? DEFAULT_WEATHER_SETTINGS.maxEntries,
@@ -107,24 +101,24 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   });
   const inFlight = new Map<string, Promise<Refreshed<T>>>();
   const health = createUpstreamHealth(now);
-  /** Points with no copy whose last request failed: answered with that failure for a short while, not asked again. */
+  /** Points with no copy whose last request failed: that failure is the answer for a short while. */
   const coldFailures = new LRUCache<string, { error: WeatherUpstreamError; failedAt: number; until: number }>({
     max: COLD_FAILURE_ENTRIES,
   });
-  /** When MET last answered any request: evidence that a point which failed before may be asked again at once. */
+  /** When MET last answered: a point that failed before may then be asked again at once. */
   let lastSuccessAt = Number.NEGATIVE_INFINITY;
   let lastModifiedSeen: string | null = null;
 
-  /** The copy as served, its lookup counted. */
-  function served(entry: Entry<T>, source: Source, outcome: WeatherLookupOutcome): CachedWeather<T> {
+  /** The copy as served, its lookup counted; `cached` is false only for a payload this lookup's call produced. */
+  function served(entry: Entry<T>, outcome: WeatherLookupOutcome, cached = true): CachedWeather<T> {
     record(outcome);
     return {
       value: entry.value,
-      cached: source !== "provider",
+      cached,
       cacheAgeSeconds: Math.floor(Math.max(0, now() - entry.fetchedAt) / 1000),
       fetchedAt: entry.fetchedAtText,
-      stale: source === "stale",
-      degraded: source === "stale",
+      stale: outcome === "stale",
+      degraded: outcome === "stale",
       outcome,
     };
   }
@@ -137,11 +131,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     return refresh;
   }
 
-  async function refreshFromProvider(
-    key: string,
-    point: WeatherPoint,
-    held: Entry<T> | undefined,
-  ): Promise<Refreshed<T>> {
+  async function refreshFromProvider(key: string, point: WeatherPoint, held?: Entry<T>): Promise<Refreshed<T>> {
     const release = await rateGate.acquire();
     health.recordAttempt();
     try {
@@ -183,14 +173,9 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     const fetchedAt = now();
     const confirmed = { fetchedAt, fetchedAtText: new Date(fetchedAt).toISOString(), lastFailureAt: null };
     if (result.kind === "modified") {
-      const { expires } = result;
-      const entry = {
-        value: parseDocument(result.body),
-        ...confirmed,
-        expires,
-        lastModified: sharedLastModified(result.lastModified),
-      };
-      return { entry, replaced: true };
+      const value = parseDocument(result.body);
+      const lastModified = sharedLastModified(result.lastModified);
+      return { entry: { value, ...confirmed, expires: result.expires, lastModified }, replaced: true };
     }
     if (!held)
       throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", "MET answered 304 to an unconditional request");
@@ -200,10 +185,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
     return { entry: { value: held.value, ...confirmed, expires, lastModified }, replaced: false };
   }
 
-  /**
-   * MET's Last-Modified names its model run, so the points fetched after a run repeat one text; each arrives as a
-   * string of its own (from the document worker), and ten thousand points kept half a megabyte of copies.
-   */
+  /** MET's Last-Modified names its model run: points of one run share one string, not a copy each from the worker. */
   function sharedLastModified(text: string | null): string | null {
     if (text !== null && text === lastModifiedSeen) return lastModifiedSeen;
     lastModifiedSeen = text;
@@ -225,12 +207,11 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
 
   return {
     peek(point, view) {
-      const fresh = freshEntry(pointKey(roundPoint(point)), view);
-      if (!fresh) return undefined;
-      return served(fresh, "cache", "hit");
+      const fresh = freshEntry(pointKey(point), view);
+      return fresh ? served(fresh, "hit") : undefined;
     },
     keepingTerms(point, view, served) {
-      const key = pointKey(roundPoint(point));
+      const key = pointKey(point);
       const copy = entries.peek(key);
       if (!copy || copy.value !== served.value || copy.fetchedAtText !== served.fetchedAt) return undefined;
       const { fetchedAt } = copy;
@@ -245,11 +226,11 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       const rounded = roundPoint(point);
       const key = pointKey(rounded);
       const fresh = freshEntry(key, view);
-      if (fresh) return served(fresh, "cache", "hit");
+      if (fresh) return served(fresh, "hit");
       const held = entries.get(key);
       if (held) {
         if (recentlyFailed(held.lastFailureAt, lastSuccessAt, now()) && servableWhileFailing(held, view, now()))
-          return served(held, "stale", "stale");
+          return served(held, "stale");
       } else {
         const failure = coldFailures.get(key);
         if (failure && now() < failure.until && lastSuccessAt < failure.failedAt) {
@@ -259,10 +240,10 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
       }
       try {
         const { entry, replaced } = await refreshOnce(key, rounded, held);
-        return served(entry, replaced ? "provider" : "cache", held ? "revalidated" : "miss");
+        return served(entry, held ? "revalidated" : "miss", !replaced);
       } catch (error) {
         if (error instanceof WeatherUpstreamError && held && servableWhileFailing(held, view, now()))
-          return served(held, "stale", "stale");
+          return served(held, "stale");
         record("miss");
         throw error;
       }

@@ -7,7 +7,10 @@ const DAILY_TRANSFORMATIONS: readonly DailyTransformation[] = ["AGGREGATION", "S
 
 const HOUR_MS = 3_600_000;
 
-/** A provider period as a half-open interval of epoch milliseconds. */
+/**
+ * A provider period as a half-open interval of epoch milliseconds. The payload's times are the one UTC spelling the
+ * service emits (met-instants.ts), which Date.parse reads exactly and much faster than luxon (docs/performance.md).
+ */
 interface Span {
   window: ForecastWindow;
   start: number;
@@ -28,10 +31,9 @@ export function assembleDailyRecords(payload: WeatherPayload, zone: string): Dai
   if (!isKnownZone(zone)) throw new RangeError(`Unknown IANA time zone: ${zone}`);
   const spans = payload.windows.map(toSpan);
   const cover = precipitationCover(spans);
-  const instants: Instant[] = payload.instantTemperatures.map(({ at, temperatureC }) => ({
-    at: epochMillis(at),
-    temperatureC,
-  }));
+  const instants = payload.instantTemperatures.map(
+    ({ at, temperatureC }): Instant => ({ at: Date.parse(at), temperatureC }),
+  );
   const first = instants[0];
   const last = instants.at(-1);
   if (first === undefined || last === undefined) return [];
@@ -63,7 +65,7 @@ function assembleDay(day: DateTime, end: number, spans: Span[], cover: CoverSpan
   ].filter((value) => value !== null);
 
   return {
-    date: isoDate(day),
+    date: day.toFormat("yyyy-MM-dd"),
     temperatureMinC: temperatures.length === 0 ? null : Math.min(...temperatures),
     temperatureMaxC: temperatures.length === 0 ? null : Math.max(...temperatures),
     precipitationMm: counted.length === 0 ? null : sumExactly(counted.map((span) => span.precipitationMm)),
@@ -76,10 +78,7 @@ function assembleDay(day: DateTime, end: number, spans: Span[], cover: CoverSpan
   };
 }
 
-/**
- * 1-hour periods first (finest detail), then 6-hour periods in time order wherever they overlap nothing already
- * taken. Only periods carrying an amount qualify, so a gap shows up as uncovered hours rather than as zero.
- */
+/** DAILY_RULES.precipitation's cover; only periods with an amount qualify, so a gap is uncovered hours, not zero. */
 function precipitationCover(spans: Span[]): CoverSpan[] {
   const withAmount = spans.flatMap((span) =>
     span.window.precipitationMm === null ? [] : [{ ...span, precipitationMm: span.window.precipitationMm }],
@@ -106,7 +105,7 @@ function noonCondition(day: DateTime, spans: Span[]): Condition | null {
   return best?.condition ?? null;
 }
 
-/** Weighted by hours, so six 1-hour periods count as much as one 6-hour period; the earliest period speaks for its code. */
+/** Weighted by hours (six 1-hour periods count as one 6-hour period); the earliest period speaks for its code. */
 function longestCondition(counted: CoverSpan[]): Condition | null {
   const byCode = new Map<string, { condition: Condition; hours: number }>();
   for (const span of counted) {
@@ -129,20 +128,6 @@ function sumExactly(values: number[]): number {
 }
 
 function toSpan(window: ForecastWindow): Span {
-  const start = epochMillis(window.startsAt);
+  const start = Date.parse(window.startsAt);
   return { window, start, end: start + window.durationHours * HOUR_MS };
-}
-
-/**
- * The payload's times are the one UTC spelling the service emits (met-instants.ts), which the platform reads exactly
- * and much faster than luxon (docs/performance.md).
- */
-function epochMillis(utcIso: string): number {
-  return Date.parse(utcIso);
-}
-
-function isoDate(day: DateTime): string {
-  const date = day.toISODate();
-  if (date === null) throw new RangeError("invalid day");
-  return date;
 }

@@ -7,26 +7,19 @@ import { identifyingUserAgent } from "./met-identity.ts";
 import type { PackedPayload } from "./stored-payload.ts";
 import { WeatherUpstreamError } from "./upstream-error.ts";
 
-/** A thread that asks MET for documents and reads them (document-worker.ts): its answers are packed payloads. */
+/** The thread that asks MET for documents and reads them into packed payloads (document-worker.ts). */
 export interface DocumentWorker {
-  /**
-   * Rejects with WeatherUpstreamError as the MET client does, also when the thread stops or overruns the client's
-   * time-out; with a plain Error for a defect of our own code in the thread (answered as INTERNAL).
-   */
+  /** Rejects as the MET client does, also when the thread stops or is stuck; a plain Error for our own defect. */
   read(
     client: DocumentClientSettings,
     request: LocationRequest,
     recordCall?: UpstreamCallRecorder,
   ): Promise<LocationResult<PackedPayload>>;
-  /** Whether a thread is up: from the first request until it has been idle for its idle time (or stopped). */
+  /** From the first request until the thread has been idle for its idle time (or stopped). */
   readonly running: boolean;
 }
 
-/**
- * Bounds on the worker's heap for a ceiling on MET's bodies, one document read at a time: the old generation gets
- * 10 MB per MB of the ceiling, at least 48, as measured on a large document (docs/performance.md). A worker that runs
- * out stops with its requests failed; the next request starts another.
- */
+/** 10 MB of old generation per MB of body ceiling, at least 48 (docs/performance.md); running out fails requests. */
 function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
   return {
     maxOldGenerationSizeMb: Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10),
@@ -34,14 +27,10 @@ function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
   };
 }
 
-/** Beyond the client's own time-out, how long the worker may take to answer before it is judged stuck and replaced. */
+/** Beyond the client's time-out, how long the worker may take before it is judged stuck and replaced. */
 const WORKER_GRACE_MS = 5_000;
 
-/**
- * How long the worker stays without a request before it stops: a quiet minute gives back the memory a running worker
- * holds (its heap, the garbage of the documents it read, its allocator arena), while a trickle of misses, each of
- * which would pay a fresh worker's start (docs/performance.md), keeps it running.
- */
+/** A quiet minute gives back the worker's memory; a trickle of misses keeps it from restarts (docs/performance.md). */
 const DEFAULT_WORKER_IDLE_MS = 60_000;
 
 interface Pending {
@@ -146,13 +135,10 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
 
 const processWorkers = new Map<number, DocumentWorker>();
 
-/** One document worker serves every weather source of the process with that body ceiling (the server has one source). */
+/** One document worker serves every weather source of the process with that body ceiling. */
 export function processDocumentWorker(maxBodyBytes: number): DocumentWorker {
-  let worker = processWorkers.get(maxBodyBytes);
-  if (!worker) {
-    worker = createDocumentWorker(documentWorkerLimits(maxBodyBytes));
-    processWorkers.set(maxBodyBytes, worker);
-  }
+  const worker = processWorkers.get(maxBodyBytes) ?? createDocumentWorker(documentWorkerLimits(maxBodyBytes));
+  processWorkers.set(maxBodyBytes, worker);
   return worker;
 }
 

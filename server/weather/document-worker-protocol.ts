@@ -14,9 +14,8 @@ export interface DocumentRequest {
 }
 
 /**
- * About request `id`: how its request to MET ended (for operators' metrics, sent as soon as it ends), then its answer:
- * the packed payload; MET's failure as its fields (errors lose their class and fields between threads); or an error of
- * our own code (a defect, not MET's failure: answered as INTERNAL and logged with its stack).
+ * About request `id`: how its call to MET ended (metrics, sent at once), then its answer: the payload; MET's failure as
+ * fields (errors lose class and fields between threads); or our own defect (INTERNAL, logged with its stack).
  */
 export type DocumentWorkerMessage = { id: number } & (
   | { call: UpstreamOutcome }

@@ -7,10 +7,9 @@ import { type PackedPayload, packPayload } from "./stored-payload.ts";
 import { unusableForecast, WeatherUpstreamError } from "./upstream-error.ts";
 
 /**
- * The thread that asks MET for documents and reads them: the exchange, gunzip, JSON, the normalised records and their
- * deflated text. The serving thread receives a few kilobytes per point and keeps nothing else of the document. Reading
- * one is hundreds of kilobytes of short-lived objects and buffers; on the serving thread, with requests waiting on MET
- * all the while, they grew its heap and its allocator's arena to several times what it keeps (docs/performance.md).
+ * The thread that asks MET for documents and reads them (exchange, gunzip, JSON, normalising, deflating): the serving
+ * thread receives a few kilobytes per point. Read there, a document's hundreds of kilobytes of short-lived objects grew
+ * its heap and allocator arena to several times what it keeps (docs/performance.md).
  */
 const port = parentPort;
 if (!port) throw new Error("document-worker.ts runs as a worker thread (document-worker-client.ts starts it)");
@@ -23,8 +22,7 @@ port.on("message", (request: DocumentRequest) => {
 
 async function answer({ id, client, request }: DocumentRequest): Promise<DocumentWorkerMessage> {
   try {
-    // Reported as soon as the call ends, not with the answer: reading may still run the thread out of heap or past
-    // its deadline, and the request to MET counts against its allowance all the same.
+    // Reported when the call ends, not with the answer: reading may still fail, and the request counts all the same.
     const met = createMetClient({ ...client, recordCall: (call) => send({ id, call }) });
     const result = await met.fetchLocation(request);
     return { id, result: result.kind === "not-modified" ? result : { ...result, body: pack(result.body) } };

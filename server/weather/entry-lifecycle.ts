@@ -7,19 +7,15 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
 /**
- * The spec's clamps on MET's Expires (`defaultMs` when MET sends none), and the oldest copy (since fetch or last
- * confirmation) that may still be served while MET fails. The defaults are the TTLs its stale maxima are built from:
- * 22200 s is 10 min plus 6 h, 90000 s is 1 h plus 24 h.
+ * The spec's clamps on MET's Expires (`defaultMs` when absent), and the oldest copy (since fetch or last confirmation)
+ * servable while MET fails: 22200 s is 10 min plus 6 h, 90000 s is 1 h plus 24 h.
  */
 const WEATHER_FRESHNESS = {
   current: { ttl: { minMs: 5 * MINUTE_MS, maxMs: HOUR_MS, defaultMs: 10 * MINUTE_MS }, maxStaleMs: 22_200_000 },
   forecast: { ttl: { minMs: 15 * MINUTE_MS, maxMs: 6 * HOUR_MS, defaultMs: HOUR_MS }, maxStaleMs: 90_000_000 },
 };
 
-/**
- * While MET fails, a point with a servable copy asks again at most this often instead of once per reader; sooner as
- * soon as MET has answered any request again.
- */
+/** While MET fails, a point with a servable copy asks again at most this often (sooner once MET answers again). */
 const RETRY_AFTER_FAILURE_MS = MINUTE_MS;
 
 export function isFresh(copy: { fetchedAt: number; expires: number | null }, view: WeatherView, at: number): boolean {

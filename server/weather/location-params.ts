@@ -5,16 +5,10 @@ import { givenValue, parseZone } from "../http/params.ts";
 import { zoneOfPoint } from "../places/point-zone.ts";
 import { roundCoordinate, type WeatherPoint } from "./point.ts";
 
-/**
- * A decimal, with an exponent if any: JavaScript's String writes small numbers so (`String(1e-7)` is "1e-7"). Hex,
- * `Infinity` and other forms Number would also read are not coordinates.
- */
+/** A decimal, with an exponent if any (`String(1e-7)` is "1e-7"); not hex, `Infinity` or other forms Number reads. */
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-/**
- * `lat`, `lon` (required) and `altitude` (optional), rounded to `decimals` and whole metres.
- * Non-numeric, missing or out-of-range values give `errorCode` (WEATHER_LOCATION_INVALID on credentialed routes).
- */
+/** `lat`, `lon` and optional `altitude`, rounded to `decimals` and whole metres; a bad value gives `errorCode`. */
 export function parseLocation(query: URLSearchParams, decimals: number, errorCode: ErrorCode): WeatherPoint {
   const read = (name: string, range: { min: number; max: number }, required: boolean): number | undefined => {
     const raw = query.get(name)?.trim() ?? "";
@@ -33,13 +27,12 @@ export function parseLocation(query: URLSearchParams, decimals: number, errorCod
   return point;
 }
 
-/** The `tz` value that asks for the zone of the point itself (Open-Meteo's `timezone=auto`); matched case-insensitively. */
+/** Asks for the zone of the point itself (Open-Meteo's `timezone=auto`); matched case-insensitively. */
 const AUTO_ZONE = "auto";
 
 /**
- * The zone a forecast's days are assembled in: for `tz=auto` the zone of the served (rounded) point, so every request
- * that shares a cache entry shares its zone; otherwise `tz` by the rule of every route (UTC when absent, an unknown
- * zone is VALIDATION_FAILED).
+ * The zone a forecast's days are assembled in: for `tz=auto` the zone of the served (rounded) point, so requests that
+ * share a cache entry share its zone; otherwise `tz` by every route's rule.
  */
 export function parseForecastZone(raw: string | null, point: WeatherPoint): string {
   if (givenValue(raw)?.toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);

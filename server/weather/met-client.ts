@@ -91,7 +91,7 @@ async function send(url: string, headers: Record<string, string>, options: MetCl
       case "too-large":
         throw new WeatherUpstreamError("UPSTREAM_PAYLOAD_TOO_LARGE", `MET sent more than ${options.maxBytes} bytes`);
       default:
-        // The cause (ECONNREFUSED, ENOTFOUND, ECONNRESET, a TLS code …) is what tells an operator where to look.
+        // The cause (ECONNREFUSED, a TLS code …) tells an operator where to look.
         throw new WeatherUpstreamError(
           "UPSTREAM_UNAVAILABLE",
           `MET could not be reached (${error.underlying ?? "unknown cause"})`,
@@ -108,8 +108,8 @@ function decodeBody(response: LimitedResponse, maxBytes: number): string {
   if (encoding !== "gzip")
     throw new WeatherUpstreamError("UPSTREAM_INVALID_PAYLOAD", `MET used an unrequested content encoding`);
   try {
-    // The ceiling applies after decompression too: a small gzip body can expand far past it. Synchronous, because
-    // the client runs on the document worker: the thread pool would give each of its threads an allocator arena.
+    // The ceiling applies after decompression too. Synchronous on the document worker: the thread pool would give
+    // each of its threads an allocator arena.
     return gunzipSync(response.body, { maxOutputLength: maxBytes }).toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
@@ -128,7 +128,6 @@ function parseJson(text: string): unknown {
 }
 
 function parseHttpDate(value: string | null): number | null {
-  if (value === null) return null;
-  const time = Date.parse(value);
+  const time = value === null ? Number.NaN : Date.parse(value);
   return Number.isNaN(time) ? null : time;
 }

@@ -4,9 +4,8 @@ import { readMetInstant } from "./met-instants.ts";
 import { UNITS } from "./units.ts";
 
 /**
- * The parts of a MET Norway Locationforecast 2.0 `complete` document that the service reads, and nothing else.
- * Fields MET adds or that we ignore (percentiles, probabilities, dew point ...) pass through unchecked.
- * Every measurement is optional: MET omits variables by area and by range ("make sure your client can handle that").
+ * The parts of a MET Locationforecast 2.0 `complete` document the service reads; other fields pass unchecked. Every
+ * measurement is optional: MET omits variables by area and by range.
  */
 export interface MetDocument {
   type: "Feature";
@@ -42,34 +41,32 @@ export interface MetInstantDetails {
   ultraviolet_index_clear_sky?: number;
 }
 
-/** MET's schema requires summary and details on a period, yet real 2020 payloads send next_12_hours without details. */
+/** MET's schema requires both, yet real 2020 payloads send next_12_hours without details. */
 export interface MetPeriod<Details> {
   summary?: { symbol_code?: string };
   details?: Details;
 }
 
-/** The provider answered with something that is not a document we can read. Carries no part of the body. */
+/** Carries no part of the body. */
 export class MetDocumentInvalidError extends Error {
   override name = "MetDocumentInvalidError";
 }
 
-const measurement = { type: "number" };
-const measurements = (names: readonly string[]) => ({
+/** An object schema whose `required` properties must be present (none listed, none required). */
+const object = (required: string[], properties: Record<string, object>) => ({
   type: "object",
-  properties: Object.fromEntries(names.map((name) => [name, measurement])),
+  ...(required.length > 0 ? { required } : {}),
+  properties,
 });
-const period = (detailNames: readonly string[]) => ({
-  type: "object",
-  properties: {
-    summary: { type: "object", properties: { symbol_code: { type: "string", minLength: 1 } } },
+const measurements = (names: readonly string[]) =>
+  object([], Object.fromEntries(names.map((name) => [name, { type: "number" }])));
+const period = (detailNames: readonly string[]) =>
+  object([], {
+    summary: object([], { symbol_code: { type: "string", minLength: 1 } }),
     details: measurements(detailNames),
-  },
-});
+  });
 
-/**
- * Units MET must declare for the variables we read, whenever it lists them. Our values are passed on under the
- * canonical unit names, so a document declaring another unit is refused rather than silently mislabelled.
- */
+/** Units MET must declare for what we read, if it lists them: another unit is refused rather than mislabelled. */
 const EXPECTED_UNITS: Readonly<Record<string, string>> = {
   air_temperature: UNITS.temperature,
   air_temperature_min: UNITS.temperature,
@@ -85,92 +82,64 @@ const EXPECTED_UNITS: Readonly<Record<string, string>> = {
 
 const metDocumentSchema = {
   $schema: "http://json-schema.org/draft-07/schema#",
-  type: "object",
-  required: ["type", "geometry", "properties"],
-  properties: {
+  ...object(["type", "geometry", "properties"], {
     type: { const: "Feature" },
-    geometry: {
-      type: "object",
-      required: ["coordinates"],
-      properties: {
-        coordinates: {
-          type: "array",
-          minItems: 2,
-          maxItems: 3,
-          items: [
-            { type: "number", minimum: -180, maximum: 180 },
-            { type: "number", minimum: -90, maximum: 90 },
-            { type: "number" },
-          ],
-        },
+    geometry: object(["coordinates"], {
+      coordinates: {
+        type: "array",
+        minItems: 2,
+        maxItems: 3,
+        items: [
+          { type: "number", minimum: -180, maximum: 180 },
+          { type: "number", minimum: -90, maximum: 90 },
+          { type: "number" },
+        ],
       },
-    },
-    properties: {
-      type: "object",
-      required: ["meta", "timeseries"],
-      properties: {
-        meta: {
+    }),
+    properties: object(["meta", "timeseries"], {
+      meta: object(["updated_at", "units"], {
+        updated_at: { type: "string", format: "date-time" },
+        units: {
           type: "object",
-          required: ["updated_at", "units"],
-          properties: {
-            updated_at: { type: "string", format: "date-time" },
-            units: {
-              type: "object",
-              additionalProperties: { type: "string" },
-              properties: Object.fromEntries(
-                Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }]),
-              ),
-            },
-          },
+          additionalProperties: { type: "string" },
+          properties: Object.fromEntries(Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }])),
         },
-        timeseries: {
-          type: "array",
-          // The current record is the first step, so a document without one has nothing to serve.
-          minItems: 1,
-          items: {
-            type: "object",
-            required: ["time", "data"],
-            properties: {
-              time: { type: "string", format: "date-time" },
-              data: {
-                type: "object",
-                required: ["instant"],
-                properties: {
-                  instant: {
-                    type: "object",
-                    required: ["details"],
-                    properties: {
-                      details: measurements([
-                        "air_temperature",
-                        "wind_speed",
-                        "relative_humidity",
-                        "air_pressure_at_sea_level",
-                        "wind_from_direction",
-                        "cloud_area_fraction",
-                        "ultraviolet_index_clear_sky",
-                      ]),
-                    },
-                  },
-                  next_1_hours: period(["precipitation_amount"]),
-                  next_6_hours: period(["precipitation_amount", "air_temperature_min", "air_temperature_max"]),
-                  next_12_hours: period([]),
-                },
-              },
-            },
-          },
-        },
+      }),
+      timeseries: {
+        type: "array",
+        // The current record is the first step, so a document without one has nothing to serve.
+        minItems: 1,
+        items: object(["time", "data"], {
+          time: { type: "string", format: "date-time" },
+          data: object(["instant"], {
+            instant: object(["details"], {
+              details: measurements([
+                "air_temperature",
+                "wind_speed",
+                "relative_humidity",
+                "air_pressure_at_sea_level",
+                "wind_from_direction",
+                "cloud_area_fraction",
+                "ultraviolet_index_clear_sky",
+              ]),
+            }),
+            next_1_hours: period(["precipitation_amount"]),
+            next_6_hours: period(["precipitation_amount", "air_temperature_min", "air_temperature_max"]),
+            next_12_hours: period([]),
+          }),
+        }),
       },
-    },
-  },
+    }),
+  }),
 };
 
 // ajv-formats ships CommonJS typings whose default export is the plugin itself.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
-// strictTuples off: the altitude, the third coordinate, is optional, which strict tuples do not allow.
 /** Compiled on first use, so commands that never read MET (`--help`, `ingest`) do not pay for ajv's code generation. */
 let compiledValidator: ValidateFunction<MetDocument> | undefined;
 function metDocumentValidator(): ValidateFunction<MetDocument> {
   if (!compiledValidator) {
+    // strictTuples off: the third coordinate (altitude) is optional, which strict tuples do not allow.
     const ajv = new Ajv({ allErrors: true, strict: true, strictTuples: false });
     addFormats(ajv, ["date-time"]);
     compiledValidator = ajv.compile<MetDocument>(metDocumentSchema);
@@ -178,7 +147,7 @@ function metDocumentValidator(): ValidateFunction<MetDocument> {
   return compiledValidator;
 }
 
-/** Checks a parsed response body and returns it typed, or throws MetDocumentInvalidError. */
+/** The parsed body, checked and typed; else MetDocumentInvalidError. */
 export function parseMetDocument(body: unknown): MetDocument {
   const validateMetDocument = metDocumentValidator();
   if (!validateMetDocument(body)) {
@@ -192,7 +161,7 @@ export function parseMetDocument(body: unknown): MetDocument {
   return body;
 }
 
-/** Normalising takes the first step as "now" and reads periods in order, which only holds for a sorted series. */
+/** Normalising takes the first step as "now" and reads periods in order. */
 function assertStrictlyAscendingTimes(timeseries: MetTimeStep[]): void {
   let previous = -Infinity;
   for (const [index, step] of timeseries.entries()) {
@@ -204,7 +173,7 @@ function assertStrictlyAscendingTimes(timeseries: MetTimeStep[]): void {
   }
 }
 
-/** The schema's date-time format also admits forms (a space for the "T") that the rest of the service cannot read. */
+/** The schema's date-time format also admits forms (a space for the "T") the service cannot read. */
 function readableInstant(text: string, path: string): number {
   const instant = readMetInstant(text);
   if (instant === null) throw new MetDocumentInvalidError(`MET document is invalid: ${path} is not an ISO 8601 time`);

@@ -8,9 +8,8 @@ export interface MetInstant {
 }
 
 /**
- * MET's times, each text read by luxon once: a document's every step time is read up to four times (checked, then
- * normalised) and one model run's documents share the same ninety or so times: read afresh, luxon took much of the
- * worker's time (docs/performance.md). The bound holds a few hours of steps; texts luxon cannot read are not kept.
+ * Each text read by luxon once: every step time is read up to four times and one model run's documents share about
+ * ninety times; read afresh, luxon took much of the worker's time (docs/performance.md). Unreadable texts are not kept.
  */
 const remembered = new LRUCache<string, MetInstant>({ max: 4096 });
 

@@ -15,10 +15,7 @@ export interface WeatherMetrics {
   recordUpstreamCall(upstream: string, outcome: UpstreamOutcome): void;
 }
 
-/**
- * The live weather source of one process: MET's documents read on the document worker, the process-wide rate gate
- * and the cache of normalised payloads.
- */
+/** The process's live weather source: the document worker, the process-wide rate gate and the payload cache. */
 export function createMetWeatherSource(
   settings: WeatherSettings,
   now: () => number,

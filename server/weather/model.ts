@@ -1,10 +1,4 @@
-/**
- * The service's own weather model. Nothing here is shaped after the provider's payload: the MET mapping lives in
- * normalise.ts, so another provider could fill the same types.
- *
- * Every measurement is `number | null`: null when the provider did not send it, never absent and never a made-up zero
- * (spec general rule 1).
- */
+/** A measurement the provider did not send is null: never absent, never a made-up zero (spec general rule 1). */
 
 /** Condition codes: MET's symbol bases in words, with thunder and the part of day split off (see symbols.ts). */
 export const CONDITION_CODES = [
@@ -36,8 +30,7 @@ export const CONDITION_CODES = [
 ] as const;
 export type ConditionCode = (typeof CONDITION_CODES)[number];
 
-const DAY_PARTS = ["DAY", "NIGHT", "POLAR_TWILIGHT"] as const;
-export type DayPart = (typeof DAY_PARTS)[number];
+export type DayPart = "DAY" | "NIGHT" | "POLAR_TWILIGHT";
 
 export interface Condition {
   code: ConditionCode;
@@ -96,10 +89,7 @@ export interface HourlyEntry extends WeatherReading {
   startsAt: string;
 }
 
-/**
- * A provider period ("the next 1 or 6 hours from startsAt"). Periods overlap: in the hourly range every step starts
- * both a 1-hour and a 6-hour period, so they must never simply be added up (daily.ts picks a non-overlapping cover).
- */
+/** A provider period of 1 or 6 hours from startsAt. Periods overlap: never add them up (daily.ts picks a cover). */
 export interface ForecastWindow {
   startsAt: string;
   durationHours: 1 | 6;
@@ -116,7 +106,7 @@ export interface InstantTemperature {
   temperatureC: number | null;
 }
 
-/** What the cache keeps for one location: everything both weather routes answer from, in the service's model. */
+/** What the cache keeps for one location: everything both weather routes answer from. */
 export interface WeatherPayload {
   location: WeatherLocation;
   providerModelUpdatedAt: string;

@@ -11,10 +11,7 @@ import type {
 import { provenanceOf } from "./provenance.ts";
 import { toCondition } from "./symbols.ts";
 
-/**
- * Remaps a validated MET document onto the service's model. Nothing is filled in: a variable MET did not send is
- * null, and a period MET did not publish is simply not there.
- */
+/** A validated MET document in the service's model; nothing MET did not send is filled in. */
 export function normaliseMetDocument(doc: MetDocument): WeatherPayload {
   const [lon, lat, altitude] = doc.geometry.coordinates;
   const location: WeatherLocation = { latitude: lat, longitude: lon, altitudeMetres: altitude ?? null };
@@ -33,7 +30,9 @@ export function normaliseMetDocument(doc: MetDocument): WeatherPayload {
       // MET's, or the demo stand-in's label when the document says it is not real weather.
       ...provenanceOf(doc.properties.meta),
     },
-    hours: steps.filter((step) => step.data.next_1_hours !== undefined).map(hourlyEntry),
+    hours: steps
+      .filter((step) => step.data.next_1_hours !== undefined)
+      .map((step): HourlyEntry => ({ startsAt: toUtcIso(step.time), ...readingAt(step) })),
     windows: steps.flatMap(windowsStartingAt),
     instantTemperatures: steps.map(instantTemperature),
   };
@@ -59,10 +58,6 @@ function readingAt(step: MetTimeStep): WeatherReading {
 function nearestSymbol(step: MetTimeStep): string | null {
   const { next_1_hours: hour, next_6_hours: sixHours, next_12_hours: twelveHours } = step.data;
   return hour?.summary?.symbol_code ?? sixHours?.summary?.symbol_code ?? twelveHours?.summary?.symbol_code ?? null;
-}
-
-function hourlyEntry(step: MetTimeStep): HourlyEntry {
-  return { startsAt: toUtcIso(step.time), ...readingAt(step) };
 }
 
 function windowsStartingAt(step: MetTimeStep): ForecastWindow[] {

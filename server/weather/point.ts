@@ -7,8 +7,8 @@ export interface WeatherPoint {
 }
 
 /**
- * Four decimals (about 11 m) is what MET accepts: five or more are refused. Rounding via an integer and one division
- * gives the nearest double to the decimal, so it prints as 59.9139, never 59.91390000000001.
+ * MET refuses more than four decimals (about 11 m). Rounding via an integer and one division gives the nearest double,
+ * so it prints as 59.9139, never 59.91390000000001.
  */
 export function roundCoordinate(degrees: number, decimals = 4): number {
   const scale = 10 ** decimals;

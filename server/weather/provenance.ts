@@ -3,7 +3,7 @@ import type { WeatherAttribution, WeatherSource } from "./model.ts";
 
 const MET_TERMS = PUBLISHER_TERMS.MET_NORWAY;
 
-/** Where every weather value comes from, and what MET Norway's licence asks of anyone who shows it (schemas/publishers.ts). */
+/** Where every weather value comes from, and what MET's licence asks of anyone who shows it (schemas/publishers.ts). */
 export const MET_SOURCE: WeatherSource = {
   id: MET_TERMS.sourceId,
   name: "MET Norway Locationforecast 2.0",
@@ -17,16 +17,12 @@ export const MET_ATTRIBUTION: WeatherAttribution = {
   licenseUrl: MET_TERMS.licenseUrl,
 };
 
-/**
- * The words that open the notice `service demo-met` puts in every document it serves (`properties.meta.notice`;
- * cli/demo/met-standin.ts). MET's own documents carry no notice, so a document that opens with these is the stand-in's.
- */
+/** Open the `properties.meta.notice` of every document `service demo-met` serves; MET's own carry no notice. */
 export const NOT_REAL_WEATHER = "NOT REAL WEATHER";
 
 /**
- * What a stand-in document's values are: MET's data (one recorded forecast, so MET's licence still applies) served
- * at a point and an hour it was never made for. The label travels in the source name and the attribution text of
- * the records, and (server/resources/weather.ts) as the `sourceId` of every answer's `meta.attributionRecords` entry.
+ * A stand-in document's values: one recorded MET forecast (MET's licence applies) served at points and hours it was
+ * never made for. The label travels in the records' source and attribution and in `meta.attributionRecords`.
  */
 export const STANDIN_SOURCE: WeatherSource = {
   id: "met-norway-standin-not-real-weather",

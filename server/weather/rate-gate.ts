@@ -1,7 +1,7 @@
 import { WeatherUpstreamError } from "./upstream-error.ts";
 import { DEFAULT_WEATHER_SETTINGS } from "./weather-settings.ts";
 
-/** Longest a request waits for an upstream slot before it is answered from what the cache holds, or refused. */
+/** Longest a request waits for a slot before it is answered from the cache, or refused. */
 const DEFAULT_MAX_WAIT_MS = 3000;
 
 /** How often a caller looks again while every slot is held by a request still running. */
@@ -9,15 +9,11 @@ const RUNNING_POLL_MS = 25;
 
 export interface RateGate {
   /**
-   * Resolves with the slot's release, to be called when the request has finished (answered, failed or timed out).
-   * Callers are served in arrival order; one that would wait longer than the gate's bound is refused at once, with the
-   * contract's UPSTREAM_UNAVAILABLE and when to ask again (the allowance is booked, or MET told us to back off).
+   * Resolves with the slot's release, called when the request has finished however it ended. Callers are served in
+   * arrival order; one that would wait past the bound is refused at once (UPSTREAM_UNAVAILABLE with a retry time).
    */
   acquire(): Promise<() => void>;
-  /**
-   * The provider asked us to stop (429 with Retry-After): no request starts for `ms`, process-wide. Then one request
-   * goes alone (a probe): the whole allowance opens again once it has finished without a new pause.
-   */
+  /** MET's 429 with Retry-After: nothing starts for `ms`, then one probe alone until it ends without a new pause. */
   pauseFor(ms: number): void;
 }
 
@@ -31,10 +27,9 @@ export interface RateGateOptions {
 }
 
 /**
- * One gate per process, shared by every caller of the provider, since the limit is per application as MET receives
- * requests. A request holds its slot from its start until `windowMs` after it finished: its arrival at MET lies
- * somewhere in between (connection set-up, a slow network), so counting starts alone lets more than the allowance
- * arrive within one window. A request still running holds its slot.
+ * One gate per process, since MET's limit is per application. A request holds its slot from its start until
+ * `windowMs` after it finished: its arrival at MET lies somewhere in between, so counting starts alone would let more
+ * than the allowance arrive within one window.
  */
 export function createRateGate(options: RateGateOptions): RateGate {
   // MET's terms: over 20 requests per second per application (all clients together) is throttled with 429.
@@ -44,7 +39,7 @@ export function createRateGate(options: RateGateOptions): RateGate {
   /** Per slot: null while its request runs, else when it finished. */
   const slots: Array<{ finishedAt: number | null }> = [];
   let pausedUntil = 0;
-  /** Since the last pause, until a request has come back without a new one: the allowance is one request. */
+  /** After a pause, until a request comes back without a new one: the allowance is one request. */
   let probing = false;
   let queueTail: Promise<unknown> = Promise.resolve();
 

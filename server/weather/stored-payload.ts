@@ -4,17 +4,15 @@ import type { WeatherPayload } from "./model.ts";
 import { MET_ATTRIBUTION, MET_SOURCE, STANDIN_ATTRIBUTION, STANDIN_SOURCE } from "./provenance.ts";
 
 /**
- * A normalised payload as the cache keeps it: its JSON text deflated, in two parts one after the other in one
- * allocation. The head (the point, the model run and the current record) comes first, so the current routes inflate
- * and parse about a kilobyte of text rather than the whole forecast (docs/performance.md, weather documents). The
- * series follow, each as columns. A point then weighs a small fraction of its text, its bytes are known exactly, and
- * it is inflated when an answer is built from it (the answer cache keeps what is built).
+ * A normalised payload as the cache keeps it: its JSON deflated in two parts in one allocation. The head (point, model
+ * run, current record) comes first, so the current routes inflate about a kilobyte rather than the whole forecast; the
+ * series follow as columns (docs/performance.md, weather documents). Its bytes are known exactly.
  */
 export interface StoredPayload {
   packed: Buffer;
   /** How many of `packed`'s bytes are the head; the series take the rest. */
   headBytes: number;
-  /** The id of the records' source (MET's, or the demo stand-in's), so an answer can name it without inflating. */
+  /** The records' source id (MET's or the demo stand-in's), so an answer can name it without inflating. */
   sourceId: string;
 }
 
@@ -29,10 +27,7 @@ export interface PackedPayload {
 /** What the current routes read of a payload: everything but its series. */
 export type PayloadHead = Pick<WeatherPayload, "location" | "providerModelUpdatedAt" | "current">;
 
-/**
- * Deflate's preset dictionary: the provenances a payload can carry (MET's, the demo stand-in's), which every payload
- * repeats and deflate could not otherwise refer back to. About 200-300 bytes less a point.
- */
+/** Deflate's preset dictionary: the provenances every payload repeats. About 200-300 bytes less a point. */
 const PROVENANCE_DICTIONARY = Buffer.from(
   JSON.stringify([
     { source: STANDIN_SOURCE, attribution: STANDIN_ATTRIBUTION },
@@ -40,14 +35,8 @@ const PROVENANCE_DICTIONARY = Buffer.from(
   ]),
 );
 
-export function packPayload({
-  location,
-  providerModelUpdatedAt,
-  current,
-  hours,
-  windows,
-  instantTemperatures,
-}: WeatherPayload): PackedPayload {
+export function packPayload(payload: WeatherPayload): PackedPayload {
+  const { location, providerModelUpdatedAt, current, hours, windows, instantTemperatures } = payload;
   const head: PayloadHead = { location, providerModelUpdatedAt, current };
   const series: PackedSeries = {
     hours: toColumns(hours),
@@ -65,7 +54,7 @@ export function packPayload({
   };
 }
 
-/** The sources a payload names, so that every stored payload shares their text rather than its own copy from the worker. */
+/** The source ids, so that stored payloads share one string rather than each its own copy from the worker. */
 const SOURCE_IDS = new Map([MET_SOURCE.id, STANDIN_SOURCE.id].map((id) => [id, id]));
 
 export function storePayload({ packed, headBytes, sourceId }: PackedPayload): StoredPayload {
@@ -82,14 +71,11 @@ export function readPayloadHead(stored: StoredPayload): PayloadHead {
 
 export function readPayload(stored: StoredPayload): WeatherPayload {
   const headText = inflateHead(stored);
-  const { location, providerModelUpdatedAt, current } = JSON.parse(headText.toString()) as PayloadHead;
   const series = JSON.parse(
     inflateRawSync(stored.packed.subarray(stored.headBytes), { dictionary: headText }).toString(),
   ) as PackedSeries;
   return {
-    location,
-    providerModelUpdatedAt,
-    current,
+    ...(JSON.parse(headText.toString()) as PayloadHead),
     hours: fromColumns(series.hours),
     windows: fromColumns(series.windows),
     instantTemperatures: fromColumns(series.instantTemperatures),
@@ -101,9 +87,8 @@ function inflateHead(stored: StoredPayload): Buffer {
 }
 
 /**
- * The payload's series as columns: each field's name once and its values side by side. Deflate finds far more in a run
- * of like values than in rows that interleave every field (docs/performance.md). Every row of a series is built by one
- * literal (normalise.ts), so the rows have the first row's fields in its order and come back exactly as they were.
+ * A series as columns: deflate finds far more in a run of like values than in interleaved rows (docs/performance.md).
+ * Every row is built by one literal (normalise.ts), so the first row's fields are every row's, in the same order.
  */
 type Columns<Row> = { [Field in keyof Row]: Row[Field][] };
 
@@ -118,7 +103,7 @@ function toColumns<Row extends object>(rows: Row[]): Columns<Row> {
   return Object.fromEntries(fields.map((field) => [field, rows.map((row) => row[field])])) as Columns<Row>;
 }
 
-/** Rows rebuilt field by field in a plain loop, faster than through `Object.fromEntries` (docs/performance.md). */
+/** A plain loop: faster than `Object.fromEntries` (docs/performance.md). */
 function fromColumns<Row extends object>(columns: Columns<Row>): Row[] {
   const fields = Object.keys(columns) as (keyof Row)[];
   const count = fields.length === 0 ? 0 : columns[fields[0]].length;

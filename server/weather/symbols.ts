@@ -1,13 +1,9 @@
 import type { Condition, ConditionCode, DayPart } from "./model.ts";
 
 /**
- * MET Norway's 41 symbol bases (weathericons legend.csv and the Locationforecast schema's WeatherSymbol enum, 83 codes
- * with the suffixes), each with the condition code it maps to. A closed table rather than splitting strings, so a
- * symbol MET adds later is noticed (code UNKNOWN) instead of being turned into a plausible-looking made-up code.
- *
- * Thunder is its own flag, so "...andthunder" bases share the code of the same weather without thunder.
- * MET's two permanent misspellings (an extra "s" after "light", kept on the wire for compatibility) are the only
- * spellings MET sends for those two bases, and they map to the correctly spelled words.
+ * MET Norway's 41 symbol bases (weathericons legend.csv; the schema's WeatherSymbol enum has 83 codes with suffixes).
+ * A closed table rather than splitting strings, so a symbol MET adds later is UNKNOWN, not a plausible made-up code.
+ * Thunder is a flag of its own. MET's two misspelled bases ("lightss...") are the only spellings it sends.
  */
 const SYMBOL_BASES: Readonly<Record<string, { code: ConditionCode; thunder: boolean }>> = {
   clearsky: { code: "CLEAR_SKY", thunder: false },
@@ -66,19 +62,14 @@ const DAY_PART_SUFFIXES: ReadonlyArray<readonly [suffix: string, dayPart: DayPar
 ];
 
 /**
- * The condition a MET symbol code stands for; null when there is no symbol, because no symbol means no condition
- * was forecast and inventing one would be worse than saying nothing.
- *
- * A suffix is read whenever present; the base alone is also accepted (dayPart null). An unknown base gives code
- * UNKNOWN, but still carries the two facts MET documents for every code: the day-part suffix and that "andthunder"
- * means thunder.
+ * The condition a MET symbol code stands for; null without a symbol (none was forecast). A base without suffix has
+ * dayPart null. An unknown base is UNKNOWN but keeps what MET documents for every code: the suffix and "andthunder".
  */
 export function toCondition(symbolCode: string | null): Condition | null {
   if (symbolCode === null) return null;
   const [base, dayPart] = splitDayPart(symbolCode);
   const known = Object.hasOwn(SYMBOL_BASES, base) ? SYMBOL_BASES[base] : undefined;
-  if (known === undefined) return { code: "UNKNOWN", thunder: base.includes("andthunder"), dayPart };
-  return { code: known.code, thunder: known.thunder, dayPart };
+  return { ...(known ?? { code: "UNKNOWN", thunder: base.includes("andthunder") }), dayPart };
 }
 
 function splitDayPart(symbolCode: string): [base: string, dayPart: DayPart | null] {

@@ -1,10 +1,6 @@
 import { Decimal } from "decimal.js";
 
-/**
- * The units every stored and metric value is in: the spec's `meta.canonicalUnits`. They are also the units MET
- * declares for the same quantities, and met-document.ts rejects a document that declares anything else, so no
- * value is ever relabelled without being converted.
- */
+/** The spec's `meta.canonicalUnits`, also MET's: met-document.ts refuses a document declaring any other. */
 export const UNITS = {
   temperature: "celsius",
   windSpeed: "m/s",
@@ -12,10 +8,8 @@ export const UNITS = {
   precipitation: "mm",
 } as const;
 
-// Imperial conversions, defined once. They are computed in decimal arithmetic so that a value exactly halfway is
-// really halfway (binary floats make 0.15 slightly less than it looks), and rounded half away from zero.
-// Temperature and wind speed keep one decimal, the provider's own precision. Inches keep three decimals, because
-// the provider's smallest step, 0.1 mm, is 0.004 in and two decimals would turn it into a made-up 0.00.
+// Imperial conversions in decimal arithmetic (so 0.15 is really halfway), rounded half away from zero. One decimal,
+// MET's own precision; inches three, because MET's smallest step, 0.1 mm, is 0.004 in (two would make it 0.00).
 
 const METRES_PER_MILE = 1609.344;
 const SECONDS_PER_HOUR = 3600;

@@ -10,10 +10,7 @@ export interface UpstreamHealthSnapshot {
 
 export const RECENT_WINDOW_MS = 15 * 60_000;
 
-/**
- * Outcomes are written down as they happen (at most MET's rate), so that a snapshot, which the status route takes on
- * every request to check its kept answer, costs no formatting and no pass over the window.
- */
+/** Written as they happen (at most MET's rate), so the status route's snapshot per request costs no formatting. */
 export function createUpstreamHealth(now: () => number) {
   const attemptTimes: number[] = [];
   const failureTimes: number[] = [];

@@ -1,7 +1,4 @@
-/**
- * The weather source's settings and their defaults (DEFAULT_WEATHER_SETTINGS for those that may be absent), apart from
- * the code that uses them, so that reading the configuration (every CLI command does) loads none of the weather machinery.
- */
+/** Apart from the code that uses them, so that reading the configuration loads none of the weather machinery. */
 export interface WeatherSettings {
   enabled: boolean;
   baseUrl: string;
@@ -11,10 +8,7 @@ export interface WeatherSettings {
   maxEntries: number;
   /** Bound of the stored payloads' bytes. */
   maxCacheBytes?: number;
-  /**
-   * This process's share of MET's 20 requests per second per application: with N instances sharing one application
-   * (one User-Agent), each gets 20 / N.
-   */
+  /** This process's share of MET's 20 requests per second per application (User-Agent): 20 / N for N instances. */
   maxRequestsPerSecond?: number;
   /** Longest MET's Retry-After is honoured; then one request asks MET again, and its answer decides (rate-gate.ts). */
   maxRetryAfterMs?: number;
@@ -23,14 +17,10 @@ export interface WeatherSettings {
 export const DEFAULT_WEATHER_SETTINGS = {
   timeoutMs: 10_000,
   maxBytes: 5_000_000,
-  /**
-   * Points are stored deflated (stored-payload.ts), about 2.2 KB each for MET's complete document, so 10,000 points fit
-   * in the byte bound; the byte bound holds whatever the provider's documents weigh. Keeping all of them fresh at
-   * MET's usual 30-minute Expires would take about 5.5 requests per second of the 20 allowed.
-   */
+  /** About 2.2 KB each deflated, so they fit the byte bound; fresh at MET's 30-minute Expires: 5.5 requests/s. */
   maxEntries: 10_000,
   maxCacheBytes: 64 * 1024 * 1024,
   maxRequestsPerSecond: 20,
-  /** An hour: MET's own throttling lasts seconds to minutes; a Retry-After of a day is more likely a fault than a plan. */
+  /** An hour: MET's throttling lasts seconds to minutes; a Retry-After of a day is more likely a fault. */
   maxRetryAfterMs: 3_600_000,
 } as const;
