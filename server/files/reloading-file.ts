@@ -28,8 +28,7 @@ export function createReloadingFile<T>(
       checkedInPeriod = period;
     }
     const current = fileVersion(path);
-    // An unreadable file is read again at the next look, even unchanged: its failure may have passed (too many open
-    // files, a permission mended).
+    // An unreadable file is read again at the next look, even unchanged: its failure may have passed (EMFILE, say).
     if (current !== version || failure) {
       try {
         value = current === "absent" ? whenAbsent() : read(path);
@@ -45,7 +44,7 @@ export function createReloadingFile<T>(
   };
 }
 
-/** How soon a newly published index, registry or gazetteer is served: within this many milliseconds. */
+/** How soon a newly published index, registry or gazetteer is served, in milliseconds. */
 export const PUBLISHED_FILE_RECHECK_MS = 50;
 
 /** A file's identity: it changes when the file is replaced (new inode) or rewritten; "absent" when there is none. */

@@ -62,10 +62,7 @@ const idOf = (entry: unknown) => {
   return isText(id) ? ` (id ${id})` : "";
 };
 
-/**
- * The server's view of the key file, looked at again every KEY_FILE_RECHECK_MS and at once for an id it does not hold:
- * a new key works at its first request.
- */
+/** The key file looked at again every KEY_FILE_RECHECK_MS, and at once for an unknown id (a key just created). */
 export function createKeyLookup(path: string): (id: string) => StoredKey | undefined {
   const byId = createReloadingFile(
     path,

@@ -56,7 +56,7 @@ function escaped(text: string): string {
     .replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** `text` percent-decoded until nothing is left to decode (a client may encode twice), at most three times. */
+/** `text` percent-decoded up to three times (a client may encode twice). */
 function decoded(text: string): string {
   let plain = text.replaceAll("+", " ");
   for (let round = 0; round < 3 && plain.includes("%"); round++) {

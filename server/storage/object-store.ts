@@ -37,7 +37,7 @@ export function storeStatusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
 }
 
-/** What a log line says of a failed store request or download: the message, the system code, the store's status. */
+/** What a log line says of a failed store request or download. */
 export function storeErrorFacts(error: unknown): { error: string; code?: string; status?: number } {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const status = storeStatusOf(error);
@@ -49,9 +49,8 @@ export function storeErrorFacts(error: unknown): { error: string; code?: string;
 }
 
 /**
- * Streams one published file to `path`, hashing it; throws unless size and hash are the manifest's. A store that goes
- * silent must not hold every later poll: the headers, and each chunk after them, get `idleTimeoutMs`. The fsync
- * after the last byte is not the store's: no stall limit.
+ * Streams one published file to `path`, hashing it; throws unless size and hash are the manifest's. A silent store
+ * must not hold every later poll: the headers and each chunk get `idleTimeoutMs` (not the final fsync).
  */
 export async function downloadPublishedFile(
   client: S3Client,
