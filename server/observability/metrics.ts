@@ -107,10 +107,7 @@ export function createMetrics(): ServiceMetrics {
 }
 
 function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now }: PublishedDataSources): void {
-  const factMs = (fact: "publishedAt" | "dataRebuiltAt"): number | null => {
-    const facts = storage.current()?.facts;
-    // An index older than the dataRebuiltAt fact was rebuilt when published.
-    const text = fact === "dataRebuiltAt" ? (facts?.dataRebuiltAt ?? facts?.publishedAt) : facts?.publishedAt;
+  const instantMs = (text: string | null | undefined): number | null => {
     const time = text ? Date.parse(text) : Number.NaN;
     return Number.isFinite(time) ? time : null;
   };
@@ -121,7 +118,7 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     help: "The published index now served, named by its publication instant in Unix seconds (the generation of log lines, as a number): the same on every instance serving the same index. Absent while none is loaded.",
     registers: [registry],
     collect: () => {
-      const published = factMs("publishedAt");
+      const published = instantMs(storage.current()?.facts.publishedAt);
       if (published === null) generation.remove();
       else generation.set(published / 1000);
     },
@@ -131,7 +128,9 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     help: "Seconds since the data of the index now served was rebuilt (publishing its source checks alone does not reset it). Absent while none is loaded.",
     registers: [registry],
     collect: () => {
-      const rebuilt = factMs("dataRebuiltAt");
+      const facts = storage.current()?.facts;
+      // An index older than the dataRebuiltAt fact was rebuilt when published.
+      const rebuilt = instantMs(facts?.dataRebuiltAt ?? facts?.publishedAt);
       if (rebuilt === null) age.remove();
       else age.set(Math.max(0, now() - rebuilt) / 1000);
     },
