@@ -238,9 +238,8 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       const loop = async () => {
         await pollOnce();
         if (stopping.signal.aborted) return;
-        timer = setTimeout(loop, options.pollIntervalMs);
         // Polling alone never keeps the process alive; the server does.
-        timer.unref();
+        timer = setTimeout(loop, options.pollIntervalMs).unref();
       };
       void loop();
     },
