@@ -41,13 +41,13 @@ export async function startServer(app: ServiceApp, options: ListenOptions) {
       connectionsCheckingInterval: Math.min(MAX_TIMEOUT_CHECKING_INTERVAL_MS, Math.ceil(limits.headersTimeoutMs / 4)),
     },
   });
-  if (server.node) {
-    // srvx makes a plain http.Server when it is given no certificate, as here.
-    const nodeServer = server.node.server as Server;
+  const nodeServer = server.node?.server;
+  if (nodeServer && server.node) {
     nodeServer.maxConnections = limits.maxConnections;
     const { metrics } = options;
     if (metrics) nodeServer.on("drop", () => metrics.recordDroppedConnection());
-    const answering = refuseClientErrors(nodeServer, pipeline);
+    // srvx makes a plain http.Server when it is given no certificate, as here.
+    const answering = refuseClientErrors(nodeServer as Server, pipeline);
     const listener = createNodeListener(pipeline, server.node.handler);
     nodeServer.removeListener("request", server.node.handler);
     nodeServer.on("request", (req: IncomingMessage, res: ServerResponse) => {
