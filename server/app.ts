@@ -12,13 +12,13 @@ import { createMetrics } from "./observability/metrics.ts";
 import { createRouteHandlers, type HandlerDependencies } from "./route-handlers.ts";
 import { createIndexStorage } from "./storage/index-storage.ts";
 
-/** The service as its server needs it: the pipeline every transport answers through, and the h3 app around it. */
+/** The pipeline every transport answers through, and the h3 app around it. */
 export interface ServiceApp {
   pipeline: Pipeline;
   h3: H3;
 }
 
-/** What the app is built from: its handlers' dependencies less the index storage it opens; the clock is optional. */
+/** The handlers' dependencies less the index storage the app opens; the clock is optional. */
 export type AppDependencies = Omit<HandlerDependencies, "clock" | "storage"> & { clock?: Clock };
 
 /** Builds the app from its dependencies; nothing here reads the process environment. */
@@ -26,9 +26,8 @@ export function createApp(dependencies: AppDependencies): ServiceApp {
   const { config } = dependencies;
   const clock = dependencies.clock ?? systemClock;
   const storage = createIndexStorage(config.dataDir, config.durableStorage);
-  // The structured log; one at `info` on stderr when the caller gives none.
   const logger = dependencies.logger ?? createLogger("info");
-  // The app's own metrics, unless the caller keeps them to serve them elsewhere too (SERVICE_METRICS_PORT).
+  // A caller may pass its own metrics to serve them elsewhere too (SERVICE_METRICS_PORT).
   const metrics = dependencies.metrics ?? createMetrics();
   const { handlers, generations } = createRouteHandlers({ ...dependencies, clock, storage, logger, metrics });
   metrics.observePublishedData({ storage, dataDir: config.dataDir, now: () => clock.now() });
@@ -36,7 +35,6 @@ export function createApp(dependencies: AppDependencies): ServiceApp {
   const compressor = createCompressor(config.compressedHeadBytes);
   metrics.observeCacheBytes("answers", () => answers.bytes);
   metrics.observeCacheBytes("compressed_answers", () => compressor.bytes);
-  // The routes whose handler exists on this build.
   const routes: BoundRoute[] = ALL_ROUTES.flatMap((spec) => {
     const handler = handlers[spec.name];
     return handler ? [{ spec, handler, generation: generations[spec.name] }] : [];

@@ -2,7 +2,7 @@ import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
 import type { LogLevel } from "./observability/logger.ts";
 import type { WeatherSettings } from "./weather/weather-settings.ts";
 
-/** Everything the server needs to know about its deployment. Built by the CLI from flags and environment. */
+/** The server's deployment, built by the CLI from flags and environment. */
 export interface ServiceConfig {
   /** Deployment environment; API keys are valid only in the environment they were created for. */
   environment: string;
@@ -31,12 +31,9 @@ export interface ServiceConfig {
   clientLimits?: ClientLimits;
 }
 
-/**
- * What the API listener allows its clients (server/listen.ts): a connection that sends its headers slowly, or nothing
- * at all, holds a file descriptor until one of these ends it.
- */
+/** What the API listener allows its clients: a slow or silent connection holds a file descriptor until one ends it. */
 export interface ClientLimits {
-  /** A request's headers must have arrived this long after its connection opened, or after its first byte. */
+  /** Headers must arrive within this after the connection opened, or after its first byte. */
   headersTimeoutMs: number;
   /** The whole request, headers and body, must have arrived within this; not less than `headersTimeoutMs`. */
   requestTimeoutMs: number;
@@ -45,8 +42,8 @@ export interface ClientLimits {
 }
 
 /**
- * A client sends its headers in one packet; 20 s covers a slow mobile link. Requests have no body worth waiting for.
- * 10,000 connections stay well inside a 20,000 file descriptor limit, leaving room for the data files and MET.
+ * 20 s covers a slow mobile link's one header packet, and requests carry no body worth waiting for. 10,000
+ * connections leave room in a 20,000 file descriptor limit for the data files and MET.
  */
 export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
   headersTimeoutMs: 20_000,

@@ -12,27 +12,19 @@ import { drainOnSignals } from "./shutdown.ts";
 export interface ListenOptions {
   port: number;
   hostname: string;
-  /**
-   * How to stop on SIGTERM or SIGINT (shutdown.ts): drain for `graceMs`, saying so through `log`. Absent (tests),
-   * the caller closes the server itself.
-   */
+  /** How to drain on SIGTERM or SIGINT (shutdown.ts); absent (tests), the caller closes the server. */
   shutdown?: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> };
-  /** DEFAULT_CLIENT_LIMITS when absent. */
   clientLimits?: ClientLimits;
-  /** Where a connection dropped at the limit is counted (the app's metrics). */
   metrics?: Pick<ServiceMetrics, "recordDroppedConnection">;
 }
 
-/** Node checks its time-outs every 30 s by default: a slow client would get up to that much more than its limit. */
+/** Node checks time-outs every 30 s by default, giving a slow client up to that much past its limit. */
 const MAX_TIMEOUT_CHECKING_INTERVAL_MS = 1000;
 
 /**
- * Serves the app with h3's own server (srvx; why not listhen: docs/performance.md). Node's
- * request listener answers a URL whose answer the pipeline holds itself (node-listener.ts); every other request goes
- * through srvx to h3. A request Node itself cannot parse (say, raw non-ASCII bytes in the request line) never reaches
- * either; it still gets the contract's error body instead of Node's bare 400, and so does one whose headers or body
- * do not arrive in time (`clientLimits`; client-errors.ts). Connections beyond the limit are closed as they are
- * accepted.
+ * Serves the app with srvx (why not listhen: docs/performance.md). Node's request listener answers URLs whose answer
+ * the pipeline keeps (node-listener.ts); the rest go through srvx to h3. Requests Node cannot parse, or whose headers
+ * or body come too late, get the contract's error body rather than Node's bare 400 (client-errors.ts).
  */
 export async function startServer(app: ServiceApp, options: ListenOptions) {
   const { pipeline } = app;
@@ -69,11 +61,9 @@ export async function startServer(app: ServiceApp, options: ListenOptions) {
 }
 
 /**
- * srvx's handler: h3.
- *
- * h3 builds the request's URL before any handler or its onError runs, and rebuilds it from the Host header when the
- * path holds encoded dot segments: a Host no URL can hold (`localhost:99999`) then throws there, and srvx would send a
- * bare 500 with none of the contract's headers. Such a request is malformed: it gets the same answer as one Node refuses.
+ * srvx's handler: h3. h3 rebuilds the URL from the Host header when the path holds encoded dot segments, before any
+ * handler runs: a Host no URL can hold (`localhost:99999`) throws there, and srvx would send a bare 500. Such a request
+ * is malformed and gets the answer Node's refusals get.
  */
 function answeringRequests({ h3, pipeline }: ServiceApp) {
   return (request: ServerRequest) => {

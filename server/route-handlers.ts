@@ -26,31 +26,23 @@ import type { StoredPayload } from "./weather/stored-payload.ts";
 export interface HandlerDependencies {
   config: ServiceConfig;
   clock: Clock;
-  /** The published index, read by the storage-backed routes. */
   storage: IndexStorage;
   /** The live weather source; built from `config.weather` when absent, none when weather is disabled. */
   weather?: WeatherCache<StoredPayload> | null;
-  /** Where the weather source reports failed provider requests. */
   logger?: Logger;
   /** Starts an ingestion run for the operator trigger route; absent, that route answers CONFIGURATION_ERROR. */
   launchIngestion?: IngestionLauncher;
-  /** The app's metrics: the weather source reports to them and the operator's metrics route serves them; none for the CLI's queries. */
+  /** The weather source reports to them and the operator's metrics route serves them; none for the CLI's queries. */
   metrics?: ServiceMetrics;
 }
 
 export interface RouteHandlers {
   handlers: Record<string, RouteHandler>;
-  /**
-   * For the routes whose answers depend only on the published data they read (RouteSpec.reads), the parameters and
-   * the clock: the identities of that data now, under which the pipeline keeps their answers (http/answer-cache.ts).
-   */
+  /** For routes whose answers depend only on the data they read (RouteSpec.reads): its identity (answer-cache.ts). */
   generations: Record<string, () => Generation>;
 }
 
-/**
- * Every route handler by route name: plain functions of a request's parameters, knowing nothing of HTTP.
- * The server binds them to paths; `service query` calls them directly.
- */
+/** Every handler by route name, knowing nothing of HTTP: the server binds them to paths; `service query` calls them. */
 export function createRouteHandlers(dependencies: HandlerDependencies): RouteHandlers {
   const { config, clock, storage } = dependencies;
   const weather =

@@ -6,8 +6,8 @@ interface ClosableServer {
 }
 
 /**
- * On SIGTERM or SIGINT: stop accepting, let the requests under way finish for up to `graceMs` (longer than the upstream
- * time-out, so a request waiting on MET gets its answer), then end what remains, say what happened, and exit 0.
+ * On SIGTERM or SIGINT: stop accepting, let requests under way finish for up to `graceMs` (longer than the upstream
+ * time-out, so one waiting on MET gets its answer), end what remains, and exit 0.
  */
 export function drainOnSignals(
   server: ClosableServer,

@@ -1,10 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
-/**
- * Makes a finished file visible under its live name in one step: synced to disk, then renamed over the live one
- * (same folder, so one filesystem). A reader sees the old file or the new one, never half of one.
- */
+/** Syncs a finished file, then renames it over the live one (same folder): a reader never sees half a file. */
 export function replaceAtomically(finished: string, live: string): void {
   const descriptor = openSync(finished, "r");
   try {
@@ -15,10 +12,7 @@ export function replaceAtomically(finished: string, live: string): void {
   renameSync(finished, live);
 }
 
-/**
- * What ends the name of a file `writeFileAtomically` is still writing, `<destination>.<pid>.tmp`: the name a killed
- * writer leaves behind (cli/abandoned-files.ts removes them).
- */
+/** Ends `<destination>.<pid>.tmp`, a file still being written (one a killed writer left: cli/abandoned-files.ts). */
 export const UNFINISHED_WRITE_SUFFIX = "tmp";
 
 /** Writes a whole file beside its destination, then replaces the destination with it. */

@@ -8,9 +8,8 @@ export interface Digest {
 }
 
 /**
- * A pipeline stage that passes bytes on while hashing and counting them; `digest()` once they have all passed. With
- * `maxBytes`, a stream that brings more fails as soon as it does, rather than after filling a disk. `onChunk` hears of
- * every arrival (a stall guard re-arms on it).
+ * A pipeline stage hashing and counting the bytes it passes on; `digest()` once all have passed. A stream bringing
+ * more than `maxBytes` fails at once, not after filling a disk. `onChunk` hears of each chunk (a stall guard's re-arm).
  */
 export function digesting(maxBytes = Number.POSITIVE_INFINITY, onChunk = () => {}) {
   const hash = createHash("sha256");
@@ -29,10 +28,7 @@ export function digesting(maxBytes = Number.POSITIVE_INFINITY, onChunk = () => {
   };
 }
 
-/**
- * The digest of a file, read through an open descriptor when one is given: a file replaced by rename meanwhile is
- * then still the one hashed, so the caller can go on reading exactly the bytes whose hash it holds.
- */
+/** A file's digest, through `fd` when given: the caller then reads the very bytes hashed, even if it was replaced. */
 export async function digestFile(path: string, fd?: number): Promise<Digest> {
   const hashing = digesting();
   const source = fd === undefined ? createReadStream(path) : createReadStream(path, { fd, start: 0, autoClose: false });

@@ -2,8 +2,8 @@ import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 
 /**
- * A value read from a file that another process (the CLI) replaces by atomic rename.
- * It is re-read when the file's identity changes, so the server picks up new files without restart.
+ * A value read from a file the CLI replaces by atomic rename, read again when the file's identity changes. `lookNow`:
+ * the caller has reason to think the file changed within the period (a key it does not know yet).
  */
 export function createReloadingFile<T>(
   path: string,
@@ -15,12 +15,9 @@ export function createReloadingFile<T>(
   let version: string | null = null;
   let value: T;
   let checkedInPeriod = Number.NaN;
-  // Why the file could not be read when it was last looked at; null once it was read.
   let failure: { error: unknown } | null = null;
-  // `lookNow`: the caller has reason to think the file changed within the period (a key it does not know yet).
   return (lookNow = false) => {
-    // A stat is a system call: files the CLI publishes (index, registry, keys) are looked at again once per period of a
-    // few milliseconds, not on every one of thousands of requests a second. Periods are aligned on the clock, so files
+    // A stat is a system call: looked at once per period, not per request. Periods are aligned on the clock, so files
     // published together (an index and its registry) are looked at again at the same moments.
     if (recheckAfterMs > 0 && !lookNow) {
       const period = Math.floor(performance.now() / recheckAfterMs);
@@ -31,13 +28,12 @@ export function createReloadingFile<T>(
       checkedInPeriod = period;
     }
     const current = fileVersion(path);
-    // A file that could not be read is read again at the next look, even unchanged: its failure may have been passing
-    // (too many open files, a permission since mended, which leaves the file's version as it was).
+    // An unreadable file is read again at the next look, even unchanged: its failure may have passed (EMFILE, say).
     if (current !== version || failure) {
       try {
         value = current === "absent" ? whenAbsent() : read(path);
       } catch (error) {
-        // Not served from before, and not read again within the period: a damaged file is not parsed for every request.
+        // Not served from before, nor read again within the period: a damaged file is not parsed per request.
         failure = { error };
         throw error;
       }
@@ -48,7 +44,7 @@ export function createReloadingFile<T>(
   };
 }
 
-/** How soon a newly published index, registry or gazetteer is served: within this many milliseconds. */
+/** How soon a newly published index, registry or gazetteer is served, in milliseconds. */
 export const PUBLISHED_FILE_RECHECK_MS = 50;
 
 /** A file's identity: it changes when the file is replaced (new inode) or rewritten; "absent" when there is none. */
@@ -62,9 +58,8 @@ export function fileVersion(path: string): string {
 }
 
 /**
- * A read-only SQLite file that the CLI publishes by atomic rename. A replaced file is noticed by its identity and
- * opened read-only, and the old connection closed; better-sqlite3 is synchronous, so no query is in flight then.
- * `prepare` turns the connection into what callers use; a file that cannot be read that way counts as absent.
+ * A read-only SQLite file the CLI publishes by atomic rename; when replaced, the old connection is closed (no query is
+ * in flight: better-sqlite3 is synchronous). A file `prepare` cannot read counts as absent.
  */
 export function createReloadingDatabase<T extends { db: Database.Database }>(
   path: string,
@@ -88,8 +83,8 @@ function openPrepared<T>(path: string, prepare: (db: Database.Database) => T): T
   let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    // A published file is never changed in place, only replaced by rename: holding its read lock for the connection's
-    // life spares every statement a lock, an unlock and a change check (docs/performance.md).
+    // A published file is only ever replaced, never changed: holding its read lock spares every statement a lock,
+    // an unlock and a change check (docs/performance.md).
     db.pragma("locking_mode = EXCLUSIVE");
     return prepare(db);
   } catch {

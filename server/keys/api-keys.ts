@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import type { Scope } from "../../schemas/vocabularies.ts";
 
-/** A stored key: only the SHA-256 of the secret is kept (the secret has 256 bits of entropy, so no slow KDF is needed). */
+/** A stored key: only the secret's SHA-256 is kept (256 bits of entropy need no slow KDF). */
 export interface StoredKey {
   id: string;
   name: string;
@@ -19,12 +19,12 @@ export interface KeyFile {
 /** Every secret begins `svc_` (newKey, cli/keys/new-key.ts). */
 export const SECRET_PREFIX = "svc";
 
-/** The hex SHA-256 a key file stores and a presented secret is compared by; one-shot `hash`, the faster form. */
+/** The hex SHA-256 a key file stores (one-shot `hash`, the faster form). */
 export function hashSecret(secret: string): string {
   return hash("sha256", secret, "hex");
 }
 
-/** A key's id: 16 lower-case hexadecimal digits, as newKey makes it and as a secret carries it. */
+/** A key's id, as newKey makes it and a secret carries it. */
 export const KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
 const SECRET_PATTERN = new RegExp(`^${SECRET_PREFIX}_(${KEY_ID_PATTERN.source.slice(1, -1)})_[A-Za-z0-9_-]{43}$`);
 
@@ -33,10 +33,7 @@ export function keyIdOf(secret: string): string | null {
   return match ? match[1]! : null;
 }
 
-/**
- * Compares the presented secret's hash with the stored one in constant time: every character is compared, whatever
- * differs. As text, not bytes: decoding both into Buffers on every request cost more (docs/performance.md).
- */
+/** Compares hashes in constant time, as text: decoding to Buffers per request costs more (docs/performance.md). */
 export function secretMatches(secret: string, record: StoredKey): boolean {
   const presented = hashSecret(secret);
   const stored = record.secretHash;

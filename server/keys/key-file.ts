@@ -5,9 +5,8 @@ import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "../files/reloadi
 import { KEY_ID_PATTERN, type KeyFile, type StoredKey } from "./api-keys.ts";
 
 /**
- * The key file, every entry checked: a damaged entry (edited by hand, cut short) would otherwise be listed as a
- * TypeError, kept by `keys create` when it rewrites the file, and read by the server as a key with missing fields.
- * The error names the file and the entry; the server answers it as for a file it cannot read (CONFIGURATION_ERROR).
+ * The key file, every entry checked: a damaged entry would otherwise be listed as a TypeError, kept by `keys create`,
+ * and served as a key with missing fields. The server answers the error as an unreadable file (CONFIGURATION_ERROR).
  */
 export function readKeyFile(path: string): KeyFile {
   if (!existsSync(path)) return { keys: [] };
@@ -63,11 +62,7 @@ const idOf = (entry: unknown) => {
   return isText(id) ? ` (id ${id})` : "";
 };
 
-/**
- * The server's view of the key file: new and revoked keys apply without restart. The file is looked at again at most
- * every KEY_FILE_RECHECK_MS, and at once for a key id it does not hold, so a key just created works at its first
- * request and a revocation applies within that period.
- */
+/** The key file looked at again every KEY_FILE_RECHECK_MS, and at once for an unknown id (a key just created). */
 export function createKeyLookup(path: string): (id: string) => StoredKey | undefined {
   const byId = createReloadingFile(
     path,
@@ -78,5 +73,5 @@ export function createKeyLookup(path: string): (id: string) => StoredKey | undef
   return (id) => byId().get(id) ?? byId(true).get(id);
 }
 
-/** How soon a revocation applies: within this many milliseconds (a new key applies at once). */
+/** How soon a revocation applies, in milliseconds. */
 export const KEY_FILE_RECHECK_MS = PUBLISHED_FILE_RECHECK_MS;

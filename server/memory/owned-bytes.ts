@@ -1,7 +1,6 @@
 /**
- * Bytes kept for long (cache entries, kept answers) in an allocation of their own. `Buffer.from` of a short text
- * takes a slice of an 8 KB pool slab, and zlib's output is a slice of a 16 KB chunk: a kept slice keeps the whole
- * slab alive, which made the weather cache hold several times the bytes it counted.
+ * Bytes kept for long (cache entries, kept answers) in an allocation of their own: a slice of `Buffer.from`'s 8 KB
+ * pool or of zlib's 16 KB chunks keeps the whole slab alive, so a cache would hold far more than it counts.
  */
 export function ownedBytes(source: string | Uint8Array): Buffer<ArrayBuffer> {
   if (typeof source === "string") {

@@ -8,40 +8,36 @@ export type { Logger };
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** How long a line may wait in the batch: a quiet server's warning must reach stderr soon, not at the next 4 KB. */
+/** A quiet server's warning must reach stderr soon, not at the next 4 KB. */
 const FLUSH_EVERY_MS = 1000;
-/** Request lines gathered before they are handed to the destination in one write. */
 const REQUEST_BATCH_CHARS = 65_536;
+/** Room past a full batch for the line that fills it (ours are some 300 bytes; a longer one grows the buffer). */
+const LINE_ROOM_BYTES = 1024;
 
-/** The fields of one request's line (request-state.ts), in the order the line gives them. */
+/** One request's line (request-state.ts), fields in the line's order. */
 export interface RequestLine {
   requestId: string;
   method: string;
-  /** The path as routed; any API key in it is reduced to its id when written (request-line-text.ts). */
+  /** As routed; any API key in it is reduced to its id when written (request-line-text.ts). */
   path: string;
-  /** The query without its `?` (empty for none); values of credential-like parameters are replaced when written. */
+  /** Without its `?` (empty for none); credential-like values are replaced when written. */
   query: string;
-  /** The client's address (the socket's peer, or the one a trusted proxy names); `unknown` when it cannot be told. */
+  /** The socket's peer, or the address a trusted proxy names; `unknown` when it cannot be told. */
   client: string;
-  /** The id (never the secret) of the API key the request was authenticated with. */
+  /** The id (never the secret) of the authenticating API key. */
   keyId?: string;
   route: string;
   status: number;
   durationMs: number;
-  /** Bytes of the body sent (0 for a HEAD, a 304 or a preflight). */
+  /** Body bytes sent (0 for a HEAD, a 304 or a preflight). */
   bytes: number;
   /** How the answer was found: `kept`, `built`, or what the weather cache's lookup found; absent for refusals. */
   cache?: "kept" | "built" | WeatherLookupOutcome;
 }
 
-/** Room past a full batch for the line that fills it: a request line of ours is some 300 bytes (a longer one grows the buffer). */
-const LINE_ROOM_BYTES = 1024;
-
 /**
- * Request lines waiting for the destination, kept as the bytes they are written as, so no text is joined and
- * flattened per batch (joined text survived the young generation's collections). They join the destination in one
- * write per batch, and any other line pino writes takes them along first (its `streamWrite` hook), so the log's order
- * is the order things happened in.
+ * Request lines waiting for the destination, kept as bytes: joined text would outlive young-generation collections.
+ * One write per batch; any other line pino writes takes them along first (`streamWrite`), so the log stays in order.
  */
 class PendingRequestLines {
   private bytes: Buffer;
@@ -79,9 +75,8 @@ class PendingRequestLines {
 const requestLinesOf = new WeakMap<Logger, PendingRequestLines>();
 
 /**
- * The process's structured log: one JSON line per event on stderr (pino). Written asynchronously in batches, so a
- * request's line costs the request path little; the batch is written at least once a second, and `flushLog` before
- * the process exits. A caller's own destination (tests) gets every line as it is logged, unless it asks for batches.
+ * The structured log: JSON lines on stderr (pino), written asynchronously in batches at least once a second and on
+ * `flushLog`. A caller's own destination (tests) gets every line as logged, unless it asks for batches.
  */
 export function createLogger(
   level: LogLevel,
@@ -109,15 +104,13 @@ export function createLogger(
 }
 
 /**
- * One request's line at `info`, in the form pino gives every other line. Written as one text rather than through
- * pino's generic serialiser, which costs a busy server more than the rest of a small answer: every value is a number,
- * text of a known alphabet (a UUID, a route name of the route table, a cache outcome), or text made JSON string text
- * in ASCII first (method, path, query, client, key id), with secrets taken out of path and query.
+ * One request's line at `info`, shaped as pino's, built as one text: pino's serialiser costs more than a small answer
+ * (docs/performance.md). Every value is a number, of a known alphabet (UUID, route name, cache outcome), or made
+ * ASCII JSON string text, with secrets taken out of path and query.
  */
 export function logRequest(logger: Logger, line: RequestLine): void {
-  const requestLines = requestLinesOf.get(logger);
-  if (!requestLines)
-    return void logger.info({ ...line, path: loggedPath(line.path), query: loggedQuery(line.query) }, "request");
+  // Every Logger is made by createLogger, the one place that calls pino.
+  const requestLines = requestLinesOf.get(logger)!;
   const keyId = line.keyId === undefined ? "" : `,"keyId":"${jsonStringText(line.keyId)}"`;
   const cache = line.cache === undefined ? "" : `,"cache":"${line.cache}"`;
   const path = jsonStringText(loggedPath(line.path));
@@ -130,10 +123,7 @@ export function logRequest(logger: Logger, line: RequestLine): void {
   );
 }
 
-/**
- * Node's own warnings (a deprecation, the AWS SDK's notice about Node versions) as lines of this log, for a process whose
- * stderr is JSON lines: Node prints them as plain multi-line text through its default 'warning' listener, replaced here.
- */
+/** Node's warnings (a deprecation, the AWS SDK's Node notice) as log lines, not Node's default multi-line text. */
 export function logProcessWarnings(logger: Logger): void {
   process.removeAllListeners("warning");
   process.on("warning", (warning: Error & { code?: string }) =>
@@ -141,7 +131,7 @@ export function logProcessWarnings(logger: Logger): void {
   );
 }
 
-/** Writes what the log holds: the request lines gathered, then pino's own batch. */
+/** Writes the request lines gathered, then pino's own batch. */
 export function flushLog(logger: Logger, done?: (error?: Error) => void): void {
   requestLinesOf.get(logger)?.drain();
   logger.flush(done);

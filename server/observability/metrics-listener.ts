@@ -5,8 +5,7 @@ import type { ServiceMetrics } from "./metrics.ts";
 
 /**
  * The metrics on a listener of their own (SERVICE_METRICS_PORT): `GET /metrics` with no key, for a Prometheus that
- * reaches this address and no other route. Plain node:http: it serves one text and shares nothing with the API's
- * pipeline.
+ * reaches no other route. Plain node:http: it shares nothing with the API's pipeline.
  */
 export async function startMetricsServer(metrics: ServiceMetrics, options: { port: number; hostname: string }) {
   const server = createServer((request, response) => void answerMetricsRequest(metrics, request, response));

@@ -8,42 +8,35 @@ import { registerReleaseLatency } from "./release-latency.ts";
 import { RequestDurations } from "./request-durations.ts";
 
 /**
- * One app's metrics (Prometheus text format, prom-client), on a registry of its own: tests build many apps in one
- * process, and each must count only its own requests. The recording functions are bound, so they can be handed to
- * the modules that report (the pipeline, the weather cache, the upstream client) without those knowing prom-client.
+ * One app's metrics (prom-client) on a registry of its own: tests build many apps in one process. The recording
+ * functions are bound, so reporting modules can be handed them without knowing prom-client.
  */
 export interface ServiceMetrics {
-  /** This app's registry; a module that counts something of its own registers its metric here. */
+  /** Where a module that counts something of its own registers its metric. */
   readonly registry: Registry;
-  /** One answer sent: its route name (`unmatched` for unregistered paths), status and time taken. */
+  /** One answer sent: route name (`unmatched` for unregistered paths), status, time taken. */
   recordRequest(route: string, status: number, seconds: number): void;
   recordWeatherLookup: WeatherLookupRecorder;
-  /** One request to an upstream provider, by its source id (not its host: hosts are configuration) and how it ended. */
+  /** One upstream request, by source id (hosts are configuration) and how it ended. */
   recordUpstreamCall(upstream: string, outcome: UpstreamOutcome): void;
-  /** A connection the API listener closed as it accepted it, being at its limit (SERVICE_MAX_CONNECTIONS). */
+  /** A connection closed as accepted, the listener being at its limit (SERVICE_MAX_CONNECTIONS). */
   recordDroppedConnection(): void;
-  /**
-   * Adds the gauges read at scrape time from what the server already reads: the published index and the ledger's
-   * runs. Called once, by the app that owns these metrics.
-   */
+  /** Adds the gauges read at scrape time from the published index and the ledger; called once, by the owning app. */
   observePublishedData(sources: PublishedDataSources): void;
-  /**
-   * Adds one bounded cache to `service_cache_bytes`: `bytes` is read when scraped, so the request path pays nothing.
-   * `cache` names it in the exposition (snake case, one of CACHE_NAMES).
-   */
+  /** Adds one bounded cache to `service_cache_bytes`; `bytes` is read when scraped, so requests pay nothing. */
   observeCacheBytes(cache: CacheName, bytes: () => number): void;
-  /** The exposition: this app's metrics followed by the process's (CPU, memory, event loop, GC). */
+  /** This app's metrics followed by the process's (CPU, memory, event loop, GC). */
   scrape(): Promise<string>;
 }
 
 export interface PublishedDataSources {
   storage: IndexStorage;
   dataDir: string;
-  /** The app's clock (epoch ms), from which the index's age is measured. */
+  /** The app's clock (epoch ms), for the index's age. */
   now: () => number;
 }
 
-/** The bounded caches whose bytes `service_cache_bytes` reports, each against its own bound (docs/operations.md, Metrics). */
+/** The bounded caches `service_cache_bytes` reports, each against its own bound (docs/operations.md, Metrics). */
 export const CACHE_NAMES = ["answers", "compressed_answers", "weather_payloads"] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
 
@@ -53,15 +46,14 @@ const DURATION_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.0
 export function createMetrics(): ServiceMetrics {
   const registry = new Registry();
   const processWide = processMetrics();
-  // One observation per request: the histogram's `_count` is the number of answers, so no separate counter is kept.
+  // Its `_count` is the number of answers: no separate counter.
   const durations = new RequestDurations({
     name: "service_http_request_duration_seconds",
     help: "Answers sent by route name (unmatched for unregistered paths) and status (_count), and the time from a request's arrival to its answer being ready.",
     buckets: DURATION_BUCKETS_SECONDS,
     registry,
   });
-  // Counted in plain numbers on the request path (a kept weather answer checks its copy on every reuse) and handed
-  // to prom-client when scraped: a labelled `inc` hashes its labels each time.
+  // Plain numbers on the request path, handed to prom-client when scraped: a labelled `inc` hashes its labels.
   const lookupCounts = Object.fromEntries(WEATHER_LOOKUP_OUTCOMES.map((outcome) => [outcome, 0])) as Record<
     WeatherLookupOutcome,
     number
@@ -71,7 +63,7 @@ export function createMetrics(): ServiceMetrics {
     help: "Weather cache lookups by outcome: hit (fresh copy), revalidated (expired copy checked with MET), stale (expired copy served while MET fails), miss (no servable copy).",
     labelNames: ["outcome"],
     registers: [registry],
-    // Every outcome is exposed from the start, so a rate over a counter that has never moved is 0, not absent.
+    // Every outcome exposed from the start: a rate over one never seen is 0, not absent.
     collect: () => {
       lookups.reset();
       for (const outcome of WEATHER_LOOKUP_OUTCOMES) lookups.inc({ outcome }, lookupCounts[outcome]);
@@ -115,10 +107,7 @@ export function createMetrics(): ServiceMetrics {
 }
 
 function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now }: PublishedDataSources): void {
-  const factMs = (fact: "publishedAt" | "dataRebuiltAt"): number | null => {
-    const facts = storage.current()?.facts;
-    // An index older than the dataRebuiltAt fact was rebuilt when it was published.
-    const text = fact === "dataRebuiltAt" ? (facts?.dataRebuiltAt ?? facts?.publishedAt) : facts?.publishedAt;
+  const instantMs = (text: string | null | undefined): number | null => {
     const time = text ? Date.parse(text) : Number.NaN;
     return Number.isFinite(time) ? time : null;
   };
@@ -129,7 +118,7 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     help: "The published index now served, named by its publication instant in Unix seconds (the generation of log lines, as a number): the same on every instance serving the same index. Absent while none is loaded.",
     registers: [registry],
     collect: () => {
-      const published = factMs("publishedAt");
+      const published = instantMs(storage.current()?.facts.publishedAt);
       if (published === null) generation.remove();
       else generation.set(published / 1000);
     },
@@ -139,7 +128,9 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     help: "Seconds since the data of the index now served was rebuilt (publishing its source checks alone does not reset it). Absent while none is loaded.",
     registers: [registry],
     collect: () => {
-      const rebuilt = factMs("dataRebuiltAt");
+      const facts = storage.current()?.facts;
+      // An index older than the dataRebuiltAt fact was rebuilt when published.
+      const rebuilt = instantMs(facts?.dataRebuiltAt ?? facts?.publishedAt);
       if (rebuilt === null) age.remove();
       else age.set(Math.max(0, now() - rebuilt) / 1000);
     },
@@ -152,23 +143,20 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     collect: () => {
       runs.reset();
       if (!storage.durableStorage) return;
-      let counts: ReturnType<typeof countRunsByOutcome>;
       try {
-        counts = countRunsByOutcome(dataDir);
+        const counts = countRunsByOutcome(dataDir);
+        for (const outcome of RUN_OUTCOMES) runs.set({ outcome }, counts[outcome]);
       } catch {
         // A store being replaced or damaged: this scrape says nothing about runs rather than fail as a whole.
-        return;
       }
-      for (const outcome of RUN_OUTCOMES) runs.set({ outcome }, counts[outcome]);
     },
   });
   registerReleaseLatency(registry, storage, dataDir);
 }
 
 /**
- * prom-client's default metrics describe the process, not an app, and each registration starts observers (GC, event
- * loop delay) that live as long as the process: registered once, with the first app, on a registry every app's
- * scrape includes.
+ * The default metrics describe the process, and each registration starts observers (GC, event loop) for its life:
+ * registered once, on a registry every app's scrape includes.
  */
 let processRegistry: Registry | undefined;
 

@@ -4,9 +4,8 @@ import type { IndexStorage } from "../storage/index-storage.ts";
 import { readReleaseLatencies } from "../storage/ledger-reader.ts";
 
 /**
- * `service_release_latency_seconds`: for each release whose figures an ingestion run found while it was due, the
- * seconds from its scheduled instant to the fetch that brought them, by the source of the figures. Rebuilt from the
- * ledger when scraped (a release is found once, so the counts only grow); no sample with no store bound.
+ * `service_release_latency_seconds`, rebuilt from the ledger when scraped (a release is found once, so counts only
+ * grow); no sample with no store bound.
  */
 export function registerReleaseLatency(registry: Registry, storage: IndexStorage, dataDir: string): void {
   const latency: Histogram<"source"> = new Histogram({
@@ -18,14 +17,11 @@ export function registerReleaseLatency(registry: Registry, storage: IndexStorage
     collect: () => {
       latency.reset();
       if (!storage.durableStorage) return;
-      let found: ReturnType<typeof readReleaseLatencies>;
       try {
-        found = readReleaseLatencies(dataDir);
+        for (const { source, seconds } of readReleaseLatencies(dataDir)) latency.observe({ source }, seconds);
       } catch {
         // A store being replaced or damaged: this scrape says nothing about releases rather than fail as a whole.
-        return;
       }
-      for (const { source, seconds } of found) latency.observe({ source }, seconds);
     },
   });
 }

@@ -1,12 +1,9 @@
 import type { Histogram, MetricObjectWithValues, MetricValueWithName, Registry } from "prom-client";
 
 /**
- * The per-request duration histogram, kept in plain numbers and handed to prom-client's registry at scrape time.
- *
- * prom-client's own Histogram validates and hashes the label set and keys its buckets by number-as-text on every
- * observation, a measurable part of a kept answer's cost (docs/performance.md). Here an observation is two map lookups,
- * a scan of the bounds and three additions; the exposition is the same as the Histogram's
- * (test/unit/request-durations.test.ts compares the two), and the registry formats it like any other metric.
+ * The per-request duration histogram in plain numbers, handed to prom-client's registry when scraped: its Histogram
+ * validates and hashes labels on every observation (docs/performance.md). The exposition is the same as the
+ * Histogram's (test/unit/request-durations.test.ts compares the two).
  */
 export class RequestDurations {
   readonly type = "histogram";
@@ -15,14 +12,14 @@ export class RequestDurations {
   readonly help: string;
   private readonly upperBounds: readonly number[];
   private readonly series = new Map<string, Map<number, SeriesCounts>>();
-  /** Every series in the order it was first observed, the order prom-client exposes them in. */
+  /** Series in the order first observed, as prom-client exposes them. */
   private readonly inOrder: SeriesCounts[] = [];
 
   constructor(options: { name: string; help: string; buckets: readonly number[]; registry: Registry }) {
     this.name = options.name;
     this.help = options.help;
     this.upperBounds = [...options.buckets].sort((a, b) => a - b);
-    // The registry reads a metric through `get` (and `reset`) alone; its types name only prom-client's own classes.
+    // The registry uses only `get` and `reset`; its types name only prom-client's classes.
     options.registry.registerMetric(this as unknown as Histogram);
   }
 
@@ -66,7 +63,7 @@ export class RequestDurations {
       values.push({ labels, value: counts.sum, metricName: `${this.name}_sum` });
       values.push({ labels, value: counts.count, metricName: `${this.name}_count` });
     }
-    // prom-client's declared type is an enum its runtime does not use: the registry prints `type` as it is.
+    // The declared type is an enum prom-client's runtime does not use: `type` is printed as it is.
     const type = this.type as unknown as MetricObjectWithValues<MetricValueWithName<string>>["type"];
     return { name: this.name, help: this.help, type, values, aggregator: this.aggregator, collect: () => undefined };
   }
@@ -79,7 +76,7 @@ export class RequestDurations {
 
 interface SeriesCounts {
   labels: { route: string; status: string };
-  /** Observations per bucket (not cumulative): the first bound at or above the value. */
+  /** Observations per bucket (not cumulative), by the first bound at or above the value. */
   buckets: Float64Array;
   sum: number;
   count: number;

@@ -1,19 +1,18 @@
 // What a request's log line may say of the request it names: its path and query without secrets, as JSON string text.
 
-/** A query parameter whose name says it carries a credential: its value is never logged. */
+/** Names of query parameters whose values are never logged. */
 const SECRET_WORDS = "key|token|secret|passw|pwd|auth|bearer|jwt|sig|credential|session";
 const SECRET_NAME = new RegExp(SECRET_WORDS, "i");
 /** An API key of ours (api-keys.ts) wherever it appears: its id is kept, the secret part never logged. */
 const KEY_SECRET = /(svc_[0-9a-f]{16}_)[A-Za-z0-9_-]+/g;
 const KEY_ID = /svc_[0-9a-f]{16}_/;
-/** What a query needs to be read pair by pair for: a name that may carry a secret, a key, or percent-encoding hiding either. */
+/** What makes a query worth reading pair by pair: a secret-like name, a key, or percent-encoding hiding either. */
 const MAY_HOLD_SECRET = new RegExp(`${SECRET_WORDS}|svc_|%`, "i");
 const REDACTED = "REDACTED";
 
 /**
- * The query (without its `?`) as a log line may show it: the values of parameters named like credentials (`api_key`,
- * `token`, `access_token`, …) and the secret part of any API key replaced by `REDACTED`. The API never reads a key from
- * the query (only `Authorization` or `X-API-Key`), but a client may still put one there; it must not reach the log.
+ * The query as a log line may show it: credential-like parameters' values and any API key's secret part replaced by
+ * `REDACTED`. The API never reads a key from the query, but a client may still put one there.
  */
 export function loggedQuery(search: string): string {
   const query = search.startsWith("?") ? search.slice(1) : search;
@@ -42,10 +41,7 @@ function withoutKeySecrets(text: string): string {
   return KEY_ID.test(plain) ? plain.replace(KEY_SECRET, `$1${REDACTED}`) : raw;
 }
 
-/**
- * `text` as the inside of a JSON string, in ASCII: the text itself when it needs no escaping (every path and query a
- * WHATWG URL parser leaves, in practice), else JSON's escapes with every other character as `\uXXXX`.
- */
+/** `text` as the inside of an ASCII JSON string: itself when it needs no escaping (as URL paths and queries do not). */
 export function jsonStringText(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -60,7 +56,7 @@ function escaped(text: string): string {
     .replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** `text` percent-decoded until nothing is left to decode (a client may encode twice), at most three times. */
+/** `text` percent-decoded up to three times (a client may encode twice). */
 function decoded(text: string): string {
   let plain = text.replaceAll("+", " ");
   for (let round = 0; round < 3 && plain.includes("%"); round++) {

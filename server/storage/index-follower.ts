@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import Database from "better-sqlite3";
 import { Counter, type Registry } from "prom-client";
@@ -30,14 +31,11 @@ import {
   storeStatusOf,
 } from "./object-store.ts";
 
-/**
- * What the follower has done since it was created: manifest requests made, those answered 304 (unchanged), generations
- * swapped in, and polls that took nothing (as `service_index_polls_total` counts them by outcome).
- */
-export type IndexFollowerCounts = Record<"polls" | "unchanged" | "installed" | "failed", number>;
+/** Manifest requests made, those answered 304, generations swapped in, and polls that failed. */
+type IndexFollowerCounts = Record<"polls" | "unchanged" | "installed" | "failed", number>;
 
 const POLL_OUTCOMES = ["unchanged", "current", "installed", "absent", "failed"] as const;
-export type PollOutcome = (typeof POLL_OUTCOMES)[number];
+type PollOutcome = (typeof POLL_OUTCOMES)[number];
 
 export interface IndexFollower {
   readonly counts: Readonly<IndexFollowerCounts>;
@@ -59,7 +57,7 @@ export interface IndexFollowerOptions {
   logger: Logger;
   /** A download that receives nothing for this long is abandoned. */
   idleTimeoutMs?: number;
-  /** The app's metrics registry (server/observability/metrics.ts), where the polls are counted by outcome. */
+  /** The app's metrics registry, where polls are counted by outcome. */
   metrics?: Registry;
 }
 
@@ -67,7 +65,9 @@ const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 const MANIFEST_TIMEOUT_MS = 15_000;
 const DOWNLOAD_SUFFIX = ".download";
 
-/** `service serve --index-from`: follows the generations a writer publishes to object storage, with its own S3 client. */
+type FoundManifest = { manifest: IndexManifest; etag: string | undefined };
+
+/** `service serve --index-from`: follows a writer's generations in object storage, with its own S3 client. */
 export function startIndexFollower(
   following: IndexFollowingConfig,
   dataDir: string,
@@ -87,20 +87,19 @@ export function startIndexFollower(
 }
 
 /**
- * Polls the manifest with If-None-Match (an unchanged one costs one small request and a 304), downloads the files
- * of a new generation beside the live ones while hashing them, and only when every file matches the hash and size
- * the manifest names, renames them over the live ones in one synchronous step: the server picks them up by file
- * identity (reloading-file.ts) exactly as after a local publication, and no request is answered between the renames.
- * Anything short of that leaves the current files serving, and is logged and counted.
+ * Polls the manifest with If-None-Match, downloads a new generation's files beside the live ones while hashing them,
+ * and only when all match the manifest renames them over the live ones in one synchronous step: the server picks them
+ * up by file identity (reloading-file.ts). Anything short of that leaves the current files serving, logged and counted.
  */
 export function createIndexFollower(options: IndexFollowerOptions): IndexFollower {
   const { client, source, dataDir, logger } = options;
+  const manifestUrl = objectUrl(source, MANIFEST_NAME);
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const counts: IndexFollowerCounts = { polls: 0, unchanged: 0, installed: 0, failed: 0 };
   const stopping = new AbortController();
   const localFiles = new Map<GenerationFile, { version: string; sha256: string }>();
   // The manifest whose files are installed, with its ETag: kept only once they are, so a failed download is retried.
-  let installed: { manifest: IndexManifest; etag: string | undefined } | null = null;
+  let installed: FoundManifest | null = null;
   let absenceReported = false;
   let queue: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
@@ -113,7 +112,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     const outcome = await pollStore();
     // A poll cut short by the process stopping is no failure of the store.
     if (!stopping.signal.aborted) countPoll(outcome);
-    // The log is written in batches: a swap or a failure, which operators watch for, goes out now, not with later lines.
+    // Swaps and failures, which operators watch for, go out now, not with the next batch.
     if (outcome !== "unchanged") flushLog(logger);
     return outcome;
   }
@@ -124,12 +123,11 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       const found = await readManifest();
       if (found === "unchanged") {
         counts.unchanged++;
-        logger.debug({ source: objectUrl(source, MANIFEST_NAME) }, "index manifest unchanged");
+        logger.debug({ source: manifestUrl }, "index manifest unchanged");
         return "unchanged";
       }
       if (found === "absent") {
-        if (!absenceReported)
-          logger.info({ source: objectUrl(source, MANIFEST_NAME) }, "no index generation published yet");
+        if (!absenceReported) logger.info({ source: manifestUrl }, "no index generation published yet");
         absenceReported = true;
         return "absent";
       }
@@ -138,21 +136,16 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     } catch (error) {
       if (stopping.signal.aborted) return "failed";
       counts.failed++;
+      const generation = installed?.manifest.publishedAt ?? null;
       logger.warn(
-        {
-          source: objectUrl(source, MANIFEST_NAME),
-          generation: installed?.manifest.publishedAt ?? null,
-          ...storeErrorFacts(error),
-        },
+        { source: manifestUrl, generation, ...storeErrorFacts(error) },
         "index generation not taken: the current index stays",
       );
       return "failed";
     }
   }
 
-  async function readManifest(): Promise<
-    "unchanged" | "absent" | { manifest: IndexManifest; etag: string | undefined }
-  > {
+  async function readManifest(): Promise<"unchanged" | "absent" | FoundManifest> {
     try {
       const answer = await client.send(
         new GetObjectCommand({
@@ -167,10 +160,9 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
         body.destroy();
         throw new Error(`the index manifest is ${answer.ContentLength} bytes, more than a manifest can be`);
       }
-      // Counted as it comes too, for a store that sends no length or more than it claims: never read whole.
-      const chunks: Buffer[] = [];
-      for await (const chunk of digesting(MANIFEST_MAX_BYTES).stage(body)) chunks.push(chunk);
-      return { manifest: parseIndexManifest(Buffer.concat(chunks).toString("utf8")), etag: answer.ETag };
+      // Counted as it comes too, for a store that sends no length or more than it claims.
+      const text = (await buffer(digesting(MANIFEST_MAX_BYTES).stage(body))).toString("utf8");
+      return { manifest: parseIndexManifest(text), etag: answer.ETag };
     } catch (error) {
       const status = storeStatusOf(error);
       if (status === 304) return "unchanged";
@@ -197,7 +189,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
           signal: stopping.signal,
         });
       for (const file of wanted) assertServable(file, temporary(file));
-      // One synchronous step: no request runs between these renames, so none reads the new index with the old registry.
+      // One synchronous step: no request reads the new index with the old registry.
       for (const file of wanted) {
         const live = join(dataDir, DATA_FILES[file]);
         replaceAtomically(temporary(file), live);
@@ -220,7 +212,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     return "installed";
   }
 
-  /** The hash of a live file, computed again only when the file was replaced since (or on first use). */
+  /** A live file's hash, computed again only when the file was replaced since. */
   async function localHash(file: GenerationFile): Promise<string | null> {
     const live = join(dataDir, DATA_FILES[file]);
     const version = fileVersion(live);
@@ -246,9 +238,8 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       const loop = async () => {
         await pollOnce();
         if (stopping.signal.aborted) return;
-        timer = setTimeout(loop, options.pollIntervalMs);
         // Polling alone never keeps the process alive; the server does.
-        timer.unref();
+        timer = setTimeout(loop, options.pollIntervalMs).unref();
       };
       void loop();
     },
@@ -261,7 +252,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
   };
 }
 
-/** Polls by outcome on the app's metrics; every outcome exposed from the start, so a rate over one never seen is 0. */
+/** Every outcome exposed from the start, so a rate over one never seen is 0. */
 function pollCounter(registry: Registry | undefined): (outcome: PollOutcome) => void {
   if (!registry) return () => {};
   const polls = new Counter({
@@ -274,7 +265,7 @@ function pollCounter(registry: Registry | undefined): (outcome: PollOutcome) => 
   return (outcome) => polls.inc({ outcome });
 }
 
-/** Partial downloads of a process that was killed: never read, only disk to reclaim. */
+/** Partial downloads of a killed process: disk to reclaim. */
 function removeAbandonedDownloads(dataDir: string): void {
   const liveNames: string[] = GENERATION_FILES.map((file) => DATA_FILES[file]);
   for (const name of readdirSync(dataDir)) {
@@ -284,9 +275,8 @@ function removeAbandonedDownloads(dataDir: string): void {
 }
 
 /**
- * A downloaded file is swapped in only when the server can read it: a registry that is the registry's JSON, an index
- * that opens and holds its publication facts. A matching hash proves only that the bytes are the ones the manifest
- * names, not that a writer published something a reader can serve.
+ * A downloaded file is swapped in only when the server can read it (a registry's JSON, an index with its publication
+ * facts): a matching hash proves the bytes are the manifest's, not that they are servable.
  */
 function assertServable(file: GenerationFile, path: string): void {
   if (file === "registry") return void readRegistryFile(path);

@@ -22,7 +22,7 @@ export interface IndexStorage {
 /** An index is published once a completed ingestion has recorded when it ran. */
 const isPublished = (index: OpenIndex | null): index is OpenIndex => index?.facts.lastIngestedAt != null;
 
-/** The index the CLI publishes; an unreadable one counts as absent, so storage-backed routes answer 503, never half an answer. */
+/** The index the CLI publishes; an unreadable one counts as absent (503, never half an answer). */
 export function createIndexStorage(dataDir: string, durableStorage: boolean): IndexStorage {
   if (!durableStorage) return { durableStorage, current: () => null, ready: () => false };
   const current = createReloadingDatabase(join(dataDir, DATA_FILES.index), (db) => ({
@@ -45,10 +45,7 @@ export function requireIndex(storage: IndexStorage): OpenIndex {
   return index;
 }
 
-/**
- * A read that fails on a present index (a damaged file, an index an older version published) is STORAGE_UNAVAILABLE,
- * not INTERNAL; what failed goes with it as its cause, for the operator's log.
- */
+/** A read failing on a present index (damaged, or an older version's) is STORAGE_UNAVAILABLE, its cause logged. */
 export function withStorageErrors<T>(read: () => T): T {
   try {
     return read();

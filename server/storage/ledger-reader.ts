@@ -8,10 +8,7 @@ import { hasTable } from "./has-table.ts";
 
 const RECENT_RUNS = 20;
 
-/**
- * Reads the store's ledger read-only; `none` when no run ever created it, or `table` (a first run that has created the
- * file but not yet its tables). Throws when the store cannot be read.
- */
+/** Reads the store's ledger; `none` when no run created it or `table` (yet). Throws when it cannot be read. */
 function readLedger<T>(dataDir: string, table: string, none: T, read: (db: Database.Database) => T): T {
   const path = join(dataDir, DATA_FILES.store);
   if (!existsSync(path)) return none;
@@ -46,10 +43,7 @@ export function countRunsByOutcome(dataDir: string): Record<RunOutcome, number> 
   });
 }
 
-/**
- * How long after their scheduled instants the ledger's releases were found (schemas/release-latency.ts), by the source
- * of their figures: none when no run has recorded any.
- */
+/** How long after their scheduled instants releases were found (schemas/release-latency.ts), by source. */
 export function readReleaseLatencies(dataDir: string): { source: string; seconds: number }[] {
   return readLedger(
     dataDir,
@@ -72,7 +66,6 @@ interface RunView {
   sources: { sourceId: string; check: CheckResult; detail: string | null }[];
 }
 
-/** The run with its source checks. */
 function withChecks(db: Database.Database) {
   const checks = db.prepare(
     'SELECT source AS sourceId, result AS "check", detail FROM source_checks WHERE run_id = ? ORDER BY source',
@@ -88,7 +81,7 @@ export function readRecentRuns(dataDir: string): RunView[] {
   });
 }
 
-/** One run of the ledger with its source checks and, when it failed as a whole, why; null when the ledger has no such run. */
+/** One run with its source checks and, when it failed as a whole, why; null when the ledger has no such run. */
 export function readRun(dataDir: string, id: string): (RunView & { detail: string | null }) | null {
   return readRuns(dataDir, null, (db) => {
     const found = db.prepare(`SELECT ${RUN_COLUMNS}, summary FROM runs WHERE id = ?`).get(id) as

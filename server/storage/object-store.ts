@@ -7,11 +7,8 @@ import type { ObjectStoreLocation, PublishedFile } from "../../schemas/index-man
 import { digesting } from "../files/file-digest.ts";
 
 /**
- * An S3 client for a store location. Everything but path-style addressing and, for a store other than AWS, checksums
- * only where required (cli/config.ts) comes from the SDK's standard settings: endpoint (`AWS_ENDPOINT_URL_S3` or
- * `AWS_ENDPOINT_URL`; AWS itself when unset), region (`AWS_REGION`), credentials (`AWS_ACCESS_KEY_ID`/
- * `AWS_SECRET_ACCESS_KEY`, a profile, or a workload identity) and checksums (`AWS_REQUEST_CHECKSUM_CALCULATION`,
- * `AWS_RESPONSE_CHECKSUM_VALIDATION`, which win when set), so any S3-compatible store works as documented for the SDK.
+ * An S3 client for a store location. All but path-style addressing and, off AWS, checksums only where required
+ * (cli/config.ts) comes from the SDK's standard settings (docs/configuration.md).
  */
 export function createObjectStoreClient(location: ObjectStoreLocation): S3Client {
   const checksums = location.checksumsWhenRequired;
@@ -40,7 +37,7 @@ export function storeStatusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
 }
 
-/** What a log line says of a failed store request or download: the message, the system code, the store's status. */
+/** What a log line says of a failed store request or download. */
 export function storeErrorFacts(error: unknown): { error: string; code?: string; status?: number } {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const status = storeStatusOf(error);
@@ -52,10 +49,8 @@ export function storeErrorFacts(error: unknown): { error: string; code?: string;
 }
 
 /**
- * Streams one published file to `path`, hashing it on the way; throws unless its size and hash are the ones the
- * manifest names. A store that accepts the connection and then sends nothing, before its answer's headers or in its
- * body, must not hold the poll, and every later one, for good: the headers have `idleTimeoutMs`, and the body a fresh
- * `idleTimeoutMs` after them and after each chunk. The fsync after the last byte is not the store's: no stall limit.
+ * Streams one published file to `path`, hashing it; throws unless size and hash are the manifest's. A silent store
+ * must not hold every later poll: the headers and each chunk get `idleTimeoutMs` (not the final fsync).
  */
 export async function downloadPublishedFile(
   client: S3Client,
@@ -87,7 +82,6 @@ export async function downloadPublishedFile(
     const hashing = digesting(published.bytes, rearm);
     await pipeline(answer.Body as Readable, hashing.stage, createWriteStream(path), { signal });
     const arrived = hashing.digest();
-    // Each mismatch named as what it is: a size against the size, a hash against the hash.
     if (arrived.bytes !== published.bytes)
       throw new Error(`${url} arrived as ${arrived.bytes} bytes, not the ${published.bytes} bytes the manifest names`);
     if (arrived.sha256 !== published.sha256)

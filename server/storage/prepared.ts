@@ -2,10 +2,7 @@ import type Database from "better-sqlite3";
 
 const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
-/**
- * A statement prepared once per connection and SQL text (better-sqlite3's advice: prepare once, run many). The
- * cache dies with the connection, so a newly published index gets fresh statements.
- */
+/** A statement prepared once per connection and SQL text; the cache dies with the connection. */
 export function prepared(db: Database.Database, sql: string): Database.Statement {
   let statements = cache.get(db);
   if (!statements) {

@@ -43,7 +43,7 @@ export function recordFilter(
   return { where: clauses.join(" AND "), values };
 }
 
-/** One page of the JSON records a table stores, matching a filter, in `order`, from an offset into the filtered set. */
+/** One page of a table's JSON records matching a filter, in `order`, from an offset into the filtered set. */
 export function readRecordPage<T>(
   db: Database.Database,
   table: "events" | "news",

@@ -1,9 +1,8 @@
 import { Worker, type WorkerOptions } from "node:worker_threads";
 
 /**
- * A worker thread running the module `name` beside the caller (`callerUrl` is the caller's `import.meta.url`): the
- * compiled `.js` when the caller runs compiled, else the TypeScript source. Node 20 does not pass tsx's loader on to
- * worker threads, so a thread started from the sources (tests, `npm run dev`) registers it before importing its entry.
+ * A worker thread running the module `name` beside the caller (`callerUrl`: its `import.meta.url`), compiled or not
+ * as the caller runs. Node 20 does not pass tsx's loader on to workers, so one run from source registers it first.
  */
 export function startWorker(callerUrl: string, name: string, options: Omit<WorkerOptions, "eval"> = {}): Worker {
   const compiled = callerUrl.endsWith(".js");

@@ -1,7 +1,4 @@
-/**
- * An instant as ISO 8601 UTC text, remembered for the last millisecond asked: a busy server stamps many responses and
- * log lines within one millisecond, and formatting a date each time costs (docs/performance.md).
- */
+/** An instant as ISO 8601 UTC text, remembered for the last millisecond asked (docs/performance.md). */
 let lastInstant = Number.NaN;
 let lastText = "";
 

@@ -1,22 +1,20 @@
 import { LRUCache } from "lru-cache";
 import { DateTime, IANAZone } from "luxon";
 
-/**
- * Zone arithmetic for the read path, with luxon computing each fact once and a cache answering every later request:
- * building a luxon DateTime per entry per request was most of the events route's time.
- */
+// Zone arithmetic for the read path: luxon computes each fact once and a cache answers later requests (a DateTime per
+// entry per request was most of the events route's time).
 
-/** An offset is looked up per 15 minutes of UTC time: every zone keeps one offset through such a slice, or we check. */
+/** Offsets are cached per 15 minutes of UTC time: a slice holding a transition is detected and not cached. */
 const SLICE_MS = 15 * 60_000;
-/** Bounds of the caches below, in entries (a few MB at most). */
+/** Bound of each cache below, in entries (a few MB at most). */
 const CACHE_ENTRIES = 50_000;
 
 const sliceOffsets = new LRUCache<string, number>({ max: CACHE_ENTRIES });
 const dayStarts = new LRUCache<string, { start: number; end: number }>({ max: CACHE_ENTRIES });
 
 /**
- * Whether luxon (the platform's ICU) can compute the zone. Luxon keeps each zone it creates, valid or not: only tz
- * database names (parseZone) and the zones stored with the data reach here, so that stays a few hundred.
+ * Whether luxon (the platform's ICU) can compute the zone. Luxon keeps every zone it creates; only tz database names
+ * (parseZone) and zones stored with the data reach here, so that stays a few hundred.
  */
 export function isKnownZone(name: string): boolean {
   return IANAZone.create(name).isValid;
@@ -36,7 +34,7 @@ function offsetMinutes(zoneName: string, epochMs: number): number {
   let offset = sliceOffsets.get(key);
   if (offset === undefined) {
     const first = zone.offset(slice * SLICE_MS);
-    // A slice holding a transition (rare: a few a year) is not cached as one offset; it is asked exactly each time.
+    // A slice holding a transition (a few a year) is cached as NaN: asked exactly each time.
     offset = first === zone.offset((slice + 1) * SLICE_MS - 1) ? first : Number.NaN;
     sliceOffsets.set(key, offset);
   }
@@ -45,7 +43,6 @@ function offsetMinutes(zoneName: string, epochMs: number): number {
 
 /** The local calendar date and `HH:mm` of an instant in a zone. */
 export function localDateAndTime(epochMs: number, zoneName: string): { date: string; time: string } {
-  // The local wall clock written as if it were UTC: formatting only, the offset is the zone's own.
   const wall = new Date(epochMs + offsetMinutes(zoneName, epochMs) * 60_000).toISOString();
   return { date: wall.slice(0, 10), time: wall.slice(11, 16) };
 }
@@ -55,15 +52,14 @@ export function dayBounds(date: string, zoneName: string): { start: number; end:
   const key = `${zoneName}|${date}`;
   let bounds = dayStarts.get(key);
   if (!bounds) {
-    // Reached from the day before, whose offset luxon then keeps for the first guess: where midnight occurs twice (a
-    // change back at 00:00), it resolves to the first one, which begins the date; read from the date alone, luxon's
-    // guess is today's offset, so which midnight it chose depended on the time of year it was asked.
+    // Reached from the day before, whose offset luxon keeps as its first guess: where midnight occurs twice (a change
+    // back at 00:00) that picks the first, which begins the date, whatever the time of year it is asked.
     const dayBefore = DateTime.fromISO(date, { zone: "utc" }).minus({ days: 1 }).toISODate();
     if (dayBefore === null) throw new RangeError(`not a calendar date: ${date}`);
     const day = DateTime.fromISO(dayBefore, { zone: zoneNamed(zoneName) })
       .plus({ days: 1 })
       .startOf("day");
-    // The next day's own start: where a day begins after midnight (a change at 00:00), a day later is not midnight.
+    // The next day's own start: where a day begins after midnight (a change at 00:00), 24 h later is not midnight.
     bounds = { start: day.toMillis(), end: day.plus({ days: 1 }).startOf("day").toMillis() };
     dayStarts.set(key, bounds);
   }

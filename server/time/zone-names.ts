@@ -1,12 +1,9 @@
 import { TZ_DATABASE_NAMES } from "../../schemas/tz-database-names.ts";
 
-/**
- * Which names `tz` may take: those of the tz database (its zones and links), and any zone Node's ICU lists should
- * the platform know a zone the list does not yet. ICU also computes names of its own (`SystemV/EST5`, `PST`, `IST`),
- * which are no zone of the database and are refused.
- */
+// Names `tz` may take: the tz database's zones and links, and any zone Node's ICU lists that the database list lacks
+// yet. Names ICU computes of its own (`SystemV/EST5`, `PST`) are no zone of the database and are refused.
 
-/** Printable ASCII: every tz name is. Anything else is refused before lower-casing, which maps the Kelvin sign onto `k`. */
+/** Printable ASCII, as every tz name is: checked before lower-casing, which maps the Kelvin sign onto `k`. */
 const ASCII_NAME = /^[\x21-\x7e]+$/;
 
 /** Each name under its lower-case form; the database's spelling comes first, so it is the one answered. */

@@ -1,18 +1,14 @@
 import { type Dispatcher, request } from "undici";
 
-/** Why an upstream request failed. Messages are for operators' logs and never include the body or a credentialed URL. */
+/** Why an upstream request failed. Messages are for operators' logs: never the body or a credentialed URL. */
 export type UpstreamFailure = "timeout" | "too-large" | "unavailable" | "http-status";
 
-/** How one request ended, for operators' metrics: `ok` for any answer below 400 (a 304 included), else why it failed. */
+/** How one request ended, for metrics: `ok` for any answer below 400 (a 304 included). */
 export type UpstreamOutcome = "ok" | UpstreamFailure;
 
-/** Told how each request ended (operators' metrics). */
 export type UpstreamCallRecorder = (outcome: UpstreamOutcome) => void;
 
-/**
- * What went wrong underneath, for operators: the first system or undici code in the error's cause chain (ECONNREFUSED,
- * ENOTFOUND for DNS, ECONNRESET, CERT_HAS_EXPIRED and other TLS codes, UND_ERR_CONNECT_TIMEOUT …), else its name.
- */
+/** The first system or undici code in an error's cause chain (ECONNREFUSED, CERT_HAS_EXPIRED …), else its name. */
 function causeOf(error: unknown): string {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     const code = (current as NodeJS.ErrnoException).code;
@@ -23,7 +19,7 @@ function causeOf(error: unknown): string {
 
 export class UpstreamRequestError extends Error {
   readonly failure: UpstreamFailure;
-  /** What went wrong underneath when the connection failed (causeOf): ECONNREFUSED, ENOTFOUND, ECONNRESET …; else null. */
+  /** What went wrong underneath when the connection failed (causeOf); else null. */
   readonly underlying: string | null;
   constructor(failure: UpstreamFailure, message: string, underlying: string | null = null) {
     super(message);
@@ -54,8 +50,8 @@ export interface LimitedResponse {
 }
 
 /**
- * One HTTP request with a time-out over the whole exchange and a ceiling on the body size,
- * checked against Content-Length first and enforced while reading; `recordCall`, when given, is told how it ended.
+ * One HTTP request with a time-out over the whole exchange and a ceiling on the body size, checked against
+ * Content-Length first and enforced while reading.
  */
 export async function fetchLimited(target: LimitedRequest, options: LimitOptions): Promise<LimitedResponse> {
   try {
@@ -71,6 +67,13 @@ export async function fetchLimited(target: LimitedRequest, options: LimitOptions
 async function fetchOnce(target: LimitedRequest, options: LimitOptions): Promise<LimitedResponse> {
   const host = safeHost(target.url);
   const signal = AbortSignal.timeout(options.timeoutMs);
+  // A transport error: the time-out when it ran out, else what broke underneath.
+  const failure = (error: unknown, timedOut: string, broke: string) => {
+    if (signal.aborted)
+      return new UpstreamRequestError("timeout", `${host} ${timedOut} within ${options.timeoutMs} ms`);
+    const cause = causeOf(error);
+    return new UpstreamRequestError("unavailable", `${host} ${broke} (${cause})`, cause);
+  };
   let response: Dispatcher.ResponseData;
   try {
     response = await request(target.url, {
@@ -80,10 +83,7 @@ async function fetchOnce(target: LimitedRequest, options: LimitOptions): Promise
       signal,
     });
   } catch (error) {
-    if (signal.aborted)
-      throw new UpstreamRequestError("timeout", `${host} did not answer within ${options.timeoutMs} ms`);
-    const cause = causeOf(error);
-    throw new UpstreamRequestError("unavailable", `${host} could not be reached (${cause})`, cause);
+    throw failure(error, "did not answer", "could not be reached");
   }
   const declared = Number(response.headers["content-length"] ?? NaN);
   if (declared > options.maxBytes) {
@@ -106,10 +106,7 @@ async function fetchOnce(target: LimitedRequest, options: LimitOptions): Promise
     }
   } catch (error) {
     if (error instanceof UpstreamRequestError) throw error;
-    if (signal.aborted)
-      throw new UpstreamRequestError("timeout", `${host} did not finish within ${options.timeoutMs} ms`);
-    const cause = causeOf(error);
-    throw new UpstreamRequestError("unavailable", `${host} broke off the answer (${cause})`, cause);
+    throw failure(error, "did not finish", "broke off the answer");
   }
   return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
 }
@@ -119,14 +116,11 @@ export function headerValue(headers: LimitedResponse["headers"], name: string): 
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
 
-/**
- * Retry-After as delay-seconds or an HTTP date (RFC 9110 section 10.2.3), in ms from now, at most a day; null when
- * absent or unreadable. The one reading of it for every publisher (MET's forecasts, ingestion's documents).
- */
+/** Retry-After (delay-seconds or HTTP date, RFC 9110 10.2.3) in ms from now, at most a day; null if unreadable. */
 export function retryAfterMs(value: string | null): number | null {
   if (value === null) return null;
   const trimmed = value.trim();
-  // Seconds capped before they are multiplied: a delay of hundreds of digits is a day, not an unreadable Infinity.
+  // Capped before multiplying: hundreds of digits are a day, not Infinity.
   const milliseconds = /^\d+$/.test(trimmed)
     ? Math.min(Number(trimmed), 86_400) * 1000
     : Date.parse(trimmed) - Date.now();
