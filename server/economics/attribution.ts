@@ -60,7 +60,7 @@ export interface NewsAttributionFacts {
   links: { series: readonly { slug: string; value: { value: string | null } | null }[] };
 }
 
-/** Announcements: each is its publisher's own (its feed, or Eurostat's calendar record), plus linked series' publishers. */
+/** Announcements: each its publisher's own (its feed, or Eurostat's calendar), plus linked values' publishers. */
 export function newsPublishers(records: readonly NewsAttributionFacts[], registry: BuiltRegistry | null): PublisherSet {
   const set = new PublisherSet();
   for (const record of records) {

@@ -13,23 +13,20 @@ export function serviceHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
-  // The description differs only by whether the index is served: both forms serialised once each, so that a URL the
-  // answer cache does not hold (any other query string) costs no building or serialising of the large document.
-  const openApiBodies = new Map<boolean, SerialisedSection>();
-  const openApiBody = (durableStorage: boolean) => {
-    let body = openApiBodies.get(durableStorage);
-    if (!body) {
-      const document = buildOpenApiDocument({
-        routes: ALL_ROUTES,
-        includeOperatorRoutes: false,
-        durableStorage,
-        environment: config.environment,
-      });
-      body = new SerialisedSection(JSON.stringify(document));
-      openApiBodies.set(durableStorage, body);
-    }
-    return body;
-  };
+  // The description differs only by whether the index is served: each form is serialised once, so a URL the answer
+  // cache does not hold (any other query string) costs no building of the large document.
+  const openApiBodies: { true?: SerialisedSection; false?: SerialisedSection } = {};
+  const openApiBody = (durableStorage: boolean) =>
+    (openApiBodies[`${durableStorage}`] ??= new SerialisedSection(
+      JSON.stringify(
+        buildOpenApiDocument({
+          routes: ALL_ROUTES,
+          includeOperatorRoutes: false,
+          durableStorage,
+          environment: config.environment,
+        }),
+      ),
+    ));
   return {
     "v1.capabilities": () => {
       const index = storage.current();
