@@ -60,10 +60,8 @@ export function readObservationPage(
 }
 
 export function readNewestPeriods(db: Database.Database, seriesSlug: string, count: number): IndexObservationRow[] {
-  return prepared(db, "SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(
-    seriesSlug,
-    count,
-  ) as IndexObservationRow[];
+  const sql = "SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?";
+  return prepared(db, sql).all(seriesSlug, count) as IndexObservationRow[];
 }
 
 export function hasObservations(db: Database.Database, seriesSlug: string): boolean {

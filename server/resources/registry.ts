@@ -47,11 +47,7 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
         data: { totalMatching: matches.length, series: matches.slice(0, n).map(seriesView) },
         meta: { totalMatching: matches.length },
       });
-      return {
-        ...shape(limit),
-        cut: { count: Math.min(limit, matches.length), firstItems: shape },
-        ...EDITORIAL,
-      };
+      return { ...shape(limit), cut: { count: Math.min(limit, matches.length), firstItems: shape }, ...EDITORIAL };
     },
   };
 }

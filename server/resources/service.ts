@@ -15,18 +15,19 @@ export function serviceHandlers(
 ): Record<string, RouteHandler> {
   // The description differs only by whether the index is served: each form is serialised once, so a URL the answer
   // cache does not hold (any other query string) costs no building of the large document.
-  const openApiBodies: { true?: SerialisedSection; false?: SerialisedSection } = {};
-  const openApiBody = (durableStorage: boolean) =>
-    (openApiBodies[`${durableStorage}`] ??= new SerialisedSection(
-      JSON.stringify(
-        buildOpenApiDocument({
-          routes: ALL_ROUTES,
-          includeOperatorRoutes: false,
-          durableStorage,
-          environment: config.environment,
-        }),
-      ),
-    ));
+  const openApiBodies = new Map<boolean, SerialisedSection>();
+  const openApiBody = (durableStorage: boolean) => {
+    if (!openApiBodies.has(durableStorage)) {
+      const document = buildOpenApiDocument({
+        routes: ALL_ROUTES,
+        includeOperatorRoutes: false,
+        durableStorage,
+        environment: config.environment,
+      });
+      openApiBodies.set(durableStorage, new SerialisedSection(JSON.stringify(document)));
+    }
+    return openApiBodies.get(durableStorage)!;
+  };
   return {
     "v1.capabilities": () => {
       const index = storage.current();

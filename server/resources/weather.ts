@@ -73,11 +73,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
       const units = isImperial(query) ? "imperial" : "metric";
       return answer(point, "current", "credentialed", (stored) => {
         const payload = readPayloadHead(stored);
-        const current = {
-          ...payload.current,
-          units,
-          ...(units === "imperial" ? imperialFields(payload.current) : {}),
-        };
+        const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
         return { data: { units, current } };
       });
     },
