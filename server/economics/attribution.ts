@@ -6,8 +6,7 @@ import { seriesBySlug } from "../registry/registry-queries.ts";
 
 /**
  * Which publishers' data an economics answer carries, read from the rows it serves (never from the question asked).
- * `modifiedByService` is true only for a value the service computed (a derived series); everything else is the
- * publisher's own statement, restated in the service's model without changing what it says.
+ * `modifiedByService` only for a value the service computed (a derived series); the rest is restated, not changed.
  */
 
 function addSource(set: PublisherSet, sourceId: string): void {

@@ -5,11 +5,9 @@ import { givenValue } from "../http/params.ts";
 
 export interface DateRange {
   from: DateTime;
-  /** Exclusive end: a bare `to` date has become the start of the following day. */
-  to: DateTime;
-  /** The last instant an inclusive window admits: just before `to` for a bare date, the instant itself otherwise. */
+  /** The last instant an inclusive window admits: just before the next day for a bare `to` date, else `to` itself. */
   toInclusive: DateTime;
-  /** The bounds' UTC calendar dates, compared inclusively with `scheduledDate`. */
+  /** The UTC dates of `from` and of the exclusive end (a bare `to` date's next day), compared with `scheduledDate`. */
   fromDate: string;
   toDate: string;
   /** When a default window moves on (the next day starts in the zone); Infinity when the request named its bounds. */
@@ -53,7 +51,6 @@ export function parseDateRange(
     throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
   return {
     from: start,
-    to: end,
     toInclusive: toText !== null && !BARE_DATE.test(toText) ? end : end.minus({ milliseconds: 1 }),
     fromDate: start.toUTC().toISODate()!,
     toDate: end.toUTC().toISODate()!,

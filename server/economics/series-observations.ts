@@ -13,9 +13,8 @@ import { hasObservations, readObservationPage } from "./observations-reader.ts";
 import { readAsOfPage, readVintagePage } from "./vintages-reader.ts";
 
 /**
- * One page of a series' periods, for both observation routes: an unknown slug is NOT_FOUND, a series with nothing
- * ingested 503, never an empty 200. The credentialed route also answers `asOf` (each period as it stood then) and
- * `vintages=all`, paged with the public limit; its current listing keeps its own limit.
+ * A page of a series' periods for both observation routes: an unknown slug is NOT_FOUND, nothing ingested 503. The
+ * credentialed route also answers `asOf` and `vintages=all` (public limit); its current listing keeps its own limit.
  */
 export function seriesObservationsAnswer(
   storage: IndexStorage,

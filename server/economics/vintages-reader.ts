@@ -6,10 +6,7 @@ import { splitPage } from "../http/params.ts";
 import { prepared } from "../storage/prepared.ts";
 import { derivedPart, LAST_PERIOD, type PeriodRange } from "./observations-reader.ts";
 
-/**
- * The credentialed observations route's questions about the past, as ALFRED answers them, over the index's
- * `vintages`. Instants compare as the index's normalised `…T…:SS.sssZ` text.
- */
+/** Questions about the past, as ALFRED answers them; instants compare as the index's `…T…:SS.sssZ` text. */
 
 /** Sorts after every instant: a vintage of unknown recording time compares as recorded after any `asOf`. */
 const UNKNOWN_AFTER_EVERY_INSTANT = "\uffff\uffff";

@@ -38,9 +38,8 @@ const MAX_QUERY_CHARACTERS = 200;
 const MAX_QUERY_TOKENS = 8;
 
 /**
- * User text as an FTS5 query: every word a quoted prefix term, all required. Words hold only letters, digits
- * and marks, and quoting makes FTS5 read even OR, NEAR or NOT as plain words, so no input reaches its syntax.
- * Null when the text holds no word at all (punctuation, emoji).
+ * User text as an FTS5 query: every word a quoted prefix term, all required; quoting makes even OR, NEAR or NOT plain
+ * words, so no input reaches FTS5's syntax. Null when the text holds no word (punctuation, emoji).
  */
 export function placesMatchExpression(text: string): string | null {
   const words = foldPlaceName(text.slice(0, MAX_QUERY_CHARACTERS))

@@ -13,8 +13,7 @@ export function serviceHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
-  // The description differs only by whether the index is served: each form is serialised once, so a URL the answer
-  // cache does not hold (any other query string) costs no building of the large document.
+  // Each form (index served or not) is serialised once: a URL the answer cache does not hold costs no rebuild.
   const openApiBodies = new Map<boolean, SerialisedSection>();
   const openApiBody = (durableStorage: boolean) => {
     if (!openApiBodies.has(durableStorage)) {

@@ -28,8 +28,7 @@ export function statusHandlers(
       const economics = domain(ECONOMICS_FEEDS);
       const news = domain(NEWS_FEEDS);
       const weatherNow = weatherDomainStatus(weatherHealth());
-      // The service's own account of its feeds, no publisher's data. Kept until a stored domain turns stale or the
-      // weather report (its status and last success alone) changes.
+      // The service's own account, no publisher's data; kept until a domain turns stale or the weather report changes.
       return {
         data: { domains: { weather: weatherNow, economics, news } },
         staticMeta: NO_ATTRIBUTION,

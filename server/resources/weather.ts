@@ -40,10 +40,7 @@ const staticMeta = (stored: StoredPayload) =>
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
 
 export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
-  /**
-   * The answer `build` makes of the point's payload, with the lookup's freshness: at once when the cache holds a fresh
-   * copy (the common case, answered without a promise), else once the cache has asked MET or judged its failure.
-   */
+  /** `build`'s answer from the point's payload: at once from a fresh cached copy (no promise), else after MET's. */
   const answer = (
     point: WeatherPoint,
     view: WeatherView,
