@@ -6,12 +6,8 @@ import { seriesBySlug } from "../registry/registry-queries.ts";
 
 /**
  * Which publishers' data an economics answer carries, read from the rows it serves (never from the question asked).
- * `modifiedByService` is true for a publisher only where the answer holds a value the service computed from that
- * publisher's values (a derived series): everything else is the publisher's own statement, restated in the service's
- * model (UTC instants, period codes, closed vocabularies) without changing what it says.
+ * `modifiedByService` only for a value the service computed (a derived series); the rest is restated, not changed.
  */
-
-const seriesOf = (registry: BuiltRegistry | null, slug: string) => (registry ? seriesBySlug(registry, slug) : null);
 
 function addSource(set: PublisherSet, sourceId: string): void {
   if (Object.hasOwn(SOURCE_PUBLISHERS, sourceId))
@@ -19,15 +15,14 @@ function addSource(set: PublisherSet, sourceId: string): void {
 }
 
 /** A served value of a registered series: its publisher's data, changed by the service when the series is derived. */
-function addSeriesValue(set: PublisherSet, series: Series | null): void {
+function addSeriesValue(set: PublisherSet, registry: BuiltRegistry | null, slug: string): void {
+  const series = registry && seriesBySlug(registry, slug);
   if (series) set.add(series.publisher, series.derived !== null);
 }
 
 /**
- * Events: the release is its publisher's (its notices and values come from that publisher); each calendar that
- * lists the event adds its own publisher (another publisher's calendar may list the release too); a value shown
- * (actual or previous) adds the publisher of its series. Without a published registry, values count as the release
- * publisher's, which is what every registered release holds.
+ * Events: the release's publisher, each listing calendar's publisher, and the series publisher of a value shown
+ * (actual or previous). Without a registry, values count as the release publisher's, as every registered release holds.
  */
 export function eventPublishers(records: readonly EventRecord[], registry: BuiltRegistry | null): PublisherSet {
   const set = new PublisherSet();
@@ -35,7 +30,7 @@ export function eventPublishers(records: readonly EventRecord[], registry: Built
     set.add(record.release.publisher);
     for (const source of record.sources) addSource(set, source.sourceId);
     for (const value of [record.values.actual, record.values.previous])
-      if (value && value.value !== null) addSeriesValue(set, seriesOf(registry, value.seriesSlug));
+      if (value && value.value !== null) addSeriesValue(set, registry, value.seriesSlug);
   }
   return set;
 }
@@ -43,7 +38,7 @@ export function eventPublishers(records: readonly EventRecord[], registry: Built
 /** Observations of one series: its publisher's data when the page holds any period, none for an empty page. */
 export function observationPublishers(series: Series, observationCount: number): PublisherSet {
   const set = new PublisherSet();
-  if (observationCount > 0) addSeriesValue(set, series);
+  if (observationCount > 0) set.add(series.publisher, series.derived !== null);
   return set;
 }
 
@@ -54,7 +49,7 @@ export function releasePublishers(
 ): PublisherSet {
   const set = new PublisherSet();
   for (const release of releases)
-    if (release.availability === "AVAILABLE") addSeriesValue(set, seriesOf(registry, release.series.slug));
+    if (release.availability === "AVAILABLE") addSeriesValue(set, registry, release.series.slug);
   return set;
 }
 
@@ -64,15 +59,12 @@ export interface NewsAttributionFacts {
   links: { series: readonly { slug: string; value: { value: string | null } | null }[] };
 }
 
-/**
- * Announcements: each is the publisher's own (its feed, or for Eurostat its calendar record); a linked series value
- * adds that series' publisher.
- */
+/** Announcements: each its publisher's own (its feed, or Eurostat's calendar), plus linked values' publishers. */
 export function newsPublishers(records: readonly NewsAttributionFacts[], registry: BuiltRegistry | null): PublisherSet {
   const set = new PublisherSet();
   for (const record of records) {
     addSource(set, record.source);
-    for (const link of record.links.series) if (link.value) addSeriesValue(set, seriesOf(registry, link.slug));
+    for (const link of record.links.series) if (link.value) addSeriesValue(set, registry, link.slug);
   }
   return set;
 }

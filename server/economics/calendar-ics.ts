@@ -2,25 +2,19 @@ import ical, { escape as escapeIcalText, ICalEventStatus } from "ical-generator"
 import type { EventRecord } from "../../schemas/event-record.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 
-/** The fields of an event whose change by its source changes its schedule or status: each raises the event's SEQUENCE. */
+/** A change by the source to any of these raises the event's SEQUENCE. */
 const SCHEDULING_FIELDS = new Set(["scheduledDate", "scheduledAt", "timePrecision", "status"]);
 
-/** RFC 5545's identifier of the program that made the calendar. */
-const PRODUCT = { company: "weather-economics-service", product: "economic-release-calendar", language: "EN" } as const;
-
 /**
- * The calendar as an iCalendar feed (RFC 5545, written by ical-generator): one VEVENT per event, its UID stable across
- * runs (the event's id), DTSTAMP the last time ingestion recorded a change to it, SEQUENCE the number of times its
- * source changed its schedule or status (moved, cancelled, marked published), a timed event at its UTC instant and a date-only event as a DATE (no time invented),
- * STATUS:CANCELLED for an event the source removed, the publisher's page as URL and its credit in the description.
+ * The calendar as an RFC 5545 feed: UID the event's id, DTSTAMP its last recorded change, SEQUENCE how often the
+ * source changed its schedule or status, a date-only event as a DATE (no time invented), a removed one CANCELLED.
  */
 export function calendarFeed(events: readonly EventRecord[], refreshSeconds: number): string {
   const publishers = [...new Set(events.map((event) => event.release.publisher))].sort();
   const calendar = ical({
-    prodId: PRODUCT,
+    prodId: { company: "weather-economics-service", product: "economic-release-calendar", language: "EN" },
     name: "Official economic release calendar",
-    // ical-generator writes X-WR-CALDESC as given (10.x), unlike DESCRIPTION: unescaped, its line breaks and commas would
-    // end the property and strict parsers would read the credits as properties of their own. Escaped as TEXT here.
+    // ical-generator writes X-WR-CALDESC unescaped (unlike DESCRIPTION): its line breaks would end the property.
     description: escapeIcalText(
       ["Release dates as the publishers state them (BLS, Eurostat, ECB).", ...publishers.map(creditLine)].join("\n"),
       false,
@@ -41,11 +35,11 @@ export function calendarFeed(events: readonly EventRecord[], refreshSeconds: num
       categories: [{ name: event.category }],
     });
   }
-  // RFC 5545 3.1: every content line ends with CRLF, the last one too; ical-generator leaves END:VCALENDAR without it.
+  // RFC 5545 3.1: the last line ends with CRLF too, which ical-generator leaves off.
   return `${calendar.toString()}\r\n`;
 }
 
-/** Moments the schedule or status changed: a move and the status it brings are one change when detected together. */
+/** A move and the status it brings are one change when detected together. */
 function reschedulings(event: EventRecord): number {
   return new Set(
     event.changes.filter((change) => SCHEDULING_FIELDS.has(change.field)).map((change) => change.detectedAt),

@@ -5,18 +5,16 @@ import { givenValue } from "../http/params.ts";
 
 export interface DateRange {
   from: DateTime;
-  /** Exclusive end: a bare `to` date has become the start of the following day. */
-  to: DateTime;
-  /** The last instant an inclusive window admits: just before `to` for a bare date, the instant itself otherwise. */
+  /** The last instant an inclusive window admits: just before the next day for a bare `to` date, else `to` itself. */
   toInclusive: DateTime;
-  /** The instants reduced to their UTC calendar dates, compared inclusively with `scheduledDate`. */
+  /** The UTC dates of `from` and of the exclusive end (a bare `to` date's next day), compared with `scheduledDate`. */
   fromDate: string;
   toDate: string;
   /** When a default window moves on (the next day starts in the zone); Infinity when the request named its bounds. */
   movesAt: number;
 }
 
-export interface RangeRules {
+interface RangeRules {
   zone: string;
   maxDays: number;
   defaultDaysBack: number;
@@ -31,9 +29,8 @@ const ZONED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 const LEAP_SECOND = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}):60(\.\d{1,9})?/;
 
 /**
- * `from`/`to` as bare dates in the zone or instants with a zone (spec events "Range rules"). A bare `to`
- * is the start of the following day, so after reduction to UTC dates it can admit events of the next UTC day.
- * Defaults: the start of today in the zone, minus `defaultDaysBack`, through plus `defaultDaysAhead`.
+ * `from`/`to` as bare dates in the zone or instants with a zone (spec events "Range rules"). A bare `to` is the start
+ * of the following day. Defaults: today in the zone minus `defaultDaysBack` through plus `defaultDaysAhead`.
  */
 export function parseDateRange(
   rawFrom: string | null,
@@ -54,7 +51,6 @@ export function parseDateRange(
     throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
   return {
     from: start,
-    to: end,
     toInclusive: toText !== null && !BARE_DATE.test(toText) ? end : end.minus({ milliseconds: 1 }),
     fromDate: start.toUTC().toISODate()!,
     toDate: end.toUTC().toISODate()!,
@@ -63,18 +59,14 @@ export function parseDateRange(
 }
 
 /**
- * `asOf` of the vintage questions: an instant with its zone, or a bare date meaning the end of that day in UTC (what
- * was known when the day closed); null when not given. Returned as UTC text in the index's form (`…T…:SS.sssZ`),
- * compared as a string.
+ * `asOf` of the vintage questions: an instant with its zone, or a bare date meaning the end of that day in UTC; null
+ * when not given. Returned as UTC text in the index's form (`…T…:SS.sssZ`), compared as a string.
  */
 export function parseAsOf(raw: string | null): string | null {
   const given = givenValue(raw);
   if (given === null) return null;
   const text = given.replace(LEAP_SECOND, "$1:59.999");
-  const parsed = dateOrInstant(text, "utc");
-  if (parsed === null)
-    throw new ApiError("VALIDATION_FAILED", "asOf must be YYYY-MM-DD or an instant with Z or an offset.");
-  if (!parsed.isValid) throw new ApiError("VALIDATION_FAILED", "asOf is not a real date.");
+  const parsed = dateOrInstant(text, "utc", "VALIDATION_FAILED", "asOf");
   const utc = (BARE_DATE.test(text) ? parsed.endOf("day") : parsed).toUTC().toISO()!;
   // Years beyond 0000-9999 in UTC have no RFC 3339 form (and would not compare as text with recorded instants).
   if (!/^\d{4}-/.test(utc))
@@ -82,16 +74,19 @@ export function parseAsOf(raw: string | null): string | null {
   return utc;
 }
 
-/** A bare date (the start of that day in `zone`) or an instant with its zone; null for any other form. */
-function dateOrInstant(text: string, zone: string): DateTime | null {
-  if (BARE_DATE.test(text)) return DateTime.fromISO(text, { zone });
-  return ZONED_INSTANT.test(text) ? DateTime.fromISO(text, { setZone: true }) : null;
+/** A bare date (the start of that day in `zone`) or an instant with its zone; `code` for any other form. */
+function dateOrInstant(text: string, zone: string, code: ErrorCode, name: "asOf" | "from and to"): DateTime {
+  const parsed = BARE_DATE.test(text)
+    ? DateTime.fromISO(text, { zone })
+    : ZONED_INSTANT.test(text)
+      ? DateTime.fromISO(text, { setZone: true })
+      : null;
+  if (parsed === null) throw new ApiError(code, `${name} must be YYYY-MM-DD or an instant with Z or an offset.`);
+  if (!parsed.isValid) throw new ApiError(code, `${name === "asOf" ? "asOf" : "from or to"} is not a real date.`);
+  return parsed;
 }
 
 function parseBound(text: string, rules: RangeRules, isEnd: boolean): DateTime {
-  const parsed = dateOrInstant(text, rules.zone);
-  if (parsed === null)
-    throw new ApiError(rules.errorCode, "from and to must be YYYY-MM-DD or an instant with Z or an offset.");
-  if (!parsed.isValid) throw new ApiError(rules.errorCode, "from or to is not a real date.");
+  const parsed = dateOrInstant(text, rules.zone, rules.errorCode, "from and to");
   return isEnd && BARE_DATE.test(text) ? parsed.plus({ days: 1 }) : parsed;
 }

@@ -10,10 +10,7 @@ function moments(record: EventRecord): { dayStart: number; due: number } {
   return { dayStart: day.start, due: record.scheduledAt === null ? day.end : Date.parse(record.scheduledAt) };
 }
 
-/**
- * Computed per request from the clock, never stored. Past due means the scheduled time (for a date-only
- * event, the end of its scheduled date in the source zone) has passed without evidence of publication.
- */
+/** From the clock, never stored. Past due: the scheduled time (date-only: the day's end) passed without publication. */
 function derivedStateOf(record: EventRecord, now: number): DerivedState {
   if (record.publication.confirmed) return "CONFIRMED_PUBLISHED";
   if (record.status === "CANCELLED") return "CANCELLED_AT_SOURCE";
@@ -38,9 +35,8 @@ function localProjection(record: EventRecord, zone: string): { date: string; tim
 }
 
 /**
- * The record with its derived state. "Not yet available" is the index's word as of its build; once the release is
- * past due, confirmed or cancelled it is no longer to come, so a value still not held is UNAVAILABLE. It changes
- * only when the derived state does, so `statesValidUntil` bounds it too.
+ * The record with its derived state. "Not yet available" is the index's word as of its build: once the release is no
+ * longer to come, a value still not held is UNAVAILABLE (changing with the derived state, so `statesValidUntil` holds).
  */
 function withState(record: EventRecord, now: number) {
   const derivedState = derivedStateOf(record, now);
@@ -51,10 +47,9 @@ function withState(record: EventRecord, now: number) {
 
 /** Until when the derived states of these events stay what they are at `now`. */
 export function statesValidUntil(records: readonly EventRecord[], now: number): number {
-  let until = Number.POSITIVE_INFINITY;
-  for (const record of records) until = Math.min(until, derivedStateChangesAt(record, now));
-  return until;
+  return Math.min(...records.map((record) => derivedStateChangesAt(record, now)));
 }
+
 /** Credentialed routes: `localDate`, `localTime`, `localTimeZone` present exactly when a projection was asked for. */
 export function credentialedEntry(record: EventRecord, now: number, zone: string | null) {
   const entry = withState(record, now);

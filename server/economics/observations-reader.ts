@@ -6,9 +6,8 @@ import { splitPage } from "../http/params.ts";
 import { prepared } from "../storage/prepared.ts";
 
 /**
- * An observation as served: the current vintage of its period, what it replaced, its provenance, and for a value the
- * service computed, its formula and the input vintages it was computed from (spec "Observation", "Release.derived").
- * A publisher's missing value is null with the publisher's own status and note, never a number and never left out.
+ * An observation as served (spec "Observation"): the current vintage of its period, what it replaced, its provenance.
+ * A publisher's missing value is null with the publisher's own status and note, never left out.
  */
 function observationView(row: IndexObservationRow, series: Series) {
   return {
@@ -36,12 +35,18 @@ export function derivedPart(
     : {};
 }
 
-/** One page of a series' periods, oldest first, `from`/`to` compared as strings (spec: period codes compare as strings). */
+/** Period codes compare as strings (spec); `LAST_PERIOD` sorts after every code. */
+export interface PeriodRange {
+  from: string | null;
+  to: string | null;
+}
+export const LAST_PERIOD = "\uffff";
+
+/** One page of a series' periods, oldest first. */
 export function readObservationPage(
   db: Database.Database,
   series: Series,
-  from: string | null,
-  to: string | null,
+  range: PeriodRange,
   offset: number,
   limit: number,
 ) {
@@ -49,16 +54,14 @@ export function readObservationPage(
     db,
     `SELECT * FROM observations WHERE series_slug = ? AND reference_period >= ? AND reference_period <= ?
     ORDER BY reference_period LIMIT ? OFFSET ?`,
-  ).all(series.slug, from || "", to || "\uffff", limit + 1, offset) as IndexObservationRow[];
+  ).all(series.slug, range.from ?? "", range.to ?? LAST_PERIOD, limit + 1, offset) as IndexObservationRow[];
   const page = splitPage(rows, limit);
   return { observations: page.rows.map((row) => observationView(row, series)), more: page.more };
 }
 
 export function readNewestPeriods(db: Database.Database, seriesSlug: string, count: number): IndexObservationRow[] {
-  return prepared(db, "SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?").all(
-    seriesSlug,
-    count,
-  ) as IndexObservationRow[];
+  const sql = "SELECT * FROM observations WHERE series_slug = ? ORDER BY reference_period DESC LIMIT ?";
+  return prepared(db, sql).all(seriesSlug, count) as IndexObservationRow[];
 }
 
 export function hasObservations(db: Database.Database, seriesSlug: string): boolean {

@@ -8,23 +8,18 @@ import { seriesView } from "../registry/registry-views.ts";
 import { derivedPart, readNewestPeriods } from "./observations-reader.ts";
 
 /**
- * The release record of each series, merged newest first. "Newest" compares the end of each newest reference period:
- * one key, comparable across publishers and frequencies (publishers' own times are often not stated, and our
- * ingestion time would order by when we happened to fetch). Series with nothing ingested come last, listed as
- * UNAVAILABLE, never omitted.
+ * The release record of each series, newest first by the end of its newest reference period: comparable across
+ * publishers and frequencies (publishers' times are often not stated; ours say when we fetched). Series with nothing
+ * ingested come last as UNAVAILABLE, never omitted.
  */
 export function newestReleases(db: Database.Database, series: Series[], perSeries: number) {
   const records = series.map((entry) => {
     const rows = readNewestPeriods(db, entry.slug, Math.max(perSeries, 2));
-    return {
-      release: releaseOf(entry, rows, perSeries),
-      periodEnd: rows[0] ? (periodEndDate(rows[0].reference_period) ?? "") : null,
-    };
+    const periodEnd = rows[0] ? periodEndDate(rows[0].reference_period) : null;
+    return { release: releaseOf(entry, rows, perSeries), periodEnd: periodEnd ?? "" };
   });
   records.sort(
-    (a, b) =>
-      (b.periodEnd ?? "").localeCompare(a.periodEnd ?? "") ||
-      a.release.series.slug.localeCompare(b.release.series.slug),
+    (a, b) => b.periodEnd.localeCompare(a.periodEnd) || a.release.series.slug.localeCompare(b.release.series.slug),
   );
   return records.map((record) => record.release);
 }
@@ -33,7 +28,7 @@ export function newestReleases(db: Database.Database, series: Series[], perSerie
 function releaseOf(series: Series, rows: IndexObservationRow[], perSeries: number) {
   const [newest, previous] = rows;
   const terms = PUBLISHER_TERMS[series.publisher];
-  // The release names its series as the registry does, without the definition's prose and operational fields.
+  // The series as the registry names it, without the definition's prose and operational fields.
   const { name, publisher, scope, upstreamSeriesId, derived, active, ...named } = seriesView(series);
   return {
     series: named,

@@ -12,14 +12,9 @@ import { credentialedFreshnessMeta, dataStatusChangesAt, freshnessMeta } from ".
 import { hasObservations, readObservationPage } from "./observations-reader.ts";
 import { readAsOfPage, readVintagePage } from "./vintages-reader.ts";
 
-/** `vintages=` of the credentialed route: `all` lists every vintage of each period. */
-const VINTAGE_VIEWS = ["all"] as const;
-
 /**
- * One page of a series' periods, for both observation routes: an unknown slug is NOT_FOUND, and a registered series
- * with nothing ingested is an absent corpus (503), never an empty 200. The credentialed route also answers `asOf`
- * (each period as it stood then; none yet is an empty 200) and `vintages=all`, paged as the public route pages (issue
- * 13); its current listing keeps its own limit.
+ * A page of a series' periods for both observation routes: an unknown slug is NOT_FOUND, nothing ingested 503. The
+ * credentialed route also answers `asOf` and `vintages=all` (public limit); its current listing keeps its own limit.
  */
 export function seriesObservationsAnswer(
   storage: IndexStorage,
@@ -33,7 +28,7 @@ export function seriesObservationsAnswer(
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
   const asOf = credentialed ? parseAsOf(query.get("asOf")) : null;
-  const allVintages = credentialed && parseEnum(query.get("vintages"), VINTAGE_VIEWS, "vintages") === "all";
+  const allVintages = credentialed && parseEnum(query.get("vintages"), ["all"], "vintages") === "all";
   const current = credentialed && asOf === null && !allVintages;
   const limit = parseLimit(
     query.get("limit"),
@@ -55,8 +50,7 @@ export function seriesObservationsAnswer(
   });
   if (allVintages) {
     const page = withStorageErrors(() => readVintagePage(index.db, series, range, asOf, offset, limit));
-    // Every vintage of a page of periods can pass the response ceiling: the page is then cut to fit (meta.truncated,
-    // spec "Limits"), its cursor resuming after the last period served.
+    // A page over the response ceiling is cut to fit (spec "Limits"), its cursor resuming after the last period served.
     const firstItems = (n: number) =>
       answer({ asOf, periods: page.periods.slice(0, n) }, n, n < page.periods.length || page.more);
     return { ...firstItems(page.periods.length), cut: { count: page.periods.length, firstItems } };
@@ -65,6 +59,6 @@ export function seriesObservationsAnswer(
     const page = withStorageErrors(() => readAsOfPage(index.db, series, range, asOf, offset, limit));
     return answer({ asOf, observations: page.observations }, page.observations.length, page.more);
   }
-  const page = withStorageErrors(() => readObservationPage(index.db, series, range.from, range.to, offset, limit));
+  const page = withStorageErrors(() => readObservationPage(index.db, series, range, offset, limit));
   return answer({ observations: page.observations }, page.observations.length, page.more);
 }

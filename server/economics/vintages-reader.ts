@@ -4,27 +4,20 @@ import type { Series } from "../../schemas/registry.ts";
 import { provenanceOf } from "../../schemas/value-provenance.ts";
 import { splitPage } from "../http/params.ts";
 import { prepared } from "../storage/prepared.ts";
-import { derivedPart } from "./observations-reader.ts";
+import { derivedPart, LAST_PERIOD, type PeriodRange } from "./observations-reader.ts";
 
-/**
- * The credentialed observations route's questions about the past, as ALFRED answers them, over the index's
- * `vintages` (every vintage of every served period with the instant the service recorded it). Periods compare as
- * strings (spec), instants as the index's normalised `…T…:SS.sssZ` text.
- */
+/** Questions about the past, as ALFRED answers them; instants compare as the index's `…T…:SS.sssZ` text. */
 
-const LAST_PERIOD = "\uffff";
 /** Sorts after every instant: a vintage of unknown recording time compares as recorded after any `asOf`. */
 const UNKNOWN_AFTER_EVERY_INSTANT = "\uffff\uffff";
 
 type AsOfRow = IndexVintageRow & { previous_value: string | null; stated_updated_at: string | null };
 
 /**
- * One page of periods as they stood at `asOf`: each period's newest vintage recorded by then, with its revision
- * facts as they were then (how many vintages preceded it, and the value it replaced). Periods first recorded later
- * are absent. `sourceUpdatedAt` is the vintage's own statement until the latest document carrying the period was
- * fetched, and the served one (which that document may have moved without a new vintage) from then on: the ledger
- * keeps only the latest sighting. An index published before `last_sighted_at` existed fails this read, which answers
- * STORAGE_UNAVAILABLE (503, Retry-After) until the next ingestion publishes a new index.
+ * One page of periods as they stood at `asOf`: each period's newest vintage recorded by then, with its revision facts
+ * as they were then; periods first recorded later are absent. `sourceUpdatedAt` is the vintage's own until the latest
+ * document carrying the period was fetched, the served one from then on (the ledger keeps only the latest sighting).
+ * An index older than `last_sighted_at` fails this read: STORAGE_UNAVAILABLE until the next ingestion publishes.
  */
 export function readAsOfPage(
   db: Database.Database,
@@ -76,8 +69,7 @@ export function readVintagePage(
   limit: number,
 ) {
   const until = asOf ?? LAST_PERIOD;
-  // A vintage of unknown recording time (docs/data.md, Fetch times) is one of every vintage, but not known to have
-  // stood at any instant asked for.
+  // A vintage of unknown recording time (docs/data.md, Fetch times) is listed, but not as standing at any `asOf`.
   const unknownAt = asOf === null ? "" : UNKNOWN_AFTER_EVERY_INSTANT;
   const periods = prepared(
     db,
@@ -100,11 +92,6 @@ export function readVintagePage(
     periods: [...byPeriod].map(([referencePeriod, vintages]) => ({ referencePeriod, vintages })),
     more: page.more,
   };
-}
-
-export interface PeriodRange {
-  from: string | null;
-  to: string | null;
 }
 
 /** A vintage as served: its value and status as published, when it was recorded, and its provenance. */

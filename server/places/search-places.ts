@@ -26,15 +26,9 @@ export interface PlaceSearch {
   search(query: string, limit: number): PlaceRecord[];
 }
 
-const GEONAMES_TERMS = PUBLISHER_TERMS.GEONAMES;
-
-/** The credit every answer with places carries (the terms are in schemas/publishers.ts). */
-export const GEONAMES_ATTRIBUTION = {
-  text: GEONAMES_TERMS.attributionText,
-  required: GEONAMES_TERMS.required,
-  licenseName: GEONAMES_TERMS.licenseName,
-  licenseUrl: GEONAMES_TERMS.licenseUrl,
-};
+const { attributionText: text, required, licenseName, licenseUrl } = PUBLISHER_TERMS.GEONAMES;
+/** The credit every answer with places carries. */
+export const GEONAMES_ATTRIBUTION = { text, required, licenseName, licenseUrl };
 
 /** For meta.attributionRecords: the service folds names, drops fields and reads zero populations as unknown. */
 export const GEONAMES_ATTRIBUTION_RECORD = attributionRecord("GEONAMES", true);
@@ -44,9 +38,8 @@ const MAX_QUERY_CHARACTERS = 200;
 const MAX_QUERY_TOKENS = 8;
 
 /**
- * User text as an FTS5 query: every word a quoted prefix term, all required. Words hold only letters, digits
- * and marks, and quoting makes FTS5 read even OR, NEAR or NOT as plain words, so no input reaches its syntax.
- * Null when the text holds no word at all (punctuation, emoji).
+ * User text as an FTS5 query: every word a quoted prefix term, all required; quoting makes even OR, NEAR or NOT plain
+ * words, so no input reaches FTS5's syntax. Null when the text holds no word (punctuation, emoji).
  */
 export function placesMatchExpression(text: string): string | null {
   const words = foldPlaceName(text.slice(0, MAX_QUERY_CHARACTERS))
@@ -57,14 +50,13 @@ export function placesMatchExpression(text: string): string | null {
   return words.length === 0 ? null : words.map((word) => `"${word}"*`).join(" ");
 }
 
-/** Searches the gazetteer `service serve` or `service places` publishes; an absent, unreadable or older one gives no results, as with no provider configured. */
+/** Searches the published gazetteer; an absent, unreadable or older one gives no results. */
 export function createPlaceSearch(dataDir: string): PlaceSearch {
   const current = createReloadingDatabase(join(dataDir, DATA_FILES.places), (db) => {
     if (db.pragma("user_version", { simple: true }) !== PLACES_INDEX_VERSION)
       throw new Error("gazetteer of another format");
     return {
       db,
-      // Named as the route serves them, in the record's order.
       find: db.prepare<[string, number], PlaceRecord>(`
         SELECT p.name, p.country_code AS countryCode, p.admin_code AS adminArea, p.latitude, p.longitude,
           p.population, p.time_zone AS timeZone

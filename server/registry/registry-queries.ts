@@ -17,7 +17,7 @@ export function familyWithSeries(
   return { family, series: registry.series.filter((entry) => entry.familySlug === slug && entry.active) };
 }
 
-export interface SeriesFilter {
+interface SeriesFilter {
   indicator: string | null;
   /** Already upper-cased; a comma list is passed through and matches nothing. */
   country: string | null;
@@ -36,7 +36,7 @@ export function matchingSeries(registry: BuiltRegistry, filter: SeriesFilter): S
   );
 }
 
-/** Series by slug, built once per published registry (an answer may look up every value's series). */
+/** Built once per published registry: an answer may look up every value's series. */
 const seriesIndexes = new WeakMap<BuiltRegistry, Map<string, Series>>();
 
 /** Any series, active or not: inactive series stay resolvable by slug. */

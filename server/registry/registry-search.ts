@@ -21,10 +21,7 @@ function wordsOf(text: string): string[] {
     .filter((word) => word !== "");
 }
 
-/**
- * The query words of `q`, null when it is absent or blank. Longer than its limit, more words than its limit, or no
- * word at all (only punctuation) gives VALIDATION_FAILED.
- */
+/** The query words of `q`, null when it is absent or blank; too long, too many words or none is VALIDATION_FAILED. */
 export function parseSearch(raw: string | null): string[] | null {
   const text = givenValue(raw);
   if (text === null) return null;

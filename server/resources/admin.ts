@@ -13,8 +13,6 @@ import { readRecentRuns, readRun } from "../storage/ledger-reader.ts";
 
 const DUE_VALUES = ["true", "false"] as const;
 
-const runLocation = (runId: string) => INGESTION_RUN_PATH.replace("{runId}", runId);
-
 /** The operator routes answer with the service's own records of its runs: no publisher's data, no attribution. */
 export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher | null): Record<string, RouteHandler> {
   return {
@@ -29,7 +27,7 @@ export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher
       return {
         data: { started, runId, runs, ...(nothingDue === undefined ? {} : { nothingDue }) },
         staticMeta: NO_ATTRIBUTION,
-        ...(runId ? { headers: { location: runLocation(runId) } } : {}),
+        ...(runId ? { headers: { location: INGESTION_RUN_PATH.replace("{runId}", runId) } } : {}),
       };
     },
     "v1.admin.ingestionRun": ({ params }) => {
@@ -49,10 +47,7 @@ export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher
   };
 }
 
-/**
- * A run this server launched that the ledger does not hold: still starting up, or its process ended before it could
- * record itself (another run took the data directory first, a bad registry); its log file says why.
- */
+/** A launched run the ledger does not hold: still starting, or ended before recording itself (its log says why). */
 function unrecordedRun(run: LaunchedRun) {
   const ending =
     run.exit &&
@@ -72,7 +67,7 @@ function unrecordedRun(run: LaunchedRun) {
   };
 }
 
-/** The operator's metrics route: the exposition as Prometheus scrapes it, served bare as text. */
+/** The Prometheus exposition, served bare as text. */
 export function metricsHandlers(metrics: ServiceMetrics): Record<string, RouteHandler> {
   return {
     "v1.admin.metrics": async () => ({ data: new SerialisedSection(await metrics.scrape()) }),

@@ -4,18 +4,13 @@ import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 
 /**
- * The documentation page at `/docs`: swagger-ui (the `swagger-ui-dist` package) rendering the description this server
- * publishes at `/api/v1/openapi.json`. Every file is read once at start and served from memory; nothing is fetched
- * from anywhere else, so the page works without a network. URLs are relative to the page, so it works on any host
- * and port.
+ * `/docs`: swagger-ui (`swagger-ui-dist`) rendering this server's `/api/v1/openapi.json`. Nothing is fetched from
+ * elsewhere, so the page works without a network; URLs are relative, so it works on any host and port.
  */
 
 const require = createRequire(import.meta.url);
 
-/**
- * A file of swagger-ui-dist without its source-map comment (the maps are not served). The path is found at once, so a
- * missing package stops the server at start; the file is read when called.
- */
+/** A swagger-ui-dist file without its source-map comment; resolved now, so a missing package stops the start. */
 function swaggerUiFile(name: string): () => string {
   const path = require.resolve(`swagger-ui-dist/${name}`);
   return () => readFileSync(path, "utf8").replace(/\n*\/[*/]# sourceMappingURL=[^\n]*\s*$/, "\n");
@@ -39,8 +34,7 @@ const PAGE = `<!DOCTYPE html>
 </html>
 `;
 
-// BaseLayout (no top bar with a URL box: the page shows this server's description only). The online validator badge
-// would load an image from validator.swagger.io, so it is switched off.
+// BaseLayout: no URL box (this server's description only). No validator badge: it loads from validator.swagger.io.
 const INITIALIZER = `window.addEventListener("load", function () {
   window.ui = SwaggerUIBundle({
     url: new URL("api/v1/openapi.json", document.baseURI).href,
@@ -53,17 +47,14 @@ const INITIALIZER = `window.addEventListener("load", function () {
 });
 `;
 
-/**
- * The page is where people paste API keys: no other site may frame it, and nothing may be read as another type.
- * Every script and style is this server's own file (swagger-ui sets some styles inline, data: images).
- */
+/** People paste API keys here: no framing, no sniffing, only this server's files (swagger-ui inlines some styles). */
 export const DOCS_HEADERS = {
   "content-security-policy":
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   "x-content-type-options": "nosniff",
 };
 
-/** The page's files by route name: each read from disk at its first request, then served from memory. */
+/** The page's files by route name. */
 const FILES: Record<string, () => string> = {
   "docs.page": () => PAGE,
   "docs.stylesheet": swaggerUiFile("swagger-ui.css"),
@@ -72,10 +63,7 @@ const FILES: Record<string, () => string> = {
   "docs.initializer": () => INITIALIZER,
 };
 
-/**
- * The files never change while the process runs, so every app of the process shares one reading. They are about 2 MB
- * of swagger-ui, and most servers are never asked for them: they are read when first asked for, not at start.
- */
+/** About 2 MB that most servers are never asked for: read at the first request, shared by every app of the process. */
 const readings = new Map<string, SerialisedSection>();
 
 export function docsPageHandlers(): Record<string, RouteHandler> {

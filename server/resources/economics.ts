@@ -27,10 +27,7 @@ export function economicsHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
-  /**
-   * A page of events (spec events table) in the shape `dataOf` gives them, projected into `tz` always or only when a
-   * zone was asked for.
-   */
+  /** A page of events (spec events table) shaped by `dataOf`, projected into `tz` always or only when one is given. */
   const eventsAnswer = <Data>(
     { query, now }: RouteInput,
     alwaysLocal: boolean,
@@ -53,8 +50,7 @@ export function economicsHandlers(
     const page = withStorageErrors(() => readEvents(index.db, filter, offset, limit));
     const registry = registrySource();
     const entries = page.records.map((record) => credentialedEntry(record, now, localise ? zone : null));
-    // A page over the response ceiling is cut to fit (meta.truncated), spec "Limits": the cursor resumes right after
-    // the last event served, and the attribution names the publishers of those events only.
+    // A page over the response ceiling is cut to fit (spec "Limits"): cursor and attribution follow the events served.
     const firstItems = (n: number) => ({
       data: dataOf(entries.slice(0, n)),
       meta: {

@@ -2,11 +2,7 @@ import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { DOCS_HEADERS } from "./docs-page.ts";
 
-/**
- * `GET /`: a small page for people who open the address `serve` prints, naming what the service is and where its
- * documentation, description, probes and status are. Links are relative, so the page works on any host and port and
- * behind a proxy that serves the service under a path prefix. No script, no style beyond the page's own.
- */
+/** `GET /`: what the service is and where its docs, probes and status are; relative links survive a proxy's prefix. */
 
 const LINKS: [href: string, text: string, what: string][] = [
   ["docs", "API reference", "every route, its parameters and answers, with “Try it out”"],

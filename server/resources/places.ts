@@ -4,10 +4,7 @@ import { parseLimit } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { GEONAMES_ATTRIBUTION, GEONAMES_ATTRIBUTION_RECORD, type PlaceSearch } from "../places/search-places.ts";
 
-/**
- * GeoNames is credited when its places are served: an empty list (no match, or no gazetteer on the deployment, which
- * the spec answers 200 with an empty list) carries no attribution.
- */
+/** GeoNames is credited when its places are served; an empty list (no match, or no gazetteer) carries no credit. */
 export function placesHandlers(places: PlaceSearch): Record<string, RouteHandler> {
   return {
     "public.weather.places": ({ query }) => {

@@ -82,7 +82,7 @@ export function publicEconomicsHandlers(
           "VALIDATION_FAILED",
           `The window holds more than ${CALENDAR_FEED_MAX_EVENTS} events: narrow it (from, to) or filter it.`,
         );
-      // Nothing in the feed depends on the clock (no derived states): it holds until the data or a default window moves.
+      // No derived states in the feed: it holds until the data or a default window moves.
       return {
         data: new SerialisedSection(calendarFeed(page.records, PUBLIC_CACHE_SECONDS.calendar)),
         validUntil: range.movesAt,

@@ -12,11 +12,9 @@ import { familyView, seriesView } from "../registry/registry-views.ts";
 
 const SLUG = new RegExp(SLUG_PATTERN);
 
-/**
- * The registry is the service's own editorial work: families, series definitions written by the service, naming a
- * publisher's series only by its identifier and official link. It serves no publisher's values or calendar records, so
- * its answers carry no attribution records; the answers that serve those series' values (observations, releases) do.
- */
+/** The service's own editorial work, naming publishers' series only by id and link: no attribution records. */
+const EDITORIAL = { staticMeta: NO_ATTRIBUTION, validUntil: Infinity };
+
 export function registryHandlers(registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
   const registry = () => requireRegistry(registrySource);
 
@@ -26,22 +24,14 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
       const words = parseSearch(query.get("q"));
       const built = registry();
       const families = searchFamilies(built, activeFamilies(built, category), words);
-      return {
-        data: { indicators: families.map(familyView), categories: [...CATEGORIES] },
-        staticMeta: NO_ATTRIBUTION,
-        validUntil: Infinity,
-      };
+      return { data: { indicators: families.map(familyView), categories: [...CATEGORIES] }, ...EDITORIAL };
     },
 
     "v1.economics.indicator": ({ params }) => {
       const slug = params.slug ?? "";
       const found = SLUG.test(slug) ? familyWithSeries(registry(), slug) : null;
       if (!found) throw new ApiError("NOT_FOUND", "No indicator family has this slug.");
-      return {
-        data: { indicator: familyView(found.family), series: found.series.map(seriesView) },
-        staticMeta: NO_ATTRIBUTION,
-        validUntil: Infinity,
-      };
+      return { data: { indicator: familyView(found.family), series: found.series.map(seriesView) }, ...EDITORIAL };
     },
 
     "v1.economics.series": ({ query }) => {
@@ -57,12 +47,7 @@ export function registryHandlers(registrySource: () => BuiltRegistry | null): Re
         data: { totalMatching: matches.length, series: matches.slice(0, n).map(seriesView) },
         meta: { totalMatching: matches.length },
       });
-      return {
-        ...shape(limit),
-        cut: { count: Math.min(limit, matches.length), firstItems: shape },
-        staticMeta: NO_ATTRIBUTION,
-        validUntil: Infinity,
-      };
+      return { ...shape(limit), cut: { count: Math.min(limit, matches.length), firstItems: shape }, ...EDITORIAL };
     },
   };
 }

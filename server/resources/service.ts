@@ -13,22 +13,19 @@ export function serviceHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
 ): Record<string, RouteHandler> {
-  // The description differs only by whether the index is served: both forms serialised once each, so that a URL the
-  // answer cache does not hold (any other query string) costs no building or serialising of the large document.
+  // Each form (index served or not) is serialised once: a URL the answer cache does not hold costs no rebuild.
   const openApiBodies = new Map<boolean, SerialisedSection>();
   const openApiBody = (durableStorage: boolean) => {
-    let body = openApiBodies.get(durableStorage);
-    if (!body) {
+    if (!openApiBodies.has(durableStorage)) {
       const document = buildOpenApiDocument({
         routes: ALL_ROUTES,
         includeOperatorRoutes: false,
         durableStorage,
         environment: config.environment,
       });
-      body = new SerialisedSection(JSON.stringify(document));
-      openApiBodies.set(durableStorage, body);
+      openApiBodies.set(durableStorage, new SerialisedSection(JSON.stringify(document)));
     }
-    return body;
+    return openApiBodies.get(durableStorage)!;
   };
   return {
     "v1.capabilities": () => {

@@ -18,26 +18,21 @@ export function statusHandlers(
   const weatherHealth = () => (weather ? weather.upstreamHealth() : null);
   return {
     "public.status": ({ now }) => {
-      const index = storage.current();
-      let validUntil = Number.POSITIVE_INFINITY;
-      // Each domain is fresh by its own feeds' last success, as the news route's dataStatus is: a failing feed of one
-      // domain (which makes the run partial, not succeeded) must not make the other domain's data stale.
-      const domain = (sources: readonly string[]) => {
-        const feeds = withStorageErrors(() => readFeedChecks(index?.db ?? null, sources));
-        const lastSuccess = latestOf(feeds.map((feed) => feed.lastSuccessAt));
-        validUntil = Math.min(validUntil, dataStatusChangesAt(lastSuccess, now));
-        return storedDomainStatus(feeds, dataStatusOf(lastSuccess, now) === "fresh");
-      };
+      const db = storage.current()?.db ?? null;
+      // Each domain is fresh by its own feeds' last success: one domain's failing feed must not make the other stale.
+      const domain = (sources: readonly string[]) =>
+        storedDomainStatus(
+          withStorageErrors(() => readFeedChecks(db, sources)),
+          now,
+        );
       const economics = domain(ECONOMICS_FEEDS);
       const news = domain(NEWS_FEEDS);
-      const weatherNow = weatherDomainStatus(MET_SOURCE.id, weatherHealth());
-      // The service's own account of its feeds (check results and times), not any publisher's data. Kept for the
-      // index's generation until a stored domain turns stale, while the weather report stays the same.
+      const weatherNow = weatherDomainStatus(weatherHealth());
+      // The service's own account, no publisher's data; kept until a domain turns stale or the weather report changes.
       return {
         data: { domains: { weather: weatherNow, economics, news } },
         staticMeta: NO_ATTRIBUTION,
-        validUntil,
-        // The weather report is made of its status and last success alone.
+        validUntil: Math.min(...[economics, news].map((report) => dataStatusChangesAt(report.lastSuccessAt, now))),
         stillCurrent: () => {
           const health = weatherHealth();
           return (
@@ -61,9 +56,11 @@ interface DomainReport {
  * A stored domain (economics, news) from its feeds' latest checks: `unknown` when none was ever checked, `ok` when every
  * checked feed succeeded and the data is fresh, `unavailable` when none succeeded, `degraded` otherwise.
  */
-function storedDomainStatus(feeds: FeedCheck[], fresh: boolean): DomainReport {
+function storedDomainStatus(feeds: FeedCheck[], now: number): DomainReport {
   const checked = feeds.filter((feed) => feed.latestCheck !== "not_recorded");
   const succeeded = checked.filter((feed) => feed.latestCheck === "successful");
+  const lastSuccessAt = latestOf(feeds.map((feed) => feed.lastSuccessAt));
+  const fresh = dataStatusOf(lastSuccessAt, now) === "fresh";
   const status: DomainStatus =
     checked.length === 0
       ? "unknown"
@@ -75,7 +72,7 @@ function storedDomainStatus(feeds: FeedCheck[], fresh: boolean): DomainReport {
   return {
     status,
     lastReceivedDataAt: latestOf(feeds.map((feed) => feed.lastReceivedDataAt)),
-    lastSuccessAt: latestOf(feeds.map((feed) => feed.lastSuccessAt)),
+    lastSuccessAt,
     feeds: feeds.map(({ id, lastReceivedDataAt, lastSuccessAt }) => ({ id, lastReceivedDataAt, lastSuccessAt })),
   };
 }
@@ -84,9 +81,9 @@ function storedDomainStatus(feeds: FeedCheck[], fresh: boolean): DomainReport {
  * Weather from this process's recent upstream outcomes: `unknown` before any call, `unavailable` when every recent call
  * failed, `degraded` when some did or the last one did, `ok` otherwise. The failure counts themselves stay internal.
  */
-function weatherDomainStatus(feedId: string, health: UpstreamHealthSnapshot | null): DomainReport {
+function weatherDomainStatus(health: UpstreamHealthSnapshot | null): DomainReport {
   const lastSuccessAt = health?.lastSuccessAt ?? null;
-  const feeds = [{ id: feedId, lastReceivedDataAt: lastSuccessAt, lastSuccessAt }];
+  const feeds = [{ id: MET_SOURCE.id, lastReceivedDataAt: lastSuccessAt, lastSuccessAt }];
   return { status: weatherStatusOf(health), lastReceivedDataAt: lastSuccessAt, lastSuccessAt, feeds };
 }
 

@@ -15,13 +15,12 @@ import { dailyImperialFields, imperialFields, toImperialDay, toImperialReading }
 import { UNITS } from "../weather/units.ts";
 import { WeatherUpstreamError } from "../weather/upstream-error.ts";
 
-// Every weather answer is MET Norway's data, changed by the service: fields remapped, daily records derived, units converted.
+// MET Norway's data, changed by the service: fields remapped, daily records derived, units converted.
 const ATTRIBUTION_RECORDS = new PublisherSet().add("MET_NORWAY", true).records();
 
 const PUBLIC_COORDINATE_PRECISION = `Coordinates rounded to ${COORDINATES.publicDecimals} decimal places (about 1.1 km); the point in the body is the point served.`;
 
-// Answers built from the demo stand-in's documents name it in their attribution records too: still MET's data and
-// licence, under the stand-in's source id, which says it is not real weather (provenance.ts).
+// Answers from the demo stand-in's documents carry its source id, which says it is not real weather (provenance.ts).
 const staticMetaFor = (attributionRecords: typeof ATTRIBUTION_RECORDS) => ({
   credentialed: new StaticMeta({ canonicalUnits: UNITS, attributionRecords }),
   public: new StaticMeta({
@@ -41,53 +40,38 @@ const staticMeta = (stored: StoredPayload) =>
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
 
 export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
-  /**
-   * Runs `build` on the point's payload and what the lookup found: at once when the cache holds a fresh copy (the
-   * common case, answered without a promise), else once the cache has asked MET or judged its failure.
-   */
-  const withPayload = (
+  /** `build`'s answer from the point's payload: at once from a fresh cached copy (no promise), else after MET's. */
+  const answer = (
     point: WeatherPoint,
     view: WeatherView,
-    build: (result: CachedWeather<StoredPayload>) => RouteResult,
+    access: "credentialed" | "public",
+    build: (payload: StoredPayload) => { data: unknown; meta?: Record<string, unknown> },
   ): RouteResult | Promise<RouteResult> => {
     if (!weather) throw new ApiError("SOURCE_DISABLED");
+    const answerOf = (result: CachedWeather<StoredPayload>): RouteResult => {
+      const { data, meta } = build(result.value);
+      return {
+        data,
+        meta: { ...freshness(result), ...meta },
+        staticMeta: staticMeta(result.value)[access],
+        cacheOutcome: result.outcome,
+        // Kept until its cache age moves on a second, while the copy is still the point's fresh one (a polled point
+        // is not rendered again); an answer from a MET call or a stale copy never is.
+        ...((result.cached && !result.stale ? weather.keepingTerms(point, view, result) : undefined) ?? {}),
+      };
+    };
     const fresh = weather.peek(point, view);
-    if (fresh) return build(fresh);
-    return weather.get(point, view).then(build, upstreamFailure);
+    return fresh ? answerOf(fresh) : weather.get(point, view).then(answerOf, upstreamFailure);
   };
-  const freshness = (result: CachedWeather<StoredPayload>) => ({
-    cached: result.cached,
-    cacheAgeSeconds: result.cacheAgeSeconds,
-    stale: result.stale,
-    degraded: result.degraded,
-    fetchedAt: result.fetchedAt,
-  });
-  /**
-   * An answer from a fresh cached copy says the same, but for the request id and time, until its cache age moves on
-   * a second, as long as the copy is still the point's fresh one: kept that long, so a polled point is not rendered
-   * again. An answer from this request's own MET call, or a stale copy, is never kept (the next one says otherwise).
-   */
-  const keptWhileFresh = (result: CachedWeather<StoredPayload>, point: WeatherPoint, view: WeatherView) =>
-    (weather && result.cached && !result.stale ? weather.keepingTerms(point, view, result) : undefined) ?? {};
 
   return {
     "v1.weather.current": ({ query }) => {
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const units = isImperial(query) ? "imperial" : "metric";
-      return withPayload(point, "current", (result) => {
-        const payload = readPayloadHead(result.value);
-        const current = {
-          ...payload.current,
-          units,
-          ...(units === "imperial" ? imperialFields(payload.current) : {}),
-        };
-        return {
-          data: { units, current },
-          meta: freshness(result),
-          staticMeta: staticMeta(result.value).credentialed,
-          cacheOutcome: result.outcome,
-          ...keptWhileFresh(result, point, "current"),
-        };
+      return answer(point, "current", "credentialed", (stored) => {
+        const payload = readPayloadHead(stored);
+        const current = { ...payload.current, units, ...(units === "imperial" ? imperialFields(payload.current) : {}) };
+        return { data: { units, current } };
       });
     },
 
@@ -95,37 +79,28 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
       const point = parseLocation(query, COORDINATES.credentialedDecimals, "WEATHER_LOCATION_INVALID");
       const zone = parseForecastZone(query.get("tz"), point);
       const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedForecastDays);
-      return withPayload(point, "forecast", (result) => {
+      return answer(point, "forecast", "credentialed", (stored) => {
         const imperial = isImperial(query);
-        const payload = readPayload(result.value);
+        const payload = readPayload(stored);
         const hourly = payload.hours.map((hour) => (imperial ? { ...hour, ...imperialFields(hour) } : hour));
         const daily = assembleDailyRecords(payload, zone)
           .slice(0, limit)
           .map((day) => (imperial ? { ...day, ...dailyImperialFields(day) } : day));
         return {
           data: { location: requestedLocation(point), timeZone: zone, hourly, daily },
-          meta: { ...freshness(result), dayCount: daily.length },
-          staticMeta: staticMeta(result.value).credentialed,
-          cacheOutcome: result.outcome,
-          ...keptWhileFresh(result, point, "forecast"),
+          meta: { dayCount: daily.length },
         };
       });
     },
 
     "public.weather.current": ({ query }) => {
       const point = parseLocation(query, COORDINATES.publicDecimals, "VALIDATION_FAILED");
-      return withPayload(point, "current", (result) => {
-        const imperial = isImperial(query);
-        const record = { ...readPayloadHead(result.value).current, location: requestedLocation(point) };
-        return {
-          data: {
-            current: imperial ? { ...toImperialReading(record), units: "imperial" } : { ...record, units: "metric" },
-          },
-          meta: freshness(result),
-          staticMeta: staticMeta(result.value).public,
-          cacheOutcome: result.outcome,
-          ...keptWhileFresh(result, point, "current"),
-        };
+      return answer(point, "current", "public", (stored) => {
+        const record = { ...readPayloadHead(stored).current, location: requestedLocation(point) };
+        const current = isImperial(query)
+          ? { ...toImperialReading(record), units: "imperial" }
+          : { ...record, units: "metric" };
+        return { data: { current } };
       });
     },
 
@@ -134,23 +109,22 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
       const hourCount = parseLimit(query.get("hours"), PAGE_LIMITS.publicForecastHours, "hours");
       const dayCount = parseLimit(query.get("days"), PAGE_LIMITS.publicForecastDays, "days");
       const zone = parseForecastZone(query.get("tz"), point);
-      return withPayload(point, "forecast", (result) => {
+      return answer(point, "forecast", "public", (stored) => {
         const imperial = isImperial(query);
-        const payload = readPayload(result.value);
+        const payload = readPayload(stored);
         const hours = payload.hours.slice(0, hourCount).map((hour) => (imperial ? toImperialReading(hour) : hour));
         const days = assembleDailyRecords(payload, zone)
           .slice(0, dayCount)
           .map((day) => (imperial ? toImperialDay(day) : day));
-        return {
-          data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } },
-          meta: freshness(result),
-          staticMeta: staticMeta(result.value).public,
-          cacheOutcome: result.outcome,
-          ...keptWhileFresh(result, point, "forecast"),
-        };
+        return { data: { forecast: { location: requestedLocation(point), timeZone: zone, hours, days } } };
       });
     },
   };
+}
+
+function freshness(result: CachedWeather<StoredPayload>) {
+  const { cached, cacheAgeSeconds, stale, degraded, fetchedAt } = result;
+  return { cached, cacheAgeSeconds, stale, degraded, fetchedAt };
 }
 
 function upstreamFailure(error: unknown): never {
