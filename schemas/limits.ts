@@ -32,18 +32,20 @@ export const LIST_SIZES = {
   publicSeries: 10,
 } as const;
 
+/** A listing's date window: its longest span, and the default's days back and ahead of today. */
+export interface DateWindow {
+  maxDays: number;
+  daysBack: number;
+  daysAhead: number;
+}
+
 export const WINDOWS = {
-  credentialedMaxDays: 400,
-  publicCalendarMaxDays: 93,
-  publicCalendarDaysBack: 7,
-  publicCalendarDaysAhead: 31,
-  publicNewsDaysBack: 366,
   /** The spec names no default window for the credentialed events and calendar: they take the public calendar's. */
-  credentialedDefaultDaysBack: 7,
-  credentialedDefaultDaysAhead: 31,
-  /** Not a contract limit: it bounds the work of one request; ten years of announcements is far more than a feed keeps. */
-  publicNewsMaxDays: 3660,
-} as const;
+  credentialed: { maxDays: 400, daysBack: 7, daysAhead: 31 },
+  publicCalendar: { maxDays: 93, daysBack: 7, daysAhead: 31 },
+  /** maxDays is not a contract limit: it bounds one request's work; ten years is far more than a feed keeps. */
+  publicNews: { maxDays: 3660, daysBack: 366, daysAhead: 0 },
+} as const satisfies Record<string, DateWindow>;
 
 export const COORDINATES = {
   credentialedDecimals: 4,

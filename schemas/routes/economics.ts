@@ -28,7 +28,7 @@ const rangeParameter = (name: "from" | "to", extra: string, example: string): Pa
   name,
   in: "query",
   required: false,
-  description: `Bare YYYY-MM-DD (read in tz) or an instant with Z or +hh:mm. ${extra} The instant is reduced to its UTC calendar date and compared with scheduledDate. A timestamp without a zone, anything unparsable, a start not before the end, or a span over ${WINDOWS.credentialedMaxDays} days gives ECONOMICS_RANGE_INVALID.`,
+  description: `Bare YYYY-MM-DD (read in tz) or an instant with Z or +hh:mm. ${extra} The instant is reduced to its UTC calendar date and compared with scheduledDate. A timestamp without a zone, anything unparsable, a start not before the end, or a span over ${WINDOWS.credentialed.maxDays} days gives ECONOMICS_RANGE_INVALID.`,
   schema: str({ examples: [example] }),
 });
 

@@ -49,7 +49,7 @@ const window = (days: string): ParameterSpec[] => [
 /** The public calendar's window and filters, shared by its JSON and iCalendar forms. */
 const calendarFilters = (tzDescription: string): ParameterSpec[] => [
   ...window(
-    `Default ${WINDOWS.publicCalendarDaysBack} days back and ${WINDOWS.publicCalendarDaysAhead} days ahead; at most ${WINDOWS.publicCalendarMaxDays} days.`,
+    `Default ${WINDOWS.publicCalendar.daysBack} days back and ${WINDOWS.publicCalendar.daysAhead} days ahead; at most ${WINDOWS.publicCalendar.maxDays} days.`,
   ),
   tzParameter(tzDescription),
   filter("source", "Source slugs.", "labour-stats-release-schedule"),
@@ -167,7 +167,7 @@ export const publicRoutes: RouteSpec[] = [
     summary: "The publishers' own announcements, newest first, linked with evidence to calendar events and series",
     publicCacheSeconds: PUBLIC_CACHE_SECONDS.news,
     parameters: [
-      ...window(`Default the last ${WINDOWS.publicNewsDaysBack} days.`),
+      ...window(`Default the last ${WINDOWS.publicNews.daysBack} days.`),
       tzParameter("IANA zone in which bare dates in from/to are read; absent, UTC. Unknown gives VALIDATION_FAILED."),
       filter("source", "Feed ids.", "bls-news-feed"),
       filter("releaseFamily", "Release slugs.", "bls-consumer-price-index"),

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { ErrorCode } from "../../schemas/errors.ts";
+import type { DateWindow } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
 import { givenValue } from "../http/params.ts";
 
@@ -16,9 +17,7 @@ export interface DateRange {
 
 interface RangeRules {
   zone: string;
-  maxDays: number;
-  defaultDaysBack: number;
-  defaultDaysAhead: number;
+  window: DateWindow;
   errorCode: ErrorCode;
 }
 
@@ -30,25 +29,21 @@ const LEAP_SECOND = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}):60(\.\d{1,9})?/;
 
 /**
  * `from`/`to` as bare dates in the zone or instants with a zone (spec events "Range rules"). A bare `to` is the start
- * of the following day. Defaults: today in the zone minus `defaultDaysBack` through plus `defaultDaysAhead`.
+ * of the following day. Defaults: today in the zone minus the window's `daysBack` through plus its `daysAhead`.
  */
-export function parseDateRange(
-  rawFrom: string | null,
-  rawTo: string | null,
-  now: number,
-  rules: RangeRules,
-): DateRange {
-  const fromText = givenValue(rawFrom);
-  const toText = givenValue(rawTo);
+export function parseDateRange(query: URLSearchParams, now: number, rules: RangeRules): DateRange {
+  const { daysBack, daysAhead, maxDays } = rules.window;
+  const fromText = givenValue(query.get("from"));
+  const toText = givenValue(query.get("to"));
   const today = DateTime.fromMillis(now, { zone: rules.zone }).startOf("day");
-  const span = { days: rules.defaultDaysBack + rules.defaultDaysAhead };
+  const span = { days: daysBack + daysAhead };
   const from = fromText === null ? null : parseBound(fromText, rules, false);
   const to = toText === null ? null : parseBound(toText, rules, true);
-  const start = from ?? (to ? to.minus(span) : today.minus({ days: rules.defaultDaysBack }));
-  const end = to ?? (from ? start.plus(span) : today.plus({ days: rules.defaultDaysAhead + 1 }));
+  const start = from ?? (to ? to.minus(span) : today.minus({ days: daysBack }));
+  const end = to ?? (from ? start.plus(span) : today.plus({ days: daysAhead + 1 }));
   if (start >= end) throw new ApiError(rules.errorCode, "from must be before to.");
-  if (end.diff(start, "days").days > rules.maxDays)
-    throw new ApiError(rules.errorCode, `The range may span at most ${rules.maxDays} days.`);
+  if (end.diff(start, "days").days > maxDays)
+    throw new ApiError(rules.errorCode, `The range may span at most ${maxDays} days.`);
   return {
     from: start,
     toInclusive: toText !== null && !BARE_DATE.test(toText) ? end : end.minus({ milliseconds: 1 }),

@@ -1,27 +1,34 @@
+import type { EventRecord } from "../../schemas/event-record.ts";
 import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
 import { eventPublishers } from "../economics/attribution.ts";
-import { parseDateRange } from "../economics/date-range.ts";
 import { type CredentialedEntry, credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
 import { EVENT_SOURCES, readEvents, utcDatesWindow } from "../economics/events-reader.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
-import { cursorAfter, decodeCursor, isGiven, parseLimit, parseZone } from "../http/params.ts";
+import { cursorAfter, isGiven } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
-import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
-import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
+import type { IndexStorage } from "../storage/index-storage.ts";
+import { type Listing, readListing, upperCase } from "../storage/record-pages.ts";
 
-/** The list filters of the credentialed events and calendar routes (spec events table). */
-const EVENT_FILTERS: ListParameter[] = [
-  { name: "country", column: "country", max: LIST_SIZES.country, normalise: upperCase },
-  { name: "region", column: "region", max: LIST_SIZES.region, vocabulary: REGIONS },
-  { name: "currency", column: "currency", max: LIST_SIZES.currency, normalise: upperCase },
-  { name: "importance", column: "importance", max: LIST_SIZES.importance, vocabulary: IMPORTANCE_LEVELS },
-  { name: "release", column: "release_slug", max: LIST_SIZES.release },
-  { name: "source", column: "id", max: LIST_SIZES.source, linked: EVENT_SOURCES },
-];
+/** The credentialed events and calendar routes' window, filters and page (spec events table). */
+const EVENTS: Listing<EventRecord> = {
+  window: WINDOWS.credentialed,
+  rangeError: "ECONOMICS_RANGE_INVALID",
+  within: utcDatesWindow,
+  page: PAGE_LIMITS.credentialedEvents,
+  read: readEvents,
+  filters: [
+    { name: "country", column: "country", max: LIST_SIZES.country, normalise: upperCase },
+    { name: "region", column: "region", max: LIST_SIZES.region, vocabulary: REGIONS },
+    { name: "currency", column: "currency", max: LIST_SIZES.currency, normalise: upperCase },
+    { name: "importance", column: "importance", max: LIST_SIZES.importance, vocabulary: IMPORTANCE_LEVELS },
+    { name: "release", column: "release_slug", max: LIST_SIZES.release },
+    { name: "source", column: "id", max: LIST_SIZES.source, linked: EVENT_SOURCES },
+  ],
+};
 
 export function economicsHandlers(
   storage: IndexStorage,
@@ -33,33 +40,21 @@ export function economicsHandlers(
     alwaysLocal: boolean,
     dataOf: (entries: CredentialedEntry[]) => Data,
   ) => {
-    const zone = parseZone(query.get("tz"));
-    const range = parseDateRange(query.get("from"), query.get("to"), now, {
-      zone,
-      maxDays: WINDOWS.credentialedMaxDays,
-      defaultDaysBack: WINDOWS.credentialedDefaultDaysBack,
-      defaultDaysAhead: WINDOWS.credentialedDefaultDaysAhead,
-      errorCode: "ECONOMICS_RANGE_INVALID",
-    });
-    const filter = recordFilter(utcDatesWindow(range), query, EVENT_FILTERS);
+    const { zone, range, index, offset, records, more } = readListing(storage, query, now, EVENTS);
     // A blank timezone, like a blank tz, is not given (docs/api.md, parameters): only a value turns the projection on.
     const localise = alwaysLocal || isGiven(query.get("tz")) || isGiven(query.get("timezone"));
-    const limit = parseLimit(query.get("limit"), PAGE_LIMITS.credentialedEvents);
-    const offset = decodeCursor(query.get("cursor"));
-    const index = requireIndex(storage);
-    const page = withStorageErrors(() => readEvents(index.db, filter, offset, limit));
     const registry = registrySource();
-    const entries = page.records.map((record) => credentialedEntry(record, now, localise ? zone : null));
+    const entries = records.map((record) => credentialedEntry(record, now, localise ? zone : null));
     // A page over the response ceiling is cut to fit (spec "Limits"): cursor and attribution follow the events served.
     const firstItems = (n: number) => ({
       data: dataOf(entries.slice(0, n)),
       meta: {
         ...credentialedFreshnessMeta(index.facts),
-        nextCursor: cursorAfter(offset, n, n < page.records.length || page.more),
-        attributionRecords: eventPublishers(page.records.slice(0, n), registry).records(),
+        nextCursor: cursorAfter(offset, n, n < records.length || more),
+        attributionRecords: eventPublishers(records.slice(0, n), registry).records(),
       },
     });
-    const validUntil = Math.min(range.movesAt, statesValidUntil(page.records, now));
+    const validUntil = Math.min(range.movesAt, statesValidUntil(records, now));
     return { ...firstItems(entries.length), cut: { count: entries.length, firstItems }, validUntil };
   };
 

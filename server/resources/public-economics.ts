@@ -1,3 +1,4 @@
+import type { EventRecord } from "../../schemas/event-record.ts";
 import {
   CALENDAR_FEED_MAX_EVENTS,
   LIST_SIZES,
@@ -9,7 +10,6 @@ import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { EVENT_STATUSES, REGIONS } from "../../schemas/vocabularies.ts";
 import { eventPublishers, releasePublishers } from "../economics/attribution.ts";
 import { calendarFeed } from "../economics/calendar-ics.ts";
-import { parseDateRange } from "../economics/date-range.ts";
 import { groupByDay, publicEvent, statesValidUntil } from "../economics/event-views.ts";
 import { EVENT_SOURCES, localWindow, readEvents } from "../economics/events-reader.ts";
 import { dataStatusChangesAt, freshnessMeta, readSourceChecks } from "../economics/freshness.ts";
@@ -25,14 +25,13 @@ import {
   parseEnum,
   parseLimit,
   parseList,
-  parseZone,
 } from "../http/params.ts";
 import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";
 import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
-import { type ListParameter, recordFilter, upperCase } from "../storage/record-pages.ts";
+import { type Listing, readListing, upperCase } from "../storage/record-pages.ts";
 
 export function publicEconomicsHandlers(
   storage: IndexStorage,
@@ -42,12 +41,9 @@ export function publicEconomicsHandlers(
 
   return {
     "public.economics.calendar": ({ query, now }) => {
-      const { zone, zoneGiven, range, filter } = publicCalendarQuery(query, now);
-      const limit = parseLimit(query.get("limit"), PAGE_LIMITS.publicCalendar);
-      const offset = decodeCursor(query.get("cursor"));
-      const index = requireIndex(storage);
-      const page = withStorageErrors(() => readEvents(index.db, filter, offset, limit));
-      const events = page.records.map((record) => publicEvent(record, now, zoneGiven ? zone : null));
+      const { zone, range, index, offset, records, more } = readListing(storage, query, now, PUBLIC_CALENDAR);
+      const zoneGiven = isGiven(query.get("tz"));
+      const events = records.map((record) => publicEvent(record, now, zoneGiven ? zone : null));
       const sourceChecks = withStorageErrors(() => readSourceChecks(index.db));
       const built = registrySource();
       // A page over the response ceiling is cut to fit (meta.truncated); the cursor resumes after the last event served.
@@ -60,31 +56,29 @@ export function publicEconomicsHandlers(
         meta: {
           ...freshnessMeta(index.facts, now),
           sourceChecks,
-          nextCursor: cursorAfter(offset, n, n < events.length || page.more),
-          attributionRecords: eventPublishers(page.records.slice(0, n), built).records(),
+          nextCursor: cursorAfter(offset, n, n < events.length || more),
+          attributionRecords: eventPublishers(records.slice(0, n), built).records(),
         },
       });
       const validUntil = Math.min(
         range.movesAt,
-        statesValidUntil(page.records, now),
+        statesValidUntil(records, now),
         dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
       );
       return { ...firstItems(events.length), cut: { count: events.length, firstItems }, validUntil };
     },
 
     "public.economics.calendarFeed": ({ query, now }) => {
-      const { range, filter } = publicCalendarQuery(query, now);
-      const index = requireIndex(storage);
-      const page = withStorageErrors(() => readEvents(index.db, filter, 0, CALENDAR_FEED_MAX_EVENTS));
+      const { range, records, more } = readListing(storage, query, now, CALENDAR_FEED);
       // A feed is not paged: rather than drop events silently, a window that holds more asks to be narrowed.
-      if (page.more)
+      if (more)
         throw new ApiError(
           "VALIDATION_FAILED",
           `The window holds more than ${CALENDAR_FEED_MAX_EVENTS} events: narrow it (from, to) or filter it.`,
         );
       // No derived states in the feed: it holds until the data or a default window moves.
       return {
-        data: new SerialisedSection(calendarFeed(page.records, PUBLIC_CACHE_SECONDS.calendar)),
+        data: new SerialisedSection(calendarFeed(records, PUBLIC_CACHE_SECONDS.calendar)),
         validUntil: range.movesAt,
       };
     },
@@ -121,25 +115,23 @@ export function publicEconomicsHandlers(
 }
 
 const max = LIST_SIZES.publicFilter;
-const CALENDAR_FILTERS: ListParameter[] = [
-  { name: "country", column: "country", max, normalise: upperCase },
-  { name: "currency", column: "currency", max, normalise: upperCase },
-  { name: "region", column: "region", max, vocabulary: REGIONS },
-  { name: "status", column: "status", max, vocabulary: EVENT_STATUSES },
-  { name: "release", column: "release_slug", max },
-  { name: "source", column: "id", max, linked: EVENT_SOURCES },
-];
 
 /** The public calendar's window and filters (spec public calendar), for its JSON and iCalendar forms. */
-function publicCalendarQuery(query: URLSearchParams, now: number) {
-  const zone = parseZone(query.get("tz"));
-  const range = parseDateRange(query.get("from"), query.get("to"), now, {
-    zone,
-    maxDays: WINDOWS.publicCalendarMaxDays,
-    defaultDaysBack: WINDOWS.publicCalendarDaysBack,
-    defaultDaysAhead: WINDOWS.publicCalendarDaysAhead,
-    errorCode: "VALIDATION_FAILED",
-  });
-  const filter = recordFilter(localWindow(range, zone), query, CALENDAR_FILTERS);
-  return { zone, zoneGiven: isGiven(query.get("tz")), range, filter };
-}
+const PUBLIC_CALENDAR: Listing<EventRecord> = {
+  window: WINDOWS.publicCalendar,
+  rangeError: "VALIDATION_FAILED",
+  within: localWindow,
+  page: PAGE_LIMITS.publicCalendar,
+  read: readEvents,
+  filters: [
+    { name: "country", column: "country", max, normalise: upperCase },
+    { name: "currency", column: "currency", max, normalise: upperCase },
+    { name: "region", column: "region", max, vocabulary: REGIONS },
+    { name: "status", column: "status", max, vocabulary: EVENT_STATUSES },
+    { name: "release", column: "release_slug", max },
+    { name: "source", column: "id", max, linked: EVENT_SOURCES },
+  ],
+};
+
+/** The iCalendar form: not paged, it reads up to its ceiling from the start. */
+const CALENDAR_FEED: Listing<EventRecord> = { ...PUBLIC_CALENDAR, page: CALENDAR_FEED_MAX_EVENTS };
