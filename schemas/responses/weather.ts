@@ -150,19 +150,21 @@ export const publicForecastSchema = obj({
   }),
 });
 
+export const placeSchema = obj({
+  name: str(),
+  countryCode: str(),
+  /** The GeoNames admin1 code (a US state abbreviation, elsewhere often a number); null when GeoNames has none. */
+  adminArea: nullable(str()),
+  latitude: num(),
+  longitude: num(),
+  /** Null when GeoNames records no population (0), rather than a population of zero. */
+  population: nullable(int()),
+  timeZone: str({
+    description: "IANA zone of the place's point, from an offline boundary lookup (coarse near zone borders).",
+  }),
+});
+
 export const placesSchema = obj({
-  places: arrayOf(
-    obj({
-      name: str(),
-      countryCode: str(),
-      adminArea: nullable(str()),
-      latitude: num(),
-      longitude: num(),
-      population: nullable(int()),
-      timeZone: str({
-        description: "IANA zone of the place's point, from an offline boundary lookup (coarse near zone borders).",
-      }),
-    }),
-  ),
+  places: arrayOf(placeSchema),
   attribution: nullable(obj({ text: str(), required: bool(), licenseName: str(), licenseUrl: str() })),
 });
