@@ -12,14 +12,16 @@ const runFields = {
   sources: arrayOf(obj({ sourceId: str(), check: enumOf(CHECK_RESULTS), detail: nullable(str()) })),
 };
 
-export const ingestionRunsSchema = obj({ runs: arrayOf(obj(runFields)) });
+export const runSchema = obj(runFields);
+
+export const ingestionRunsSchema = obj({ runs: arrayOf(runSchema) });
 
 /**
  * `runId` names the run started, or the one already in progress when `started` is false (null when it is not known yet).
  * `nothingDue`, only in the answer to a due run (`?due=true`) that found nothing due, says until when and which release.
  */
 export const ingestionTriggerSchema = obj(
-  { started: bool(), runId: nullable(runId()), runs: arrayOf(obj(runFields)), nothingDue: str() },
+  { started: bool(), runId: nullable(runId()), runs: arrayOf(runSchema), nothingDue: str() },
   ["nothingDue"],
 );
 

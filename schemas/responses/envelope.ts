@@ -3,7 +3,7 @@ import { arrayOf, bool, dateTime, enumOf, int, type JsonSchema, nullable, obj, s
 import { CHECK_RESULTS, DATA_STATUSES } from "../vocabularies.ts";
 
 /** One publisher's licensing obligation for the data in an answer (spec `attributionRecords[]`). */
-export const attributionRecordSchema: JsonSchema = {
+export const attributionRecordSchema = {
   ...obj({
     sourceId: str(),
     required: bool(),

@@ -46,18 +46,13 @@ export const newsEventsSchema = obj({
 
 const feed = obj({ id: str(), lastReceivedDataAt: nullable(dateTime()), lastSuccessAt: nullable(dateTime()) });
 
+export const domainReportSchema = obj({
+  status: enumOf(DOMAIN_STATUSES),
+  lastReceivedDataAt: nullable(dateTime()),
+  lastSuccessAt: nullable(dateTime()),
+  feeds: arrayOf(feed),
+});
+
 export const statusSchema = obj({
-  domains: obj(
-    Object.fromEntries(
-      ["weather", "economics", "news"].map((domain) => [
-        domain,
-        obj({
-          status: enumOf(DOMAIN_STATUSES),
-          lastReceivedDataAt: nullable(dateTime()),
-          lastSuccessAt: nullable(dateTime()),
-          feeds: arrayOf(feed),
-        }),
-      ]),
-    ),
-  ),
+  domains: obj(Object.fromEntries(["weather", "economics", "news"].map((domain) => [domain, domainReportSchema]))),
 });

@@ -1,14 +1,10 @@
+import type { Static } from "../../schemas/json-schema.ts";
 import { type AttributedPublisher, PUBLISHER_TERMS } from "../../schemas/publishers.ts";
+import type { attributionRecordSchema } from "../../schemas/responses/envelope.ts";
 import { StaticMeta } from "./route-handler.ts";
 
 /** One entry of `meta.attributionRecords` (spec "Success envelope"). */
-export interface AttributionRecord {
-  sourceId: string;
-  required: boolean;
-  licenseName: string;
-  termsUrl: string;
-  modifiedByService: boolean;
-}
+export type AttributionRecord = Static<typeof attributionRecordSchema>;
 
 /** The table's order: the same publishers always give the same bytes. */
 const ORDER = Object.keys(PUBLISHER_TERMS) as AttributedPublisher[];

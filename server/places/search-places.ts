@@ -1,25 +1,16 @@
 import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
+import type { Static } from "../../schemas/json-schema.ts";
 import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import { PLACES_INDEX_VERSION } from "../../schemas/places-ddl.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
+import type { placeSchema } from "../../schemas/responses/weather.ts";
 import { createReloadingDatabase } from "../files/reloading-file.ts";
 import { attributionRecord } from "../http/attribution-records.ts";
 import { foldPlaceName } from "./place-names.ts";
 
-/** One place as the places route serves it (schemas/responses/weather.ts `placesSchema`). */
-interface PlaceRecord {
-  name: string;
-  countryCode: string;
-  /** The GeoNames admin1 code (a US state abbreviation, elsewhere often a number); null when GeoNames has none. */
-  adminArea: string | null;
-  latitude: number;
-  longitude: number;
-  /** Null when GeoNames records no population (0), rather than a population of zero. */
-  population: number | null;
-  /** IANA zone of the point (server/places/point-zone.ts). */
-  timeZone: string;
-}
+/** One place as the places route serves it; the zone is the point's (server/places/point-zone.ts). */
+type PlaceRecord = Static<typeof placeSchema>;
 
 export interface PlaceSearch {
   /** Without a published gazetteer, every search answers []. */

@@ -1,3 +1,5 @@
+import type { Static } from "../../schemas/json-schema.ts";
+import type { domainReportSchema } from "../../schemas/responses/news-status.ts";
 import { CALENDAR_SOURCES, type DomainStatus, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
 import { dataStatusChangesAt, dataStatusOf, type FeedCheck, latestOf, readFeedChecks } from "../economics/freshness.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
@@ -45,12 +47,7 @@ export function statusHandlers(
   };
 }
 
-interface DomainReport {
-  status: DomainStatus;
-  lastReceivedDataAt: string | null;
-  lastSuccessAt: string | null;
-  feeds: { id: string; lastReceivedDataAt: string | null; lastSuccessAt: string | null }[];
-}
+type DomainReport = Static<typeof domainReportSchema>;
 
 /**
  * A stored domain (economics, news) from its feeds' latest checks: `unknown` when none was ever checked, `ok` when every

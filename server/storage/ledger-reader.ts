@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import { type CheckResult, RUN_OUTCOMES, type RunOutcome } from "../../schemas/vocabularies.ts";
+import type { Static } from "../../schemas/json-schema.ts";
+import type { runSchema } from "../../schemas/responses/admin.ts";
+import { RUN_OUTCOMES, type RunOutcome } from "../../schemas/vocabularies.ts";
 import { ApiError } from "../http/api-error.ts";
 import { hasTable } from "./has-table.ts";
 
@@ -58,13 +60,7 @@ export function readReleaseLatencies(dataDir: string): { source: string; seconds
 
 const RUN_COLUMNS = "id, started_at AS startedAt, finished_at AS finishedAt, outcome";
 
-interface RunView {
-  id: string;
-  startedAt: string;
-  finishedAt: string | null;
-  outcome: RunOutcome;
-  sources: { sourceId: string; check: CheckResult; detail: string | null }[];
-}
+type RunView = Static<typeof runSchema>;
 
 function withChecks(db: Database.Database) {
   const checks = db.prepare(

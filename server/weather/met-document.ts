@@ -1,70 +1,13 @@
+import { type Static, type TNumber, type TOptional, type TSchema, Type } from "@sinclair/typebox";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { readMetInstant } from "./met-instants.ts";
 import { UNITS } from "./units.ts";
 
-/**
- * The parts of a MET Locationforecast 2.0 `complete` document the service reads; other fields pass unchecked. Every
- * measurement is optional: MET omits variables by area and by range.
- */
-export interface MetDocument {
-  type: "Feature";
-  geometry: { coordinates: [longitude: number, latitude: number, altitudeMetres?: number] };
-  properties: {
-    meta: { updated_at: string; units: Record<string, string> };
-    /** Sorted by time and never empty: parseMetDocument checks both. */
-    timeseries: [MetTimeStep, ...MetTimeStep[]];
-  };
-}
-
-export interface MetTimeStep {
-  time: string;
-  data: {
-    instant: { details: MetInstantDetails };
-    next_1_hours?: MetPeriod<{ precipitation_amount?: number }>;
-    next_6_hours?: MetPeriod<{
-      precipitation_amount?: number;
-      air_temperature_min?: number;
-      air_temperature_max?: number;
-    }>;
-    next_12_hours?: MetPeriod<Record<string, unknown>>;
-  };
-}
-
-export interface MetInstantDetails {
-  air_temperature?: number;
-  wind_speed?: number;
-  relative_humidity?: number;
-  air_pressure_at_sea_level?: number;
-  wind_from_direction?: number;
-  cloud_area_fraction?: number;
-  ultraviolet_index_clear_sky?: number;
-}
-
-/** MET's schema requires both, yet real 2020 payloads send next_12_hours without details. */
-export interface MetPeriod<Details> {
-  summary?: { symbol_code?: string };
-  details?: Details;
-}
-
 /** Carries no part of the body. */
 export class MetDocumentInvalidError extends Error {
   override name = "MetDocumentInvalidError";
 }
-
-/** An object schema whose `required` properties must be present (none listed, none required). */
-const object = (required: string[], properties: Record<string, object>) => ({
-  type: "object",
-  ...(required.length > 0 ? { required } : {}),
-  properties,
-});
-const measurements = (names: readonly string[]) =>
-  object([], Object.fromEntries(names.map((name) => [name, { type: "number" }])));
-const period = (detailNames: readonly string[]) =>
-  object([], {
-    summary: object([], { symbol_code: { type: "string", minLength: 1 } }),
-    details: measurements(detailNames),
-  });
 
 /** Units MET must declare for what we read, if it lists them: another unit is refused rather than mislabelled. */
 const EXPECTED_UNITS: Readonly<Record<string, string>> = {
@@ -80,12 +23,48 @@ const EXPECTED_UNITS: Readonly<Record<string, string>> = {
   ultraviolet_index_clear_sky: "1",
 };
 
-const metDocumentSchema = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  ...object(["type", "geometry", "properties"], {
-    type: { const: "Feature" },
-    geometry: object(["coordinates"], {
-      coordinates: {
+const measurements = <const N extends string>(...names: N[]) =>
+  Type.Object(
+    Object.fromEntries(names.map((name) => [name, Type.Optional(Type.Number())])) as Record<N, TOptional<TNumber>>,
+  );
+/** MET's schema requires both, yet real 2020 payloads send next_12_hours without details. */
+const period = <D extends TSchema>(details: D) =>
+  Type.Object({
+    summary: Type.Optional(Type.Object({ symbol_code: Type.Optional(Type.String({ minLength: 1 })) })),
+    details: Type.Optional(details),
+  });
+
+const metTimeStep = Type.Object({
+  time: Type.String({ format: "date-time" }),
+  data: Type.Object({
+    instant: Type.Object({
+      details: measurements(
+        "air_temperature",
+        "wind_speed",
+        "relative_humidity",
+        "air_pressure_at_sea_level",
+        "wind_from_direction",
+        "cloud_area_fraction",
+        "ultraviolet_index_clear_sky",
+      ),
+    }),
+    next_1_hours: Type.Optional(period(measurements("precipitation_amount"))),
+    next_6_hours: Type.Optional(
+      period(measurements("precipitation_amount", "air_temperature_min", "air_temperature_max")),
+    ),
+    next_12_hours: Type.Optional(period(measurements())),
+  }),
+});
+
+/**
+ * The parts of a MET Locationforecast 2.0 `complete` document the service reads; other fields pass unchecked. Every
+ * measurement is optional: MET omits variables by area and by range.
+ */
+const metDocumentSchema = Type.Object(
+  {
+    type: Type.Unsafe<"Feature">({ const: "Feature" }),
+    geometry: Type.Object({
+      coordinates: Type.Unsafe<[longitude: number, latitude: number, altitudeMetres?: number]>({
         type: "array",
         minItems: 2,
         maxItems: 3,
@@ -94,44 +73,26 @@ const metDocumentSchema = {
           { type: "number", minimum: -90, maximum: 90 },
           { type: "number" },
         ],
-      },
+      }),
     }),
-    properties: object(["meta", "timeseries"], {
-      meta: object(["updated_at", "units"], {
-        updated_at: { type: "string", format: "date-time" },
-        units: {
+    properties: Type.Object({
+      meta: Type.Object({
+        updated_at: Type.String({ format: "date-time" }),
+        units: Type.Unsafe<Record<string, string>>({
           type: "object",
           additionalProperties: { type: "string" },
           properties: Object.fromEntries(Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }])),
-        },
-      }),
-      timeseries: {
-        type: "array",
-        // The current record is the first step, so a document without one has nothing to serve.
-        minItems: 1,
-        items: object(["time", "data"], {
-          time: { type: "string", format: "date-time" },
-          data: object(["instant"], {
-            instant: object(["details"], {
-              details: measurements([
-                "air_temperature",
-                "wind_speed",
-                "relative_humidity",
-                "air_pressure_at_sea_level",
-                "wind_from_direction",
-                "cloud_area_fraction",
-                "ultraviolet_index_clear_sky",
-              ]),
-            }),
-            next_1_hours: period(["precipitation_amount"]),
-            next_6_hours: period(["precipitation_amount", "air_temperature_min", "air_temperature_max"]),
-            next_12_hours: period([]),
-          }),
         }),
-      },
+      }),
+      // The current record is the first step, so a document without one has nothing to serve.
+      timeseries: Type.Unsafe<[MetTimeStep, ...MetTimeStep[]]>(Type.Array(metTimeStep, { minItems: 1 })),
     }),
-  }),
-};
+  },
+  { $schema: "http://json-schema.org/draft-07/schema#" },
+);
+/** Its timeseries is sorted by time and never empty: parseMetDocument checks both. */
+export type MetDocument = Static<typeof metDocumentSchema>;
+export type MetTimeStep = Static<typeof metTimeStep>;
 
 // ajv-formats ships CommonJS typings whose default export is the plugin itself.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;

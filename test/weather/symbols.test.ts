@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONDITION_CODES } from "../../server/weather/model.ts";
+import { CONDITION_CODES } from "../../schemas/responses/weather.ts";
 import { toCondition } from "../../server/weather/symbols.ts";
 
 // MET's published list (weathericons legend.csv, research note section 3), typed out here independently of the
