@@ -4,19 +4,15 @@ import type { ServiceMetrics } from "../observability/metrics.ts";
 import { jsonStringText, loggedPath, loggedQuery } from "../observability/request-line-text.ts";
 import { isoInstant } from "../time/iso-instant.ts";
 import type { WeatherLookupOutcome } from "../weather/cache.ts";
+import type { ApiRequest } from "./api-request.ts";
 
 interface AnswerRecorders {
   logger: Logger;
   metrics: ServiceMetrics;
 }
 
-/** What a request's log line names of the request itself (an ApiRequest is one). */
-export interface RequestFacts {
-  method: string;
-  pathname: string;
-  /** The query with its `?`, or empty. */
-  search: string;
-}
+/** What a request's log line names of the request itself. */
+type RequestFacts = Pick<ApiRequest, "method" | "pathname" | "search">;
 
 /** One request's answer as it is built; headers in a plain object, so the request path builds no `Headers`. */
 export interface RequestState {
