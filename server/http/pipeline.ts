@@ -18,7 +18,7 @@ import { answerError, answerSuccess, HttpAnswer } from "./envelope.ts";
 import { chooseRepresentation, type Representation } from "./negotiation.ts";
 import { type PreparedAnswer, prepareAnswer } from "./prepared-answer.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
-import { logAnswer, type RequestFacts, type RequestState, startRequest, UNREAD_REQUEST } from "./request-state.ts";
+import { logAnswer, type RequestState, startRequest } from "./request-state.ts";
 import type { RouteResult } from "./route-handler.ts";
 import { type BoundRoute, createRouteTable, type Generation, type PathMatch } from "./route-table.ts";
 
@@ -77,7 +77,8 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     const access = routes ? routes[0]!.spec.access : "OPERATOR";
     const identity = identify(request, access);
     const principal = identity instanceof ApiError ? null : identity;
-    if (!routes || (access === "OPERATOR" && !principal?.scopes.includes("operator"))) return answerUnmatched(request);
+    if (!routes || (access === "OPERATOR" && !principal?.scopes.includes("operator")))
+      return refuse("unmatched", request, new ApiError("NOT_FOUND"));
     const method = request.method === "HEAD" ? "GET" : request.method;
     const route = routes.find((candidate) => candidate.spec.method === method);
     const state = begin(route?.spec.name ?? routes[0]!.spec.name, request);
@@ -161,12 +162,26 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     }
   }
 
-  function answerUnmatched(request: ApiRequest): HttpAnswer {
+  /**
+   * An answer no route gives, counted under the unregistered route. An unmatched request (an operator path's for
+   * everyone else too) is answered as any request: CORS (a preflight's 204), the public rate limit, then `error`.
+   * One the server could not read is never a preflight, and its INTERNAL is logged with `cause`; a failure of ours is
+   * not counted against the client's allowance.
+   */
+  function refuse(
+    kind: "unmatched" | "unreadable" | "failure",
+    request: ApiRequest,
+    error: ApiError,
+    cause?: unknown,
+  ): HttpAnswer {
     const state = begin(UNMATCHED_ROUTE, request);
-    const { preflight } = applyCors(request.method, request.headers, state.headers, context.corsOrigins, []);
-    const limited = consumeRateLimit(state, null);
+    const corsMethod = kind === "unmatched" ? request.method : "GET";
+    const { preflight } = applyCors(corsMethod, request.headers, state.headers, context.corsOrigins, []);
+    if (kind === "unreadable" && error.code === "INTERNAL")
+      context.logger.error({ requestId: state.id, err: cause }, "internal error before routing");
+    const limited = kind === "failure" ? undefined : consumeRateLimit(state, null);
     if (limited) return limited;
-    return preflight ? answerPreflight(state) : answerError(state, new ApiError("NOT_FOUND"));
+    return preflight ? answerPreflight(state) : answerError(state, error);
   }
 
   function answerPreflight(state: RequestState): HttpAnswer {
@@ -175,7 +190,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
   }
 
   /** A request's state, with the client address its log line names and public rate limits count. */
-  function begin(route: string, request: RequestFacts & Pick<ApiRequest, "headers" | "peerAddress">): RequestState {
+  function begin(route: string, request: ApiRequest): RequestState {
     return startRequest(route, context.clock.now(), context, request, publicClient(request) ?? UNKNOWN_ADDRESS);
   }
 
@@ -214,21 +229,9 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
 
   return {
     answer,
-    answerUnreadable(request, code, cause) {
-      const headers = request.headers ?? NO_HEADERS;
-      const unread = { ...UNREAD_REQUEST, method: request.method ?? "", headers, peerAddress: request.peerAddress };
-      const state = begin(UNMATCHED_ROUTE, unread);
-      applyCors("GET", headers, state.headers, context.corsOrigins, []);
-      if (code === "INTERNAL")
-        context.logger.error({ requestId: state.id, err: cause }, "internal error before routing");
-      const limited = consumeRateLimit(state, null);
-      return limited ?? answerError(state, new ApiError(code));
-    },
-    answerFailure(error) {
-      const state = startRequest(UNMATCHED_ROUTE, context.clock.now(), context, UNREAD_REQUEST, UNKNOWN_ADDRESS);
-      applyCors("GET", NO_HEADERS, state.headers, context.corsOrigins, []);
-      return answerError(state, toApiError(error));
-    },
+    answerUnreadable: ({ headers = NO_HEADERS, peerAddress, method = "" }, code, cause) =>
+      refuse("unreadable", { ...NO_REQUEST, method, headers, peerAddress }, new ApiError(code), cause),
+    answerFailure: (error) => refuse("failure", NO_REQUEST, toApiError(error)),
     holds: (url) =>
       context.answers.holds(answerCacheKey(url, "json")) || context.answers.holds(answerCacheKey(url, "csv")),
   };
@@ -240,3 +243,5 @@ function answerCacheKey(url: string, representation: Representation): string {
 }
 
 const NO_HEADERS: HeaderReader = { get: () => null, has: () => false };
+/** What a log line names of a request the server could not read, or of a failure with no request. */
+const NO_REQUEST: ApiRequest = { method: "", pathname: "", search: "", headers: NO_HEADERS, peerAddress: undefined };

@@ -1,7 +1,5 @@
 import { type DestinationStream, destination as fileDestination, type Logger, pino } from "pino";
 import { isoInstant } from "../time/iso-instant.ts";
-import type { WeatherLookupOutcome } from "../weather/cache.ts";
-import { jsonStringText, loggedPath, loggedQuery } from "./request-line-text.ts";
 
 export type { Logger };
 
@@ -13,27 +11,6 @@ const FLUSH_EVERY_MS = 1000;
 const REQUEST_BATCH_CHARS = 65_536;
 /** Room past a full batch for the line that fills it (ours are some 300 bytes; a longer one grows the buffer). */
 const LINE_ROOM_BYTES = 1024;
-
-/** One request's line (request-state.ts), fields in the line's order. */
-export interface RequestLine {
-  requestId: string;
-  method: string;
-  /** As routed; any API key in it is reduced to its id when written (request-line-text.ts). */
-  path: string;
-  /** Without its `?` (empty for none); credential-like values are replaced when written. */
-  query: string;
-  /** The socket's peer, or the address a trusted proxy names; `unknown` when it cannot be told. */
-  client: string;
-  /** The id (never the secret) of the authenticating API key. */
-  keyId?: string;
-  route: string;
-  status: number;
-  durationMs: number;
-  /** Body bytes sent (0 for a HEAD, a 304 or a preflight). */
-  bytes: number;
-  /** How the answer was found: `kept`, `built`, or what the weather cache's lookup found; absent for refusals. */
-  cache?: "kept" | "built" | WeatherLookupOutcome;
-}
 
 /**
  * Request lines waiting for the destination, kept as bytes: joined text would outlive young-generation collections.
@@ -50,7 +27,7 @@ class PendingRequestLines {
     this.bytes = Buffer.allocUnsafe(batchBytes + LINE_ROOM_BYTES);
   }
 
-  /** `text` is ASCII (logRequest), so its length is its length in bytes. */
+  /** `text` is ASCII (requestLineText in request-state.ts), so its length is its length in bytes. */
   add(text: string): void {
     if (this.length + text.length > this.bytes.length) {
       this.drain();
@@ -103,24 +80,10 @@ export function createLogger(
   return logger;
 }
 
-/**
- * One request's line at `info`, shaped as pino's, built as one text: pino's serialiser costs more than a small answer
- * (docs/performance.md). Every value is a number, of a known alphabet (UUID, route name, cache outcome), or made
- * ASCII JSON string text, with secrets taken out of path and query.
- */
-export function logRequest(logger: Logger, line: RequestLine): void {
+/** A request's line (request-state.ts), to the batch. */
+export function logRequestLine(logger: Logger, line: string): void {
   // Every Logger is made by createLogger, the one place that calls pino.
-  const requestLines = requestLinesOf.get(logger)!;
-  const keyId = line.keyId === undefined ? "" : `,"keyId":"${jsonStringText(line.keyId)}"`;
-  const cache = line.cache === undefined ? "" : `,"cache":"${line.cache}"`;
-  const path = jsonStringText(loggedPath(line.path));
-  const query = jsonStringText(loggedQuery(line.query));
-  requestLines.add(
-    `{"level":"info","time":"${isoInstant(Date.now())}","requestId":"${line.requestId}",` +
-      `"method":"${jsonStringText(line.method)}","path":"${path}","query":"${query}",` +
-      `"client":"${jsonStringText(line.client)}"${keyId},"route":"${line.route}","status":${line.status},` +
-      `"durationMs":${line.durationMs},"bytes":${line.bytes}${cache},"msg":"request"}\n`,
-  );
+  requestLinesOf.get(logger)!.add(line);
 }
 
 /** Node's warnings (a deprecation, the AWS SDK's Node notice) as log lines, not Node's default multi-line text. */

@@ -1,10 +1,42 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createLogger, flushLog, logRequest, type RequestLine } from "../../server/observability/logger.ts";
+import { type RequestState, requestLineText } from "../../server/http/request-state.ts";
+import { createLogger, flushLog, type Logger, logRequestLine } from "../../server/observability/logger.ts";
 import { loggedPath, loggedQuery } from "../../server/observability/request-line-text.ts";
 
-/** A request's line as request-state.ts gives it, for the fields a test does not name. */
-const line = (fields: Partial<RequestLine> & Pick<RequestLine, "requestId" | "route" | "status" | "durationMs">) => ({
+/** A request's line by the names it has in the log; `query` is handed on as the request's search. */
+interface LineFields {
+  requestId: string;
+  method: string;
+  path: string;
+  query: string;
+  client: string;
+  keyId?: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  bytes: number;
+  cache?: RequestState["cache"];
+}
+
+/** The line as logAnswer writes it for a request state holding these fields. */
+function logRequest(logger: Logger, fields: LineFields): void {
+  const { requestId, method, path, query, client, keyId, route, status, durationMs, bytes, cache } = fields;
+  const headers = { "x-request-id": requestId, "content-length": String(bytes) };
+  const state = {
+    id: requestId,
+    request: { method, pathname: path, search: query },
+    client,
+    keyId,
+    route,
+    cache,
+    headers,
+  };
+  logRequestLine(logger, requestLineText(state, status, durationMs));
+}
+
+/** A request's line, for the fields a test does not name. */
+const line = (fields: Partial<LineFields> & Pick<LineFields, "requestId" | "route" | "status" | "durationMs">) => ({
   method: "GET",
   path: "/api/public/v1/health/live",
   query: "",
@@ -27,7 +59,7 @@ function capture(options?: { requestBatchChars?: number }) {
 
 describe("request log lines", () => {
   it("have the form and the fields of the line pino writes for the same request", () => {
-    const fields: RequestLine = {
+    const fields: LineFields = {
       requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11",
       method: "GET",
       path: "/api/v1/weather/current",
@@ -41,7 +73,8 @@ describe("request log lines", () => {
       cache: "hit",
     };
     const template = capture();
-    logRequest(template.logger, fields);
+    // Rounded to the microsecond as written.
+    logRequest(template.logger, { ...fields, durationMs: 0.0421234 });
     const generic = capture();
     generic.logger.info(fields, "request");
     const [ours] = template.lines();
@@ -59,6 +92,16 @@ describe("request log lines", () => {
     );
     expect(lines()[0]).not.toHaveProperty("cache");
     expect(lines()[0]).toMatchObject({ route: "unmatched", status: 404, msg: "request" });
+  });
+
+  it("name 0 bytes for a HEAD, whose body Node drops, and the stated length for any other", () => {
+    const { logger, lines } = capture();
+    logRequest(logger, line({ requestId: "h", route: "public.health.live", status: 200, durationMs: 1, bytes: 120 }));
+    logRequest(
+      logger,
+      line({ requestId: "h", route: "public.health.live", status: 200, durationMs: 1, bytes: 120, method: "HEAD" }),
+    );
+    expect(lines().map((entry) => entry.bytes)).toEqual([120, 0]);
   });
 
   it("wait in a batch, which any other line takes along first, so the log keeps the order of events", () => {
@@ -95,7 +138,7 @@ describe("request log lines", () => {
       );
     flushLog(logger);
     expect(lines().map((line) => [line.requestId, line.route, line.durationMs])).toEqual(
-      [0, 1, 2, 3, 4].map((i) => [`r${i}`, i === 2 ? route : "public.health.live", i / 7]),
+      [0, 1, 2, 3, 4].map((i) => [`r${i}`, i === 2 ? route : "public.health.live", Math.round((i / 7) * 1000) / 1000]),
     );
   });
 
