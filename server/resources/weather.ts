@@ -56,7 +56,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
         staticMeta: staticMeta(result.value)[access],
         cacheOutcome: result.outcome,
         // Kept until its cache age moves on a second, while the copy is still the point's fresh one (a polled point
-        // is not rendered again); an answer from a MET call or a stale copy never is.
+        // is not rendered again); an answer whose payload this request's MET call replaced, or a stale copy, never is.
         ...((result.cached && !result.stale ? weather.keepingTerms(point, view, result) : undefined) ?? {}),
       };
     };
