@@ -41,11 +41,11 @@ const isImperial = (query: URLSearchParams) => query.get("units") === "imperial"
 
 export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
   /** `build`'s answer from the point's payload: at once from a fresh cached copy (no promise), else after MET's. */
-  const answer = (
+  const answer = <Data extends object>(
     point: WeatherPoint,
     view: WeatherView,
     access: "credentialed" | "public",
-    build: (payload: StoredPayload) => { data: unknown; meta?: Record<string, unknown> },
+    build: (payload: StoredPayload) => { data: Data; meta?: { dayCount: number } },
   ): RouteResult | Promise<RouteResult> => {
     if (!weather) throw new ApiError("SOURCE_DISABLED");
     const answerOf = (result: CachedWeather<StoredPayload>): RouteResult => {
