@@ -7,7 +7,7 @@ import { type TUnsafe, Type } from "@sinclair/typebox";
  */
 export type JsonSchema = Record<string, unknown>;
 
-/** The type of the values a builder's schema admits; unknown for a schema written as plain JSON. */
+/** The type of what a builder's schema admits (never narrower); unknown for a schema written as plain JSON. */
 export type Static<S> = S extends { static: infer T } ? T : unknown;
 
 /** The record an `obj(properties, optional)` schema admits. */
@@ -15,8 +15,7 @@ export type Fields<P, O extends string = never> = { [K in keyof P as K extends O
   [K in keyof P as K extends O ? K : never]?: Static<P[K]>;
 };
 
-/** `T` narrows a string the contract leaves open to the values the service sends (clients take any string). */
-export const str = <T extends string = string>(extra: JsonSchema = {}) => Type.Unsafe<T>({ type: "string", ...extra });
+export const str = (extra: JsonSchema = {}) => Type.Unsafe<string>({ type: "string", ...extra });
 export const int = (extra: JsonSchema = {}) => Type.Unsafe<number>({ type: "integer", ...extra });
 export const num = (extra: JsonSchema = {}) => Type.Unsafe<number>({ type: "number", ...extra });
 export const bool = () => Type.Unsafe<boolean>({ type: "boolean" });

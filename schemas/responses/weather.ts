@@ -44,8 +44,8 @@ export const CONDITION_CODES = [
 /** A measurement the provider did not send is null: never absent, never a made-up zero (spec general rule 1). */
 const measurement = () => nullable(num());
 export const conditionSchema = obj({
-  // The contract leaves the code an open string, so clients take codes added later; the service sends these.
-  code: str<(typeof CONDITION_CODES)[number]>(),
+  // The contract leaves the code an open string, so clients take codes added later; the service sends CONDITION_CODES.
+  code: str(),
   thunder: bool(),
   /** Null for conditions the provider does not draw differently by day and night (cloudy, rain, snow, fog ...). */
   dayPart: nullable(enumOf(["DAY", "NIGHT", "POLAR_TWILIGHT"])),
@@ -110,7 +110,7 @@ const dayHead = {
   date: date(),
   condition,
   derivation: enumOf(["SERVICE_DERIVED"]),
-  transformation: arrayOf(str<"AGGREGATION" | "SYMBOL_MAPPING">(), { contains: { const: "AGGREGATION" } }),
+  transformation: arrayOf(str(), { contains: { const: "AGGREGATION" } }),
   /** True when the provider's periods cover less than the whole local day (23, 24 or 25 hours). */
   partial: bool(),
   /** Whole hours of the local day covered by the provider's periods. */

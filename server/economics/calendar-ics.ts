@@ -14,7 +14,8 @@ export function calendarFeed(events: readonly EventRecord[], refreshSeconds: num
   const calendar = ical({
     prodId: { company: "weather-economics-service", product: "economic-release-calendar", language: "EN" },
     name: "Official economic release calendar",
-    // ical-generator writes X-WR-CALDESC unescaped (unlike DESCRIPTION): its line breaks would end the property.
+    // ical-generator writes X-WR-CALDESC as given (10.x), unlike DESCRIPTION: unescaped, its line breaks and commas
+    // would end the property and strict parsers would read the credits as properties of their own. Escaped as TEXT.
     description: escapeIcalText(
       ["Release dates as the publishers state them (BLS, Eurostat, ECB).", ...publishers.map(creditLine)].join("\n"),
       false,

@@ -8,7 +8,7 @@ export interface DateRange {
   from: DateTime;
   /** The last instant an inclusive window admits: just before the next day for a bare `to` date, else `to` itself. */
   toInclusive: DateTime;
-  /** The UTC dates of `from` and of the exclusive end (a bare `to` date's next day), compared with `scheduledDate`. */
+  /** The UTC dates of `from` and of the end (a bare `to` date's next day, else the instant), for `scheduledDate`. */
   fromDate: string;
   toDate: string;
   /** When a default window moves on (the next day starts in the zone); Infinity when the request named its bounds. */
@@ -28,8 +28,9 @@ const ZONED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 const LEAP_SECOND = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}):60(\.\d{1,9})?/;
 
 /**
- * `from`/`to` as bare dates in the zone or instants with a zone (spec events "Range rules"). A bare `to` is the start
- * of the following day. Defaults: today in the zone minus the window's `daysBack` through plus its `daysAhead`.
+ * `from`/`to` as bare dates in the zone or instants with a zone. A bare `to` is the start of the following day, so
+ * after reduction to UTC dates it can admit events of the next UTC day (spec events "Range rules"). Defaults: today in
+ * the zone minus the window's `daysBack` through plus its `daysAhead`.
  */
 export function parseDateRange(query: URLSearchParams, now: number, rules: RangeRules): DateRange {
   const { daysBack, daysAhead, maxDays } = rules.window;

@@ -13,8 +13,9 @@ import { hasObservations, readObservationPage } from "./observations-reader.ts";
 import { readAsOfPage, readVintagePage } from "./vintages-reader.ts";
 
 /**
- * A page of a series' periods for both observation routes: an unknown slug is NOT_FOUND, nothing ingested 503. The
- * credentialed route also answers `asOf` and `vintages=all` (public limit); its current listing keeps its own limit.
+ * A page of a series' periods for both observation routes: an unknown slug is NOT_FOUND; a registered series with
+ * nothing ingested is an absent corpus (503), never an empty 200. The credentialed route also answers `asOf` (none
+ * yet is an empty 200) and `vintages=all` (public limit); its current listing keeps its own limit.
  */
 export function seriesObservationsAnswer(
   storage: IndexStorage,

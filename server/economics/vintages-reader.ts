@@ -17,7 +17,8 @@ type AsOfRow = IndexVintageRow & { previous_value: string | null; stated_updated
  * One page of periods as they stood at `asOf`: each period's newest vintage recorded by then, with its revision facts
  * as they were then; periods first recorded later are absent. `sourceUpdatedAt` is the vintage's own until the latest
  * document carrying the period was fetched, the served one from then on (the ledger keeps only the latest sighting).
- * An index older than `last_sighted_at` fails this read: STORAGE_UNAVAILABLE until the next ingestion publishes.
+ * An index built before the `last_sighted_at` column existed fails this read: STORAGE_UNAVAILABLE until the next
+ * ingestion publishes.
  */
 export function readAsOfPage(
   db: Database.Database,

@@ -48,6 +48,7 @@ export function createPlaceSearch(dataDir: string): PlaceSearch {
       throw new Error("gazetteer of another format");
     return {
       db,
+      // Named as the route serves them, in the record's order (the JSON key order, so the bytes and the ETag).
       find: db.prepare<[string, number], PlaceRecord>(`
         SELECT p.name, p.country_code AS countryCode, p.admin_code AS adminArea, p.latitude, p.longitude,
           p.population, p.time_zone AS timeZone

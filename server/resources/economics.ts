@@ -11,7 +11,8 @@ import { cursorAfter, isGiven } from "../http/params.ts";
 import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
-import { type Listing, readListing, upperCase } from "../storage/record-pages.ts";
+import { upperCase } from "../storage/record-pages.ts";
+import { type Listing, readListing } from "./record-listing.ts";
 
 /** The credentialed events and calendar routes' window, filters and page (spec events table). */
 const EVENTS: Listing<EventRecord> = {

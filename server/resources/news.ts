@@ -9,7 +9,8 @@ import { cursorAfter } from "../http/params.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
 import { NEWS_SERIES, newsUpdatedAt, publishedWindow, readNews } from "../news/news-reader.ts";
 import { type IndexStorage, withStorageErrors } from "../storage/index-storage.ts";
-import { type Listing, readListing, upperCase } from "../storage/record-pages.ts";
+import { upperCase } from "../storage/record-pages.ts";
+import { type Listing, readListing } from "./record-listing.ts";
 
 const max = LIST_SIZES.publicFilter;
 

@@ -31,7 +31,8 @@ import type { RouteHandler } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";
 import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
-import { type Listing, readListing, upperCase } from "../storage/record-pages.ts";
+import { upperCase } from "../storage/record-pages.ts";
+import { type Listing, readListing } from "./record-listing.ts";
 
 export function publicEconomicsHandlers(
   storage: IndexStorage,

@@ -12,7 +12,10 @@ import { familyView, seriesView } from "../registry/registry-views.ts";
 
 const SLUG = new RegExp(SLUG_PATTERN);
 
-/** The service's own editorial work, naming publishers' series only by id and link: no attribution records. */
+/**
+ * The service's own editorial work, naming publishers' series only by id and link: no attribution records. The answers
+ * serving those series' values (observations, releases) do carry them.
+ */
 const EDITORIAL = { staticMeta: NO_ATTRIBUTION, validUntil: Infinity };
 
 export function registryHandlers(registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {

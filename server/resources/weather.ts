@@ -41,11 +41,11 @@ const isImperial = (query: URLSearchParams) => query.get("units") === "imperial"
 
 export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
   /** `build`'s answer from the point's payload: at once from a fresh cached copy (no promise), else after MET's. */
-  const answer = (
+  const answer = <Data extends object>(
     point: WeatherPoint,
     view: WeatherView,
     access: "credentialed" | "public",
-    build: (payload: StoredPayload) => { data: unknown; meta?: Record<string, unknown> },
+    build: (payload: StoredPayload) => { data: Data; meta?: { dayCount: number } },
   ): RouteResult | Promise<RouteResult> => {
     if (!weather) throw new ApiError("SOURCE_DISABLED");
     const answerOf = (result: CachedWeather<StoredPayload>): RouteResult => {
@@ -56,7 +56,7 @@ export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Re
         staticMeta: staticMeta(result.value)[access],
         cacheOutcome: result.outcome,
         // Kept until its cache age moves on a second, while the copy is still the point's fresh one (a polled point
-        // is not rendered again); an answer from a MET call or a stale copy never is.
+        // is not rendered again); an answer whose payload this request's MET call replaced, or a stale copy, never is.
         ...((result.cached && !result.stale ? weather.keepingTerms(point, view, result) : undefined) ?? {}),
       };
     };

@@ -40,7 +40,7 @@ export interface WeatherCacheOptions<T, B = unknown> {
 
 export interface CachedWeather<T> {
   value: T;
-  /** False only when this request's own provider call produced a new payload. */
+  /** False only when a provider call this request made or joined produced a new payload. */
   cached: boolean;
   /** Whole seconds since the payload was fetched or last confirmed with a 304. */
   cacheAgeSeconds: number;
@@ -109,7 +109,7 @@ export function createWeatherCache<T, B = unknown>(options: WeatherCacheOptions<
   let lastSuccessAt = Number.NEGATIVE_INFINITY;
   let lastModifiedSeen: string | null = null;
 
-  /** The copy as served, its lookup counted; `cached` is false only for a payload this lookup's call produced. */
+  /** The copy as served, its lookup counted; `cached` is false for a payload from a call this lookup made or joined. */
   function served(entry: Entry<T>, outcome: WeatherLookupOutcome, cached = true): CachedWeather<T> {
     record(outcome);
     return {

@@ -32,7 +32,8 @@ const AUTO_ZONE = "auto";
 
 /**
  * The zone a forecast's days are assembled in: for `tz=auto` the zone of the served (rounded) point, so requests that
- * share a cache entry share its zone; otherwise `tz` by every route's rule.
+ * share a cache entry share its zone; otherwise `tz` by every route's rule (UTC when absent, an unknown zone is
+ * VALIDATION_FAILED).
  */
 export function parseForecastZone(raw: string | null, point: WeatherPoint): string {
   if (givenValue(raw)?.toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);

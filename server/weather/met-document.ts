@@ -52,7 +52,8 @@ const metTimeStep = Type.Object({
     next_6_hours: Type.Optional(
       period(measurements("precipitation_amount", "air_temperature_min", "air_temperature_max")),
     ),
-    next_12_hours: Type.Optional(period(measurements())),
+    // Nothing in it is read; `measurements()` with no names would type its details as numbers it never checks.
+    next_12_hours: Type.Optional(period(Type.Unsafe<Record<string, unknown>>({ type: "object", properties: {} }))),
   }),
 });
 

@@ -1,20 +1,31 @@
 import type { Fields, Static } from "../../schemas/json-schema.ts";
 import type * as contract from "../../schemas/responses/weather.ts";
 
-/** The records the weather routes serve, typed from their schemas (schemas/responses/weather.ts), in metric units. */
-export type Condition = Static<typeof contract.conditionSchema>;
-export type ConditionCode = Condition["code"];
+/**
+ * The records the weather routes serve, typed from their schemas (schemas/responses/weather.ts), in metric units.
+ * Nothing here is shaped after the provider's payload: the MET mapping lives in normalise.ts, so another provider
+ * could fill the same types. Where the contract leaves a field open, the service's type narrows it to what it sends.
+ */
+export type ConditionCode = (typeof contract.CONDITION_CODES)[number];
+export type Condition = Omit<Static<typeof contract.conditionSchema>, "code"> & { code: ConditionCode };
 export type DayPart = NonNullable<Condition["dayPart"]>;
 export type WeatherLocation = Static<typeof contract.weatherLocationSchema>;
-export type WeatherReading = Fields<typeof contract.metricReadingFields>;
+export type WeatherReading = Omit<Fields<typeof contract.metricReadingFields>, "condition"> & {
+  condition: Condition | null;
+};
 type Provenance = Fields<typeof contract.provenanceFields>;
 export type WeatherSource = Provenance["source"];
-export type WeatherAttribution = Provenance["attribution"];
+/** MET's licence requires the credit: the compiler checks every weather record says so. */
+export type WeatherAttribution = Omit<Provenance["attribution"], "required"> & { required: true };
 /** The routes add `units` when they answer. */
-export type CurrentRecord = WeatherReading & Omit<Fields<typeof contract.recordHeadFields>, "units"> & Provenance;
+export type CurrentRecord = WeatherReading &
+  Omit<Fields<typeof contract.recordHeadFields>, "units"> & { source: WeatherSource; attribution: WeatherAttribution };
 export type HourlyEntry = WeatherReading & Fields<typeof contract.hourHeadFields>;
-export type DailyRecord = Fields<typeof contract.metricDayFields>;
-export type DailyTransformation = DailyRecord["transformation"][number];
+export type DailyTransformation = "AGGREGATION" | "SYMBOL_MAPPING";
+export type DailyRecord = Omit<Fields<typeof contract.metricDayFields>, "condition" | "transformation"> & {
+  condition: Condition | null;
+  transformation: DailyTransformation[];
+};
 
 /** A provider period of 1 or 6 hours from startsAt. Periods overlap: never add them up (daily.ts picks a cover). */
 export interface ForecastWindow {
