@@ -1,7 +1,10 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
-/** Syncs a finished file, then renames it over the live one (same folder): a reader never sees half a file. */
+/**
+ * Syncs a finished file, then renames it over the live one (same folder, so one filesystem: only there is a rename
+ * atomic): a reader never sees half a file.
+ */
 export function replaceAtomically(finished: string, live: string): void {
   const descriptor = openSync(finished, "r");
   try {

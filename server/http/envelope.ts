@@ -110,7 +110,10 @@ export function responseBody(
   return body;
 }
 
-/** Whether the answer is compressed (then `vary` names `accept-encoding`, on a 304 too). */
+/**
+ * Whether the answer is large enough to be compressed (the coding still depends on Accept-Encoding); then
+ * `vary` names `accept-encoding`, on a 304 too.
+ */
 function isCompressible(answer: PreparedAnswer): boolean {
   return answer.fixedBytes >= COMPRESSION_MIN_BYTES;
 }

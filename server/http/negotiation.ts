@@ -13,7 +13,10 @@ export type Representation = "json" | "csv";
 export const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 
 const CODINGS_BY_PREFERENCE = ["br", "gzip", "identity"];
-/** With their parameters: negotiator matches a range naming parameters only to a type offered with the same ones. */
+/**
+ * With their parameters: negotiator matches a range naming parameters only to a type offered with the same ones.
+ * JSON first: a client that accepts both equally (`*\/*`) gets JSON, as before CSV existed.
+ */
 const MEDIA_TYPES_BY_PREFERENCE = [JSON_MEDIA_TYPE, CSV_MEDIA_TYPE];
 const REPRESENTATIONS: readonly Representation[] = ["json", "csv"];
 const MEMO_LIMIT = 256;

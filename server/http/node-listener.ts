@@ -6,7 +6,10 @@ import { bodyByteLength, SplicedBody } from "./spliced-body.ts";
 
 export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** URLs WHATWG parsing leaves as sent (no percent-encoded path, dot or empty segment, or rewritten query character). */
+/**
+ * URLs WHATWG parsing leaves as sent (no percent-encoded path, dot or empty segment, or rewritten query character), so
+ * the raw request line is the URL: the fast path's cache key is the URL h3 would read.
+ */
 const VERBATIM_URL = /^\/[A-Za-z0-9\-._~/]*(\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
 const DOT_OR_EMPTY_SEGMENT = /\/\.{0,2}(\/|$)/;
 const SLASH = 0x2f;
@@ -55,7 +58,7 @@ function answerUnreadableTarget(pipeline: Pipeline, req: IncomingMessage, res: S
   let answer: HttpAnswer;
   try {
     answer = pipeline.answerUnreadable(
-      { headers: headerReaderOf(req), peerAddress: req.socket.remoteAddress },
+      { headers: new NodeHeaderReader(req), peerAddress: req.socket.remoteAddress },
       "BAD_REQUEST",
     );
   } catch {
@@ -76,20 +79,62 @@ function apiRequestOf(req: IncomingMessage, url: string): ApiRequest {
     method: req.method ?? "GET",
     pathname: queryAt === -1 ? url : url.slice(0, queryAt),
     search: queryAt === -1 ? "" : url.slice(queryAt),
-    headers: headerReaderOf(req),
+    headers: new NodeHeaderReader(req),
     peerAddress: req.socket.remoteAddress,
   };
 }
 
+/** Headers Node keeps only the first of when repeated (`message.headers` docs); a `Headers` object joins them all. */
+const FIRST_KEPT_BY_NODE = new Set([
+  "age",
+  "authorization",
+  "content-length",
+  "content-type",
+  "etag",
+  "expires",
+  "from",
+  "host",
+  "if-modified-since",
+  "if-unmodified-since",
+  "last-modified",
+  "location",
+  "max-forwards",
+  "proxy-authorization",
+  "referer",
+  "retry-after",
+  "server",
+  "user-agent",
+]);
+
 /**
- * A request's headers read as a `Headers` object reads them, every value of a repeated header joined: Node's
- * `headers` keeps only the first of some (`authorization`, `host`), `headersDistinct` has them all.
+ * Every header the pipeline reads, read as a `Headers` object would (not `cookie`: Node joins it with "; "). Off
+ * `req.headers`, which Node builds anyway: `headersDistinct` would build a second map per request. Names in lower case.
  */
-function headerReaderOf(req: IncomingMessage): HeaderReader {
-  return {
-    get: (name) => req.headersDistinct[name]?.join(", ") ?? null,
-    has: (name) => req.headersDistinct[name] !== undefined,
-  };
+class NodeHeaderReader implements HeaderReader {
+  readonly #req: IncomingMessage;
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+  }
+
+  get(name: string): string | null {
+    const value = this.#req.headers[name];
+    if (value === undefined) return null;
+    if (Array.isArray(value)) return value.join(", ");
+    return FIRST_KEPT_BY_NODE.has(name) ? (everyValue(this.#req.rawHeaders, name) ?? value) : value;
+  }
+
+  has(name: string): boolean {
+    return this.#req.headers[name] !== undefined;
+  }
+}
+
+/** All values of a header the request repeats, joined; undefined when it is sent once. */
+function everyValue(rawHeaders: string[], name: string): string | undefined {
+  const values: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.length === name.length && rawHeaders[i]!.toLowerCase() === name) values.push(rawHeaders[i + 1]!);
+  }
+  return values.length > 1 ? values.join(", ") : undefined;
 }
 
 /**

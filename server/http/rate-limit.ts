@@ -10,7 +10,7 @@ interface RateLimitDecision {
 
 /**
  * A fixed-window counter per route name and client, in this process only (spec general rule 3). Aligned windows let
- * the counters be dropped as a whole when one ends.
+ * the counters be dropped as a whole when one ends, so they cannot grow beyond one window's clients.
  */
 export function createRateLimiter(config: RateLimitConfig) {
   const windowMs = config.windowSeconds * 1000;

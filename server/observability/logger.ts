@@ -1,4 +1,11 @@
-import { type DestinationStream, destination as fileDestination, type Logger, pino } from "pino";
+import {
+  type DestinationStream,
+  destination as fileDestination,
+  type Logger,
+  type LoggerOptions,
+  pino,
+  symbols,
+} from "pino";
 import { isoInstant } from "../time/iso-instant.ts";
 
 export type { Logger };
@@ -80,10 +87,19 @@ export function createLogger(
   return logger;
 }
 
+/** What pino keeps on a logger for integrations (`pino.symbols`): its destination and hooks, a child's its parent's. */
+type LoggerInternals = Logger & {
+  [symbols.streamSym]: DestinationStream;
+  [symbols.hooksSym]: NonNullable<LoggerOptions["hooks"]>;
+};
+
 /** A request's line (request-state.ts), to the batch. */
 export function logRequestLine(logger: Logger, line: string): void {
-  // Every Logger is made by createLogger, the one place that calls pino.
-  requestLinesOf.get(logger)!.add(line);
+  const batch = requestLinesOf.get(logger);
+  if (batch) return batch.add(line);
+  // A logger createLogger did not make (a child): unbatched, after any lines its parent's hook holds; never a throw.
+  const { [symbols.streamSym]: stream, [symbols.hooksSym]: hooks } = logger as LoggerInternals;
+  stream.write(hooks.streamWrite ? hooks.streamWrite(line) : line);
 }
 
 /** Node's warnings (a deprecation, the AWS SDK's Node notice) as log lines, not Node's default multi-line text. */

@@ -143,12 +143,15 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     collect: () => {
       runs.reset();
       if (!storage.durableStorage) return;
+      let counts: ReturnType<typeof countRunsByOutcome>;
       try {
-        const counts = countRunsByOutcome(dataDir);
-        for (const outcome of RUN_OUTCOMES) runs.set({ outcome }, counts[outcome]);
+        counts = countRunsByOutcome(dataDir);
       } catch {
         // A store being replaced or damaged: this scrape says nothing about runs rather than fail as a whole.
+        return;
       }
+      // Outside the try: a fault in setting is a programming error, not a replaced store.
+      for (const outcome of RUN_OUTCOMES) runs.set({ outcome }, counts[outcome]);
     },
   });
   registerReleaseLatency(registry, storage, dataDir);

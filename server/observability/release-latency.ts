@@ -17,11 +17,15 @@ export function registerReleaseLatency(registry: Registry, storage: IndexStorage
     collect: () => {
       latency.reset();
       if (!storage.durableStorage) return;
+      let found: ReturnType<typeof readReleaseLatencies>;
       try {
-        for (const { source, seconds } of readReleaseLatencies(dataDir)) latency.observe({ source }, seconds);
+        found = readReleaseLatencies(dataDir);
       } catch {
         // A store being replaced or damaged: this scrape says nothing about releases rather than fail as a whole.
+        return;
       }
+      // Outside the try: a fault in observing is a programming error, not a replaced store.
+      for (const { source, seconds } of found) latency.observe({ source }, seconds);
     },
   });
 }

@@ -41,7 +41,10 @@ function withoutKeySecrets(text: string): string {
   return KEY_ID.test(plain) ? plain.replace(KEY_SECRET, `$1${REDACTED}`) : raw;
 }
 
-/** `text` as the inside of an ASCII JSON string: itself when it needs no escaping (as URL paths and queries do not). */
+/**
+ * `text` as the inside of an ASCII JSON string: itself when it needs no escaping (as URL paths and queries do not, in
+ * practice: a query can keep a backslash).
+ */
 export function jsonStringText(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

@@ -4,7 +4,10 @@ import { DateTime, IANAZone } from "luxon";
 // Zone arithmetic for the read path: luxon computes each fact once and a cache answers later requests (a DateTime per
 // entry per request was most of the events route's time).
 
-/** Offsets are cached per 15 minutes of UTC time: a slice holding a transition is detected and not cached. */
+/**
+ * Offsets are cached per 15 minutes of UTC time; a slice holding a transition is cached as NaN, its offsets then computed
+ * exactly each time.
+ */
 const SLICE_MS = 15 * 60_000;
 /** Bound of each cache below, in entries (a few MB at most). */
 const CACHE_ENTRIES = 50_000;
@@ -13,8 +16,8 @@ const sliceOffsets = new LRUCache<string, number>({ max: CACHE_ENTRIES });
 const dayStarts = new LRUCache<string, { start: number; end: number }>({ max: CACHE_ENTRIES });
 
 /**
- * Whether luxon (the platform's ICU) can compute the zone. Luxon keeps every zone it creates; only tz database names
- * (parseZone) and zones stored with the data reach here, so that stays a few hundred.
+ * Whether luxon (the platform's ICU) can compute the zone. Luxon keeps each zone it creates, valid or not: only tz
+ * database names (parseZone) and zones stored with the data reach here, so that stays a few hundred.
  */
 export function isKnownZone(name: string): boolean {
   return IANAZone.create(name).isValid;

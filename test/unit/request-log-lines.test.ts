@@ -116,6 +116,15 @@ describe("request log lines", () => {
     expect(lines().map((line) => line.requestId ?? line.msg)).toEqual(["a1", "a2", "MET failed", "a3"]);
   });
 
+  it("from a logger createLogger did not make (a child) are written at once, after the lines its parent holds", () => {
+    const { logger, writes, lines } = capture({ requestBatchChars: 1_000_000 });
+    logRequest(logger, line({ requestId: "p1", route: "public.health.live", status: 200, durationMs: 1 }));
+    expect(writes).toEqual([]);
+    const child = logger.child({ component: "test" });
+    logRequest(child, line({ requestId: "c1", route: "public.health.live", status: 200, durationMs: 1 }));
+    expect(lines().map((entry) => entry.requestId)).toEqual(["p1", "c1"]);
+  });
+
   it("are written once a batch is full", () => {
     const request = (i: number) =>
       line({ requestId: `r${i}`, route: "public.health.live", status: 200, durationMs: 1 });
