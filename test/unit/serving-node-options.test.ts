@@ -20,6 +20,29 @@ function newSpaceBytesUnder(nodeOptions: string): number {
   );
 }
 
+/** The old generation's peak bytes in use while objects that outlive young collections keep dying (requests, connections). */
+function oldSpacePeakBytesWith(flags: readonly string[]): number {
+  const program = `
+    const v8 = require("node:v8");
+    const alive = [];
+    for (let i = 0; i < 300000; i++) alive.push({ i, text: "x" + i });
+    let held = [];
+    let peak = 0;
+    for (let round = 0; round < 400; round++) {
+      held.push(Array.from({ length: 20000 }, (_, i) => ({ i, round })));
+      if (held.length > 4) held.shift();
+      const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === "old_space");
+      peak = Math.max(peak, space.space_used_size);
+    }
+    process.stdout.write(String(alive.length && peak));`;
+  return Number(
+    execFileSync(process.execPath, [...flags, "-e", program], {
+      env: { ...process.env, NODE_OPTIONS: SERVING_NODE_OPTIONS },
+      encoding: "utf8",
+    }),
+  );
+}
+
 describe("the Node options the server is started with", () => {
   it("are the ones the systemd unit and the container image start it with", () => {
     expect(deployFile("systemd/weather-economics.service")).toMatch(
@@ -47,6 +70,14 @@ describe("the Node options the server is started with", () => {
       });
     expect(run([...SERVING_NODE_FLAGS], SERVING_NODE_OPTIONS).status).toBe(0);
     for (const flag of SERVING_NODE_FLAGS) expect(run([], flag).stderr).toContain("is not allowed in NODE_OPTIONS");
+  });
+
+  it("hold the old generation's garbage under half of what V8's own growing lets it reach", () => {
+    const withFlags = oldSpacePeakBytesWith(SERVING_NODE_FLAGS);
+    const withoutGrowingPercent = oldSpacePeakBytesWith(
+      SERVING_NODE_FLAGS.filter((flag) => !flag.startsWith("--heap-growing-percent")),
+    );
+    expect(withFlags).toBeLessThan(withoutGrowingPercent / 2);
   });
 
   it("keep V8's young generation at a quarter of the size it grows to by default", () => {
