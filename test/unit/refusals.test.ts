@@ -4,12 +4,12 @@ import type { HeaderReader } from "../../server/http/api-request.ts";
 import { createCompressor } from "../../server/http/compression.ts";
 import { createPipeline } from "../../server/http/pipeline.ts";
 import { createRateLimiter } from "../../server/http/rate-limit.ts";
-import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
+import { capturedLog } from "../support/captured-log.ts";
 
 /** A pipeline with no routes, one public request per window, and its log as parsed lines. */
 function refusingPipeline() {
-  const writes: string[] = [];
+  const { logger, lines: log } = capturedLog();
   const pipeline = createPipeline([], {
     environment: "test",
     corsOrigins: ["https://app.example.com"],
@@ -20,15 +20,9 @@ function refusingPipeline() {
     trustedProxies: new Set(),
     answers: createAnswerCache(),
     compressor: createCompressor(),
-    logger: createLogger("info", { write: (text: string) => void writes.push(text) }),
+    logger,
     metrics: createMetrics(),
   });
-  const log = () =>
-    writes
-      .join("")
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { pipeline, log };
 }
 

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type RequestState, requestLineText } from "../../server/http/request-state.ts";
-import { createLogger, flushLog, type Logger, logRequestLine } from "../../server/observability/logger.ts";
+import { flushLog, type Logger, logRequestLine } from "../../server/observability/logger.ts";
 import { loggedPath, loggedQuery } from "../../server/observability/request-line-text.ts";
+import { capturedLog } from "../support/captured-log.ts";
 
 /** A request's line by the names it has in the log; `query` is handed on as the request's search. */
 interface LineFields {
@@ -45,18 +46,6 @@ const line = (fields: Partial<LineFields> & Pick<LineFields, "requestId" | "rout
   ...fields,
 });
 
-function capture(options?: { requestBatchChars?: number }) {
-  const writes: string[] = [];
-  const logger = createLogger("info", { write: (text: string) => void writes.push(text) }, options);
-  const lines = () =>
-    writes
-      .join("")
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { logger, writes, lines };
-}
-
 describe("request log lines", () => {
   it("have the form and the fields of the line pino writes for the same request", () => {
     const fields: LineFields = {
@@ -72,10 +61,10 @@ describe("request log lines", () => {
       bytes: 1834,
       cache: "hit",
     };
-    const template = capture();
+    const template = capturedLog();
     // Rounded to the microsecond as written.
     logRequest(template.logger, { ...fields, durationMs: 0.0421234 });
-    const generic = capture();
+    const generic = capturedLog();
     generic.logger.info(fields, "request");
     const [ours] = template.lines();
     const [pinos] = generic.lines();
@@ -85,7 +74,7 @@ describe("request log lines", () => {
   });
 
   it("leave out the cache field when the answer was not looked up in a cache", () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = capturedLog();
     logRequest(
       logger,
       line({ requestId: "0b0f3f0e-6d0a-4d59-9a5b-6f8b5c3f2a11", route: "unmatched", status: 404, durationMs: 0.01 }),
@@ -95,7 +84,7 @@ describe("request log lines", () => {
   });
 
   it("name 0 bytes for a HEAD, whose body Node drops, and the stated length for any other", () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = capturedLog();
     logRequest(logger, line({ requestId: "h", route: "public.health.live", status: 200, durationMs: 1, bytes: 120 }));
     logRequest(
       logger,
@@ -105,7 +94,7 @@ describe("request log lines", () => {
   });
 
   it("wait in a batch, which any other line takes along first, so the log keeps the order of events", () => {
-    const { logger, writes, lines } = capture({ requestBatchChars: 1_000_000 });
+    const { logger, writes, lines } = capturedLog({ requestBatchChars: 1_000_000 });
     logRequest(logger, line({ requestId: "a1", route: "public.health.live", status: 200, durationMs: 1 }));
     logRequest(logger, line({ requestId: "a2", route: "public.health.live", status: 200, durationMs: 1 }));
     expect(writes).toEqual([]);
@@ -117,7 +106,7 @@ describe("request log lines", () => {
   });
 
   it("from a logger createLogger did not make (a child) are written at once, after the lines its parent holds", () => {
-    const { logger, writes, lines } = capture({ requestBatchChars: 1_000_000 });
+    const { logger, writes, lines } = capturedLog({ requestBatchChars: 1_000_000 });
     logRequest(logger, line({ requestId: "p1", route: "public.health.live", status: 200, durationMs: 1 }));
     expect(writes).toEqual([]);
     const child = logger.child({ component: "test" });
@@ -128,17 +117,17 @@ describe("request log lines", () => {
   it("are written once a batch is full", () => {
     const request = (i: number) =>
       line({ requestId: `r${i}`, route: "public.health.live", status: 200, durationMs: 1 });
-    const one = capture();
+    const one = capturedLog();
     logRequest(one.logger, request(0));
     // A batch that two lines do not fill and three do.
-    const { logger, writes } = capture({ requestBatchChars: Math.round(one.writes[0]!.length * 2.5) });
+    const { logger, writes } = capturedLog({ requestBatchChars: Math.round(one.writes[0]!.length * 2.5) });
     for (let i = 0; i < 3; i++) logRequest(logger, request(i));
     expect(writes).toHaveLength(1);
     expect(writes[0]!.split("\n").filter(Boolean)).toHaveLength(3);
   });
 
   it("keep every line whole and in order across batches, a line longer than a whole batch too", () => {
-    const { logger, lines } = capture({ requestBatchChars: 300 });
+    const { logger, lines } = capturedLog({ requestBatchChars: 300 });
     const route = `public.${"x".repeat(3000)}`;
     for (let i = 0; i < 5; i++)
       logRequest(
@@ -152,7 +141,7 @@ describe("request log lines", () => {
   });
 
   it("never carry a secret: credential-like parameters' values and any API key's secret part are replaced", () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = capturedLog();
     const secret = "svc_0123456789abcdef_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde";
     const queries = [
       `api_key=${secret}&lat=1`,
@@ -189,7 +178,7 @@ describe("request log lines", () => {
   });
 
   it("stay one JSON line whatever the path and query hold (quotes, backslashes, control and non-ASCII characters)", () => {
-    const { logger, lines } = capture({ requestBatchChars: 1_000_000 });
+    const { logger, lines } = capturedLog({ requestBatchChars: 1_000_000 });
     const odd = 'a"b\\c\n\u0001é€😀';
     logRequest(
       logger,
@@ -222,7 +211,7 @@ describe("request log lines", () => {
       fc.constantFrom("api_key=", "&", "=", "%", "\\", '"'),
     );
     const piece = fc.array(text, { maxLength: 6 }).map((parts) => parts.join(""));
-    const { logger, writes } = capture();
+    const { logger, writes } = capturedLog();
     fc.assert(
       fc.property(piece, piece, (path, query) => {
         const before = writes.length;
