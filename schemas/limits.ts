@@ -84,5 +84,7 @@ export const PUBLIC_CACHE_SECONDS = {
 /** Economics data is `fresh` while the last successful ingestion is younger than this; `stale` after. */
 export const DATA_FRESH_HOURS = 36;
 
-/** The iCalendar feed is not paged: a window holding more events is refused (93 days of every calendar hold about 700). */
+/**
+ * The iCalendar feed is not paged: a window holding more events is refused (93 days of every calendar hold about 700).
+ */
 export const CALENDAR_FEED_MAX_EVENTS = 5_000;

@@ -12,7 +12,9 @@ import {
   str,
 } from "../json-schema.ts";
 
-/** Condition codes: MET's symbol bases in words, with thunder and the part of day split off (server/weather/symbols.ts). */
+/**
+ * Condition codes: MET's symbol bases in words, with thunder and the part of day split off (server/weather/symbols.ts).
+ */
 export const CONDITION_CODES = [
   "CLEAR_SKY",
   "FAIR",

@@ -22,7 +22,8 @@ function addSeriesValue(set: PublisherSet, registry: BuiltRegistry | null, slug:
 
 /**
  * Events: the release's publisher, each listing calendar's publisher, and the series publisher of a value shown
- * (actual or previous). Without a registry, values count as the release publisher's, as every registered release holds.
+ * (actual or previous). Without a registry, values count as the release publisher's, as every registered release
+ * holds.
  */
 export function eventPublishers(records: readonly EventRecord[], registry: BuiltRegistry | null): PublisherSet {
   const set = new PublisherSet();
@@ -42,7 +43,9 @@ export function observationPublishers(series: Series, observationCount: number):
   return set;
 }
 
-/** Release records: the publisher of each series with a value; a series with nothing ingested shows no publisher data. */
+/**
+ * Release records: the publisher of each series with a value; a series with nothing ingested shows no publisher data.
+ */
 export function releasePublishers(
   releases: readonly { series: { slug: string }; availability: string }[],
   registry: BuiltRegistry,

@@ -1,6 +1,8 @@
 import { ERROR_TABLE, type ErrorCode } from "../../schemas/errors.ts";
 
-/** An expected failure with a contract code. Its message is public: no stack, upstream body, URL or environment value. */
+/**
+ * An expected failure with a contract code. Its message is public: no stack, upstream body, URL or environment value.
+ */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

@@ -1,4 +1,6 @@
-/** A request's headers as the pipeline reads them: a `Headers` (h3's request), or Node's read alike (node-listener.ts). */
+/**
+ * A request's headers as the pipeline reads them: a `Headers` (h3's request), or Node's read alike (node-listener.ts).
+ */
 export interface HeaderReader {
   /** The header's value, every value of a repeated header joined with ", "; null when absent. Names in lower case. */
   get(name: string): string | null;

@@ -20,7 +20,10 @@ export function clientAddress(
   return direct;
 }
 
-/** An IP address as compared: IPv4-mapped IPv6 (`::ffff:10.0.0.1`) as its IPv4 form; anything else not an IP is undefined. */
+/**
+ * An IP address as compared: IPv4-mapped IPv6 (`::ffff:10.0.0.1`) as its IPv4 form; anything else not an IP is
+ * undefined.
+ */
 export function normalised(address: string | undefined): string | undefined {
   if (address === undefined) return undefined;
   const plain = address.startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address;

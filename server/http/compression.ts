@@ -19,7 +19,10 @@ export const COMPRESSION_MIN_BYTES = 1024;
  */
 export const DEFAULT_COMPRESSED_HEAD_BYTES = 32 * 1024 * 1024;
 
-/** Per entry beyond its compressed bytes: the entry, its Buffer objects and the cache's own bookkeeping (performance.md). */
+/**
+ * Per entry beyond its compressed bytes: the entry, its Buffer objects and the cache's own bookkeeping
+ * (performance.md).
+ */
 const ENTRY_OVERHEAD_BYTES = 512;
 
 // Brotli's quality 5: a ratio close to gzip's best in a fraction of the highest qualities' time (docs/performance.md).
@@ -37,7 +40,9 @@ interface CompressedHeads {
 }
 
 export interface Compressor {
-  /** `head` + `tail` in `coding`; `head` is called only when no compressed form is kept under `headKey` (its digest). */
+  /**
+   * `head` + `tail` in `coding`; `head` is called only when no compressed form is kept under `headKey` (its digest).
+   */
   encode(headKey: string, head: () => Buffer, tail: Buffer, coding: ContentCoding): Buffer<ArrayBuffer>;
   /** Bytes currently held. */
   readonly bytes: number;

@@ -32,7 +32,9 @@ export class SerialisedSection {
 /** The freshness fields after `requestId` and `generatedAt`; routes serving cached data override them. */
 const BASE_FRESHNESS = { cached: false, cacheAgeSeconds: 0, stale: false, degraded: false } as const;
 
-/** A success answer serialised but for `requestId` and `generatedAt` (meta's first two), which renderAnswer splices in. */
+/**
+ * A success answer serialised but for `requestId` and `generatedAt` (meta's first two), which renderAnswer splices in.
+ */
 export interface PreparedAnswer {
   status: number;
   data: SerialisedSection;

@@ -19,7 +19,9 @@ export interface PathMatch {
   params?: Record<string, string>;
 }
 
-/** A path's routes together, so it answers 405 for its other methods. Paths without parameters are looked up exactly. */
+/**
+ * A path's routes together, so it answers 405 for its other methods. Paths without parameters are looked up exactly.
+ */
 export function createRouteTable(routes: readonly BoundRoute[]): { find(pathname: string): PathMatch | undefined } {
   const byPath = new Map<string, BoundRoute[]>();
   for (const route of routes) byPath.set(route.spec.path, [...(byPath.get(route.spec.path) ?? []), route]);

@@ -5,8 +5,8 @@ import { DateTime, IANAZone } from "luxon";
 // entry per request was most of the events route's time).
 
 /**
- * Offsets are cached per 15 minutes of UTC time; a slice holding a transition is cached as NaN, its offsets then computed
- * exactly each time.
+ * Offsets are cached per 15 minutes of UTC time; a slice holding a transition is cached as NaN, its offsets then
+ * computed exactly each time.
  */
 const SLICE_MS = 15 * 60_000;
 /** Bound of each cache below, in entries (a few MB at most). */
@@ -50,7 +50,10 @@ export function localDateAndTime(epochMs: number, zoneName: string): { date: str
   return { date: wall.slice(0, 10), time: wall.slice(11, 16) };
 }
 
-/** The instants at which a calendar date (`YYYY-MM-DD`) starts in a zone and at which the next one starts, one day later. */
+/**
+ * The instants at which a calendar date (`YYYY-MM-DD`) starts in a zone and at which the next one starts, one day
+ * later.
+ */
 export function dayBounds(date: string, zoneName: string): { start: number; end: number } {
   const key = `${zoneName}|${date}`;
   let bounds = dayStarts.get(key);

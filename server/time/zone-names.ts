@@ -12,7 +12,9 @@ for (const name of [...TZ_DATABASE_NAMES, ...Intl.supportedValuesOf("timeZone")]
   if (!namesByLowerCase.has(name.toLowerCase())) namesByLowerCase.set(name.toLowerCase(), name);
 }
 
-/** The tz database's spelling of `text`, matched in any ASCII case; undefined for anything else. A link stays a link. */
+/**
+ * The tz database's spelling of `text`, matched in any ASCII case; undefined for anything else. A link stays a link.
+ */
 export function tzDatabaseName(text: string): string | undefined {
   return ASCII_NAME.test(text) ? namesByLowerCase.get(text.toLowerCase()) : undefined;
 }

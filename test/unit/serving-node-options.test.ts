@@ -5,7 +5,9 @@ import { SERVING_NODE_FLAGS, SERVING_NODE_OPTIONS } from "../../bench/serving-no
 
 const deployFile = (path: string) => readFileSync(new URL(`../../deploy/${path}`, import.meta.url), "utf8");
 
-/** The young generation's committed bytes after a loop that keeps some of what it allocates alive across collections. */
+/**
+ * The young generation's committed bytes after a loop that keeps some of what it allocates alive across collections.
+ */
 function newSpaceBytesUnder(nodeOptions: string): number {
   const program = `
     let kept = [];
@@ -20,7 +22,7 @@ function newSpaceBytesUnder(nodeOptions: string): number {
   );
 }
 
-/** The old generation's peak bytes in use while objects that outlive young collections keep dying (requests, connections). */
+/** The old generation's peak bytes in use while objects that outlive young collections keep dying (as requests' do). */
 function oldSpacePeakBytesWith(flags: readonly string[]): number {
   const program = `
     const v8 = require("node:v8");
@@ -72,7 +74,7 @@ describe("the Node options the server is started with", () => {
     for (const flag of SERVING_NODE_FLAGS) expect(run([], flag).stderr).toContain("is not allowed in NODE_OPTIONS");
   });
 
-  it("hold the old generation's garbage under half of what V8's own growing lets it reach", () => {
+  it("keep the old generation's peak under half of what it reaches when V8 picks how far it grows", () => {
     const withFlags = oldSpacePeakBytesWith(SERVING_NODE_FLAGS);
     const withoutGrowingPercent = oldSpacePeakBytesWith(
       SERVING_NODE_FLAGS.filter((flag) => !flag.startsWith("--heap-growing-percent")),
