@@ -1,5 +1,4 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { Series } from "../../schemas/registry.ts";
 import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { runCliAsync, SAMPLES_DIR } from "../ingest/cli-process.ts";
+import { closedPort } from "../support/closed-port.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
 import { runCli } from "../support/run-cli.ts";
 import { type RunningService, startService } from "../support/service.ts";
@@ -30,15 +30,6 @@ function changedRegistryDir(): string {
     JSON.stringify(series.map((entry) => (entry.slug === SERIES ? { ...entry, active: false } : entry))),
   );
   return dir;
-}
-
-/** A port nothing listens on: every publisher unreachable. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe("the registry published with the index, as one generation", () => {

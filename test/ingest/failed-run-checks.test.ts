@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
+import { closedPort } from "../support/closed-port.ts";
 import { SAMPLE_INGESTED_AT, sampleDataDir } from "../support/economics-index.ts";
 import { type RunningService, startService } from "../support/service.ts";
 import { runCliAsync } from "./cli-process.ts";
@@ -12,15 +12,6 @@ interface SourceCheck {
   sourceId: string;
   lastSuccessAt: string | null;
   latestCheck: string;
-}
-
-/** A base URL nothing listens on: a port the system gave out and that was closed again. */
-async function deadUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 describe("a running server after an ingestion run in which every source failed", () => {
@@ -42,7 +33,7 @@ describe("a running server after an ingestion run in which every source failed",
     expect(checksBefore.map((check) => check.latestCheck)).toEqual(checksBefore.map(() => "successful"));
     expect((await service.request(STATUS)).body.data.domains.economics.status).toBe("ok");
 
-    const dead = await deadUrl();
+    const dead = `http://127.0.0.1:${await closedPort()}`;
     const run = await runCliAsync(["ingest", "--data-dir", service.dataDir], {
       SERVICE_BLS_URL: dead,
       SERVICE_BLS_API_URL: dead,

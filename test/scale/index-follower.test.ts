@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -14,19 +13,12 @@ import { digestFile } from "../../server/files/file-digest.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createIndexFollower, type IndexFollower } from "../../server/storage/index-follower.ts";
 import { objectKey } from "../../server/storage/object-store.ts";
+import { closedPort } from "../support/closed-port.ts";
 import { runCli } from "../support/run-cli.ts";
 import { type ObjectStoreStandin, startObjectStoreStandin } from "./object-store-process.ts";
 
 const BUCKET = "follower-test";
 
-/** A port the system gave out and that was closed again: nothing answers there. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 const location: ObjectStoreLocation = { bucket: BUCKET, prefix: "deployments/one", pathStyle: true };
 
 /** Every publisher's base URL: pointed at a closed port, every source of a run fails. */
