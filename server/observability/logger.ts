@@ -1,11 +1,4 @@
-import {
-  type DestinationStream,
-  destination as fileDestination,
-  type Logger,
-  type LoggerOptions,
-  pino,
-  symbols,
-} from "pino";
+import { type DestinationStream, destination as fileDestination, type Logger, pino } from "pino";
 import { isoInstant } from "../time/iso-instant.ts";
 
 export type { Logger };
@@ -79,6 +72,8 @@ export function createLogger(
       timestamp: () => `,"time":"${isoInstant(Date.now())}"`,
       formatters: { level: (label) => ({ level: label }) },
       hooks: { streamWrite: (line) => requestLines.take() + line },
+      // A child writes to its parent's destination: its request lines join the same batch, in order.
+      onChild: (child) => requestLinesOf.set(child, requestLines),
     },
     target,
   );
@@ -87,19 +82,9 @@ export function createLogger(
   return logger;
 }
 
-/** What pino keeps on a logger for integrations (`pino.symbols`): its destination and hooks, a child's its parent's. */
-type LoggerInternals = Logger & {
-  [symbols.streamSym]: DestinationStream;
-  [symbols.hooksSym]: NonNullable<LoggerOptions["hooks"]>;
-};
-
-/** A request's line (request-state.ts), to the batch. */
+/** A request's line (request-state.ts), to the batch of the logger (or of the parent it is a child of). */
 export function logRequestLine(logger: Logger, line: string): void {
-  const batch = requestLinesOf.get(logger);
-  if (batch) return batch.add(line);
-  // A logger createLogger did not make (a child): unbatched, after any lines its parent's hook holds; never a throw.
-  const { [symbols.streamSym]: stream, [symbols.hooksSym]: hooks } = logger as LoggerInternals;
-  stream.write(hooks.streamWrite ? hooks.streamWrite(line) : line);
+  requestLinesOf.get(logger)?.add(line);
 }
 
 /** Node's warnings (a deprecation, the AWS SDK's Node notice) as log lines, not Node's default multi-line text. */

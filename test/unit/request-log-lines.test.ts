@@ -105,12 +105,13 @@ describe("request log lines", () => {
     expect(lines().map((line) => line.requestId ?? line.msg)).toEqual(["a1", "a2", "MET failed", "a3"]);
   });
 
-  it("from a logger createLogger did not make (a child) are written at once, after the lines its parent holds", () => {
+  it("from a child logger join its parent's batch, after the lines the parent holds", () => {
     const { logger, writes, lines } = capturedLog({ requestBatchChars: 1_000_000 });
     logRequest(logger, line({ requestId: "p1", route: "public.health.live", status: 200, durationMs: 1 }));
     expect(writes).toEqual([]);
     const child = logger.child({ component: "test" });
     logRequest(child, line({ requestId: "c1", route: "public.health.live", status: 200, durationMs: 1 }));
+    flushLog(child);
     expect(lines().map((entry) => entry.requestId)).toEqual(["p1", "c1"]);
   });
 
