@@ -1,98 +1,18 @@
-import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type GenerationFile,
-  generationName,
-  type IndexManifest,
-  MANIFEST_NAME,
-  publishedFileKey,
-} from "../../schemas/index-manifest.ts";
+import { MANIFEST_NAME, publishedFileKey } from "../../schemas/index-manifest.ts";
 import { PUBLISHED_FILE_RECHECK_MS } from "../../server/files/reloading-file.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createIndexFollower } from "../../server/storage/index-follower.ts";
 import { downloadPublishedFile } from "../../server/storage/object-store.ts";
 import { removeEconomicsDataDirs, sampleDataDir } from "../support/economics-index.ts";
+import { BUCKET, manifestFor, PREFIX, StoreStandin, sha256 } from "../support/hostile-object-store.ts";
 import { type RunningService, startService } from "../support/service.ts";
-
-/**
- * A hostile or careless object store behind `serve --index-from` (server/storage/index-follower.ts): a minimal
- * path-style S3 stand-in on 127.0.0.1 whose every answer the test decides, so that the follower meets manifests and
- * objects no honest publisher writes.
- */
-
-const BUCKET = "attack";
-const PREFIX = "fleet";
-const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
-
-type Handler = (request: IncomingMessage, response: ServerResponse, key: string) => void;
-
-/** Answers GET /bucket/key with the handler the test installs; counts the bytes it managed to send per key. */
-class StoreStandin {
-  handler: Handler = (_request, response) =>
-    void response.writeHead(404, { "content-type": "application/xml" }).end("<Error><Code>NoSuchKey</Code></Error>");
-  readonly sent = new Map<string, number>();
-  private server: Server = createServer((request, response) => {
-    const key = decodeURIComponent((request.url ?? "").split("?")[0]!.slice(`/${BUCKET}/`.length));
-    this.handler(request, response, key);
-  });
-  endpoint = "";
-
-  async start(): Promise<void> {
-    this.server.listen(0, "127.0.0.1");
-    await new Promise((resolve) => this.server.once("listening", resolve));
-    this.endpoint = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** Streams `total` bytes of `fill` (chunked when `length` is false), stopping when the client goes away. */
-  stream(response: ServerResponse, key: string, total: number, options: { length: boolean; fill?: number }): void {
-    response.writeHead(200, { etag: `"${key}"`, ...(options.length ? { "content-length": String(total) } : {}) });
-    const chunk = Buffer.alloc(64 * 1024, options.fill ?? 0x20);
-    let written = 0;
-    const pump = () => {
-      while (written < total) {
-        if (response.destroyed) return;
-        const piece = chunk.subarray(0, Math.min(chunk.length, total - written));
-        written += piece.length;
-        this.sent.set(key, written);
-        if (!response.write(piece)) return void response.once("drain", pump);
-      }
-      response.end();
-    };
-    response.on("close", () => this.sent.set(key, Math.min(written, this.sent.get(key) ?? written)));
-    pump();
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-function manifestFor(
-  files: Record<GenerationFile, Buffer>,
-  sizes: Partial<Record<GenerationFile, number>> = {},
-): IndexManifest {
-  const published = Object.fromEntries(
-    (Object.keys(files) as GenerationFile[]).map((file) => {
-      const hash = sha256(files[file]);
-      return [file, { key: publishedFileKey(file, hash), sha256: hash, bytes: sizes[file] ?? files[file].length }];
-    }),
-  ) as IndexManifest["files"];
-  return {
-    formatVersion: 1,
-    generation: generationName(published),
-    publishedAt: "2026-11-21T07:00:00.000Z",
-    files: published,
-  };
-}
 
 describe("a follower of a hostile object store", () => {
   const store = new StoreStandin();

@@ -1,52 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CACHE_NAMES } from "../../server/observability/metrics.ts";
 import { removeEconomicsDataDirs, SAMPLE_INGESTED_AT, sampleDataDir } from "../support/economics-index.ts";
-import { startCli } from "../support/long-running-cli.ts";
 import { type MetStandin, startMetStandin } from "../support/met-standin.ts";
-import { runCli } from "../support/run-cli.ts";
+import { declaredFamilies, parseExposition, sampleValue } from "../support/prometheus-exposition.ts";
 import { fakeClock, type RunningService, startService } from "../support/service.ts";
 
 const METRICS = "/api/v1/admin/metrics";
 const PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 /** Upstream calls are labelled with the source id, never the configured host. */
 const MET = "met-norway-locationforecast";
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** The samples of a Prometheus text exposition (format 0.0.4): `name{label="value",…} number` lines. */
-function parseExposition(text: string): Sample[] {
-  return text
-    .split("\n")
-    .filter((line) => line !== "" && !line.startsWith("#"))
-    .map((line) => {
-      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-      if (!match) throw new Error(`not a sample line: ${line}`);
-      const labels: Record<string, string> = {};
-      for (const [, name, value] of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
-        labels[name!] = value!.replace(/\\n/g, "\n").replace(/\\(["\\])/g, "$1");
-      }
-      return { name: match[1]!, labels, value: Number(match[3]) };
-    });
-}
-
-/** The value of the one sample with this name and these labels (among possibly more); undefined when there is none. */
-function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = samples.filter(
-    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
-  );
-  if (found.length > 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
-  return found[0]?.value;
-}
-
-/** Metric families declared by `# TYPE` lines. */
-const declaredFamilies = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
 
 describe("Prometheus metrics for operators", () => {
   const clock = fakeClock();
@@ -249,69 +211,6 @@ describe("metrics where there is no index", () => {
     } finally {
       await empty.close();
       await unbound.close();
-    }
-  });
-});
-
-describe("service serve with SERVICE_METRICS_PORT", () => {
-  it("serves the same metrics at /metrics on a separate listener, with no key", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "metrics-port-"));
-    const env = { SERVICE_DATA_DIR: dataDir, SERVICE_ENV: "test" };
-    const service = startCli(["serve", "--port", "0"], {
-      ...env,
-      SERVICE_METRICS_PORT: "0",
-      SERVICE_LOG_LEVEL: "silent",
-    });
-    try {
-      const [, url] = await service.waitForStdout(/listening on (http:\/\/[^\s/]+)/);
-      const [, metricsUrl] = await service.waitForStdout(/metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/);
-      expect((await fetch(`${url}/api/public/v1/health/live`)).status).toBe(200);
-
-      const separate = await fetch(metricsUrl!);
-      expect(separate.status).toBe(200);
-      expect(separate.headers.get("content-type")).toBe(PROMETHEUS_TEXT);
-      const separateText = await separate.text();
-      expect(
-        sampleValue(parseExposition(separateText), "service_http_request_duration_seconds_count", {
-          route: "public.health.live",
-          status: "200",
-        }),
-      ).toBe(1);
-
-      const created = runCli(["keys", "create", "--scopes", "operator"], env);
-      expect(created.status).toBe(0);
-      const key = created.stdout.trim().split("\n").at(-1)!;
-      const viaRoute = await fetch(`${url}${METRICS}`, { headers: { authorization: `Bearer ${key}` } });
-      expect(viaRoute.status).toBe(200);
-      const routeText = await viaRoute.text();
-      expect(declaredFamilies(routeText)).toEqual(declaredFamilies(separateText));
-      expect(
-        sampleValue(parseExposition(routeText), "service_http_request_duration_seconds_count", {
-          route: "public.health.live",
-          status: "200",
-        }),
-      ).toBe(1);
-
-      // Only /metrics, only read: the listener is not a second door to the API.
-      const origin = new URL(metricsUrl!).origin;
-      expect((await fetch(`${origin}/api/public/v1/health/live`)).status).toBe(404);
-      const post = await fetch(metricsUrl!, { method: "POST" });
-      expect(post.status).toBe(405);
-      expect(post.headers.get("allow")).toBe("GET, HEAD");
-    } finally {
-      await service.stop("SIGTERM");
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it("refuses a value that is not a port, naming the variable, with exit code 2", () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "metrics-port-"));
-    try {
-      const refused = runCli(["serve", "--port", "0"], { SERVICE_DATA_DIR: dataDir, SERVICE_METRICS_PORT: "70000" });
-      expect(refused.status).toBe(2);
-      expect(refused.stderr).toContain("SERVICE_METRICS_PORT must be an integer from 0 to 65535");
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gzipSync } from "node:zlib";
+import { DEFAULT_FIXTURE, loadPayload, readRecordedHeaders } from "./met-recorded-response.ts";
 
 /**
  * A real HTTP server standing in for api.met.no: MET's path, recorded payloads and recorded response headers, with
@@ -77,9 +76,6 @@ export interface MetStandin {
   close(): Promise<void>;
 }
 
-const FIXTURES = new URL("../fixtures/met/", import.meta.url);
-const RECORDED_HEADERS = "complete-london-2020-07-20.headers.txt";
-const DEFAULT_FIXTURE = "complete-london-2020-07-20.json";
 const REAL_PATH = "/weatherapi/locationforecast/2.0/complete";
 const OVERSIZED_BYTES = 4 * 1024 * 1024;
 /** What the stand-in's 429 asks for, as a throttling provider would. */
@@ -305,22 +301,6 @@ function refuseLikeMet(url: URL, headers: IncomingHttpHeaders): { status: number
 
 function sendText(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { "content-type": "text/html" }).end(text);
-}
-
-function readRecordedHeaders(): Map<string, string> {
-  const lines = readFileSync(new URL(RECORDED_HEADERS, FIXTURES), "utf8").split("\n");
-  const headers = new Map<string, string>();
-  for (const line of lines) {
-    const colon = line.indexOf(":");
-    if (line.startsWith("#") || line.startsWith("HTTP/") || colon < 0) continue;
-    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-  }
-  return headers;
-}
-
-function loadPayload(fixture: string): { json: Buffer; gzip: Buffer } {
-  const json = readFileSync(new URL(fixture, FIXTURES));
-  return { json, gzip: gzipSync(json) };
 }
 
 function wholeSeconds(time: number): number {
