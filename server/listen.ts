@@ -36,6 +36,8 @@ export async function startServer(app: ServiceApp, options: ListenOptions) {
     silent: true,
     gracefulShutdown: false,
     node: {
+      // A repeated header reads as a `Headers` object reads it (all values, joined), on either path.
+      joinDuplicateHeaders: true,
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(MAX_TIMEOUT_CHECKING_INTERVAL_MS, Math.ceil(limits.headersTimeoutMs / 4)),

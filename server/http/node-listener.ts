@@ -84,31 +84,9 @@ function apiRequestOf(req: IncomingMessage, url: string): ApiRequest {
   };
 }
 
-/** Headers Node keeps only the first of when repeated (`message.headers` docs); a `Headers` object joins them all. */
-const FIRST_KEPT_BY_NODE = new Set([
-  "age",
-  "authorization",
-  "content-length",
-  "content-type",
-  "etag",
-  "expires",
-  "from",
-  "host",
-  "if-modified-since",
-  "if-unmodified-since",
-  "last-modified",
-  "location",
-  "max-forwards",
-  "proxy-authorization",
-  "referer",
-  "retry-after",
-  "server",
-  "user-agent",
-]);
-
 /**
- * Every header the pipeline reads, read as a `Headers` object would (not `cookie`: Node joins it with "; "). Off
- * `req.headers`, which Node builds anyway: `headersDistinct` would build a second map per request. Names in lower case.
+ * Every header the pipeline reads, as a `Headers` object would (not `cookie`: Node joins it with "; "): the server joins
+ * repeated headers (`joinDuplicateHeaders`, listen.ts). Off `req.headers`, which Node builds anyway. Names in lower case.
  */
 class NodeHeaderReader implements HeaderReader {
   readonly #req: IncomingMessage;
@@ -119,22 +97,12 @@ class NodeHeaderReader implements HeaderReader {
   get(name: string): string | null {
     const value = this.#req.headers[name];
     if (value === undefined) return null;
-    if (Array.isArray(value)) return value.join(", ");
-    return FIRST_KEPT_BY_NODE.has(name) ? (everyValue(this.#req.rawHeaders, name) ?? value) : value;
+    return Array.isArray(value) ? value.join(", ") : value;
   }
 
   has(name: string): boolean {
     return this.#req.headers[name] !== undefined;
   }
-}
-
-/** All values of a header the request repeats, joined; undefined when it is sent once. */
-function everyValue(rawHeaders: string[], name: string): string | undefined {
-  const values: string[] = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]!.length === name.length && rawHeaders[i]!.toLowerCase() === name) values.push(rawHeaders[i + 1]!);
-  }
-  return values.length > 1 ? values.join(", ") : undefined;
 }
 
 /**

@@ -1,13 +1,7 @@
 import { type Static, type TNumber, type TOptional, type TSchema, Type } from "@sinclair/typebox";
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import { compileAssertion } from "../../schemas/validator.ts";
 import { readMetInstant } from "./met-instants.ts";
 import { UNITS } from "./units.ts";
-
-/** Carries no part of the body. */
-export class MetDocumentInvalidError extends Error {
-  override name = "MetDocumentInvalidError";
-}
 
 /** Units MET must declare for what we read, if it lists them: another unit is refused rather than mislabelled. */
 const EXPECTED_UNITS: Readonly<Record<string, string>> = {
@@ -61,66 +55,46 @@ const metTimeStep = Type.Object({
  * The parts of a MET Locationforecast 2.0 `complete` document the service reads; other fields pass unchecked. Every
  * measurement is optional: MET omits variables by area and by range.
  */
-const metDocumentSchema = Type.Object(
-  {
-    type: Type.Unsafe<"Feature">({ const: "Feature" }),
-    geometry: Type.Object({
-      coordinates: Type.Unsafe<[longitude: number, latitude: number, altitudeMetres?: number]>({
-        type: "array",
-        minItems: 2,
-        maxItems: 3,
-        items: [
-          { type: "number", minimum: -180, maximum: 180 },
-          { type: "number", minimum: -90, maximum: 90 },
-          { type: "number" },
-        ],
+const metDocumentSchema = Type.Object({
+  type: Type.Unsafe<"Feature">({ const: "Feature" }),
+  geometry: Type.Object({
+    coordinates: Type.Unsafe<[longitude: number, latitude: number, altitudeMetres?: number]>({
+      type: "array",
+      minItems: 2,
+      maxItems: 3,
+      prefixItems: [
+        { type: "number", minimum: -180, maximum: 180 },
+        { type: "number", minimum: -90, maximum: 90 },
+      ],
+      items: { type: "number" },
+    }),
+  }),
+  properties: Type.Object({
+    meta: Type.Object({
+      updated_at: Type.String({ format: "date-time" }),
+      units: Type.Unsafe<Record<string, string>>({
+        type: "object",
+        additionalProperties: { type: "string" },
+        properties: Object.fromEntries(Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }])),
       }),
     }),
-    properties: Type.Object({
-      meta: Type.Object({
-        updated_at: Type.String({ format: "date-time" }),
-        units: Type.Unsafe<Record<string, string>>({
-          type: "object",
-          additionalProperties: { type: "string" },
-          properties: Object.fromEntries(Object.entries(EXPECTED_UNITS).map(([name, unit]) => [name, { const: unit }])),
-        }),
-      }),
-      // The current record is the first step, so a document without one has nothing to serve.
-      timeseries: Type.Unsafe<[MetTimeStep, ...MetTimeStep[]]>(Type.Array(metTimeStep, { minItems: 1 })),
-    }),
-  },
-  { $schema: "http://json-schema.org/draft-07/schema#" },
-);
+    // The current record is the first step, so a document without one has nothing to serve.
+    timeseries: Type.Unsafe<[MetTimeStep, ...MetTimeStep[]]>(Type.Array(metTimeStep, { minItems: 1 })),
+  }),
+});
 /** Its timeseries is sorted by time and never empty: parseMetDocument checks both. */
 export type MetDocument = Static<typeof metDocumentSchema>;
 export type MetTimeStep = Static<typeof metTimeStep>;
 
-// ajv-formats ships CommonJS typings whose default export is the plugin itself.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
-/** Compiled on first use, so commands that never read MET (`--help`, `ingest`) do not pay for ajv's code generation. */
-let compiledValidator: ValidateFunction<MetDocument> | undefined;
-function metDocumentValidator(): ValidateFunction<MetDocument> {
-  if (!compiledValidator) {
-    // strictTuples off: the third coordinate (altitude) is optional, which strict tuples do not allow.
-    const ajv = new Ajv({ allErrors: true, strict: true, strictTuples: false });
-    addFormats(ajv, ["date-time"]);
-    compiledValidator = ajv.compile<MetDocument>(metDocumentSchema);
-  }
-  return compiledValidator;
-}
+// strictTuples off: the altitude is optional, which a strict tuple does not allow. Errors carry no part of the body.
+const assertMetDocument = compileAssertion<MetDocument>(metDocumentSchema, "MET document", { strictTuples: false });
 
-/** The parsed body, checked and typed; else MetDocumentInvalidError. */
+/** The parsed body, checked and typed; else an error saying where ("MET document is invalid: ..."). */
 export function parseMetDocument(body: unknown): MetDocument {
-  const validateMetDocument = metDocumentValidator();
-  if (!validateMetDocument(body)) {
-    const problems = (validateMetDocument.errors ?? [])
-      .slice(0, 5)
-      .map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`);
-    throw new MetDocumentInvalidError(`MET document is invalid: ${problems.join("; ")}`);
-  }
-  readableInstant(body.properties.meta.updated_at, "/properties/meta/updated_at");
-  assertStrictlyAscendingTimes(body.properties.timeseries);
-  return body;
+  const document = assertMetDocument(body);
+  readableInstant(document.properties.meta.updated_at, "/properties/meta/updated_at");
+  assertStrictlyAscendingTimes(document.properties.timeseries);
+  return document;
 }
 
 /** Normalising takes the first step as "now" and reads periods in order. */
@@ -129,8 +103,7 @@ function assertStrictlyAscendingTimes(timeseries: MetTimeStep[]): void {
   for (const [index, step] of timeseries.entries()) {
     const path = `/properties/timeseries/${index}/time`;
     const instant = readableInstant(step.time, path);
-    if (instant <= previous)
-      throw new MetDocumentInvalidError(`MET document is invalid: ${path} is not after the step before it`);
+    if (instant <= previous) throw new Error(`MET document is invalid: ${path} is not after the step before it`);
     previous = instant;
   }
 }
@@ -138,6 +111,6 @@ function assertStrictlyAscendingTimes(timeseries: MetTimeStep[]): void {
 /** The schema's date-time format also admits forms (a space for the "T") the service cannot read. */
 function readableInstant(text: string, path: string): number {
   const instant = readMetInstant(text);
-  if (instant === null) throw new MetDocumentInvalidError(`MET document is invalid: ${path} is not an ISO 8601 time`);
+  if (instant === null) throw new Error(`MET document is invalid: ${path} is not an ISO 8601 time`);
   return instant.epochMs;
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { MetDocumentInvalidError, parseMetDocument } from "../../server/weather/met-document.ts";
+import { parseMetDocument } from "../../server/weather/met-document.ts";
 import { loadMetFixture, MET_FIXTURES } from "./met-fixtures.ts";
+
+/** How every refusal of a document begins. */
+const INVALID = /^MET document is invalid: /;
 
 /** Runs the parser on a Berlin body changed by `edit`, and returns the error it throws. */
 function rejectionOf(edit: (body: any) => void): unknown {
@@ -134,11 +137,11 @@ describe("parseMetDocument", () => {
       },
     ],
   ])("rejects %s", (_, edit) => {
-    expect(rejectionOf(edit)).toBeInstanceOf(MetDocumentInvalidError);
+    expect((rejectionOf(edit) as Error).message).toMatch(INVALID);
   });
 
   it("rejects things that are not documents at all", () => {
-    for (const body of [null, "", [], 42]) expect(() => parseMetDocument(body)).toThrow(MetDocumentInvalidError);
+    for (const body of [null, "", [], 42]) expect(() => parseMetDocument(body)).toThrow(INVALID);
   });
 
   it("names the place of the problem and carries no provider value", () => {
