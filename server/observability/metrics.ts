@@ -128,9 +128,7 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     help: "Seconds since the data of the index now served was rebuilt (publishing its source checks alone does not reset it). Absent while none is loaded.",
     registers: [registry],
     collect: () => {
-      const facts = storage.current()?.facts;
-      // An index older than the dataRebuiltAt fact was rebuilt when published.
-      const rebuilt = instantMs(facts?.dataRebuiltAt ?? facts?.publishedAt);
+      const rebuilt = instantMs(storage.current()?.facts.dataRebuiltAt);
       if (rebuilt === null) age.remove();
       else age.set(Math.max(0, now() - rebuilt) / 1000);
     },
