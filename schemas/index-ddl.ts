@@ -117,7 +117,7 @@ CREATE TABLE news_series (
  * The index's facts. `publishedAt` names the generation (the instant this file was published); `dataRebuiltAt` is when
  * its data was last rebuilt (spec `meta.dataUpdatedAt`). They differ only in an index published again with nothing but
  * its source checks brought up to date (cli/ingest/index/publish-checks.ts); an index of an older version, without
- * `dataRebuiltAt`, was always rebuilt when published.
+ * `dataRebuiltAt`, was always rebuilt when published (its `dataRebuiltAt` is read as its `publishedAt`).
  */
 export const PUBLICATION_KEYS = [
   "publishedAt",

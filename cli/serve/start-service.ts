@@ -131,13 +131,11 @@ async function serveWithLog(
   if (metricsListener)
     process.stdout.write(`metrics on ${metricsListener.url} (no key needed: keep this address private)\n`);
   // One writer: an instance following object storage never ingests; it downloads what the writer publishes.
-  if (following)
-    follower = (await import("../../server/storage/index-follower.ts")).startIndexFollower(
-      following,
-      config.dataDir,
-      logger,
-      metrics.registry,
-    );
+  if (following) {
+    const { createIndexFollower } = await import("../../server/storage/index-follower.ts");
+    follower = createIndexFollower({ ...following, dataDir: config.dataDir, logger, metrics: metrics.registry });
+    follower.start();
+  }
 }
 
 /**

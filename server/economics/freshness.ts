@@ -9,8 +9,7 @@ export function credentialedFreshnessMeta(facts: PublicationFacts) {
   return {
     lastIngestedAt: facts.lastIngestedAt,
     lastSuccessfulIngestionAt: facts.lastSuccessfulIngestionAt,
-    // An index older than the fact was rebuilt whenever it was published.
-    dataUpdatedAt: facts.dataRebuiltAt ?? facts.publishedAt,
+    dataUpdatedAt: facts.dataRebuiltAt,
   };
 }
 

@@ -92,17 +92,6 @@ export function decodeCursor(raw: string | null): number {
   return Number(match[1]);
 }
 
-/** One page of an already filtered list, with the cursor of the next page or null at the end. */
-export function pageOf<T>(
-  items: readonly T[],
-  offset: number,
-  limit: number,
-): { items: T[]; nextCursor: string | null } {
-  const page = items.slice(offset, offset + limit);
-  const next = offset + page.length;
-  return { items: page, nextCursor: page.length > 0 && next < items.length ? encodeCursor(next) : null };
-}
-
 /** SQL readers fetch one row beyond the page, to learn whether another page follows without counting. */
 export function splitPage<T>(rows: T[], limit: number): { rows: T[]; more: boolean } {
   return { rows: rows.slice(0, limit), more: rows.length > limit };

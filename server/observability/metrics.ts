@@ -1,10 +1,10 @@
-import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { RELEASE_LATENCY_BUCKETS_SECONDS } from "../../schemas/release-latency.ts";
 import { RUN_OUTCOMES } from "../../schemas/vocabularies.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
-import { countRunsByOutcome } from "../storage/ledger-reader.ts";
+import { countRunsByOutcome, readReleaseLatencies } from "../storage/ledger-reader.ts";
 import type { UpstreamOutcome } from "../upstream/fetch-limited.ts";
 import { WEATHER_LOOKUP_OUTCOMES, type WeatherLookupOutcome, type WeatherLookupRecorder } from "../weather/cache.ts";
-import { registerReleaseLatency } from "./release-latency.ts";
 import { RequestDurations } from "./request-durations.ts";
 
 /**
@@ -128,33 +128,47 @@ function registerPublishedDataGauges(registry: Registry, { storage, dataDir, now
     help: "Seconds since the data of the index now served was rebuilt (publishing its source checks alone does not reset it). Absent while none is loaded.",
     registers: [registry],
     collect: () => {
-      const facts = storage.current()?.facts;
-      // An index older than the dataRebuiltAt fact was rebuilt when published.
-      const rebuilt = instantMs(facts?.dataRebuiltAt ?? facts?.publishedAt);
+      const rebuilt = instantMs(storage.current()?.facts.dataRebuiltAt);
       if (rebuilt === null) age.remove();
       else age.set(Math.max(0, now() - rebuilt) / 1000);
     },
   });
+  // Read from the ledger at each scrape, after a reset: no sample with no store bound. A store being replaced or damaged
+  // makes this scrape say nothing of the ledger rather than fail as a whole.
+  const fromLedger = <T>(metric: { reset(): void }, read: (dataDir: string) => T, apply: (found: T) => void) => {
+    metric.reset();
+    if (!storage.durableStorage) return;
+    let found: T;
+    try {
+      found = read(dataDir);
+    } catch {
+      return;
+    }
+    // Outside the try: a fault in applying is a programming error, not a replaced store.
+    apply(found);
+  };
   const runs: Gauge<"outcome"> = new Gauge({
     name: "service_ingestion_runs",
     help: "Ingestion runs recorded in the store's ledger, by outcome (running, succeeded, partial, failed). Absent with no store bound or an unreadable store.",
     labelNames: ["outcome"],
     registers: [registry],
-    collect: () => {
-      runs.reset();
-      if (!storage.durableStorage) return;
-      let counts: ReturnType<typeof countRunsByOutcome>;
-      try {
-        counts = countRunsByOutcome(dataDir);
-      } catch {
-        // A store being replaced or damaged: this scrape says nothing about runs rather than fail as a whole.
-        return;
-      }
-      // Outside the try: a fault in setting is a programming error, not a replaced store.
-      for (const outcome of RUN_OUTCOMES) runs.set({ outcome }, counts[outcome]);
-    },
+    collect: () =>
+      fromLedger(runs, countRunsByOutcome, (counts) => {
+        for (const outcome of RUN_OUTCOMES) runs.set({ outcome }, counts[outcome]);
+      }),
   });
-  registerReleaseLatency(registry, storage, dataDir);
+  // A release is found once, so its counts only grow.
+  const latency: Histogram<"source"> = new Histogram({
+    name: "service_release_latency_seconds",
+    help: "Releases found by ingestion (_count) by the source of their figures, and the seconds from each release's scheduled instant to the fetch that brought its figures (date-only releases are not counted).",
+    labelNames: ["source"],
+    buckets: RELEASE_LATENCY_BUCKETS_SECONDS,
+    registers: [registry],
+    collect: () =>
+      fromLedger(latency, readReleaseLatencies, (found) => {
+        for (const { source, seconds } of found) latency.observe({ source }, seconds);
+      }),
+  });
 }
 
 /**

@@ -21,10 +21,10 @@ import {
   decodeCursor,
   givenValue,
   isGiven,
-  pageOf,
   parseEnum,
   parseLimit,
   parseList,
+  splitPage,
 } from "../http/params.ts";
 import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandler } from "../http/route-handler.ts";
@@ -95,13 +95,13 @@ export function publicEconomicsHandlers(
       const built = registry();
       const series = matchingSeries(built, { indicator: null, country, region, slugs: wanted });
       const ordered = withStorageErrors(() => newestReleases(index.db, series, perSeries));
-      const page = pageOf(ordered, offset, limit);
+      const { rows, more } = splitPage(ordered.slice(offset), limit);
       return {
-        data: { releases: page.items },
+        data: { releases: rows },
         meta: {
           ...freshnessMeta(index.facts, now),
-          nextCursor: page.nextCursor,
-          attributionRecords: releasePublishers(page.items, built).records(),
+          nextCursor: cursorAfter(offset, rows.length, more),
+          attributionRecords: releasePublishers(rows, built).records(),
         },
         validUntil: dataStatusChangesAt(index.facts.lastSuccessfulIngestionAt, now),
       };

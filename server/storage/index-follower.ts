@@ -12,7 +12,6 @@ import {
   type IndexManifest,
   MANIFEST_MAX_BYTES,
   MANIFEST_NAME,
-  type ObjectStoreLocation,
   parseIndexManifest,
 } from "../../schemas/index-manifest.ts";
 import type { IndexFollowingConfig } from "../config.ts";
@@ -31,14 +30,10 @@ import {
   storeStatusOf,
 } from "./object-store.ts";
 
-/** Manifest requests made, those answered 304, generations swapped in, and polls that failed. */
-type IndexFollowerCounts = Record<"polls" | "unchanged" | "installed" | "failed", number>;
-
 const POLL_OUTCOMES = ["unchanged", "current", "installed", "absent", "failed"] as const;
 type PollOutcome = (typeof POLL_OUTCOMES)[number];
 
 export interface IndexFollower {
-  readonly counts: Readonly<IndexFollowerCounts>;
   /** The generation installed, null before the first. */
   generation(): string | null;
   /** Polls now, after any poll under way. */
@@ -49,11 +44,10 @@ export interface IndexFollower {
   stop(): Promise<void>;
 }
 
-export interface IndexFollowerOptions {
-  client: S3Client;
-  source: ObjectStoreLocation;
+export interface IndexFollowerOptions extends IndexFollowingConfig {
+  /** The follower's own S3 client unless one is given (tests); destroyed when it stops. */
+  client?: S3Client;
   dataDir: string;
-  pollIntervalMs: number;
   logger: Logger;
   /** A download that receives nothing for this long is abandoned. */
   idleTimeoutMs?: number;
@@ -67,35 +61,17 @@ const DOWNLOAD_SUFFIX = ".download";
 
 type FoundManifest = { manifest: IndexManifest; etag: string | undefined };
 
-/** `service serve --index-from`: follows a writer's generations in object storage, with its own S3 client. */
-export function startIndexFollower(
-  following: IndexFollowingConfig,
-  dataDir: string,
-  logger: Logger,
-  metrics?: Registry,
-): IndexFollower {
-  const follower = createIndexFollower({
-    client: createObjectStoreClient(following.source),
-    source: following.source,
-    dataDir,
-    pollIntervalMs: following.pollIntervalMs,
-    logger,
-    metrics,
-  });
-  follower.start();
-  return follower;
-}
-
 /**
- * Polls the manifest with If-None-Match, downloads a new generation's files beside the live ones while hashing them,
- * and only when all match the manifest renames them over the live ones in one synchronous step: the server picks them
- * up by file identity (reloading-file.ts). Anything short of that leaves the current files serving, logged and counted.
+ * `service serve --index-from`: polls the manifest with If-None-Match, downloads a new generation's files beside the
+ * live ones while hashing them, and only when all match the manifest renames them over the live ones in one synchronous
+ * step: the server picks them up by file identity (reloading-file.ts). Anything short of that leaves the current files
+ * serving, logged and counted.
  */
 export function createIndexFollower(options: IndexFollowerOptions): IndexFollower {
-  const { client, source, dataDir, logger } = options;
+  const { source, dataDir, logger } = options;
+  const client = options.client ?? createObjectStoreClient(source);
   const manifestUrl = objectUrl(source, MANIFEST_NAME);
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const counts: IndexFollowerCounts = { polls: 0, unchanged: 0, installed: 0, failed: 0 };
   const stopping = new AbortController();
   const localFiles = new Map<GenerationFile, { version: string; sha256: string }>();
   // The manifest whose files are installed, with its ETag: kept only once they are, so a failed download is retried.
@@ -118,11 +94,9 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
   }
 
   async function pollStore(): Promise<PollOutcome> {
-    counts.polls++;
     try {
       const found = await readManifest();
       if (found === "unchanged") {
-        counts.unchanged++;
         logger.debug({ source: manifestUrl }, "index manifest unchanged");
         return "unchanged";
       }
@@ -135,7 +109,6 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       return await install(found.manifest, found.etag);
     } catch (error) {
       if (stopping.signal.aborted) return "failed";
-      counts.failed++;
       const generation = installed?.manifest.publishedAt ?? null;
       logger.warn(
         { source: manifestUrl, generation, ...storeErrorFacts(error) },
@@ -199,7 +172,6 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       for (const file of wanted) rmSync(temporary(file), { force: true });
     }
     installed = { manifest, etag };
-    counts.installed++;
     logger.info(
       {
         generation: manifest.publishedAt,
@@ -231,7 +203,6 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
   }
 
   return {
-    counts,
     generation: () => installed?.manifest.generation ?? null,
     pollOnce,
     start() {

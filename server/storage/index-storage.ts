@@ -35,7 +35,9 @@ export function createIndexStorage(dataDir: string, durableStorage: boolean): In
 export function publicationFacts(db: Database.Database): PublicationFacts {
   const rows = db.prepare("SELECT key, value FROM publication").all() as { key: string; value: string | null }[];
   const values = new Map(rows.map((row) => [row.key, row.value]));
-  return Object.fromEntries(PUBLICATION_KEYS.map((key) => [key, values.get(key) ?? null])) as PublicationFacts;
+  const facts = Object.fromEntries(PUBLICATION_KEYS.map((key) => [key, values.get(key) ?? null])) as PublicationFacts;
+  // An index older than the dataRebuiltAt fact was rebuilt whenever it was published.
+  return { ...facts, dataRebuiltAt: facts.dataRebuiltAt ?? facts.publishedAt };
 }
 
 /** The published index for one request, or the contract's 503 when there is none (never an empty 200). */

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import Database from "better-sqlite3";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishGeneration } from "../../cli/publish/publish-generation.ts";
 import type { ObjectStoreLocation } from "../../schemas/index-manifest.ts";
@@ -74,7 +75,8 @@ describe("following the index published to object storage", () => {
   function follower(
     dataDir: string,
     idleTimeoutMs?: number,
-  ): { follower: IndexFollower; logs: Record<string, unknown>[] } {
+  ): { follower: IndexFollower; logs: Record<string, unknown>[]; polls: () => Promise<Record<string, number>> } {
+    const metrics = new Registry();
     const logs: Record<string, unknown>[] = [];
     const sink = new Writable({
       write(chunk, _encoding, done) {
@@ -91,8 +93,14 @@ describe("following the index published to object storage", () => {
         pollIntervalMs: 60_000,
         logger,
         idleTimeoutMs,
+        metrics,
       }),
       logs,
+      // service_index_polls_total by outcome, as /metrics shows it.
+      polls: async () => {
+        const { values } = await metrics.getSingleMetric("service_index_polls_total")!.get();
+        return Object.fromEntries(values.map(({ labels, value }) => [String(labels.outcome), value]));
+      },
     };
   }
 
@@ -119,7 +127,7 @@ describe("following the index published to object storage", () => {
   const followerDir = () => join(root, "follower");
 
   it("finds nothing before a publication, then installs the generation and answers a repeated poll with 304", async () => {
-    const { follower: one } = follower(followerDir());
+    const { follower: one, polls } = follower(followerDir());
     expect(await one.pollOnce()).toBe("absent");
     expect(existsSync(join(followerDir(), "index.sqlite"))).toBe(false);
 
@@ -135,14 +143,14 @@ describe("following the index published to object storage", () => {
     expect(one.generation()).toBe(first.generation);
 
     expect(await one.pollOnce()).toBe("unchanged");
-    expect(one.counts).toEqual({ polls: 3, unchanged: 1, installed: 1, failed: 0 });
+    expect(await polls()).toEqual({ absent: 1, installed: 1, unchanged: 1, current: 0, failed: 0 });
     await one.stop();
   });
 
   it("takes files already in the data directory as installed, without downloading them again", async () => {
-    const { follower: restarted, logs } = follower(followerDir());
+    const { follower: restarted, logs, polls } = follower(followerDir());
     expect(await restarted.pollOnce()).toBe("current");
-    expect(restarted.counts.installed).toBe(0);
+    expect(await polls()).toMatchObject({ current: 1, installed: 0 });
     expect(logs.some((line) => line.msg === "index generation already in the data directory")).toBe(true);
     await restarted.stop();
   });
@@ -161,14 +169,14 @@ describe("following the index published to object storage", () => {
       new PutObjectCommand({ Bucket: BUCKET, Key: objectKey(location, next.files.index.key), Body: tampered }),
     );
 
-    const { follower: one, logs } = follower(followerDir());
+    const { follower: one, logs, polls } = follower(followerDir());
     expect(await one.pollOnce()).toBe("failed");
     expect(await liveHashes(followerDir())).toEqual({
       index: first.files.index.sha256,
       registry: first.files.registry.sha256,
     });
     expect(leftovers(followerDir())).toEqual([]);
-    expect(one.counts.failed).toBe(1);
+    expect(await polls()).toMatchObject({ failed: 1, installed: 0 });
     const warning = logs.find((line) => line.level === "warn");
     expect(String(warning?.error)).toContain(
       `arrived with SHA-256 ${createHash("sha256").update(tampered).digest("hex")}, not the SHA-256 ${next.files.index.sha256} the manifest names`,
@@ -258,7 +266,7 @@ describe("following the index published to object storage", () => {
 
   it("keeps the current files while the store is down or its manifest is not one, and counts each failed poll", async () => {
     const installed = await liveHashes(followerDir());
-    const { follower: one, logs } = follower(followerDir());
+    const { follower: one, logs, polls } = follower(followerDir());
     expect(await one.pollOnce()).toBe("current");
 
     await store.kill();
@@ -286,7 +294,7 @@ describe("following the index published to object storage", () => {
     expect(await one.pollOnce()).toBe("failed");
 
     expect(await liveHashes(followerDir())).toEqual(installed);
-    expect(one.counts).toMatchObject({ failed: 3, installed: 0 });
+    expect(await polls()).toMatchObject({ current: 1, failed: 3, installed: 0 });
     await one.stop();
   });
 });

@@ -77,8 +77,8 @@ export function republishSourceChecks(store: Store, dataDir: string, publishedAt
         index.exec("DELETE FROM source_checks");
         insertChecks(index, checks);
         const setFact = index.prepare("INSERT OR REPLACE INTO publication (key, value) VALUES (?, ?)");
-        // The data is the one rebuilt then, whether or not that index stated the fact.
-        setFact.run("dataRebuiltAt", facts.dataRebuiltAt ?? facts.publishedAt);
+        // The data is the one rebuilt then, whether or not that index stated the fact (publicationFacts).
+        setFact.run("dataRebuiltAt", facts.dataRebuiltAt);
         setFact.run("publishedAt", publishedAt);
       })();
     } finally {
