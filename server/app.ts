@@ -29,7 +29,7 @@ export function createApp(dependencies: AppDependencies): ServiceApp {
   const logger = dependencies.logger ?? createLogger("info");
   // A caller may pass its own metrics to serve them elsewhere too (SERVICE_METRICS_PORT).
   const metrics = dependencies.metrics ?? createMetrics();
-  const { handlers, generations } = createRouteHandlers({ ...dependencies, clock, storage, logger, metrics });
+  const handlers = createRouteHandlers({ ...dependencies, clock, storage, logger, metrics });
   metrics.observePublishedData({ storage, dataDir: config.dataDir, now: () => clock.now() });
   const answers = createAnswerCache(config.answerCacheBytes);
   const compressor = createCompressor(config.compressedHeadBytes);
@@ -37,7 +37,7 @@ export function createApp(dependencies: AppDependencies): ServiceApp {
   metrics.observeCacheBytes("compressed_answers", () => compressor.bytes);
   const routes: BoundRoute[] = ALL_ROUTES.flatMap((spec) => {
     const handler = handlers[spec.name];
-    return handler ? [{ spec, handler, generation: generations[spec.name] }] : [];
+    return handler ? [{ spec, handler }] : [];
   });
   const pipeline = createPipeline(routes, {
     environment: config.environment,

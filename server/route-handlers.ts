@@ -1,8 +1,7 @@
 import type { IngestionLauncher } from "../schemas/ingestion-runs.ts";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
 import type { Clock, ServiceConfig } from "./config.ts";
-import type { RouteHandler } from "./http/route-handler.ts";
-import type { Generation } from "./http/route-table.ts";
+import type { RouteHandler, RouteResult } from "./http/route-handler.ts";
 import type { Logger } from "./observability/logger.ts";
 import type { ServiceMetrics } from "./observability/metrics.ts";
 import { createPlaceSearch } from "./places/search-places.ts";
@@ -36,14 +35,8 @@ export interface HandlerDependencies {
   metrics?: ServiceMetrics;
 }
 
-export interface RouteHandlers {
-  handlers: Record<string, RouteHandler>;
-  /** For routes whose answers depend only on the data they read (RouteSpec.reads): its identity (answer-cache.ts). */
-  generations: Record<string, () => Generation>;
-}
-
 /** Every handler by route name, knowing nothing of HTTP: the server binds them to paths; `service query` calls them. */
-export function createRouteHandlers(dependencies: HandlerDependencies): RouteHandlers {
+export function createRouteHandlers(dependencies: HandlerDependencies): Record<string, RouteHandler> {
   const { config, clock, storage } = dependencies;
   const weather =
     dependencies.weather !== undefined
@@ -70,8 +63,27 @@ export function createRouteHandlers(dependencies: HandlerDependencies): RouteHan
     ...newsHandlers(storage, registry),
     ...statusHandlers(storage, weather),
   };
-  const generationOf = { registry: () => [registry()], "index-and-registry": () => [storage.current(), registry()] };
-  const generations: Record<string, () => Generation> = {};
-  for (const spec of ALL_ROUTES) if (spec.reads) generations[spec.name] = generationOf[spec.reads];
-  return { handlers, generations };
+  for (const spec of ALL_ROUTES) {
+    const handler = handlers[spec.name];
+    if (handler && spec.reads) handlers[spec.name] = whileDataStays(handler, spec.reads === "index-and-registry");
+  }
+  return handlers;
+
+  /**
+   * The handler's answers are still current while the published data it reads is the same objects as when it was
+   * called (a reloaded index or registry is a new object; null, none is published), and its own `stillCurrent` says so.
+   */
+  function whileDataStays(handler: RouteHandler, readsIndex: boolean): RouteHandler {
+    return (input) => {
+      const index = readsIndex ? storage.current() : null;
+      const built = registry();
+      const dataStays = () => (!readsIndex || storage.current() === index) && registry() === built;
+      const withCheck = (result: RouteResult): RouteResult => {
+        const own = result.stillCurrent;
+        return { ...result, stillCurrent: own ? () => dataStays() && own() : dataStays };
+      };
+      const result = handler(input);
+      return result instanceof Promise ? result.then(withCheck) : withCheck(result);
+    };
+  }
 }

@@ -119,7 +119,7 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
         const { createIndexStorage } = await import("../../server/storage/index-storage.ts");
         const clock = systemClock;
         const storage = createIndexStorage(config.dataDir, config.durableStorage);
-        const { handlers } = createRouteHandlers({ config, clock, storage, weather: null });
+        const handlers = createRouteHandlers({ config, clock, storage, weather: null });
         try {
           // The past route names its series in the path.
           const slug = parameters.get("series");

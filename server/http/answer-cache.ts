@@ -1,15 +1,15 @@
 import { LRUCache } from "lru-cache";
 import type { PreparedAnswer } from "./prepared-answer.ts";
-import type { Generation, PathMatch } from "./route-table.ts";
+import type { PathMatch } from "./route-table.ts";
 
 /**
  * Finished answers by cache key (pipeline.ts answerCacheKey). One rule for when an entry dies: at its `validUntil`,
- * as soon as what it was built from is replaced (the data generation, or `stillCurrent`), or when the byte bound needs
- * its room, least recently used first.
+ * as soon as what it was built from is replaced (its `stillCurrent` says so), or when the byte bound needs its room,
+ * least recently used first.
  */
 export interface AnswerCache {
-  /** The answer kept under `cacheKey`, if it is still true for the data `generation` and the instant `now`. */
-  find(cacheKey: string, generation: Generation, now: number): PreparedAnswer | undefined;
+  /** The answer kept under `cacheKey`, if it is still true at the instant `now` and still current. */
+  find(cacheKey: string, now: number): PreparedAnswer | undefined;
   keep(cacheKey: string, terms: AnswerTerms, answer: PreparedAnswer): void;
   /** Whether an answer is held, without counting as a use. */
   holds(cacheKey: string): boolean;
@@ -20,11 +20,11 @@ export interface AnswerCache {
 }
 
 export interface AnswerTerms {
-  generation: Generation;
   /** When it was built: a clock stepped back (as NTP can) must not see an answer of its future. */
   builtAt: number;
   /** Epoch ms; Infinity while the data does not change. */
   validUntil: number;
+  /** Whether what it was built from is still current (RouteResult.stillCurrent); absent, it stays until `validUntil`. */
   stillCurrent?: () => boolean;
   /** So that a kept URL is not routed again. */
   match: PathMatch;
@@ -56,14 +56,13 @@ export function createAnswerCache(maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES)
     ttlAutopurge: true,
   });
   return {
-    find(cacheKey, generation, now) {
+    find(cacheKey, now) {
       const entry = cache.get(cacheKey);
-      if (!entry) return undefined;
-      if (!sameGeneration(entry.generation, generation)) {
+      if (!entry || now < entry.builtAt || now >= entry.validUntil) return undefined;
+      if (entry.stillCurrent?.() === false) {
         cache.delete(cacheKey);
         return undefined;
       }
-      if (now < entry.builtAt || now >= entry.validUntil || entry.stillCurrent?.() === false) return undefined;
       return entry.answer;
     },
     keep(cacheKey, terms, answer) {
@@ -78,8 +77,4 @@ export function createAnswerCache(maxBytes: number = DEFAULT_ANSWER_CACHE_BYTES)
       return cache.calculatedSize;
     },
   };
-}
-
-function sameGeneration(a: Generation, b: Generation): boolean {
-  return a.length === b.length && a.every((part, i) => part === b[i]);
 }

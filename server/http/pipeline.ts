@@ -20,7 +20,7 @@ import { type PreparedAnswer, prepareAnswer } from "./prepared-answer.ts";
 import { type RateLimiter, setRateLimitHeaders } from "./rate-limit.ts";
 import { logAnswer, type RequestState, startRequest } from "./request-state.ts";
 import type { RouteResult } from "./route-handler.ts";
-import { type BoundRoute, createRouteTable, type Generation, type PathMatch } from "./route-table.ts";
+import { type BoundRoute, createRouteTable, type PathMatch } from "./route-table.ts";
 
 export type { BoundRoute } from "./route-table.ts";
 
@@ -58,7 +58,6 @@ export interface Pipeline {
 /** Route name of unregistered paths, and of operator paths for everyone else. */
 const UNMATCHED_ROUTE = "unmatched";
 const UNKNOWN_ADDRESS = "unknown";
-const NO_GENERATION: Generation = [];
 /** Causes logged once each, at most this many (a damaged index fails every request that reads it). */
 const LOGGED_CAUSES_MAX = 100;
 
@@ -127,8 +126,7 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
     csv: CsvForm | undefined,
   ): PreparedAnswer | Promise<PreparedAnswer> {
     const cacheKey = answerCacheKey(url, csv ? "csv" : "json");
-    const generation = route.generation?.() ?? NO_GENERATION;
-    const kept = context.answers.find(cacheKey, generation, state.now);
+    const kept = context.answers.find(cacheKey, state.now);
     if (kept) {
       state.cache = "kept";
       return kept;
@@ -139,13 +137,12 @@ export function createPipeline(routes: readonly BoundRoute[], context: PipelineC
       if (ready.headers) Object.assign(state.headers, ready.headers);
       state.cache = ready.cacheOutcome ?? "built";
       const prepared = csv ? prepareCsvAnswer(ready, csv, request) : prepareAnswer(ready, route.spec);
-      // Kept when what it was built from can be checked at reuse. Never an operator's: the Node listener would
-      // answer its URL faster than an unknown path's.
-      const checkable = route.generation !== undefined || ready.stillCurrent !== undefined;
-      if (checkable && ready.validUntil !== undefined && route.spec.access !== "OPERATOR") {
-        const { validUntil, stillCurrent } = ready;
-        context.answers.keep(cacheKey, { generation, builtAt: state.now, validUntil, stillCurrent, match }, prepared);
-      }
+      // Kept when what it was built from can be checked at reuse (route-handlers.ts gives every route that reads
+      // published data its check). Never an operator's: the Node listener would answer its URL faster than an unknown
+      // path's.
+      const { validUntil, stillCurrent } = ready;
+      if (stillCurrent && validUntil !== undefined && route.spec.access !== "OPERATOR")
+        context.answers.keep(cacheKey, { builtAt: state.now, validUntil, stillCurrent, match }, prepared);
       return prepared;
     };
     return result instanceof Promise ? result.then(prepare) : prepare(result);

@@ -23,7 +23,7 @@ export interface RouteResult {
    * parameters. Stated, the answer may be kept and served again; absent, it is built anew for every request.
    */
   validUntil?: number;
-  /** For answers built from data outside the published index (a weather copy): whether that data is still current. */
+  /** Whether what the answer was built from is still current: the published data it reads, a weather copy. */
   stillCurrent?: () => boolean;
   /** For answers built from a weather cache copy: what the lookup found, for the request's log line. */
   cacheOutcome?: WeatherLookupOutcome;

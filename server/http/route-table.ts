@@ -3,14 +3,9 @@ import { addRoute, createRouter, findRoute } from "rou3";
 import type { RouteSpec } from "../../schemas/routes/route-spec.ts";
 import type { RouteHandler } from "./route-handler.ts";
 
-/** The identities of the published data an answer was built from (the index and registry objects now served). */
-export type Generation = readonly (object | null)[];
-
 export interface BoundRoute {
   spec: RouteSpec;
   handler: RouteHandler;
-  /** For routes whose answer depends only on published data, parameters and clock: the data the handler reads now. */
-  generation?: () => Generation;
 }
 
 /** The routes of the path a request names (one per method) and that path's parameters. */

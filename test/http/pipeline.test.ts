@@ -156,8 +156,14 @@ describe("kept answers", () => {
     const service = await startPipeline([
       {
         spec: testSpec({ name: "t.kept", path: "/kept" }),
-        handler: () => ({ data: { built: ++built }, validUntil: Number.POSITIVE_INFINITY }),
-        generation: () => [published],
+        handler: () => {
+          const readFrom = published;
+          return {
+            data: { built: ++built },
+            validUntil: Number.POSITIVE_INFINITY,
+            stillCurrent: () => published === readFrom,
+          };
+        },
       },
     ]);
     try {
@@ -178,8 +184,7 @@ describe("kept answers", () => {
     const service = await startPipeline([
       {
         spec: testSpec({ name: "t.brief", path: "/brief" }),
-        handler: ({ now }) => ({ data: { ok: true }, validUntil: now + 50 }),
-        generation: () => [],
+        handler: ({ now }) => ({ data: { ok: true }, validUntil: now + 50, stillCurrent: () => true }),
       },
     ]);
     try {
