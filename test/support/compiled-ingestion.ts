@@ -1,13 +1,17 @@
 /**
- * `runIngestion` from the compiled build in dist/ (which the suite's globalSetup, build-once.ts, makes from the
- * sources under test before any file runs), for test files that run ingestion in-process dozens of times. A run
- * publishes its index with a worker thread; run from the TypeScript sources, that thread first loads tsx (its own
- * loader thread) and compiles the thread's modules again, about 0.3 s of CPU per run; compiled, it starts as plain
- * JavaScript, as it does for the `service` executable. Same code, same types (those of the sources).
+ * `runIngestion` and `publishIndex` from the compiled build in dist/ (which the suite's globalSetup, build-once.ts,
+ * makes from the sources under test before any file runs), for tests that run ingestion or build indexes in-process,
+ * often dozens of times. Publishing an index starts a worker thread; run from the TypeScript sources, that thread
+ * first loads tsx (its own loader thread) and compiles the thread's modules again, about 0.3 s of CPU per index;
+ * compiled, it starts as plain JavaScript, as it does for the `service` executable. Same code, same types (those of
+ * the sources).
  */
-type RunIngestionModule = typeof import("../../cli/ingest/run-ingestion.ts");
+const compiled = (path: string) => new URL(`../../dist/${path}`, import.meta.url).href;
 
-const compiled = new URL("../../dist/cli/ingest/run-ingestion.js", import.meta.url).href;
-
-export const { runIngestion } = (await import(/* @vite-ignore */ compiled)) as RunIngestionModule;
+export const { runIngestion } = (await import(
+  /* @vite-ignore */ compiled("cli/ingest/run-ingestion.js")
+)) as typeof import("../../cli/ingest/run-ingestion.ts");
+export const { publishIndex } = (await import(
+  /* @vite-ignore */ compiled("cli/ingest/index/publish-index.js")
+)) as typeof import("../../cli/ingest/index/publish-index.ts");
 export type { IngestSummary } from "../../cli/ingest/run-ingestion.ts";
