@@ -14,4 +14,4 @@ export const { runIngestion } = (await import(
 export const { publishIndex } = (await import(
   /* @vite-ignore */ compiled("cli/ingest/index/publish-index.js")
 )) as typeof import("../../cli/ingest/index/publish-index.ts");
-export type { IngestSummary } from "../../cli/ingest/run-ingestion.ts";
+export type { IngestMode, IngestSummary } from "../../cli/ingest/run-ingestion.ts";
