@@ -4,9 +4,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import type { UpstreamHosts } from "../../cli/ingest/sources.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { runIngestion } from "../support/compiled-ingestion.ts";
 import { paddedDocument } from "../support/padded-documents.ts";
 
 /**

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordedFetches } from "../../cli/ingest/fetch-order.ts";
-import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "../ingest/cli-process.ts";
+import { runIngestion } from "../support/compiled-ingestion.ts";
 
 /**
  * Issue 39, item 5: one byte appended to the oldest Eurostat calendar in a data directory's archive (a MODIFIED copy of

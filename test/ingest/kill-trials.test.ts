@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { acquireIngestionLock } from "../../cli/ingest/run-lock.ts";
 import { publishRegistry, readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { runIngestion } from "../support/compiled-ingestion.ts";
 import { DEFAULT_SAMPLES_DIR } from "../support/publisher-recorded-replies.ts";
 import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
 import { writeRevisedSamples } from "../support/revised-samples.ts";
@@ -19,8 +19,8 @@ import { indexLosses, indexView, storeLosses, storeView } from "./ledger-losses.
  * the index open and pass `PRAGMA integrity_check`, nothing the last completed run left is lost, and a lock on disk
  * names the killed process. Then a following run takes the lock over, succeeds, and serves exactly the values of
  * its generation: the killed run's half-done work neither blocks nor distorts it. Every sixth following run is the
- * executable; the others are in-process, as the executable runs them (lock, registry, runIngestion), which saves a
- * process start per trial on a machine that may have two cores.
+ * executable; the others are in-process, as the executable runs them (lock, registry, runIngestion, compiled as the
+ * executable's: compiled-ingestion.ts), which saves a process start per trial on a machine that may have two cores.
  *
  * A kill moment is a seeded fraction of a calibrated run's duration, counted from the start of the process (start-up,
  * lock, registry) or, for most trials, from its first request to the stand-in (the store is open by then). A run

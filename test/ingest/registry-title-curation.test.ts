@@ -4,11 +4,11 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEurostatReleaseCalendar } from "../../cli/ingest/adapters/eurostat-release-calendar.ts";
 import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
-import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { type CalendarSourceDefinition, SOURCES } from "../../cli/ingest/sources.ts";
 import { uncuratedSlug } from "../../cli/ingest/uncurated-releases.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
+import { runIngestion } from "../support/compiled-ingestion.ts";
 import { removeTempDirs, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 
 afterAll(removeTempDirs);

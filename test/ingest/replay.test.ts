@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { type IngestSummary, runIngestion } from "../support/compiled-ingestion.ts";
 import { type CliExit, removeTempDirs, runCliAsync, SAMPLES_DIR, tempDir } from "./cli-process.ts";
 import { dumpTables, maskRunTimes, rowCounts, type TableDump } from "./sqlite-dump.ts";
 

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { type IngestSummary, runIngestion } from "../support/compiled-ingestion.ts";
 import { type FaultLimits, PUBLISHER_FAULTS, type PublisherFault } from "../support/publisher-faults.ts";
 import { PUBLISHER_PATHS, SOURCE_OF_PATH } from "../support/publisher-paths.ts";
 import { type PublisherStandin, startPublisherStandin } from "../support/publisher-standin.ts";
@@ -30,7 +30,8 @@ function indexData(dataDir: string) {
  *    only where the run's checks change what the index states is it published again with them (publish-checks.ts);
  *    again nothing is lost.
  *
- * Runs are in-process (runIngestion, as the CLI calls it), which costs a fraction of a CLI start. Cells are
+ * Runs are in-process (runIngestion, as the CLI calls it, compiled: compiled-ingestion.ts), which costs a fraction
+ * of a CLI start. Cells are
  * independent (own stand-in, own copy, own clock), so they run concurrently: the time-out cells mostly wait.
  */
 

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyAnnouncements } from "../../cli/ingest/apply-announcements.ts";
-import { publishIndex } from "../../cli/ingest/index/publish-index.ts";
 import { openStore, type StoredEvent } from "../../cli/ingest/ledger/store.ts";
 import type { SourceAnnouncement } from "../../cli/ingest/records.ts";
 import { createNewsReleaseMatcher } from "../../cli/ingest/release-matching.ts";
 import type { IngestSummary } from "../../cli/ingest/run-ingestion.ts";
 import { SOURCES } from "../../cli/ingest/sources.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { publishIndex } from "../support/compiled-ingestion.ts";
 import {
   archiveWith,
   CONSTRUCTED_ECB_DECISIONS,

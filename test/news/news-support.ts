@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { type IngestSummary, runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
+import { type IngestSummary, runIngestion } from "../support/compiled-ingestion.ts";
 
 /** Helpers of the announcement tests: temp data dirs, archives to replay, feed documents, and reads of what ingestion wrote. */
 

@@ -1,9 +1,9 @@
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { SAMPLES_DIR, tempDir } from "../ingest/cli-process.ts";
+import { runIngestion } from "./compiled-ingestion.ts";
 import { writeDatedDocument } from "./dated-documents.ts";
 
 /**

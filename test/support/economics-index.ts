@@ -5,13 +5,12 @@ import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
 import { applyCalendarSnapshot } from "../../cli/ingest/apply-calendar.ts";
 import { applyObservations, createSeriesIndex } from "../../cli/ingest/apply-observations.ts";
-import { publishIndex } from "../../cli/ingest/index/publish-index.ts";
 import { openStore } from "../../cli/ingest/ledger/store.ts";
 import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
-import { runIngestion } from "../../cli/ingest/run-ingestion.ts";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
+import { publishIndex, runIngestion } from "./compiled-ingestion.ts";
 import { EDGE_EVENTS, EDGE_SPEC, longTitleSpec } from "./synthetic-economics-corpora.ts";
 import { type EventSpec, type SyntheticSpec, sourceEvent } from "./synthetic-index-spec.ts";
 
