@@ -3,7 +3,7 @@ import type { IndexFollowingConfig, RateLimitConfig, ServiceConfig, UpstreamConf
 import { DEFAULT_ANSWER_CACHE_BYTES } from "../server/http/answer-cache.ts";
 import { normalised } from "../server/http/client-address.ts";
 import { DEFAULT_COMPRESSED_HEAD_BYTES } from "../server/http/compression.ts";
-import { LOG_LEVELS, type LogLevel } from "../server/observability/logger.ts";
+import { LOG_LEVELS, type LogLevel } from "../server/observability/log-levels.ts";
 import { booleanVariable, ConfigError, type Env, integerVariable, nonEmptyFlag } from "./env-values.ts";
 import { dataDirFrom, keysFileFrom } from "./file-locations.ts";
 import type { NamedListener } from "./listen-failure.ts";

@@ -1,5 +1,5 @@
 import type { ObjectStoreLocation } from "../schemas/index-manifest.ts";
-import type { LogLevel } from "./observability/logger.ts";
+import type { LogLevel } from "./observability/log-levels.ts";
 import type { WeatherSettings } from "./weather/weather-settings.ts";
 
 /** The server's deployment, built by the CLI from flags and environment. */

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { RUN_ID_PATTERN } from "../../schemas/ingestion-runs.ts";
 import { CALENDAR_SOURCES, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
-import type { LogLevel } from "../../server/observability/logger.ts";
+import type { LogLevel } from "../../server/observability/log-levels.ts";
 import { publishTargetFrom, serviceConfigFrom } from "../config.ts";
 import { nonEmptyFlag } from "../env-values.ts";
 import { registryDirFrom } from "../file-locations.ts";

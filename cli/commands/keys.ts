@@ -2,13 +2,11 @@ import { type Command, InvalidArgumentError } from "commander";
 import { SCOPES, type Scope } from "../../schemas/vocabularies.ts";
 import { UNFINISHED_WRITE_SUFFIX } from "../../server/files/atomic-write.ts";
 import { KEY_ID_PATTERN, type KeyFile } from "../../server/keys/api-keys.ts";
-import { readKeyFile } from "../../server/keys/key-file.ts";
 import { removeAbandonedFiles } from "../abandoned-files.ts";
 import { environmentFrom } from "../config.ts";
 import { dataDirFrom, keysFileFrom, usableKeysFile } from "../file-locations.ts";
 import { newKey } from "../keys/new-key.ts";
 import { writeResult } from "../output-errors.ts";
-import { leftOutNote, renderFittedTable, terminalWidth } from "../terminal-table.ts";
 import { EXIT_CODES } from "../usage.ts";
 
 function parseScopes(raw: string): Scope[] {
@@ -121,8 +119,10 @@ export function registerKeysCommand(program: Command, env: NodeJS.ProcessEnv): v
     .description("List keys as a table fitted to the terminal (COLUMNS overrides its width), never their secrets")
     .action(async () => {
       const path = keysFile();
+      const { readKeyFile } = await import("../../server/keys/key-file.ts");
       const listed = (await onKeyFile(path, () => readKeyFile(path))).keys;
       if (listed.length === 0) return void process.stdout.write("no keys\n");
+      const { leftOutNote, renderFittedTable, terminalWidth } = await import("../terminal-table.ts");
       const width = terminalWidth(env, process.stdout);
       const fitted = renderFittedTable(
         {

@@ -7,10 +7,7 @@ import { ApiError } from "../../server/http/api-error.ts";
 import type { RouteResult } from "../../server/http/route-handler.ts";
 import { serviceConfigFrom } from "../config.ts";
 import { QUERY_VIEWS, type QueryView, type QueryViewName } from "../query/columns.ts";
-import { noDataLine, unreadableDataFiles } from "../query/data-dir-problems.ts";
 import { pageNote } from "../query/page-note.ts";
-import { renderCsv, renderTable, renderTsv } from "../query/render.ts";
-import { terminalWidth } from "../terminal-table.ts";
 import { EXIT_CODES, USAGE_HINT } from "../usage.ts";
 
 interface Subcommand {
@@ -140,6 +137,9 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
               `${JSON.stringify(await wholeAnswer(result, answering, clock.now()), null, 2)}\n`,
             );
           const note = pageNote(view.rows(data).length, meta, takes);
+          // Loaded when rows are printed: `service --help` and the other commands need none of it.
+          const { renderCsv, renderTable, renderTsv } = await import("../query/render.ts");
+          const { terminalWidth } = await import("../terminal-table.ts");
           if (process.stdout.isTTY && !options.csv) {
             const table = renderTable(view, data, terminalWidth(env, process.stdout));
             process.stdout.write(table + (note ? `${note}\n` : ""));
@@ -151,6 +151,7 @@ export function registerQueryCommand(program: Command, env: NodeJS.ProcessEnv): 
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           if (UNAVAILABLE_CODES.has(error.code)) {
+            const { noDataLine, unreadableDataFiles } = await import("../query/data-dir-problems.ts");
             const unreadable = unreadableDataFiles(config.dataDir, config.durableStorage);
             process.stderr.write(
               unreadable.length > 0

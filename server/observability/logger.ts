@@ -1,10 +1,8 @@
 import { type DestinationStream, destination as fileDestination, type Logger, pino } from "pino";
 import { isoInstant } from "../time/iso-instant.ts";
+import type { LogLevel } from "./log-levels.ts";
 
 export type { Logger };
-
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** A quiet server's warning must reach stderr soon, not at the next 4 KB. */
 const FLUSH_EVERY_MS = 1000;
