@@ -31,8 +31,8 @@ export interface RouteSpec {
   scope: Scope | null;
   requiresDurableStorage: boolean;
   /**
-   * The published data the answer is built from, besides its parameters and the clock: the pipeline keeps an answer
-   * that states `validUntil` for as long as that data is the same (server/http/answer-cache.ts). Absent: none.
+   * The published data the answer is built from, besides its parameters and the clock: the server checks that it is
+   * the same before serving a kept answer again (`whileDataStays` in server/route-handlers.ts). Absent: none.
    */
   reads?: "registry" | "index-and-registry";
   /** `Cache-Control: public, max-age=N` and a weak ETag when set. */

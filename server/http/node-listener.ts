@@ -18,7 +18,8 @@ const ABSOLUTE_FORM = /^https?:\/\//i;
 /**
  * A GET or HEAD for a URL whose answer the pipeline holds goes to the pipeline straight from Node's request, without
  * srvx's or h3's objects (docs/performance.md); any other goes to `fallback` (srvx and h3), but for a request target
- * srvx would refuse itself. The pipeline does all per-request work either way.
+ * srvx would refuse itself. The pipeline does all per-request work either way. Its server must join repeated request
+ * headers (`joinDuplicateHeaders`, as listen.ts starts it).
  */
 export function createNodeListener(pipeline: Pipeline, fallback: NodeRequestListener): NodeRequestListener {
   return (req, res) => {

@@ -20,7 +20,8 @@ export interface RouteResult {
   cut?: { count: number; firstItems(n: number): FirstItems };
   /**
    * Until when (epoch ms; `Infinity` while the data does not change) this answer stays exactly true for the same
-   * parameters. Stated, the answer may be kept and served again; absent, it is built anew for every request.
+   * parameters. Stated with `stillCurrent`, the answer may be kept and served again; else it is built for every
+   * request.
    */
   validUntil?: number;
   /** Whether what the answer was built from is still current: the published data it reads, a weather copy. */

@@ -15,7 +15,7 @@ describe("service ingest --log-format json", () => {
       run = await runCliAsync(
         ["ingest", "--from-archive", SAMPLES_DIR, "--data-dir", dataDir, "--log-format", "json"],
         { ...store.env, SERVICE_PUBLISH_URL: "s3://json-log/run" },
-        120_000,
+        { timeoutMs: 120_000 },
       );
     } finally {
       await store.kill();
@@ -61,7 +61,7 @@ describe("service ingest --log-format json", () => {
     const quiet = await runCliAsync(
       ["ingest", "--from-archive", SAMPLES_DIR, "--data-dir", dataDir, "--source", "ecb-data"],
       { SERVICE_LOG_FORMAT: "json", SERVICE_LOG_LEVEL: "warn" },
-      120_000,
+      { timeoutMs: 120_000 },
     );
     expect(quiet.status, quiet.stderr).toBe(0);
     expect(quiet.stderr.trim()).toBe("");

@@ -182,7 +182,8 @@ describe("the Node listener", () => {
     const listener = createNodeListener({ ...pipeline, holds: () => true }, () => {
       throw new Error("not taken by the Node listener");
     });
-    const server = createServer(listener);
+    // As listen.ts serves: the Node listener reads repeated headers joined.
+    const server = createServer({ joinDuplicateHeaders: true }, listener);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x`);

@@ -1,22 +1,7 @@
 import { writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawExchange } from "../support/raw-http.ts";
 import { type RunningService, startService } from "../support/service.ts";
-
-/** Sends raw bytes and reads the whole answer: what Node refuses never reaches h3 or fetch. */
-function rawExchange(url: string, bytes: Buffer | string): Promise<{ head: string; body: string }> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), "127.0.0.1", () => socket.write(bytes));
-    let received = "";
-    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
-    socket.on("end", () => {
-      const [head = "", body = ""] = received.split("\r\n\r\n");
-      resolve({ head: head.toLowerCase(), body });
-    });
-    socket.on("error", reject);
-  });
-}
 
 describe("requests refused before routing", () => {
   let service: RunningService;

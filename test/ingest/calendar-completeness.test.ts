@@ -250,7 +250,7 @@ describe("service ingest --from-archive data/samples", () => {
     const result = await runCliAsync(
       ["ingest", "--from-archive", SAMPLES_DIR, "--data-dir", tempDir("completeness-cli")],
       {},
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(

@@ -49,7 +49,7 @@ describe("a refused observation document", () => {
     const run = await runCliAsync(
       ["ingest", "--data-dir", dataDir, "--source", "eurostat-sdmx", "--source", "eu-stats-release-calendar"],
       env,
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(run.status, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/incomplete sources: eurostat-sdmx/);
@@ -64,7 +64,7 @@ describe("a refused observation document", () => {
     const run = await runCliAsync(
       ["ingest", "--data-dir", dataDir, "--source", "eurostat-sdmx", "--source", "eu-stats-release-calendar"],
       env,
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(run.status, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/eurostat-sdmx: .*answered HTTP 500/);

@@ -53,7 +53,7 @@ describe("three instances following one index published to object storage", () =
     const run = await runCliAsync(
       ["ingest", "--from-archive", archive, "--data-dir", publisherDir, "--publish-to", STORE_URL],
       store.env,
-      60_000,
+      { timeoutMs: 60_000 },
     );
     // A generation is named by its index's publication instant, as in the readers' logs and the metric.
     const printed = run.stdout.match(

@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { connect } from "node:net";
 
 export interface RawAnswer {
   status: number;
@@ -28,5 +29,23 @@ export function rawRequest(
     }
     request.on("error", reject);
     request.end();
+  });
+}
+
+/**
+ * Bytes written to the server as they are, for what no client would send, and its whole answer, read until the
+ * connection ends (the request asks `Connection: close`, or the server refuses it): the head in lower case.
+ */
+export function rawExchange(url: string, bytes: Buffer | string): Promise<{ head: string; body: string }> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => socket.write(bytes));
+    let received = "";
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    socket.on("end", () => {
+      const [head = "", body = ""] = received.split("\r\n\r\n");
+      resolve({ head: head.toLowerCase(), body });
+    });
+    socket.on("error", reject);
   });
 }
