@@ -9,18 +9,14 @@ import {
 } from "../support/economics-index.ts";
 import { credentialedClient } from "../support/economics-requests.ts";
 import { fakeClock, type RunningService, startService } from "../support/service.ts";
-import { BULK, EDGE_EVENTS, EDGE_RUNS, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
-import { eventIdOf } from "../support/synthetic-index-spec.ts";
+import { BULK, EDGE_EVENT_IDS, EDGE_RUNS, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
 
 afterAll(removeEconomicsDataDirs);
 
 type Entry = Record<string, any> & { id: string; localDate: string };
 type Day = { date: string; entries: Entry[] };
 
-const ID = Object.fromEntries(Object.entries(EDGE_EVENTS).map(([name, spec]) => [name, eventIdOf(spec)])) as Record<
-  keyof typeof EDGE_EVENTS,
-  string
->;
+const ID = EDGE_EVENT_IDS;
 const MARCH = "from=2026-03-01&to=2026-03-31";
 
 const shape = (days: Day[]) => days.map((day) => ({ date: day.date, ids: day.entries.map((entry) => entry.id) }));

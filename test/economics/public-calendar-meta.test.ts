@@ -8,23 +8,13 @@ import {
   sampleDataDir,
   syntheticDataDir,
 } from "../support/economics-index.ts";
+import { CALENDAR, flatten, idsOf } from "../support/public-answers.ts";
 import { fakeClock, type RunningService, startService } from "../support/service.ts";
-import { EDGE_EVENTS, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
-import { eventIdOf } from "../support/synthetic-index-spec.ts";
+import { EDGE_EVENT_IDS, EDGE_EVENTS, LONG_TITLES } from "../support/synthetic-economics-corpora.ts";
 
 afterAll(removeEconomicsDataDirs);
 
-type PublicEvent = Record<string, any> & { id: string; scheduledDate: string };
-type Day = { date: string; events: PublicEvent[] };
-
-const ID = Object.fromEntries(Object.entries(EDGE_EVENTS).map(([name, spec]) => [name, eventIdOf(spec)])) as Record<
-  keyof typeof EDGE_EVENTS,
-  string
->;
-const CALENDAR = "/api/public/v1/economics/calendar";
-
-const flatten = (days: Day[]) => days.flatMap((day) => day.events);
-const idsOf = (body: any): string[] => flatten(body.data.days).map((event) => event.id);
+const ID = EDGE_EVENT_IDS;
 
 describe("GET /api/public/v1/economics/calendar meta on other indexes", () => {
   const services: RunningService[] = [];

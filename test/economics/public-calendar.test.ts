@@ -2,24 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CALENDAR_SOURCES } from "../../schemas/vocabularies.ts";
 import { encodeCursor } from "../../server/http/params.ts";
 import { edgeCaseDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { CALENDAR, type Day, flatten, idsOf } from "../support/public-answers.ts";
 import { fakeClock, type RunningService, startService } from "../support/service.ts";
-import { BULK, EDGE_EVENTS, EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
-import { eventIdOf } from "../support/synthetic-index-spec.ts";
+import { BULK, EDGE_EVENT_IDS, EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
 
 afterAll(removeEconomicsDataDirs);
 
-type PublicEvent = Record<string, any> & { id: string; scheduledDate: string };
-type Day = { date: string; events: PublicEvent[] };
-
-const ID = Object.fromEntries(Object.entries(EDGE_EVENTS).map(([name, spec]) => [name, eventIdOf(spec)])) as Record<
-  keyof typeof EDGE_EVENTS,
-  string
->;
+const ID = EDGE_EVENT_IDS;
 const MARCH = "from=2026-03-01&to=2026-03-31";
-const CALENDAR = "/api/public/v1/economics/calendar";
 
-const flatten = (days: Day[]) => days.flatMap((day) => day.events);
-const idsOf = (body: any): string[] => flatten(body.data.days).map((event) => event.id);
 const sorted = (ids: string[]) => [...ids].sort();
 const tokens = (count: number, token: string) => Array.from({ length: count }, () => token).join(",");
 

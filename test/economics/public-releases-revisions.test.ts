@@ -1,24 +1,12 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { periodEndDate } from "../../schemas/reference-periods.ts";
-import type { Series } from "../../schemas/registry.ts";
 import { edgeCaseDataDir, removeEconomicsDataDirs } from "../support/economics-index.ts";
+import { ACTIVE, bySlug, RELEASES, type Release } from "../support/public-answers.ts";
 import { type RunningService, startService } from "../support/service.ts";
 import { EDGE_RUNS } from "../support/synthetic-economics-corpora.ts";
 import { yearAgoChangeByHand } from "../support/year-ago-change-by-hand.ts";
 
 afterAll(removeEconomicsDataDirs);
-
-type Release = Record<string, any> & { series: { slug: string }; availability: string };
-
-const REGISTRY_SERIES = JSON.parse(
-  readFileSync(new URL("../../data/registry/series.json", import.meta.url), "utf8"),
-) as Series[];
-const ACTIVE = REGISTRY_SERIES.filter((series) => series.active);
-const RELEASES = "/api/public/v1/economics/releases";
-
-const bySlug = (body: any) =>
-  new Map<string, Release>(body.data.releases.map((release: Release) => [release.series.slug, release]));
 
 describe("GET /api/public/v1/economics/releases over a synthetic index with later vintages", () => {
   let service: RunningService;

@@ -1,20 +1,13 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Series } from "../../schemas/registry.ts";
 import { encodeCursor } from "../../server/http/params.ts";
 import { removeEconomicsDataDirs, SAMPLE_INGESTED_AT, sampleDataDir } from "../support/economics-index.ts";
+import { ACTIVE, bySlug, REGISTRY_SERIES, RELEASES, type Release } from "../support/public-answers.ts";
 import { type RunningService, startService } from "../support/service.ts";
 import { yearAgoChangeByHand } from "../support/year-ago-change-by-hand.ts";
 
 afterAll(removeEconomicsDataDirs);
 
-type Release = Record<string, any> & { series: { slug: string }; availability: string };
-
-const REGISTRY_SERIES = JSON.parse(
-  readFileSync(new URL("../../data/registry/series.json", import.meta.url), "utf8"),
-) as Series[];
-const ACTIVE = REGISTRY_SERIES.filter((series) => series.active);
-const RELEASES = "/api/public/v1/economics/releases";
 /** Registered series the sample archive holds no values for. */
 const SAMPLE_UNAVAILABLE = [
   "ea-hicp-all-items-annual-rate",
@@ -30,8 +23,6 @@ const SAMPLE_UNAVAILABLE = [
 ];
 
 const slugsOf = (body: any): string[] => body.data.releases.map((release: Release) => release.series.slug);
-const bySlug = (body: any) =>
-  new Map<string, Release>(body.data.releases.map((release: Release) => [release.series.slug, release]));
 
 describe("GET /api/public/v1/economics/releases over the sample archive", () => {
   let service: RunningService;

@@ -1,7 +1,5 @@
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyCalendarSnapshot, stableEventId } from "../../cli/ingest/apply-calendar.ts";
-import { openStore, type Store } from "../../cli/ingest/ledger/store.ts";
 import {
   BLS,
   changesOf,
@@ -17,21 +15,13 @@ import {
   match,
   run,
   SNAPSHOT,
+  storePool,
   unrelated,
 } from "../support/calendar-snapshot-fixture.ts";
-import { removeTempDirs, tempDir } from "./cli-process.ts";
 
-const stores: Store[] = [];
-function freshStore(): Store {
-  const dir = tempDir("calendar-snapshots");
-  const store = openStore(join(dir, "store.sqlite"));
-  stores.push(store);
-  return store;
-}
-afterEach(() => {
-  for (const store of stores.splice(0)) store.close();
-  removeTempDirs();
-});
+const stores = storePool();
+const freshStore = stores.fresh;
+afterEach(stores.closeAll);
 
 describe("applyCalendarSnapshot", () => {
   it("attaches a second source describing the same release on the same date to the canonical event", () => {

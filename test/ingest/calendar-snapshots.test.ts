@@ -1,9 +1,7 @@
-import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyCalendarSnapshot, stableEventId } from "../../cli/ingest/apply-calendar.ts";
 import { publishIndex } from "../../cli/ingest/index/publish-index.ts";
-import { openStore, type Store } from "../../cli/ingest/ledger/store.ts";
 import {
   allChanges,
   BLS,
@@ -19,21 +17,14 @@ import {
   REGISTRY,
   run,
   SNAPSHOT,
+  storePool,
   unrelated,
 } from "../support/calendar-snapshot-fixture.ts";
-import { removeTempDirs, tempDir } from "./cli-process.ts";
+import { tempDir } from "./cli-process.ts";
 
-const stores: Store[] = [];
-function freshStore(): Store {
-  const dir = tempDir("calendar-snapshots");
-  const store = openStore(join(dir, "store.sqlite"));
-  stores.push(store);
-  return store;
-}
-afterEach(() => {
-  for (const store of stores.splice(0)) store.close();
-  removeTempDirs();
-});
+const stores = storePool();
+const freshStore = stores.fresh;
+afterEach(stores.closeAll);
 
 describe("applyCalendarSnapshot", () => {
   it("creates one event per record, curated or not, with ids stable across runs and across stores", () => {

@@ -1,9 +1,11 @@
+import { join } from "node:path";
 import type { RunContext } from "../../cli/ingest/apply-calendar.ts";
-import type { Store, StoredEvent } from "../../cli/ingest/ledger/store.ts";
+import { openStore, type Store, type StoredEvent } from "../../cli/ingest/ledger/store.ts";
 import type { SourceEvent } from "../../cli/ingest/records.ts";
 import { createReleaseResolver } from "../../cli/ingest/release-matching.ts";
 import type { Registry, Release } from "../../schemas/registry.ts";
 import type { CalendarSource } from "../../schemas/vocabularies.ts";
+import { removeTempDirs, tempDir } from "../ingest/cli-process.ts";
 
 /** A small registry of our own: three releases, one of them described by two calendar sources. */
 function release(
@@ -103,3 +105,19 @@ export const changesOf = (store: Store, eventId: string) =>
     .all(eventId) as { field: string; old_value: string | null; new_value: string | null; run_id: string }[];
 export const allChanges = (store: Store) =>
   store.db.prepare("SELECT count(*) FROM event_changes").pluck().get() as number;
+
+/** Stores opened in fresh temporary directories; `closeAll` (a test file's afterEach) closes them and removes those. */
+export function storePool(): { fresh: () => Store; closeAll: () => void } {
+  const stores: Store[] = [];
+  return {
+    fresh() {
+      const store = openStore(join(tempDir("calendar-snapshots"), "store.sqlite"));
+      stores.push(store);
+      return store;
+    },
+    closeAll() {
+      for (const store of stores.splice(0)) store.close();
+      removeTempDirs();
+    },
+  };
+}

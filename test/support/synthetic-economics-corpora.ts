@@ -1,4 +1,4 @@
-import { type EventSpec, observation, type SyntheticSpec } from "./synthetic-index-spec.ts";
+import { type EventSpec, eventIdOf, observation, type SyntheticSpec } from "./synthetic-index-spec.ts";
 
 /**
  * The synthetic corpora of the economics tests, as descriptions for `syntheticDataDir` (economics-index.ts):
@@ -126,6 +126,11 @@ export const EDGE_EVENTS = {
 } satisfies Record<string, EventSpec>;
 
 /** Moved ECI in the second run. */
+/** The id each edge event gets in the index, by its name. */
+export const EDGE_EVENT_IDS = Object.fromEntries(
+  Object.entries(EDGE_EVENTS).map(([name, spec]) => [name, eventIdOf(spec)]),
+) as Record<keyof typeof EDGE_EVENTS, string>;
+
 export const ECI_MOVED: EventSpec = { ...EDGE_EVENTS.eci0317, date: "2026-03-18", at: "2026-03-18T12:30:00.000Z" };
 
 /** 520 LOW Real Earnings events, 52 a day on 2027-01-04 .. 2027-01-13, for default page sizes and clamps. */
