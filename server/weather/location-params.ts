@@ -3,7 +3,7 @@ import { COORDINATES } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
 import { givenValue, parseZone } from "../http/params.ts";
 import { zoneOfPoint } from "../places/point-zone.ts";
-import { roundCoordinate, type WeatherPoint } from "./point.ts";
+import { roundPoint, type WeatherPoint } from "./point.ts";
 
 /** A decimal, with an exponent if any (`String(1e-7)` is "1e-7"); not hex, `Infinity` or other forms Number reads. */
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -21,10 +21,7 @@ export function parseLocation(query: URLSearchParams, decimals: number, errorCod
   };
   const lat = read("lat", COORDINATES.latitude, true)!;
   const lon = read("lon", COORDINATES.longitude, true)!;
-  const altitude = read("altitude", COORDINATES.altitude, false);
-  const point: WeatherPoint = { lat: roundCoordinate(lat, decimals), lon: roundCoordinate(lon, decimals) };
-  if (altitude !== undefined) point.altitude = Math.round(altitude) + 0;
-  return point;
+  return roundPoint({ lat, lon, altitude: read("altitude", COORDINATES.altitude, false) }, decimals);
 }
 
 /** Asks for the zone of the point itself (Open-Meteo's `timezone=auto`); matched case-insensitively. */
