@@ -37,7 +37,6 @@ function offsetMinutes(zoneName: string, epochMs: number): number {
   let offset = sliceOffsets.get(key);
   if (offset === undefined) {
     const first = zone.offset(slice * SLICE_MS);
-    // A slice holding a transition (a few a year) is cached as NaN: asked exactly each time.
     offset = first === zone.offset((slice + 1) * SLICE_MS - 1) ? first : Number.NaN;
     sliceOffsets.set(key, offset);
   }

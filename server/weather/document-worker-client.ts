@@ -19,14 +19,6 @@ export interface DocumentWorker {
   readonly running: boolean;
 }
 
-/** 10 MB of old generation per MB of body ceiling, at least 48 (docs/performance.md); running out fails requests. */
-function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
-  return {
-    maxOldGenerationSizeMb: Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10),
-    maxYoungGenerationSizeMb: 2,
-  };
-}
-
 /** Beyond the client's time-out, how long the worker may take before it is judged stuck and replaced. */
 const WORKER_GRACE_MS = 5_000;
 
@@ -135,9 +127,14 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
 
 const processWorkers = new Map<number, DocumentWorker>();
 
-/** One document worker serves every weather source of the process with that body ceiling. */
+/**
+ * One document worker serves every weather source of the process with that body ceiling. 10 MB of old generation per
+ * MB of body ceiling, at least 48 (docs/performance.md); running out fails requests.
+ */
 export function processDocumentWorker(maxBodyBytes: number): DocumentWorker {
-  const worker = processWorkers.get(maxBodyBytes) ?? createDocumentWorker(documentWorkerLimits(maxBodyBytes));
+  const maxOldGenerationSizeMb = Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10);
+  const worker =
+    processWorkers.get(maxBodyBytes) ?? createDocumentWorker({ maxOldGenerationSizeMb, maxYoungGenerationSizeMb: 2 });
   processWorkers.set(maxBodyBytes, worker);
   return worker;
 }
