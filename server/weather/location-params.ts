@@ -24,15 +24,12 @@ export function parseLocation(query: URLSearchParams, decimals: number, errorCod
   return roundPoint({ lat, lon, altitude: read("altitude", COORDINATES.altitude, false) }, decimals);
 }
 
-/** Asks for the zone of the point itself (Open-Meteo's `timezone=auto`); matched case-insensitively. */
-const AUTO_ZONE = "auto";
-
 /**
- * The zone a forecast's days are assembled in: for `tz=auto` the zone of the served (rounded) point, so requests that
- * share a cache entry share its zone; otherwise `tz` by every route's rule (UTC when absent, an unknown zone is
- * VALIDATION_FAILED).
+ * The zone a forecast's days are assembled in: for `tz=auto` (Open-Meteo's `timezone=auto`, in any case) the zone of
+ * the served (rounded) point, so requests that share a cache entry share its zone; otherwise `tz` by every route's rule
+ * (UTC when absent, an unknown zone is VALIDATION_FAILED).
  */
 export function parseForecastZone(raw: string | null, point: WeatherPoint): string {
-  if (givenValue(raw)?.toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);
+  if (givenValue(raw)?.toLowerCase() === "auto") return zoneOfPoint(point.lat, point.lon);
   return parseZone(raw);
 }
