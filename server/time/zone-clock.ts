@@ -49,10 +49,7 @@ export function localDateAndTime(epochMs: number, zoneName: string): { date: str
   return { date: wall.slice(0, 10), time: wall.slice(11, 16) };
 }
 
-/**
- * The instants at which a calendar date (`YYYY-MM-DD`) starts in a zone and at which the next one starts, one day
- * later.
- */
+/** When a calendar date (`YYYY-MM-DD`) starts in a zone, and when the next one starts. */
 export function dayBounds(date: string, zoneName: string): { start: number; end: number } {
   const key = `${zoneName}|${date}`;
   let bounds = dayStarts.get(key);
