@@ -3,9 +3,9 @@ import { startWorker } from "../threads/start-worker.ts";
 import type { UpstreamCallRecorder } from "../upstream/fetch-limited.ts";
 import type { DocumentClientSettings, DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
 import type { LocationRequest, LocationResult, MetClient } from "./met-client.ts";
-import { identifyingUserAgent } from "./met-identity.ts";
 import type { PackedPayload } from "./stored-payload.ts";
 import { WeatherUpstreamError } from "./upstream-error.ts";
+import { requireUserAgent } from "./weather-settings.ts";
 
 /** The thread that asks MET for documents and reads them into packed payloads (document-worker.ts). */
 export interface DocumentWorker {
@@ -148,7 +148,7 @@ export interface DocumentWorkerClientOptions {
 
 /** A MET client whose documents are read on the document worker. Refuses a blank User-Agent when it is built. */
 export function createDocumentWorkerClient(options: DocumentWorkerClientOptions): MetClient<PackedPayload> {
-  identifyingUserAgent(options.client.userAgent);
+  requireUserAgent(options.client.userAgent);
   const worker = options.worker ?? processDocumentWorker(options.client.maxBytes);
   return { fetchLocation: (request) => worker.read(options.client, request, options.recordCall) };
 }
