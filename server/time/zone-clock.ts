@@ -37,7 +37,6 @@ function offsetMinutes(zoneName: string, epochMs: number): number {
   let offset = sliceOffsets.get(key);
   if (offset === undefined) {
     const first = zone.offset(slice * SLICE_MS);
-    // A slice holding a transition (a few a year) is cached as NaN: asked exactly each time.
     offset = first === zone.offset((slice + 1) * SLICE_MS - 1) ? first : Number.NaN;
     sliceOffsets.set(key, offset);
   }
@@ -50,10 +49,7 @@ export function localDateAndTime(epochMs: number, zoneName: string): { date: str
   return { date: wall.slice(0, 10), time: wall.slice(11, 16) };
 }
 
-/**
- * The instants at which a calendar date (`YYYY-MM-DD`) starts in a zone and at which the next one starts, one day
- * later.
- */
+/** When a calendar date (`YYYY-MM-DD`) starts in a zone, and when the next one starts. */
 export function dayBounds(date: string, zoneName: string): { start: number; end: number } {
   const key = `${zoneName}|${date}`;
   let bounds = dayStarts.get(key);

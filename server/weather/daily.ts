@@ -1,9 +1,7 @@
 import { Decimal } from "decimal.js";
 import { DateTime } from "luxon";
 import { isKnownZone } from "../time/zone-clock.ts";
-import type { Condition, DailyRecord, DailyTransformation, ForecastWindow, WeatherPayload } from "./model.ts";
-
-const DAILY_TRANSFORMATIONS: readonly DailyTransformation[] = ["AGGREGATION", "SYMBOL_MAPPING"];
+import type { Condition, DailyRecord, ForecastWindow, WeatherPayload } from "./model.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -71,7 +69,7 @@ function assembleDay(day: DateTime, end: number, spans: Span[], cover: CoverSpan
     precipitationMm: counted.length === 0 ? null : sumExactly(counted.map((span) => span.precipitationMm)),
     condition: noonCondition(day, spans) ?? longestCondition(counted),
     derivation: "SERVICE_DERIVED",
-    transformation: [...DAILY_TRANSFORMATIONS],
+    transformation: ["AGGREGATION", "SYMBOL_MAPPING"],
     partial: coveredMs < end - start,
     // Floored: in a half-hour-offset zone a day is only reported as 24 hours once all of it is covered.
     hoursCovered: Math.floor(coveredMs / HOUR_MS),

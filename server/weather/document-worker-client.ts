@@ -3,9 +3,9 @@ import { startWorker } from "../threads/start-worker.ts";
 import type { UpstreamCallRecorder } from "../upstream/fetch-limited.ts";
 import type { DocumentClientSettings, DocumentRequest, DocumentWorkerMessage } from "./document-worker-protocol.ts";
 import type { LocationRequest, LocationResult, MetClient } from "./met-client.ts";
-import { identifyingUserAgent } from "./met-identity.ts";
 import type { PackedPayload } from "./stored-payload.ts";
 import { WeatherUpstreamError } from "./upstream-error.ts";
+import { requireUserAgent } from "./weather-settings.ts";
 
 /** The thread that asks MET for documents and reads them into packed payloads (document-worker.ts). */
 export interface DocumentWorker {
@@ -17,14 +17,6 @@ export interface DocumentWorker {
   ): Promise<LocationResult<PackedPayload>>;
   /** From the first request until the thread has been idle for its idle time (or stopped). */
   readonly running: boolean;
-}
-
-/** 10 MB of old generation per MB of body ceiling, at least 48 (docs/performance.md); running out fails requests. */
-function documentWorkerLimits(maxBodyBytes: number): ResourceLimits {
-  return {
-    maxOldGenerationSizeMb: Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10),
-    maxYoungGenerationSizeMb: 2,
-  };
 }
 
 /** Beyond the client's time-out, how long the worker may take before it is judged stuck and replaced. */
@@ -135,9 +127,14 @@ export function createDocumentWorker(limits: ResourceLimits, idleMs: number = DE
 
 const processWorkers = new Map<number, DocumentWorker>();
 
-/** One document worker serves every weather source of the process with that body ceiling. */
+/**
+ * One document worker serves every weather source of the process with that body ceiling. 10 MB of old generation per
+ * MB of body ceiling, at least 48 (docs/performance.md); running out fails requests.
+ */
 export function processDocumentWorker(maxBodyBytes: number): DocumentWorker {
-  const worker = processWorkers.get(maxBodyBytes) ?? createDocumentWorker(documentWorkerLimits(maxBodyBytes));
+  const maxOldGenerationSizeMb = Math.max(48, Math.ceil(maxBodyBytes / 1_000_000) * 10);
+  const worker =
+    processWorkers.get(maxBodyBytes) ?? createDocumentWorker({ maxOldGenerationSizeMb, maxYoungGenerationSizeMb: 2 });
   processWorkers.set(maxBodyBytes, worker);
   return worker;
 }
@@ -151,7 +148,7 @@ export interface DocumentWorkerClientOptions {
 
 /** A MET client whose documents are read on the document worker. Refuses a blank User-Agent when it is built. */
 export function createDocumentWorkerClient(options: DocumentWorkerClientOptions): MetClient<PackedPayload> {
-  identifyingUserAgent(options.client.userAgent);
+  requireUserAgent(options.client.userAgent);
   const worker = options.worker ?? processDocumentWorker(options.client.maxBytes);
   return { fetchLocation: (request) => worker.read(options.client, request, options.recordCall) };
 }

@@ -3,7 +3,7 @@ import { COORDINATES } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
 import { givenValue, parseZone } from "../http/params.ts";
 import { zoneOfPoint } from "../places/point-zone.ts";
-import { roundCoordinate, type WeatherPoint } from "./point.ts";
+import { roundPoint, type WeatherPoint } from "./point.ts";
 
 /** A decimal, with an exponent if any (`String(1e-7)` is "1e-7"); not hex, `Infinity` or other forms Number reads. */
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -21,21 +21,15 @@ export function parseLocation(query: URLSearchParams, decimals: number, errorCod
   };
   const lat = read("lat", COORDINATES.latitude, true)!;
   const lon = read("lon", COORDINATES.longitude, true)!;
-  const altitude = read("altitude", COORDINATES.altitude, false);
-  const point: WeatherPoint = { lat: roundCoordinate(lat, decimals), lon: roundCoordinate(lon, decimals) };
-  if (altitude !== undefined) point.altitude = Math.round(altitude) + 0;
-  return point;
+  return roundPoint({ lat, lon, altitude: read("altitude", COORDINATES.altitude, false) }, decimals);
 }
 
-/** Asks for the zone of the point itself (Open-Meteo's `timezone=auto`); matched case-insensitively. */
-const AUTO_ZONE = "auto";
-
 /**
- * The zone a forecast's days are assembled in: for `tz=auto` the zone of the served (rounded) point, so requests that
- * share a cache entry share its zone; otherwise `tz` by every route's rule (UTC when absent, an unknown zone is
- * VALIDATION_FAILED).
+ * The zone a forecast's days are assembled in: for `tz=auto` (Open-Meteo's `timezone=auto`, in any case) the zone of
+ * the served (rounded) point, so requests that share a cache entry share its zone; otherwise `tz` by every route's rule
+ * (UTC when absent, an unknown zone is VALIDATION_FAILED).
  */
 export function parseForecastZone(raw: string | null, point: WeatherPoint): string {
-  if (givenValue(raw)?.toLowerCase() === AUTO_ZONE) return zoneOfPoint(point.lat, point.lon);
+  if (givenValue(raw)?.toLowerCase() === "auto") return zoneOfPoint(point.lat, point.lon);
   return parseZone(raw);
 }

@@ -7,9 +7,9 @@ import {
   type UpstreamCallRecorder,
   UpstreamRequestError,
 } from "../upstream/fetch-limited.ts";
-import { identifyingUserAgent } from "./met-identity.ts";
 import { roundPoint, type WeatherPoint } from "./point.ts";
 import { WeatherUpstreamError } from "./upstream-error.ts";
+import { requireUserAgent } from "./weather-settings.ts";
 
 export interface MetClientOptions {
   /** Scheme and host only (`https://api.met.no` in production); MET's path is appended. */
@@ -47,7 +47,7 @@ export interface MetClient<B = unknown> {
 const LOCATIONFORECAST_PATH = "/weatherapi/locationforecast/2.0/complete";
 
 export function createMetClient(options: MetClientOptions): MetClient {
-  identifyingUserAgent(options.userAgent);
+  requireUserAgent(options.userAgent);
   const endpoint = options.baseUrl.replace(/\/+$/, "") + LOCATIONFORECAST_PATH;
 
   return {

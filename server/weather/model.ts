@@ -21,10 +21,9 @@ export type WeatherAttribution = Omit<Provenance["attribution"], "required"> & {
 export type CurrentRecord = WeatherReading &
   Omit<Fields<typeof contract.recordHeadFields>, "units"> & { source: WeatherSource; attribution: WeatherAttribution };
 export type HourlyEntry = WeatherReading & Fields<typeof contract.hourHeadFields>;
-export type DailyTransformation = "AGGREGATION" | "SYMBOL_MAPPING";
 export type DailyRecord = Omit<Fields<typeof contract.metricDayFields>, "condition" | "transformation"> & {
   condition: Condition | null;
-  transformation: DailyTransformation[];
+  transformation: ("AGGREGATION" | "SYMBOL_MAPPING")[];
 };
 
 /** A provider period of 1 or 6 hours from startsAt. Periods overlap: never add them up (daily.ts picks a cover). */

@@ -91,9 +91,7 @@ function instantTemperature(step: MetTimeStep): InstantTemperature {
   return { at: toUtcIso(step.time), temperatureC: step.data.instant.details.air_temperature ?? null };
 }
 
-/** One spelling for every instant the service emits, whatever offset the provider wrote. */
+/** One spelling for every instant the service emits, whatever offset the provider wrote (parseMetDocument read each). */
 function toUtcIso(text: string): string {
-  const instant = readMetInstant(text);
-  if (instant === null) throw new RangeError("not an ISO 8601 time");
-  return instant.utcIso;
+  return readMetInstant(text)!.utcIso;
 }

@@ -7,15 +7,12 @@ export interface WeatherPoint {
 }
 
 /**
- * MET refuses more than four decimals (about 11 m). Rounding via an integer and one division gives the nearest double,
- * so it prints as 59.9139, never 59.91390000000001.
+ * MET refuses more than four decimals (about 11 m); altitude in whole metres. Rounding via an integer and one division
+ * gives the nearest double, so it prints as 59.9139, never 59.91390000000001; `+ 0` turns -0 into 0.
  */
-export function roundCoordinate(degrees: number, decimals = 4): number {
+export function roundPoint(point: WeatherPoint, decimals = 4): WeatherPoint {
   const scale = 10 ** decimals;
-  return Math.round(degrees * scale) / scale + 0; // + 0 turns -0 into 0
-}
-
-export function roundPoint(point: WeatherPoint): WeatherPoint {
+  const roundCoordinate = (degrees: number) => Math.round(degrees * scale) / scale + 0;
   const rounded: WeatherPoint = { lat: roundCoordinate(point.lat), lon: roundCoordinate(point.lon) };
   if (point.altitude !== undefined) rounded.altitude = Math.round(point.altitude) + 0;
   return rounded;

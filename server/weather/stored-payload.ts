@@ -16,13 +16,11 @@ export interface StoredPayload {
   sourceId: string;
 }
 
-/** A payload packed where MET's document was read (the document worker), before the cache numbers it. */
-export interface PackedPayload {
-  /** In an allocation of its own, so that passing it between threads copies exactly these bytes. */
-  packed: Uint8Array;
-  headBytes: number;
-  sourceId: string;
-}
+/**
+ * A payload packed where MET's document was read (the document worker), before the cache numbers it; its bytes in an
+ * allocation of their own, so that passing it between threads copies exactly these bytes.
+ */
+export type PackedPayload = Omit<StoredPayload, "packed"> & { packed: Uint8Array };
 
 /** What the current routes read of a payload: everything but its series. */
 export type PayloadHead = Pick<WeatherPayload, "location" | "providerModelUpdatedAt" | "current">;

@@ -3,63 +3,60 @@ import type { Condition, ConditionCode, DayPart } from "./model.ts";
 /**
  * MET Norway's 41 symbol bases (weathericons legend.csv; the schema's WeatherSymbol enum has 83 codes with suffixes).
  * A closed table rather than splitting strings, so a symbol MET adds later is UNKNOWN, not a plausible made-up code.
- * Thunder is a flag of its own. MET's two misspelled bases ("lightss...") are the only spellings it sends.
+ * Thunder is a flag of its own, set by "andthunder" in the base. MET's two misspelled bases ("lightss...") are the only
+ * spellings it sends.
  */
-const SYMBOL_BASES: Readonly<Record<string, { code: ConditionCode; thunder: boolean }>> = {
-  clearsky: { code: "CLEAR_SKY", thunder: false },
-  fair: { code: "FAIR", thunder: false },
-  partlycloudy: { code: "PARTLY_CLOUDY", thunder: false },
-  cloudy: { code: "CLOUDY", thunder: false },
-  fog: { code: "FOG", thunder: false },
+const SYMBOL_BASES: Readonly<Record<string, ConditionCode>> = {
+  clearsky: "CLEAR_SKY",
+  fair: "FAIR",
+  partlycloudy: "PARTLY_CLOUDY",
+  cloudy: "CLOUDY",
+  fog: "FOG",
 
-  lightrainshowers: { code: "LIGHT_RAIN_SHOWERS", thunder: false },
-  rainshowers: { code: "RAIN_SHOWERS", thunder: false },
-  heavyrainshowers: { code: "HEAVY_RAIN_SHOWERS", thunder: false },
-  lightrainshowersandthunder: { code: "LIGHT_RAIN_SHOWERS", thunder: true },
-  rainshowersandthunder: { code: "RAIN_SHOWERS", thunder: true },
-  heavyrainshowersandthunder: { code: "HEAVY_RAIN_SHOWERS", thunder: true },
+  lightrainshowers: "LIGHT_RAIN_SHOWERS",
+  rainshowers: "RAIN_SHOWERS",
+  heavyrainshowers: "HEAVY_RAIN_SHOWERS",
+  lightrainshowersandthunder: "LIGHT_RAIN_SHOWERS",
+  rainshowersandthunder: "RAIN_SHOWERS",
+  heavyrainshowersandthunder: "HEAVY_RAIN_SHOWERS",
 
-  lightsleetshowers: { code: "LIGHT_SLEET_SHOWERS", thunder: false },
-  sleetshowers: { code: "SLEET_SHOWERS", thunder: false },
-  heavysleetshowers: { code: "HEAVY_SLEET_SHOWERS", thunder: false },
-  lightssleetshowersandthunder: { code: "LIGHT_SLEET_SHOWERS", thunder: true },
-  sleetshowersandthunder: { code: "SLEET_SHOWERS", thunder: true },
-  heavysleetshowersandthunder: { code: "HEAVY_SLEET_SHOWERS", thunder: true },
+  lightsleetshowers: "LIGHT_SLEET_SHOWERS",
+  sleetshowers: "SLEET_SHOWERS",
+  heavysleetshowers: "HEAVY_SLEET_SHOWERS",
+  lightssleetshowersandthunder: "LIGHT_SLEET_SHOWERS",
+  sleetshowersandthunder: "SLEET_SHOWERS",
+  heavysleetshowersandthunder: "HEAVY_SLEET_SHOWERS",
 
-  lightsnowshowers: { code: "LIGHT_SNOW_SHOWERS", thunder: false },
-  snowshowers: { code: "SNOW_SHOWERS", thunder: false },
-  heavysnowshowers: { code: "HEAVY_SNOW_SHOWERS", thunder: false },
-  lightssnowshowersandthunder: { code: "LIGHT_SNOW_SHOWERS", thunder: true },
-  snowshowersandthunder: { code: "SNOW_SHOWERS", thunder: true },
-  heavysnowshowersandthunder: { code: "HEAVY_SNOW_SHOWERS", thunder: true },
+  lightsnowshowers: "LIGHT_SNOW_SHOWERS",
+  snowshowers: "SNOW_SHOWERS",
+  heavysnowshowers: "HEAVY_SNOW_SHOWERS",
+  lightssnowshowersandthunder: "LIGHT_SNOW_SHOWERS",
+  snowshowersandthunder: "SNOW_SHOWERS",
+  heavysnowshowersandthunder: "HEAVY_SNOW_SHOWERS",
 
-  lightrain: { code: "LIGHT_RAIN", thunder: false },
-  rain: { code: "RAIN", thunder: false },
-  heavyrain: { code: "HEAVY_RAIN", thunder: false },
-  lightrainandthunder: { code: "LIGHT_RAIN", thunder: true },
-  rainandthunder: { code: "RAIN", thunder: true },
-  heavyrainandthunder: { code: "HEAVY_RAIN", thunder: true },
+  lightrain: "LIGHT_RAIN",
+  rain: "RAIN",
+  heavyrain: "HEAVY_RAIN",
+  lightrainandthunder: "LIGHT_RAIN",
+  rainandthunder: "RAIN",
+  heavyrainandthunder: "HEAVY_RAIN",
 
-  lightsleet: { code: "LIGHT_SLEET", thunder: false },
-  sleet: { code: "SLEET", thunder: false },
-  heavysleet: { code: "HEAVY_SLEET", thunder: false },
-  lightsleetandthunder: { code: "LIGHT_SLEET", thunder: true },
-  sleetandthunder: { code: "SLEET", thunder: true },
-  heavysleetandthunder: { code: "HEAVY_SLEET", thunder: true },
+  lightsleet: "LIGHT_SLEET",
+  sleet: "SLEET",
+  heavysleet: "HEAVY_SLEET",
+  lightsleetandthunder: "LIGHT_SLEET",
+  sleetandthunder: "SLEET",
+  heavysleetandthunder: "HEAVY_SLEET",
 
-  lightsnow: { code: "LIGHT_SNOW", thunder: false },
-  snow: { code: "SNOW", thunder: false },
-  heavysnow: { code: "HEAVY_SNOW", thunder: false },
-  lightsnowandthunder: { code: "LIGHT_SNOW", thunder: true },
-  snowandthunder: { code: "SNOW", thunder: true },
-  heavysnowandthunder: { code: "HEAVY_SNOW", thunder: true },
+  lightsnow: "LIGHT_SNOW",
+  snow: "SNOW",
+  heavysnow: "HEAVY_SNOW",
+  lightsnowandthunder: "LIGHT_SNOW",
+  snowandthunder: "SNOW",
+  heavysnowandthunder: "HEAVY_SNOW",
 };
 
-const DAY_PART_SUFFIXES: ReadonlyArray<readonly [suffix: string, dayPart: DayPart]> = [
-  ["_day", "DAY"],
-  ["_night", "NIGHT"],
-  ["_polartwilight", "POLAR_TWILIGHT"],
-];
+const DAY_PARTS: Readonly<Record<string, DayPart>> = { _day: "DAY", _night: "NIGHT", _polartwilight: "POLAR_TWILIGHT" };
 
 /**
  * The condition a MET symbol code stands for; null without a symbol (none was forecast). A base without suffix has
@@ -67,14 +64,8 @@ const DAY_PART_SUFFIXES: ReadonlyArray<readonly [suffix: string, dayPart: DayPar
  */
 export function toCondition(symbolCode: string | null): Condition | null {
   if (symbolCode === null) return null;
-  const [base, dayPart] = splitDayPart(symbolCode);
-  const known = Object.hasOwn(SYMBOL_BASES, base) ? SYMBOL_BASES[base] : undefined;
-  return { ...(known ?? { code: "UNKNOWN", thunder: base.includes("andthunder") }), dayPart };
-}
-
-function splitDayPart(symbolCode: string): [base: string, dayPart: DayPart | null] {
-  for (const [suffix, dayPart] of DAY_PART_SUFFIXES) {
-    if (symbolCode.endsWith(suffix)) return [symbolCode.slice(0, -suffix.length), dayPart];
-  }
-  return [symbolCode, null];
+  const suffix = /_(day|night|polartwilight)$/.exec(symbolCode)?.[0];
+  const base = suffix ? symbolCode.slice(0, -suffix.length) : symbolCode;
+  const code = Object.hasOwn(SYMBOL_BASES, base) ? SYMBOL_BASES[base]! : "UNKNOWN";
+  return { code, thunder: base.includes("andthunder"), dayPart: suffix ? DAY_PARTS[suffix]! : null };
 }

@@ -1,8 +1,6 @@
-export type WeatherUpstreamCode =
-  | "UPSTREAM_TIMEOUT"
-  | "UPSTREAM_PAYLOAD_TOO_LARGE"
-  | "UPSTREAM_INVALID_PAYLOAD"
-  | "UPSTREAM_UNAVAILABLE";
+import type { ErrorCode } from "../../schemas/errors.ts";
+
+export type WeatherUpstreamCode = Extract<ErrorCode, `UPSTREAM_${string}`>;
 
 /** A provider failure. The message is for operators' logs: it never holds the provider's body or the request URL. */
 export class WeatherUpstreamError extends Error {

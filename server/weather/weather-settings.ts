@@ -24,3 +24,8 @@ export const DEFAULT_WEATHER_SETTINGS = {
   /** An hour: MET's throttling lasts seconds to minutes; a Retry-After of a day is more likely a fault. */
   maxRetryAfterMs: 3_600_000,
 } as const;
+
+/** MET blocks requests without an identifying User-Agent (application name plus contact): refused when it is set up. */
+export function requireUserAgent(userAgent: string): void {
+  if (userAgent.trim() === "") throw new Error("MET requires an identifying User-Agent; none was configured");
+}
