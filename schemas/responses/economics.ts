@@ -165,7 +165,11 @@ const eventFields = {
 
 const credentialedLocal = { localDate: date(), localTime: nullable(str()), localTimeZone: str() };
 
-export const credentialedEventSchema = obj({ ...eventFields, ...credentialedLocal }, Object.keys(credentialedLocal));
+export const credentialedEventSchema = obj({ ...eventFields, ...credentialedLocal }, [
+  "localDate",
+  "localTime",
+  "localTimeZone",
+]);
 export const publicEventSchema = obj(
   { ...eventFields, local: obj({ date: date(), time: nullable(str()), timeZone: str() }) },
   ["local"],
@@ -238,10 +242,15 @@ const vintagesSchema = obj({
   periods: arrayOf(obj({ referencePeriod: valuePeriod, vintages: arrayOf(vintage) })),
 });
 
-/** The credentialed observations route: current vintages, the vintages current at `asOf`, or every vintage. */
+/**
+ * The credentialed observations route: current vintages, the vintages current at `asOf`, or every vintage. Its type
+ * says what `closed` does for the first (TypeScript cannot): the current listing has no `asOf`.
+ */
 export const seriesObservationsSchema = {
   oneOf: [closed(observationsSchema), closed(observationsAsOfSchema), closed(vintagesSchema)],
-} as JsonSchema as Typed<Static<typeof observationsSchema | typeof observationsAsOfSchema | typeof vintagesSchema>>;
+} as JsonSchema as Typed<
+  (Static<typeof observationsSchema> & { asOf?: never }) | Static<typeof observationsAsOfSchema | typeof vintagesSchema>
+>;
 
 export const releasesSchema = obj({
   releases: arrayOf(
