@@ -31,7 +31,8 @@ export interface EventChange {
 
 /**
  * An event as the index stores it (`events.record`, JSON) and every events route serves it, minus what depends on the
- * request (`derivedState`, the local projection). Written by cli/ingest/event-record.ts, read by server/economics.
+ * request (`derivedState`, the local projection). Written by cli/ingest/event-record.ts; server/economics reads it as
+ * ServedEventRecord (below).
  */
 export interface EventRecord {
   id: string;

@@ -19,7 +19,6 @@ export interface RouteInput {
 export type RouteData = {
   [R in DeclaredRoute as R["name"]]: R extends { bare: true } ? SerialisedSection : Static<R["dataSchema"]>;
 };
-export type RouteName = keyof RouteData;
 
 /**
  * A route's own `meta` fields, typed as the envelope's schema has them (requestId and generatedAt, its first two, are
@@ -64,7 +63,7 @@ export type RouteHandler<Data = unknown> = (input: RouteInput) => RouteResult<Da
  * Handlers by route name, each answering its route's `data`: a handler of the wrong shape fails to compile. The
  * pipeline carries any route's answer (`RouteHandler` unparameterised): it serialises `data`, never reads its fields.
  */
-export type RouteHandlers = { [N in RouteName]?: RouteHandler<RouteData[N]> };
+export type RouteHandlers = { [N in keyof RouteData]?: RouteHandler<RouteData[N]> };
 
 /** `meta` fields the same in every answer of a route (units, attribution records), serialised once. */
 export class StaticMeta {
