@@ -28,10 +28,7 @@ function derivedStateChangesAt(record: ServedEventRecord, now: number): number {
 }
 
 /** The event in a zone: a timed event converts; a date-only event keeps its date and has no time (none is invented). */
-function localProjection(
-  record: ServedEventRecord,
-  zone: string,
-): { date: string; time: string | null; timeZone: string } {
+function localProjection(record: ServedEventRecord, zone: string) {
   if (record.scheduledAt === null) return { date: record.scheduledDate, time: null, timeZone: zone };
   const local = localDateAndTime(Date.parse(record.scheduledAt), zone);
   return { date: local.date, time: local.time, timeZone: zone };

@@ -26,12 +26,10 @@ export function newestReleases(db: Database.Database, series: Series[], perSerie
   return records.map((record) => record.release);
 }
 
+type ReleaseRecord = Static<typeof releasesSchema>["releases"][number];
+
 /** One series' release record: its newest value with revision facts, or `UNAVAILABLE` when nothing is ingested. */
-function releaseOf(
-  series: Series,
-  rows: IndexObservationRow[],
-  perSeries: number,
-): Static<typeof releasesSchema>["releases"][number] {
+function releaseOf(series: Series, rows: IndexObservationRow[], perSeries: number): ReleaseRecord {
   const [newest, previous] = rows;
   const terms = PUBLISHER_TERMS[series.publisher];
   // The series as the registry names it, without the definition's prose and operational fields.

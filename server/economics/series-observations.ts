@@ -13,6 +13,7 @@ import { hasObservations, readObservationPage } from "./observations-reader.ts";
 import { readAsOfPage, readVintagePage } from "./vintages-reader.ts";
 
 type Question = [storage: IndexStorage, registry: BuiltRegistry, slug: string, query: URLSearchParams, now: number];
+type PublicAnswer = RouteResult<RouteData["public.economics.observations"]>;
 type CredentialedAnswer = RouteResult<RouteData["v1.economics.seriesObservations"]>;
 
 /**
@@ -21,10 +22,7 @@ type CredentialedAnswer = RouteResult<RouteData["v1.economics.seriesObservations
  * yet is an empty 200) and `vintages=all` (public limit); its current listing keeps its own limit. Typed by access:
  * the public route's answer is the current listing only.
  */
-export function seriesObservationsAnswer(
-  access: "PUBLIC",
-  ...question: Question
-): RouteResult<RouteData["public.economics.observations"]>;
+export function seriesObservationsAnswer(access: "PUBLIC", ...question: Question): PublicAnswer;
 export function seriesObservationsAnswer(access: "ECOSYSTEM_INTERNAL", ...question: Question): CredentialedAnswer;
 export function seriesObservationsAnswer(
   access: "PUBLIC" | "ECOSYSTEM_INTERNAL",
