@@ -1,4 +1,5 @@
-import type { EVENT_VALUE_AVAILABILITIES } from "./responses/economics.ts";
+import type { Static } from "./json-schema.ts";
+import type { credentialedEventSchema, EVENT_VALUE_AVAILABILITIES } from "./responses/economics.ts";
 import type { ValueProvenance } from "./value-provenance.ts";
 import type { Category, EventChangeField, Importance, Publisher, Region } from "./vocabularies.ts";
 
@@ -30,7 +31,8 @@ export interface EventChange {
 
 /**
  * An event as the index stores it (`events.record`, JSON) and every events route serves it, minus what depends on the
- * request (`derivedState`, the local projection). Written by cli/ingest/event-record.ts, read by server/economics.
+ * request (`derivedState`, the local projection). Written by cli/ingest/event-record.ts; server/economics reads it as
+ * ServedEventRecord (below).
  */
 export interface EventRecord {
   id: string;
@@ -62,3 +64,13 @@ export interface EventRecord {
   changes: EventChange[];
   attribution: { text: string; required: boolean };
 }
+
+/**
+ * The same record as the server reads it: typed by the response schema, which every stored record meets (the contract
+ * tests validate the served ones). The writer above builds it from the ledger's text columns, where vocabularies are
+ * plain strings.
+ */
+export type ServedEventRecord = Omit<
+  Static<typeof credentialedEventSchema>,
+  "derivedState" | "localDate" | "localTime" | "localTimeZone"
+>;

@@ -1,3 +1,6 @@
+import type { Static } from "./json-schema.ts";
+import type { newsEventsSchema } from "./responses/news-status.ts";
+
 /** A link an announcement has, with the rules that made it. */
 interface NewsLink {
   linkStatus: string;
@@ -25,3 +28,6 @@ export interface NewsRecord {
     series: (NewsLink & { slug: string; value: { referencePeriod: string; value: string | null } | null })[];
   };
 }
+
+/** The same record as the server reads it: typed by the response schema, which every stored record meets. */
+export type ServedNewsRecord = Static<typeof newsEventsSchema>["events"][number];

@@ -1,4 +1,17 @@
-import { arrayOf, bool, date, dateTime, enumOf, int, type JsonSchema, nullable, obj, str } from "../json-schema.ts";
+import {
+  arrayOf,
+  bool,
+  date,
+  dateTime,
+  enumOf,
+  int,
+  type JsonSchema,
+  nullable,
+  obj,
+  type Static,
+  str,
+  type Typed,
+} from "../json-schema.ts";
 import { REFERENCE_PERIOD_KINDS } from "../reference-periods.ts";
 import {
   CALENDAR_SOURCES,
@@ -152,7 +165,11 @@ const eventFields = {
 
 const credentialedLocal = { localDate: date(), localTime: nullable(str()), localTimeZone: str() };
 
-export const credentialedEventSchema = obj({ ...eventFields, ...credentialedLocal }, Object.keys(credentialedLocal));
+export const credentialedEventSchema = obj({ ...eventFields, ...credentialedLocal }, [
+  "localDate",
+  "localTime",
+  "localTimeZone",
+]);
 export const publicEventSchema = obj(
   { ...eventFields, local: obj({ date: date(), time: nullable(str()), timeZone: str() }) },
   ["local"],
@@ -212,22 +229,28 @@ const vintage = obj(
   ["derived"],
 );
 
-const closed = (schema: JsonSchema): JsonSchema => ({ ...schema, additionalProperties: false });
+const closed = <S extends JsonSchema>(schema: S): S => ({ ...schema, additionalProperties: false });
 
-/** The credentialed observations route: current vintages, the vintages current at `asOf`, or every vintage. */
-export const seriesObservationsSchema: JsonSchema = {
-  oneOf: [
-    closed(observationsSchema),
-    closed(obj({ series: seriesDefinitionSchema, asOf: dateTime(), observations: arrayOf(observationAsOf) })),
-    closed(
-      obj({
-        series: seriesDefinitionSchema,
-        asOf: nullable(dateTime()),
-        periods: arrayOf(obj({ referencePeriod: valuePeriod, vintages: arrayOf(vintage) })),
-      }),
-    ),
-  ],
-};
+const observationsAsOfSchema = obj({
+  series: seriesDefinitionSchema,
+  asOf: dateTime(),
+  observations: arrayOf(observationAsOf),
+});
+const vintagesSchema = obj({
+  series: seriesDefinitionSchema,
+  asOf: nullable(dateTime()),
+  periods: arrayOf(obj({ referencePeriod: valuePeriod, vintages: arrayOf(vintage) })),
+});
+
+/**
+ * The credentialed observations route: current vintages, the vintages current at `asOf`, or every vintage. Its type
+ * says what `closed` does for the first (TypeScript cannot): the current listing has no `asOf`.
+ */
+export const seriesObservationsSchema = {
+  oneOf: [closed(observationsSchema), closed(observationsAsOfSchema), closed(vintagesSchema)],
+} as JsonSchema as Typed<
+  (Static<typeof observationsSchema> & { asOf?: never }) | Static<typeof observationsAsOfSchema | typeof vintagesSchema>
+>;
 
 export const releasesSchema = obj({
   releases: arrayOf(

@@ -18,7 +18,7 @@ export const attributionRecordSchema = {
  * Fields of `meta` present on every success body (spec "Success envelope"): freshness, and licensing, which every
  * answer carries (an empty list where it serves no publisher's data).
  */
-const baseMeta: Record<string, JsonSchema> = {
+const baseMeta = {
   requestId: str(),
   generatedAt: dateTime(),
   cached: bool(),
@@ -26,7 +26,11 @@ const baseMeta: Record<string, JsonSchema> = {
   stale: bool(),
   degraded: bool(),
   attributionRecords: arrayOf(attributionRecordSchema),
-};
+} satisfies Record<string, JsonSchema>;
+
+/** For the server's types: the fields every `meta` has, and one attribution record's. */
+export type BaseMetaFields = typeof baseMeta;
+export type AttributionRecordFields = typeof attributionRecordSchema;
 
 export const canonicalUnitsSchema = obj({
   temperature: str(),

@@ -14,7 +14,7 @@ export const LINK_RULES = [
   "SOURCE_CALENDAR_MARKED_PUBLISHED",
 ] as const;
 
-const link = (target: Record<string, JsonSchema>) =>
+const link = <T extends Record<string, JsonSchema>>(target: T) =>
   obj({
     ...target,
     linkStatus: enumOf(LINK_STATUSES),

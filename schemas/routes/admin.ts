@@ -22,7 +22,7 @@ const operator = {
 /** Where one run answers; the trigger's Location points here. */
 export const INGESTION_RUN_PATH = "/api/v1/admin/ingestion/runs/{runId}";
 
-export const adminRoutes: RouteSpec[] = [
+export const adminRoutes = [
   {
     ...operator,
     name: "v1.admin.ingestionRuns",
@@ -87,4 +87,4 @@ export const adminRoutes: RouteSpec[] = [
     mediaType: "text/plain; version=0.0.4; charset=utf-8",
     rateLimited: false,
   },
-];
+] as const satisfies readonly RouteSpec[];

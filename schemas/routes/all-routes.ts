@@ -15,3 +15,13 @@ export const ALL_ROUTES: RouteSpec[] = [
   ...adminRoutes,
   ...publicRoutes,
 ];
+
+/** Every route as written, its name and data schema's type kept: the server types each handler by it. */
+export type DeclaredRoute = (
+  | typeof weatherRoutes
+  | typeof economicsRoutes
+  | typeof registryRoutes
+  | typeof serviceRoutes
+  | typeof adminRoutes
+  | typeof publicRoutes
+)[number];

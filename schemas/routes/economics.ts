@@ -90,7 +90,7 @@ const credentialedEconomics = {
   errorCodes: storageCodes,
 } as const;
 
-export const economicsRoutes: RouteSpec[] = [
+export const economicsRoutes = [
   {
     ...credentialedEconomics,
     name: "v1.economics.events",
@@ -152,4 +152,4 @@ export const economicsRoutes: RouteSpec[] = [
     csv: SERIES_OBSERVATIONS_CSV,
     metaFields: [...freshnessMeta],
   },
-];
+] as const satisfies readonly RouteSpec[];

@@ -60,7 +60,7 @@ const calendarFilters = (tzDescription: string): ParameterSpec[] => [
   enumListParameter("status", EVENT_STATUSES, LIST_SIZES.publicFilter, "closed; unknown values are refused"),
 ];
 
-export const publicRoutes: RouteSpec[] = [
+export const publicRoutes = [
   {
     ...publicStorage,
     name: "public.economics.calendar",
@@ -196,4 +196,4 @@ export const publicRoutes: RouteSpec[] = [
     dataSchema: statusSchema,
     metaFields: [],
   },
-];
+] as const satisfies readonly RouteSpec[];

@@ -27,7 +27,7 @@ const registry = {
   metaFields: [],
 } as const;
 
-export const registryRoutes: RouteSpec[] = [
+export const registryRoutes = [
   {
     ...registry,
     name: "v1.economics.indicators",
@@ -90,4 +90,4 @@ export const registryRoutes: RouteSpec[] = [
     dataSchema: seriesListingSchema,
     metaFields: ["totalMatching"],
   },
-];
+] as const satisfies readonly RouteSpec[];

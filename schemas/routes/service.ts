@@ -4,7 +4,7 @@ import { PUBLIC_CACHE_SECONDS } from "../limits.ts";
 import { capabilitiesSchema, liveSchema, openApiDocumentSchema, readySchema } from "../responses/service.ts";
 import type { RouteSpec } from "./route-spec.ts";
 
-export const serviceRoutes: RouteSpec[] = [
+export const serviceRoutes = [
   {
     name: "public.health.live",
     method: "GET",
@@ -127,13 +127,13 @@ export const serviceRoutes: RouteSpec[] = [
     "Starts swagger-ui on the reference page with this server's description",
     "text/javascript; charset=utf-8",
   ),
-];
+] as const satisfies readonly RouteSpec[];
 
 /**
  * A file of the documentation page at `/docs`: served bare, with its own media type, cached by browsers, and left out
  * of the OpenAPI description (it is a page for people, not an operation of the API).
  */
-function docsPageFile(name: string, path: string, summary: string, mediaType: string): RouteSpec {
+function docsPageFile<const N extends string>(name: N, path: string, summary: string, mediaType: string) {
   return {
     name,
     method: "GET",
@@ -152,5 +152,5 @@ function docsPageFile(name: string, path: string, summary: string, mediaType: st
     bare: true,
     mediaType,
     described: false,
-  };
+  } as const satisfies RouteSpec;
 }

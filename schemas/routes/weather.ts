@@ -48,7 +48,7 @@ const publicWeather = {
   errorCodes: publicCodes,
 } as const;
 
-export const weatherRoutes: RouteSpec[] = [
+export const weatherRoutes = [
   {
     ...credentialed,
     name: "v1.weather.current",
@@ -142,4 +142,4 @@ export const weatherRoutes: RouteSpec[] = [
     dataSchema: placesSchema,
     metaFields: [],
   },
-];
+] as const satisfies readonly RouteSpec[];

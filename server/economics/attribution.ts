@@ -25,7 +25,10 @@ function addSeriesValue(set: PublisherSet, registry: BuiltRegistry | null, slug:
  * (actual or previous). Without a registry, values count as the release publisher's, as every registered release
  * holds.
  */
-export function eventPublishers(records: readonly EventRecord[], registry: BuiltRegistry | null): PublisherSet {
+export function eventPublishers(
+  records: readonly Pick<EventRecord, "release" | "sources" | "values">[],
+  registry: BuiltRegistry | null,
+): PublisherSet {
   const set = new PublisherSet();
   for (const record of records) {
     set.add(record.release.publisher);

@@ -1,5 +1,5 @@
 import ical, { escape as escapeIcalText, ICalEventStatus } from "ical-generator";
-import type { EventRecord } from "../../schemas/event-record.ts";
+import type { ServedEventRecord } from "../../schemas/event-record.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 
 /** A change by the source to any of these raises the event's SEQUENCE. */
@@ -9,7 +9,7 @@ const SCHEDULING_FIELDS = new Set(["scheduledDate", "scheduledAt", "timePrecisio
  * The calendar as an RFC 5545 feed: UID the event's id, DTSTAMP its last recorded change, SEQUENCE how often the
  * source changed its schedule or status, a date-only event as a DATE (no time invented), a removed one CANCELLED.
  */
-export function calendarFeed(events: readonly EventRecord[], refreshSeconds: number): string {
+export function calendarFeed(events: readonly ServedEventRecord[], refreshSeconds: number): string {
   const publishers = [...new Set(events.map((event) => event.release.publisher))].sort();
   const calendar = ical({
     prodId: { company: "weather-economics-service", product: "economic-release-calendar", language: "EN" },
@@ -41,13 +41,13 @@ export function calendarFeed(events: readonly EventRecord[], refreshSeconds: num
 }
 
 /** A move and the status it brings are one change when detected together. */
-function reschedulings(event: EventRecord): number {
+function reschedulings(event: ServedEventRecord): number {
   return new Set(
     event.changes.filter((change) => SCHEDULING_FIELDS.has(change.field)).map((change) => change.detectedAt),
   ).size;
 }
 
-function description(event: EventRecord): string {
+function description(event: ServedEventRecord): string {
   return [
     `Release: ${event.release.slug} (${PUBLISHER_TERMS[event.release.publisher].name})`,
     `Reference period: ${event.referencePeriod?.code ?? "not stated by the source"}`,

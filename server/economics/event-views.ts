@@ -1,17 +1,17 @@
-import type { EventRecord } from "../../schemas/event-record.ts";
+import type { ServedEventRecord } from "../../schemas/event-record.ts";
 import type { DERIVED_STATES } from "../../schemas/responses/economics.ts";
 import { dayBounds, localDateAndTime } from "../time/zone-clock.ts";
 
 type DerivedState = (typeof DERIVED_STATES)[number];
 
 /** When the event's scheduled date starts in its source zone, and when it falls due. */
-function moments(record: EventRecord): { dayStart: number; due: number } {
+function moments(record: ServedEventRecord): { dayStart: number; due: number } {
   const day = dayBounds(record.scheduledDate, record.sourceTimezone);
   return { dayStart: day.start, due: record.scheduledAt === null ? day.end : Date.parse(record.scheduledAt) };
 }
 
 /** From the clock, never stored. Past due: the scheduled time (date-only: the day's end) passed without publication. */
-function derivedStateOf(record: EventRecord, now: number): DerivedState {
+function derivedStateOf(record: ServedEventRecord, now: number): DerivedState {
   if (record.publication.confirmed) return "CONFIRMED_PUBLISHED";
   if (record.status === "CANCELLED") return "CANCELLED_AT_SOURCE";
   const { dayStart, due } = moments(record);
@@ -20,7 +20,7 @@ function derivedStateOf(record: EventRecord, now: number): DerivedState {
 }
 
 /** The next instant after `now` at which the event's derived state changes by the clock alone; Infinity when none. */
-function derivedStateChangesAt(record: EventRecord, now: number): number {
+function derivedStateChangesAt(record: ServedEventRecord, now: number): number {
   if (record.publication.confirmed || record.status === "CANCELLED") return Number.POSITIVE_INFINITY;
   const { dayStart, due } = moments(record);
   if (now < dayStart) return dayStart;
@@ -28,7 +28,7 @@ function derivedStateChangesAt(record: EventRecord, now: number): number {
 }
 
 /** The event in a zone: a timed event converts; a date-only event keeps its date and has no time (none is invented). */
-function localProjection(record: EventRecord, zone: string): { date: string; time: string | null; timeZone: string } {
+function localProjection(record: ServedEventRecord, zone: string) {
   if (record.scheduledAt === null) return { date: record.scheduledDate, time: null, timeZone: zone };
   const local = localDateAndTime(Date.parse(record.scheduledAt), zone);
   return { date: local.date, time: local.time, timeZone: zone };
@@ -38,7 +38,7 @@ function localProjection(record: EventRecord, zone: string): { date: string; tim
  * The record with its derived state. "Not yet available" is the index's word as of its build: once the release is no
  * longer to come, a value still not held is UNAVAILABLE (changing with the derived state, so `statesValidUntil` holds).
  */
-function withState(record: EventRecord, now: number) {
+function withState(record: ServedEventRecord, now: number) {
   const derivedState = derivedStateOf(record, now);
   const stillToCome = derivedState === "UPCOMING" || derivedState === "DUE_TODAY";
   if (record.values.availability !== "NOT_YET_AVAILABLE" || stillToCome) return { ...record, derivedState };
@@ -46,12 +46,12 @@ function withState(record: EventRecord, now: number) {
 }
 
 /** Until when the derived states of these events stay what they are at `now`. */
-export function statesValidUntil(records: readonly EventRecord[], now: number): number {
+export function statesValidUntil(records: readonly ServedEventRecord[], now: number): number {
   return Math.min(...records.map((record) => derivedStateChangesAt(record, now)));
 }
 
 /** Credentialed routes: `localDate`, `localTime`, `localTimeZone` present exactly when a projection was asked for. */
-export function credentialedEntry(record: EventRecord, now: number, zone: string | null) {
+export function credentialedEntry(record: ServedEventRecord, now: number, zone: string | null) {
   const entry = withState(record, now);
   if (zone === null) return entry;
   const local = localProjection(record, zone);
@@ -60,7 +60,7 @@ export function credentialedEntry(record: EventRecord, now: number, zone: string
 export type CredentialedEntry = ReturnType<typeof credentialedEntry>;
 
 /** Public route: `local` present when `tz` is given. */
-export function publicEvent(record: EventRecord, now: number, zone: string | null) {
+export function publicEvent(record: ServedEventRecord, now: number, zone: string | null) {
   const event = withState(record, now);
   return zone === null ? event : { ...event, local: localProjection(record, zone) };
 }

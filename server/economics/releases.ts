@@ -1,8 +1,10 @@
 import type Database from "better-sqlite3";
 import type { IndexObservationRow } from "../../schemas/index-ddl.ts";
+import type { Static } from "../../schemas/json-schema.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
 import { periodEndDate } from "../../schemas/reference-periods.ts";
 import type { Series } from "../../schemas/registry.ts";
+import type { releasesSchema } from "../../schemas/responses/economics.ts";
 import { provenanceOf } from "../../schemas/value-provenance.ts";
 import { seriesView } from "../registry/registry-views.ts";
 import { derivedPart, readNewestPeriods } from "./observations-reader.ts";
@@ -24,8 +26,10 @@ export function newestReleases(db: Database.Database, series: Series[], perSerie
   return records.map((record) => record.release);
 }
 
+type ReleaseRecord = Static<typeof releasesSchema>["releases"][number];
+
 /** One series' release record: its newest value with revision facts, or `UNAVAILABLE` when nothing is ingested. */
-function releaseOf(series: Series, rows: IndexObservationRow[], perSeries: number) {
+function releaseOf(series: Series, rows: IndexObservationRow[], perSeries: number): ReleaseRecord {
   const [newest, previous] = rows;
   const terms = PUBLISHER_TERMS[series.publisher];
   // The series as the registry names it, without the definition's prose and operational fields.

@@ -2,7 +2,7 @@ import { PAGE_LIMITS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { ApiError } from "../http/api-error.ts";
 import { cursorAfter, decodeCursor, givenValue, parseEnum, parseLimit } from "../http/params.ts";
-import type { RouteResult } from "../http/route-handler.ts";
+import type { RouteData, RouteResult } from "../http/route-handler.ts";
 import { seriesBySlug } from "../registry/registry-queries.ts";
 import { seriesView } from "../registry/registry-views.ts";
 import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
@@ -12,19 +12,22 @@ import { credentialedFreshnessMeta, dataStatusChangesAt, freshnessMeta } from ".
 import { hasObservations, readObservationPage } from "./observations-reader.ts";
 import { readAsOfPage, readVintagePage } from "./vintages-reader.ts";
 
+type Question = [storage: IndexStorage, registry: BuiltRegistry, slug: string, query: URLSearchParams, now: number];
+type PublicAnswer = RouteResult<RouteData["public.economics.observations"]>;
+type CredentialedAnswer = RouteResult<RouteData["v1.economics.seriesObservations"]>;
+
 /**
  * A page of a series' periods for both observation routes: an unknown slug is NOT_FOUND; a registered series with
  * nothing ingested is an absent corpus (503), never an empty 200. The credentialed route also answers `asOf` (none
- * yet is an empty 200) and `vintages=all` (public limit); its current listing keeps its own limit.
+ * yet is an empty 200) and `vintages=all` (public limit); its current listing keeps its own limit. Typed by access:
+ * the public route's answer is the current listing only.
  */
+export function seriesObservationsAnswer(access: "PUBLIC", ...question: Question): PublicAnswer;
+export function seriesObservationsAnswer(access: "ECOSYSTEM_INTERNAL", ...question: Question): CredentialedAnswer;
 export function seriesObservationsAnswer(
-  storage: IndexStorage,
-  registry: BuiltRegistry,
-  slug: string,
-  query: URLSearchParams,
-  now: number,
-  { access }: { access: "PUBLIC" | "ECOSYSTEM_INTERNAL" },
-): RouteResult {
+  access: "PUBLIC" | "ECOSYSTEM_INTERNAL",
+  ...[storage, registry, slug, query, now]: Question
+): CredentialedAnswer {
   const credentialed = access === "ECOSYSTEM_INTERNAL";
   const series = seriesBySlug(registry, slug);
   if (!series) throw new ApiError("NOT_FOUND", "No series has this slug.");
@@ -40,7 +43,7 @@ export function seriesObservationsAnswer(
   if (!withStorageErrors(() => hasObservations(index.db, series.slug)))
     throw new ApiError("SERVICE_UNAVAILABLE", "Nothing has been ingested for this series yet.");
   const range = { from: givenValue(query.get("from")), to: givenValue(query.get("to")) };
-  const answer = (data: Record<string, unknown>, served: number, more: boolean) => ({
+  const answer = <Data extends object>(data: Data, served: number, more: boolean) => ({
     data: { series: seriesView(series), ...data },
     meta: {
       ...(credentialed ? credentialedFreshnessMeta(index.facts) : freshnessMeta(index.facts, now)),

@@ -1,8 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import { CSV_MEDIA_TYPE, type CsvForm, cellText, valueAt } from "../../schemas/responses/csv-tables.ts";
-import type { AttributionRecord } from "./attribution-records.ts";
 import { bareAnswer, fittedToCeiling, type PreparedAnswer, SerialisedSection } from "./prepared-answer.ts";
-import type { FirstItems, RouteResult } from "./route-handler.ts";
+import type { FirstItems, RouteMeta, RouteResult } from "./route-handler.ts";
 
 /**
  * The CSV form of a list answer (RFC 4180, one header row). What JSON says in `meta` travels in `Link` headers: the
@@ -30,7 +29,7 @@ function csvText(form: CsvForm, data: Record<string, unknown>): string {
 }
 
 /** The next page (with format=csv, so that following it needs no Accept header) and the publishers' terms. */
-function linkHeader(meta: Record<string, unknown> | undefined, request: { pathname: string; search: string }): string {
+function linkHeader(meta: RouteMeta | undefined, request: { pathname: string; search: string }): string {
   const links: string[] = [];
   const next = meta?.nextCursor;
   if (typeof next === "string") {
@@ -39,7 +38,7 @@ function linkHeader(meta: Record<string, unknown> | undefined, request: { pathna
     query.set("format", "csv");
     links.push(`<${request.pathname}?${query}>; rel="next"`);
   }
-  for (const record of (meta?.attributionRecords ?? []) as readonly AttributionRecord[]) {
+  for (const record of meta?.attributionRecords ?? []) {
     links.push(
       `<${record.termsUrl}>; rel="license"; ${quotedTitle(record.licenseName)}; source="${record.sourceId}"; required="${record.required}"; modified="${record.modifiedByService}"`,
     );

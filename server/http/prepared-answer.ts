@@ -1,33 +1,10 @@
 // An answer serialised once, but for the two members each response has of its own (envelope.ts writes them).
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
-import { ownedBytes } from "../memory/owned-bytes.ts";
-import type { FirstItems, RouteResult } from "./route-handler.ts";
+import { type FirstItems, type RouteResult, SerialisedSection } from "./route-handler.ts";
 
-/** Sections up to this size are kept as text, larger ones as UTF-8 bytes: text is encoded again for every response. */
-const TEXT_SECTION_MAX_BYTES = 1024;
-
-/**
- * An answer's `data` section, or a bare one's whole body (JSON, CSV, iCalendar, a page), serialised once by its owner
- * (a kept answer, a route's constant document) so the request path never serialises it again.
- */
-export class SerialisedSection {
-  readonly content: string | Buffer<ArrayBuffer>;
-  readonly byteLength: number;
-  readonly etag: string;
-  constructor(text: string) {
-    this.byteLength = Buffer.byteLength(text);
-    // Bytes of their own: `Buffer.from` may slice a shared 8 KB slab a kept answer would keep alive (owned-bytes.ts).
-    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? text : ownedBytes(text);
-    // Weak, over `data` only: a new requestId or generatedAt does not change it.
-    this.etag = `W/"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"`;
-  }
-
-  /** The section as bytes, for a compressed head. */
-  bytes(): Buffer {
-    return typeof this.content === "string" ? Buffer.from(this.content) : this.content;
-  }
-}
+// Its home is route-handler.ts, beside StaticMeta; named here too for the modules that prepare answers.
+export { SerialisedSection };
 
 /** The freshness fields after `requestId` and `generatedAt`; routes serving cached data override them. */
 const BASE_FRESHNESS = { cached: false, cacheAgeSeconds: 0, stale: false, degraded: false } as const;

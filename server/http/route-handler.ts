@@ -1,3 +1,8 @@
+import { createHash } from "node:crypto";
+import type { Fields, Static } from "../../schemas/json-schema.ts";
+import type { AttributionRecordFields, BaseMetaFields, META_FIELDS } from "../../schemas/responses/envelope.ts";
+import type { DeclaredRoute } from "../../schemas/routes/all-routes.ts";
+import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { WeatherLookupOutcome } from "../weather/cache.ts";
 import type { Principal } from "./auth.ts";
 
@@ -10,14 +15,31 @@ export interface RouteInput {
   now: number;
 }
 
+/** Each route's `data`, by route name: what its schema admits, or a bare route's body serialised once. */
+export type RouteData = {
+  [R in DeclaredRoute as R["name"]]: R extends { bare: true } ? SerialisedSection : Static<R["dataSchema"]>;
+};
+
+/**
+ * A route's own `meta` fields, typed as the envelope's schema has them (requestId and generatedAt, its first two, are
+ * each response's). Open to others: answers made by hand (tests) carry their own; the contract tests hold routes to
+ * their listed fields.
+ */
+export type RouteMeta = Partial<
+  Omit<Fields<BaseMetaFields & typeof META_FIELDS>, "requestId" | "generatedAt" | "attributionRecords"> & {
+    attributionRecords: readonly Static<AttributionRecordFields>[];
+  }
+> &
+  Record<string, unknown>;
+
 /** A handler's answer: the `data` section and its route-specific `meta` fields. */
-export interface RouteResult {
-  data: unknown;
-  meta?: Record<string, unknown>;
+export interface RouteResult<Data = unknown> {
+  data: Data;
+  meta?: RouteMeta;
   /** `meta` fields the same in every answer of the route, serialised once (placed after `meta`'s other fields). */
   staticMeta?: StaticMeta;
   /** For list answers: how to rebuild it with only the first `n` items when it exceeds the response ceiling. */
-  cut?: { count: number; firstItems(n: number): FirstItems };
+  cut?: { count: number; firstItems(n: number): FirstItems<Data> };
   /**
    * Until when (epoch ms; `Infinity` while the data does not change) this answer stays exactly true for the same
    * parameters. Stated with `stillCurrent`, the answer may be kept and served again; else it is built for every
@@ -33,14 +55,45 @@ export interface RouteResult {
 }
 
 /** A list answer with only its first items (RouteResult.cut). */
-export type FirstItems = Pick<RouteResult, "data" | "meta">;
+export type FirstItems<Data = unknown> = Pick<RouteResult<Data>, "data" | "meta">;
 
-export type RouteHandler = (input: RouteInput) => RouteResult | Promise<RouteResult>;
+export type RouteHandler<Data = unknown> = (input: RouteInput) => RouteResult<Data> | Promise<RouteResult<Data>>;
+
+/**
+ * Handlers by route name, each answering its route's `data`: a handler of the wrong shape fails to compile. The
+ * pipeline carries any route's answer (`RouteHandler` unparameterised): it serialises `data`, never reads its fields.
+ */
+export type RouteHandlers = { [N in keyof RouteData]?: RouteHandler<RouteData[N]> };
 
 /** `meta` fields the same in every answer of a route (units, attribution records), serialised once. */
 export class StaticMeta {
   readonly members: string;
-  constructor(fields: Record<string, unknown>) {
+  constructor(fields: RouteMeta) {
     this.members = JSON.stringify(fields).slice(1, -1);
+  }
+}
+
+/** Sections up to this size are kept as text, larger ones as UTF-8 bytes: text is encoded again for every response. */
+const TEXT_SECTION_MAX_BYTES = 1024;
+
+/**
+ * An answer's `data` section, or a bare one's whole body (JSON, CSV, iCalendar, a page), serialised once by its owner
+ * (a kept answer, a route's constant document) so the request path never serialises it again.
+ */
+export class SerialisedSection {
+  readonly content: string | Buffer<ArrayBuffer>;
+  readonly byteLength: number;
+  readonly etag: string;
+  constructor(text: string) {
+    this.byteLength = Buffer.byteLength(text);
+    // Bytes of their own: `Buffer.from` may slice a shared 8 KB slab a kept answer would keep alive (owned-bytes.ts).
+    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? text : ownedBytes(text);
+    // Weak, over `data` only: a new requestId or generatedAt does not change it.
+    this.etag = `W/"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"`;
+  }
+
+  /** The section as bytes, for a compressed head. */
+  bytes(): Buffer {
+    return typeof this.content === "string" ? Buffer.from(this.content) : this.content;
   }
 }

@@ -7,14 +7,14 @@ import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import { parseEnum } from "../http/params.ts";
 import { SerialisedSection } from "../http/prepared-answer.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteHandlers } from "../http/route-handler.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
 import { readRecentRuns, readRun } from "../storage/ledger-reader.ts";
 
 const DUE_VALUES = ["true", "false"] as const;
 
 /** The operator routes answer with the service's own records of its runs: no publisher's data, no attribution. */
-export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher | null): Record<string, RouteHandler> {
+export function adminHandlers(config: ServiceConfig, launcher: IngestionLauncher | null): RouteHandlers {
   return {
     "v1.admin.ingestionRuns": () => ({ data: { runs: readRecentRuns(config.dataDir) }, staticMeta: NO_ATTRIBUTION }),
     "v1.admin.ingestionTrigger": ({ query }) => {
@@ -60,7 +60,7 @@ function unrecordedRun(run: LaunchedRun) {
     id: run.id,
     startedAt: run.launchedAt,
     finishedAt: run.exit?.at ?? null,
-    outcome: run.exit ? "failed" : "running",
+    outcome: run.exit ? ("failed" as const) : ("running" as const),
     sources: [],
     detail: ending ? `the ingestion process ended before recording its run (${ending}); its log file says why` : null,
     logFile: run.logFile,
@@ -68,7 +68,7 @@ function unrecordedRun(run: LaunchedRun) {
 }
 
 /** The Prometheus exposition, served bare as text. */
-export function metricsHandlers(metrics: ServiceMetrics): Record<string, RouteHandler> {
+export function metricsHandlers(metrics: ServiceMetrics): RouteHandlers {
   return {
     "v1.admin.metrics": async () => ({ data: new SerialisedSection(await metrics.scrape()) }),
   };

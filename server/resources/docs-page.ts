@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { SerialisedSection } from "../http/prepared-answer.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteData, RouteHandlers } from "../http/route-handler.ts";
 
 /**
  * `/docs`: swagger-ui (`swagger-ui-dist`) rendering this server's `/api/v1/openapi.json`. Nothing is fetched from
@@ -55,18 +55,18 @@ export const DOCS_HEADERS = {
 };
 
 /** The page's files by route name. */
-const FILES: Record<string, () => string> = {
+const FILES = {
   "docs.page": () => PAGE,
   "docs.stylesheet": swaggerUiFile("swagger-ui.css"),
   "docs.script": swaggerUiFile("swagger-ui-bundle.js"),
   "docs.scriptLicences": swaggerUiFile("swagger-ui-bundle.js.LICENSE.txt"),
   "docs.initializer": () => INITIALIZER,
-};
+} satisfies { [N in keyof RouteData]?: () => string };
 
 /** About 2 MB that most servers are never asked for: read at the first request, shared by every app of the process. */
 const readings = new Map<string, SerialisedSection>();
 
-export function docsPageHandlers(): Record<string, RouteHandler> {
+export function docsPageHandlers(): RouteHandlers {
   const served = (name: string, read: () => string) => () => {
     if (!readings.has(name)) readings.set(name, new SerialisedSection(read()));
     return { data: readings.get(name)!, headers: DOCS_HEADERS };

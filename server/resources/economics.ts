@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../schemas/event-record.ts";
+import type { ServedEventRecord } from "../../schemas/event-record.ts";
 import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { IMPORTANCE_LEVELS, REGIONS } from "../../schemas/vocabularies.ts";
@@ -8,14 +8,14 @@ import { EVENT_SOURCES, readEvents, utcDatesWindow } from "../economics/events-r
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
 import { seriesObservationsAnswer } from "../economics/series-observations.ts";
 import { cursorAfter, isGiven } from "../http/params.ts";
-import type { RouteHandler, RouteInput } from "../http/route-handler.ts";
+import type { RouteHandlers, RouteInput } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 import { upperCase } from "../storage/record-pages.ts";
 import { type Listing, readListing } from "./record-listing.ts";
 
 /** The credentialed events and calendar routes' window, filters and page (spec events table). */
-const EVENTS: Listing<EventRecord> = {
+const EVENTS: Listing<ServedEventRecord> = {
   window: WINDOWS.credentialed,
   rangeError: "ECONOMICS_RANGE_INVALID",
   within: utcDatesWindow,
@@ -31,10 +31,7 @@ const EVENTS: Listing<EventRecord> = {
   ],
 };
 
-export function economicsHandlers(
-  storage: IndexStorage,
-  registrySource: () => BuiltRegistry | null,
-): Record<string, RouteHandler> {
+export function economicsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): RouteHandlers {
   /** A page of events (spec events table) shaped by `dataOf`, projected into `tz` always or only when one is given. */
   const eventsAnswer = <Data>(
     { query, now }: RouteInput,
@@ -70,8 +67,13 @@ export function economicsHandlers(
       })),
 
     "v1.economics.seriesObservations": ({ query, params, now }) =>
-      seriesObservationsAnswer(storage, requireRegistry(registrySource), params.slug ?? "", query, now, {
-        access: "ECOSYSTEM_INTERNAL",
-      }),
+      seriesObservationsAnswer(
+        "ECOSYSTEM_INTERNAL",
+        storage,
+        requireRegistry(registrySource),
+        params.slug ?? "",
+        query,
+        now,
+      ),
   };
 }

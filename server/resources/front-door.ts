@@ -1,5 +1,5 @@
 import { SerialisedSection } from "../http/prepared-answer.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteHandlers } from "../http/route-handler.ts";
 import { DOCS_HEADERS } from "./docs-page.ts";
 
 /** `GET /`: what the service is and where its docs, probes and status are; relative links survive a proxy's prefix. */
@@ -36,7 +36,7 @@ ${LINKS.map(([href, text, what]) => `    <dt><a href="${href}">${text}</a></dt>\
 
 const MOVED_TO_DOCS = "../docs";
 
-export function frontDoorHandlers(): Record<string, RouteHandler> {
+export function frontDoorHandlers(): RouteHandlers {
   const page = new SerialisedSection(PAGE);
   const moved = new SerialisedSection(`Moved permanently to ${MOVED_TO_DOCS}\n`);
   return {

@@ -1,12 +1,12 @@
 import { LIST_SIZES, PAGE_LIMITS, WINDOWS } from "../../schemas/limits.ts";
-import type { NewsRecord } from "../../schemas/news-record.ts";
+import type { ServedNewsRecord } from "../../schemas/news-record.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { LINK_STATUSES, NEWS_STATES, NEWS_TYPES } from "../../schemas/responses/news-status.ts";
 import { NEWS_FEEDS } from "../../schemas/vocabularies.ts";
 import { newsPublishers } from "../economics/attribution.ts";
 import { dataStatusChangesAt, dataStatusOf, latestOf, readFeedChecks } from "../economics/freshness.ts";
 import { cursorAfter } from "../http/params.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteHandlers } from "../http/route-handler.ts";
 import { NEWS_SERIES, newsUpdatedAt, publishedWindow, readNews } from "../news/news-reader.ts";
 import { type IndexStorage, withStorageErrors } from "../storage/index-storage.ts";
 import { upperCase } from "../storage/record-pages.ts";
@@ -15,12 +15,13 @@ import { type Listing, readListing } from "./record-listing.ts";
 const max = LIST_SIZES.publicFilter;
 
 /** The news route's window, filters and page (spec news events). */
-const NEWS: Listing<NewsRecord> = {
+const NEWS: Listing<ServedNewsRecord> = {
   window: WINDOWS.publicNews,
   rangeError: "VALIDATION_FAILED",
   within: publishedWindow,
   page: PAGE_LIMITS.publicNews,
-  read: readNews,
+  // news-reader.ts reads the writer's looser type; the stored records are the served ones.
+  read: readNews as Listing<ServedNewsRecord>["read"],
   filters: [
     { name: "source", column: "source", max },
     { name: "releaseFamily", column: "release_slug", max },
@@ -33,10 +34,7 @@ const NEWS: Listing<NewsRecord> = {
   ],
 };
 
-export function newsHandlers(
-  storage: IndexStorage,
-  registrySource: () => BuiltRegistry | null,
-): Record<string, RouteHandler> {
+export function newsHandlers(storage: IndexStorage, registrySource: () => BuiltRegistry | null): RouteHandlers {
   return {
     "public.news.events": ({ query, now }) => {
       const { range, index, offset, records, more } = readListing(storage, query, now, NEWS);

@@ -1,11 +1,11 @@
 import { PAGE_LIMITS, PLACES_MIN_QUERY_LENGTH } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
 import { parseLimit } from "../http/params.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteHandlers } from "../http/route-handler.ts";
 import { GEONAMES_ATTRIBUTION, GEONAMES_ATTRIBUTION_RECORD, type PlaceSearch } from "../places/search-places.ts";
 
 /** GeoNames is credited when its places are served; an empty list (no match, or no gazetteer) carries no credit. */
-export function placesHandlers(places: PlaceSearch): Record<string, RouteHandler> {
+export function placesHandlers(places: PlaceSearch): RouteHandlers {
   return {
     "public.weather.places": ({ query }) => {
       const q = (query.get("q") ?? "").trim();

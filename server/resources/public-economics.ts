@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../schemas/event-record.ts";
+import type { ServedEventRecord } from "../../schemas/event-record.ts";
 import {
   CALENDAR_FEED_MAX_EVENTS,
   LIST_SIZES,
@@ -27,7 +27,7 @@ import {
   splitPage,
 } from "../http/params.ts";
 import { SerialisedSection } from "../http/prepared-answer.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteHandlers } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";
 import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
@@ -37,7 +37,7 @@ import { type Listing, readListing } from "./record-listing.ts";
 export function publicEconomicsHandlers(
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
-): Record<string, RouteHandler> {
+): RouteHandlers {
   const registry = () => requireRegistry(registrySource);
 
   return {
@@ -110,7 +110,7 @@ export function publicEconomicsHandlers(
     "public.economics.observations": ({ query, now }) => {
       const slug = givenValue(query.get("series"));
       if (slug === null) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      return seriesObservationsAnswer(storage, registry(), slug, query, now, { access: "PUBLIC" });
+      return seriesObservationsAnswer("PUBLIC", storage, registry(), slug, query, now);
     },
   };
 }
@@ -118,7 +118,7 @@ export function publicEconomicsHandlers(
 const max = LIST_SIZES.publicFilter;
 
 /** The public calendar's window and filters (spec public calendar), for its JSON and iCalendar forms. */
-const PUBLIC_CALENDAR: Listing<EventRecord> = {
+const PUBLIC_CALENDAR: Listing<ServedEventRecord> = {
   window: WINDOWS.publicCalendar,
   rangeError: "VALIDATION_FAILED",
   within: localWindow,
@@ -135,4 +135,4 @@ const PUBLIC_CALENDAR: Listing<EventRecord> = {
 };
 
 /** The iCalendar form: not paged, it reads up to its ceiling from the start. */
-const CALENDAR_FEED: Listing<EventRecord> = { ...PUBLIC_CALENDAR, page: CALENDAR_FEED_MAX_EVENTS };
+const CALENDAR_FEED: Listing<ServedEventRecord> = { ...PUBLIC_CALENDAR, page: CALENDAR_FEED_MAX_EVENTS };

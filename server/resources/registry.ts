@@ -4,7 +4,7 @@ import { CATEGORIES, REGIONS, SLUG_PATTERN } from "../../schemas/vocabularies.ts
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import { givenValue, parseEnum, parseLimit } from "../http/params.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteHandlers } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { activeFamilies, familyWithSeries, matchingSeries } from "../registry/registry-queries.ts";
 import { parseSearch, searchFamilies, searchSeries } from "../registry/registry-search.ts";
@@ -18,7 +18,7 @@ const SLUG = new RegExp(SLUG_PATTERN);
  */
 const EDITORIAL = { staticMeta: NO_ATTRIBUTION, validUntil: Infinity };
 
-export function registryHandlers(registrySource: () => BuiltRegistry | null): Record<string, RouteHandler> {
+export function registryHandlers(registrySource: () => BuiltRegistry | null): RouteHandlers {
   const registry = () => requireRegistry(registrySource);
 
   return {

@@ -5,14 +5,14 @@ import type { ServiceConfig } from "../config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import { SerialisedSection } from "../http/prepared-answer.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteHandlers } from "../http/route-handler.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
 export function serviceHandlers(
   config: ServiceConfig,
   storage: IndexStorage,
   registrySource: () => BuiltRegistry | null,
-): Record<string, RouteHandler> {
+): RouteHandlers {
   // Each form (index served or not) is serialised once: a URL the answer cache does not hold costs no rebuild.
   const openApiBodies = new Map<boolean, SerialisedSection>();
   const openApiBody = (durableStorage: boolean) => {

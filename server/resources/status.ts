@@ -3,7 +3,7 @@ import type { domainReportSchema } from "../../schemas/responses/news-status.ts"
 import { CALENDAR_SOURCES, type DomainStatus, NEWS_FEEDS, OBSERVATION_APIS } from "../../schemas/vocabularies.ts";
 import { dataStatusChangesAt, dataStatusOf, type FeedCheck, latestOf, readFeedChecks } from "../economics/freshness.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
-import type { RouteHandler } from "../http/route-handler.ts";
+import type { RouteHandlers } from "../http/route-handler.ts";
 import { type IndexStorage, withStorageErrors } from "../storage/index-storage.ts";
 import type { WeatherCache } from "../weather/cache.ts";
 import { MET_SOURCE } from "../weather/provenance.ts";
@@ -13,10 +13,7 @@ import type { UpstreamHealthSnapshot } from "../weather/upstream-health.ts";
 const ECONOMICS_FEEDS = [...CALENDAR_SOURCES, ...OBSERVATION_APIS];
 
 /** What this instance itself knows of each domain's freshness; no internal counter is published. */
-export function statusHandlers(
-  storage: IndexStorage,
-  weather: WeatherCache<StoredPayload> | null,
-): Record<string, RouteHandler> {
+export function statusHandlers(storage: IndexStorage, weather: WeatherCache<StoredPayload> | null): RouteHandlers {
   const weatherHealth = () => (weather ? weather.upstreamHealth() : null);
   return {
     "public.status": ({ now }) => {

@@ -2,7 +2,7 @@ import { COORDINATES, PAGE_LIMITS } from "../../schemas/limits.ts";
 import { ApiError } from "../http/api-error.ts";
 import { PublisherSet } from "../http/attribution-records.ts";
 import { parseLimit } from "../http/params.ts";
-import type { RouteHandler, RouteResult } from "../http/route-handler.ts";
+import type { RouteHandlers, RouteResult } from "../http/route-handler.ts";
 import { StaticMeta } from "../http/route-handler.ts";
 import type { CachedWeather, WeatherCache } from "../weather/cache.ts";
 import { assembleDailyRecords } from "../weather/daily.ts";
@@ -39,16 +39,16 @@ const staticMeta = (stored: StoredPayload) =>
 /** Exactly the case-sensitive string `imperial` selects imperial; anything else is metric, never an error. */
 const isImperial = (query: URLSearchParams) => query.get("units") === "imperial";
 
-export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): Record<string, RouteHandler> {
+export function weatherHandlers(weather: WeatherCache<StoredPayload> | null): RouteHandlers {
   /** `build`'s answer from the point's payload: at once from a fresh cached copy (no promise), else after MET's. */
   const answer = <Data extends object>(
     point: WeatherPoint,
     view: WeatherView,
     access: "credentialed" | "public",
     build: (payload: StoredPayload) => { data: Data; meta?: { dayCount: number } },
-  ): RouteResult | Promise<RouteResult> => {
+  ): RouteResult<Data> | Promise<RouteResult<Data>> => {
     if (!weather) throw new ApiError("SOURCE_DISABLED");
-    const answerOf = (result: CachedWeather<StoredPayload>): RouteResult => {
+    const answerOf = (result: CachedWeather<StoredPayload>): RouteResult<Data> => {
       const { data, meta } = build(result.value);
       return {
         data,
