@@ -13,7 +13,7 @@ export interface ListenOptions {
   port: number;
   hostname: string;
   /** How to drain on SIGTERM or SIGINT (shutdown.ts); absent (tests), the caller closes the server. */
-  shutdown?: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> };
+  shutdown?: Parameters<typeof drainOnSignals>[1];
   clientLimits?: ClientLimits;
   metrics?: Pick<ServiceMetrics, "recordDroppedConnection">;
 }
