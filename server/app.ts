@@ -1,10 +1,9 @@
-import type { H3 } from "h3";
 import { ALL_ROUTES } from "../schemas/routes/all-routes.ts";
 import { type Clock, systemClock } from "./config.ts";
 import { createAnswerCache } from "./http/answer-cache.ts";
 import { createCompressor } from "./http/compression.ts";
 import { createH3App } from "./http/h3-handler.ts";
-import { type BoundRoute, createPipeline, type Pipeline } from "./http/pipeline.ts";
+import { type BoundRoute, createPipeline } from "./http/pipeline.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createKeyLookup } from "./keys/key-file.ts";
 import { createLogger } from "./observability/logger.ts";
@@ -12,17 +11,11 @@ import { createMetrics } from "./observability/metrics.ts";
 import { createRouteHandlers, type HandlerDependencies } from "./route-handlers.ts";
 import { createIndexStorage } from "./storage/index-storage.ts";
 
-/** The pipeline every transport answers through, and the h3 app around it. */
-export interface ServiceApp {
-  pipeline: Pipeline;
-  h3: H3;
-}
-
-/** The handlers' dependencies less the index storage the app opens; the clock is optional. */
-export type AppDependencies = Omit<HandlerDependencies, "clock" | "storage"> & { clock?: Clock };
-
-/** Builds the app from its dependencies; nothing here reads the process environment. */
-export function createApp(dependencies: AppDependencies): ServiceApp {
+/**
+ * The pipeline every transport answers through, and the h3 app around it, from the handlers' dependencies less the
+ * index storage the app opens (the clock optional); nothing here reads the process environment.
+ */
+export function createApp(dependencies: Omit<HandlerDependencies, "clock" | "storage"> & { clock?: Clock }) {
   const { config } = dependencies;
   const clock = dependencies.clock ?? systemClock;
   const storage = createIndexStorage(config.dataDir, config.durableStorage);

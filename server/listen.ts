@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { ServerRequest } from "srvx";
 import { serve } from "srvx/node";
-import type { ServiceApp } from "./app.ts";
+import type { createApp } from "./app.ts";
 import { type ClientLimits, DEFAULT_CLIENT_LIMITS } from "./config.ts";
 import { refuseClientErrors } from "./http/client-errors.ts";
 import { toResponse } from "./http/h3-handler.ts";
@@ -13,7 +13,7 @@ export interface ListenOptions {
   port: number;
   hostname: string;
   /** How to drain on SIGTERM or SIGINT (shutdown.ts); absent (tests), the caller closes the server. */
-  shutdown?: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> };
+  shutdown?: Parameters<typeof drainOnSignals>[1];
   clientLimits?: ClientLimits;
   metrics?: Pick<ServiceMetrics, "recordDroppedConnection">;
 }
@@ -26,7 +26,7 @@ const MAX_TIMEOUT_CHECKING_INTERVAL_MS = 1000;
  * the pipeline keeps (node-listener.ts); the rest go through srvx to h3. Requests Node cannot parse, or whose headers
  * or body come too late, get the contract's error body rather than Node's bare 400 (client-errors.ts).
  */
-export async function startServer(app: ServiceApp, options: ListenOptions) {
+export async function startServer(app: ReturnType<typeof createApp>, options: ListenOptions) {
   const { pipeline } = app;
   const limits = options.clientLimits ?? DEFAULT_CLIENT_LIMITS;
   const server = serve({
@@ -67,7 +67,7 @@ export async function startServer(app: ServiceApp, options: ListenOptions) {
  * handler runs: a Host no URL can hold (`localhost:99999`) throws there, and srvx would send a bare 500. Such a request
  * is malformed and gets the answer Node's refusals get.
  */
-function answeringRequests({ h3, pipeline }: ServiceApp) {
+function answeringRequests({ h3, pipeline }: ReturnType<typeof createApp>) {
   return (request: ServerRequest) => {
     try {
       return h3.fetch(request);

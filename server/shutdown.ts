@@ -1,16 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
-
-interface ClosableServer {
-  /** Stops accepting; resolves when every connection has ended. With `true`, ends the connections under way. */
-  close(closeActiveConnections?: boolean): Promise<void>;
-}
+import type { Server } from "srvx";
 
 /**
  * On SIGTERM or SIGINT: stop accepting, let requests under way finish for up to `graceMs` (longer than the upstream
  * time-out, so one waiting on MET gets its answer), end what remains, and exit 0.
  */
 export function drainOnSignals(
-  server: ClosableServer,
+  server: Pick<Server, "close">,
   options: { graceMs: number; log: (line: string) => void; beforeExit?: () => Promise<void> },
 ): void {
   let draining = false;

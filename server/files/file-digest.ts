@@ -1,15 +1,10 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 
-/** What a file's bytes are: their SHA-256 (lower-case hex) and how many there are. */
-export interface Digest {
-  sha256: string;
-  bytes: number;
-}
-
 /**
- * A pipeline stage hashing and counting the bytes it passes on; `digest()` once all have passed. A stream bringing
- * more than `maxBytes` fails at once, not after filling a disk. `onChunk` hears of each chunk (a stall guard's re-arm).
+ * A pipeline stage hashing and counting the bytes it passes on; `digest()`, once all have passed, gives their SHA-256
+ * (lower-case hex) and count. A stream bringing more than `maxBytes` fails at once, not after filling a disk.
+ * `onChunk` hears of each chunk (a stall guard's re-arm).
  */
 export function digesting(maxBytes = Number.POSITIVE_INFINITY, onChunk = () => {}) {
   const hash = createHash("sha256");
@@ -24,12 +19,12 @@ export function digesting(maxBytes = Number.POSITIVE_INFINITY, onChunk = () => {
         yield chunk;
       }
     },
-    digest: (): Digest => ({ sha256: hash.digest("hex"), bytes }),
+    digest: () => ({ sha256: hash.digest("hex"), bytes }),
   };
 }
 
 /** A file's digest, through `fd` when given: the caller then reads the very bytes hashed, even if it was replaced. */
-export async function digestFile(path: string, fd?: number): Promise<Digest> {
+export async function digestFile(path: string, fd?: number) {
   const hashing = digesting();
   const source = fd === undefined ? createReadStream(path) : createReadStream(path, { fd, start: 0, autoClose: false });
   for await (const _ of hashing.stage(source));

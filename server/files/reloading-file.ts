@@ -1,6 +1,9 @@
 import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 
+/** How soon a newly published index, registry or gazetteer is served, in milliseconds. */
+export const PUBLISHED_FILE_RECHECK_MS = 50;
+
 /**
  * A value read from a file the CLI replaces by atomic rename, read again when the file's identity changes. `lookNow`:
  * the caller has reason to think the file changed within the period (a key it does not know yet).
@@ -9,9 +12,8 @@ export function createReloadingFile<T>(
   path: string,
   read: (path: string) => T,
   whenAbsent: () => T,
-  options: { recheckAfterMs?: number } = {},
+  { recheckAfterMs = PUBLISHED_FILE_RECHECK_MS } = {},
 ): (lookNow?: boolean) => T {
-  const recheckAfterMs = options.recheckAfterMs ?? 0;
   let version: string | null = null;
   let value: T;
   let checkedInPeriod = Number.NaN;
@@ -19,7 +21,7 @@ export function createReloadingFile<T>(
   return (lookNow = false) => {
     // A stat is a system call: looked at once per period, not per request. Periods are aligned on the clock, so files
     // published together (an index and its registry) are looked at again at the same moments.
-    if (recheckAfterMs > 0 && !lookNow) {
+    if (!lookNow) {
       const period = Math.floor(performance.now() / recheckAfterMs);
       if (period === checkedInPeriod) {
         if (failure) throw failure.error;
@@ -43,9 +45,6 @@ export function createReloadingFile<T>(
     return value;
   };
 }
-
-/** How soon a newly published index, registry or gazetteer is served, in milliseconds. */
-export const PUBLISHED_FILE_RECHECK_MS = 50;
 
 /** A file's identity: it changes when the file is replaced (new inode) or rewritten; "absent" when there is none. */
 export function fileVersion(path: string): string {
@@ -75,7 +74,6 @@ export function createReloadingDatabase<T extends { db: Database.Database }>(
     path,
     (file) => replace(openPrepared(file, prepare)),
     () => replace(null),
-    { recheckAfterMs: PUBLISHED_FILE_RECHECK_MS },
   );
 }
 

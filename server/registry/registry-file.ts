@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DATA_FILES } from "../../schemas/data-files.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import { assertBuiltRegistry } from "../../schemas/registry-schema.ts";
-import { createReloadingFile, PUBLISHED_FILE_RECHECK_MS } from "../files/reloading-file.ts";
+import { createReloadingFile } from "../files/reloading-file.ts";
 import { ApiError } from "../http/api-error.ts";
 import type { Logger } from "../observability/logger.ts";
 
@@ -23,9 +23,7 @@ export function createRegistrySource(dataDir: string, logger?: Logger): () => Bu
       return null;
     }
   };
-  return createReloadingFile<BuiltRegistry | null>(join(dataDir, DATA_FILES.registry), readServable, () => null, {
-    recheckAfterMs: PUBLISHED_FILE_RECHECK_MS,
-  });
+  return createReloadingFile<BuiltRegistry | null>(join(dataDir, DATA_FILES.registry), readServable, () => null);
 }
 
 /** The registry for a request; a deployment with none it can read is misconfigured (`serve` builds it on start). */

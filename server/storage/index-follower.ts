@@ -33,16 +33,7 @@ import {
 const POLL_OUTCOMES = ["unchanged", "current", "installed", "absent", "failed"] as const;
 type PollOutcome = (typeof POLL_OUTCOMES)[number];
 
-export interface IndexFollower {
-  /** The generation installed, null before the first. */
-  generation(): string | null;
-  /** Polls now, after any poll under way. */
-  pollOnce(): Promise<PollOutcome>;
-  /** Polls now and then every interval, until stopped. */
-  start(): void;
-  /** Ends polling; a download under way is abandoned and its partial file removed. */
-  stop(): Promise<void>;
-}
+export type IndexFollower = ReturnType<typeof createIndexFollower>;
 
 export interface IndexFollowerOptions extends IndexFollowingConfig {
   /** The follower's own S3 client unless one is given (tests); destroyed when it stops. */
@@ -67,7 +58,7 @@ type FoundManifest = { manifest: IndexManifest; etag: string | undefined };
  * step: the server picks them up by file identity (reloading-file.ts). Anything short of that leaves the current files
  * serving, logged and counted.
  */
-export function createIndexFollower(options: IndexFollowerOptions): IndexFollower {
+export function createIndexFollower(options: IndexFollowerOptions) {
   const { source, dataDir, logger } = options;
   const client = options.client ?? createObjectStoreClient(source);
   const manifestUrl = objectUrl(source, MANIFEST_NAME);
@@ -196,6 +187,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
     return sha256;
   }
 
+  /** Polls now, after any poll under way. */
   function pollOnce(): Promise<PollOutcome> {
     const next = queue.then(poll);
     queue = next;
@@ -203,8 +195,10 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
   }
 
   return {
+    /** The generation installed, null before the first. */
     generation: () => installed?.manifest.generation ?? null,
     pollOnce,
+    /** Polls now and then every interval, until stopped. */
     start() {
       const loop = async () => {
         await pollOnce();
@@ -214,6 +208,7 @@ export function createIndexFollower(options: IndexFollowerOptions): IndexFollowe
       };
       void loop();
     },
+    /** Ends polling; a download under way is abandoned and its partial file removed. */
     async stop() {
       stopping.abort();
       if (timer) clearTimeout(timer);

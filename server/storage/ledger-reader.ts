@@ -45,17 +45,12 @@ export function countRunsByOutcome(dataDir: string): Record<RunOutcome, number> 
   });
 }
 
+const LATENCIES = "SELECT source, latency_seconds AS seconds FROM found_releases WHERE latency_seconds IS NOT NULL";
+type ReleaseLatency = { source: string; seconds: number };
+
 /** How long after their scheduled instants releases were found (schemas/release-latency.ts), by source. */
-export function readReleaseLatencies(dataDir: string): { source: string; seconds: number }[] {
-  return readLedger(
-    dataDir,
-    "found_releases",
-    [],
-    (db) =>
-      db
-        .prepare("SELECT source, latency_seconds AS seconds FROM found_releases WHERE latency_seconds IS NOT NULL")
-        .all() as { source: string; seconds: number }[],
-  );
+export function readReleaseLatencies(dataDir: string): ReleaseLatency[] {
+  return readLedger(dataDir, "found_releases", [], (db) => db.prepare(LATENCIES).all() as ReleaseLatency[]);
 }
 
 const RUN_COLUMNS = "id, started_at AS startedAt, finished_at AS finishedAt, outcome";
