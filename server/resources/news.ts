@@ -21,7 +21,7 @@ const NEWS: Listing<ServedNewsRecord> = {
   within: publishedWindow,
   page: PAGE_LIMITS.publicNews,
   // news-reader.ts reads the writer's looser type; the stored records are the served ones.
-  read: readNews as Listing<ServedNewsRecord>["read"],
+  read: readNews,
   filters: [
     { name: "source", column: "source", max },
     { name: "releaseFamily", column: "release_slug", max },
