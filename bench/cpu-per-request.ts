@@ -4,7 +4,9 @@
  * machine: another process taking a core lowers a side's rate, much less the CPU each of its requests costs.
  * Run: npx tsx bench/cpu-per-request.ts   (about a minute; BENCH_ROUTES, comma-separated route names, picks routes;
  * BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_NODE_FLAGS, space-separated, replaces the serving flags on node's
- * command line, to compare Node options; SERVICE_* variables reach the service)
+ * command line, to compare Node options; SERVICE_* variables reach the service; BENCH_ROUNDS, default 3, more rounds
+ * on a busy machine). The last column is the median over rounds of service ÷ h3 in the same round: the two sides
+ * of one round meet much the same load from other processes, so it moves less than either side's best.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -15,7 +17,7 @@ import { SAMPLE_PROFILE, storageRoutes, WEATHER_ROUTES } from "./service-benchma
 import { startSampleRig } from "./service-benchmark/sample-rig.ts";
 import { startService } from "./service-benchmark/service-process.ts";
 
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROUND_SECONDS = 2;
 /** The kernel counts CPU time in ticks of 10 ms (USER_HZ 100). */
 const MICROSECONDS_PER_TICK = 10_000;
@@ -26,6 +28,12 @@ function cpuTicks(pids: readonly number[]): number {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return total + Number(fields[11]) + Number(fields[12]);
   }, 0);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 const rig = await startSampleRig("cpu-per-request");
@@ -47,15 +55,18 @@ try {
   const routes = [...WEATHER_ROUTES, ...storageRoutes(SAMPLE_PROFILE)].filter(
     (route) => !wanted || wanted.includes(route.name),
   );
-  console.log(`${"route".padEnd(44)} µs of CPU per request: service | h3 | ceiling (best of ${ROUNDS} rounds)`);
+  console.log(
+    `${"route".padEnd(44)} µs of CPU per request: service | h3 | ceiling (best of ${ROUNDS} rounds) | service ÷ h3`,
+  );
   for (const route of routes) {
     const headers: Record<string, string> = route.credentialed ? { authorization: `Bearer ${apiKey}` } : {};
     await ceiling.replay(route.pathAndQuery, await captureAnswer(service.url + route.pathAndQuery, headers));
     const sides = [
-      { base: service.url, pids: [service.pid], best: Number.POSITIVE_INFINITY },
-      { base: ceiling.h3Url, pids: ceilingPids, best: Number.POSITIVE_INFINITY },
-      { base: ceiling.url, pids: ceilingPids, best: Number.POSITIVE_INFINITY },
+      { base: service.url, pids: [service.pid], best: Number.POSITIVE_INFINITY, last: 0 },
+      { base: ceiling.h3Url, pids: ceilingPids, best: Number.POSITIVE_INFINITY, last: 0 },
+      { base: ceiling.url, pids: ceilingPids, best: Number.POSITIVE_INFINITY, last: 0 },
     ];
+    const ratios: number[] = [];
     for (let round = 0; round <= ROUNDS; round++) {
       for (const side of sides) {
         const before = cpuTicks(side.pids);
@@ -63,11 +74,13 @@ try {
         const result = await load.run({ url, headers, connections: 32, durationSeconds: ROUND_SECONDS });
         const requests = result.requestsPerSecond * ROUND_SECONDS;
         // The first round warms each side up and is not counted.
-        if (round > 0)
-          side.best = Math.min(side.best, ((cpuTicks(side.pids) - before) * MICROSECONDS_PER_TICK) / requests);
+        side.last = ((cpuTicks(side.pids) - before) * MICROSECONDS_PER_TICK) / requests;
+        if (round > 0) side.best = Math.min(side.best, side.last);
       }
+      if (round > 0) ratios.push(sides[0]!.last / sides[1]!.last);
     }
-    console.log(`${route.name.padEnd(44)} ${sides.map((side) => side.best.toFixed(1).padStart(6)).join(" | ")}`);
+    const best = sides.map((side) => side.best.toFixed(1).padStart(6)).join(" | ");
+    console.log(`${route.name.padEnd(44)} ${best} | ${median(ratios).toFixed(2)}`);
   }
 } finally {
   await rig.close();
