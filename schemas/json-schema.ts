@@ -29,6 +29,10 @@ export const enumOf = <const V extends readonly string[]>(values: V) =>
 export const arrayOf = <S extends JsonSchema>(items: S, extra: JsonSchema = {}) =>
   typed<Static<S>[]>({ type: "array", items, ...extra });
 
+/** Exactly one of the schemas: the union of what they admit. */
+export const oneOf = <const S extends readonly JsonSchema[]>(...schemas: S) =>
+  typed<Static<S[number]>>({ oneOf: schemas });
+
 /** A value or null: optional measurements are never absent (spec general rule 1). */
 export function nullable<S extends JsonSchema>(schema: S): Typed<Static<S> | null> {
   const type = schema.type;

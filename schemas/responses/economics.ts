@@ -8,9 +8,8 @@ import {
   type JsonSchema,
   nullable,
   obj,
-  type Static,
+  oneOf,
   str,
-  type Typed,
 } from "../json-schema.ts";
 import { REFERENCE_PERIOD_KINDS } from "../reference-periods.ts";
 import {
@@ -242,15 +241,12 @@ const vintagesSchema = obj({
   periods: arrayOf(obj({ referencePeriod: valuePeriod, vintages: arrayOf(vintage) })),
 });
 
-/**
- * The credentialed observations route: current vintages, the vintages current at `asOf`, or every vintage. Its type
- * says what `closed` does for the first (TypeScript cannot): the current listing has no `asOf`.
- */
-export const seriesObservationsSchema = {
-  oneOf: [closed(observationsSchema), closed(observationsAsOfSchema), closed(vintagesSchema)],
-} as JsonSchema as Typed<
-  (Static<typeof observationsSchema> & { asOf?: never }) | Static<typeof observationsAsOfSchema | typeof vintagesSchema>
->;
+/** The credentialed observations route: current vintages, the vintages current at `asOf`, or every vintage. */
+export const seriesObservationsSchema = oneOf(
+  closed(observationsSchema),
+  closed(observationsAsOfSchema),
+  closed(vintagesSchema),
+);
 
 export const releasesSchema = obj({
   releases: arrayOf(

@@ -22,6 +22,6 @@ export const UNFINISHED_WRITE_SUFFIX = "tmp";
 export function writeFileAtomically(path: string, data: string | Buffer, mode?: number): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.${UNFINISHED_WRITE_SUFFIX}`;
-  writeFileSync(temporary, data, { mode });
+  writeFileSync(temporary, data, mode === undefined ? undefined : { mode });
   replaceAtomically(temporary, path);
 }

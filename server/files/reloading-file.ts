@@ -5,8 +5,9 @@ import Database from "better-sqlite3";
 export const PUBLISHED_FILE_RECHECK_MS = 50;
 
 /**
- * A value read from a file the CLI replaces by atomic rename, read again when the file's identity changes. `lookNow`:
- * the caller has reason to think the file changed within the period (a key it does not know yet).
+ * A value read from a file the CLI replaces by atomic rename, read again when the file's identity changes, looked at
+ * once per `recheckAfterMs` (positive). `lookNow`: the caller has reason to think the file changed within the period
+ * (a key it does not know yet).
  */
 export function createReloadingFile<T>(
   path: string,

@@ -1,7 +1,8 @@
 import { stringify } from "csv-stringify/sync";
 import { CSV_MEDIA_TYPE, type CsvForm, cellText, valueAt } from "../../schemas/responses/csv-tables.ts";
-import { bareAnswer, fittedToCeiling, type PreparedAnswer, SerialisedSection } from "./prepared-answer.ts";
+import { bareAnswer, fittedToCeiling, type PreparedAnswer } from "./prepared-answer.ts";
 import type { FirstItems, RouteMeta, RouteResult } from "./route-handler.ts";
+import { SerialisedSection } from "./serialised-section.ts";
 
 /**
  * The CSV form of a list answer (RFC 4180, one header row). What JSON says in `meta` travels in `Link` headers: the

@@ -1,10 +1,8 @@
 // An answer serialised once, but for the two members each response has of its own (envelope.ts writes them).
 import { randomUUID } from "node:crypto";
 import { RESPONSE_CEILING_BYTES } from "../../schemas/limits.ts";
-import { type FirstItems, type RouteResult, SerialisedSection } from "./route-handler.ts";
-
-// Its home is route-handler.ts, beside StaticMeta; named here too for the modules that prepare answers.
-export { SerialisedSection };
+import type { FirstItems, RouteResult } from "./route-handler.ts";
+import { SerialisedSection } from "./serialised-section.ts";
 
 /** The freshness fields after `requestId` and `generatedAt`; routes serving cached data override them. */
 const BASE_FRESHNESS = { cached: false, cacheAgeSeconds: 0, stale: false, degraded: false } as const;

@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import type { Fields, Static } from "../../schemas/json-schema.ts";
 import type { AttributionRecordFields, BaseMetaFields, META_FIELDS } from "../../schemas/responses/envelope.ts";
 import type { DeclaredRoute } from "../../schemas/routes/all-routes.ts";
-import { ownedBytes } from "../memory/owned-bytes.ts";
 import type { WeatherLookupOutcome } from "../weather/cache.ts";
 import type { Principal } from "./auth.ts";
+import type { SerialisedSection } from "./serialised-section.ts";
 
 /** What a route handler sees of a request: no HTTP objects, so handlers stay plain functions. */
 export interface RouteInput {
@@ -22,15 +21,13 @@ export type RouteData = {
 
 /**
  * A route's own `meta` fields, typed as the envelope's schema has them (requestId and generatedAt, its first two, are
- * each response's). Open to others: answers made by hand (tests) carry their own; the contract tests hold routes to
- * their listed fields.
+ * each response's).
  */
 export type RouteMeta = Partial<
   Omit<Fields<BaseMetaFields & typeof META_FIELDS>, "requestId" | "generatedAt" | "attributionRecords"> & {
     attributionRecords: readonly Static<AttributionRecordFields>[];
   }
-> &
-  Record<string, unknown>;
+>;
 
 /** A handler's answer: the `data` section and its route-specific `meta` fields. */
 export interface RouteResult<Data = unknown> {
@@ -70,30 +67,5 @@ export class StaticMeta {
   readonly members: string;
   constructor(fields: RouteMeta) {
     this.members = JSON.stringify(fields).slice(1, -1);
-  }
-}
-
-/** Sections up to this size are kept as text, larger ones as UTF-8 bytes: text is encoded again for every response. */
-const TEXT_SECTION_MAX_BYTES = 1024;
-
-/**
- * An answer's `data` section, or a bare one's whole body (JSON, CSV, iCalendar, a page), serialised once by its owner
- * (a kept answer, a route's constant document) so the request path never serialises it again.
- */
-export class SerialisedSection {
-  readonly content: string | Buffer<ArrayBuffer>;
-  readonly byteLength: number;
-  readonly etag: string;
-  constructor(text: string) {
-    this.byteLength = Buffer.byteLength(text);
-    // Bytes of their own: `Buffer.from` may slice a shared 8 KB slab a kept answer would keep alive (owned-bytes.ts).
-    this.content = this.byteLength <= TEXT_SECTION_MAX_BYTES ? text : ownedBytes(text);
-    // Weak, over `data` only: a new requestId or generatedAt does not change it.
-    this.etag = `W/"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"`;
-  }
-
-  /** The section as bytes, for a compressed head. */
-  bytes(): Buffer {
-    return typeof this.content === "string" ? Buffer.from(this.content) : this.content;
   }
 }

@@ -38,7 +38,9 @@ function entryProblem(entry: unknown): string | null {
   if (!isText(key.id)) return "has no id";
   // No secret could name any other id (keyIdOf), so such a key could never be used.
   if (!KEY_ID_PATTERN.test(key.id)) return "has an id that is not 16 hexadecimal digits";
-  for (const field of ["name", "environment"] as const) if (typeof key[field] !== "string") return `has no ${field}`;
+  for (const field of ["name", "environment"] as const) {
+    if (typeof key[field] !== "string") return `has no ${field}`;
+  }
   if (!isInstant(key.createdAt)) return "has a createdAt that is not an ISO 8601 time";
   if (!(typeof key.secretHash === "string" && /^[0-9a-f]{64}$/.test(key.secretHash)))
     return "has no secretHash (64 hexadecimal digits)";

@@ -6,8 +6,8 @@ import type { ServiceConfig } from "../config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
 import { parseEnum } from "../http/params.ts";
-import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandlers } from "../http/route-handler.ts";
+import { SerialisedSection } from "../http/serialised-section.ts";
 import type { ServiceMetrics } from "../observability/metrics.ts";
 import { readRecentRuns, readRun } from "../storage/ledger-reader.ts";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteData, RouteHandlers } from "../http/route-handler.ts";
+import { SerialisedSection } from "../http/serialised-section.ts";
 
 /**
  * `/docs`: swagger-ui (`swagger-ui-dist`) rendering this server's `/api/v1/openapi.json`. Nothing is fetched from

@@ -6,7 +6,7 @@ import { eventPublishers } from "../economics/attribution.ts";
 import { type CredentialedEntry, credentialedEntry, groupByDay, statesValidUntil } from "../economics/event-views.ts";
 import { EVENT_SOURCES, readEvents, utcDatesWindow } from "../economics/events-reader.ts";
 import { credentialedFreshnessMeta } from "../economics/freshness.ts";
-import { seriesObservationsAnswer } from "../economics/series-observations.ts";
+import { credentialedObservations } from "../economics/series-observations.ts";
 import { cursorAfter, isGiven } from "../http/params.ts";
 import type { RouteHandlers, RouteInput } from "../http/route-handler.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
@@ -67,13 +67,6 @@ export function economicsHandlers(storage: IndexStorage, registrySource: () => B
       })),
 
     "v1.economics.seriesObservations": ({ query, params, now }) =>
-      seriesObservationsAnswer(
-        "ECOSYSTEM_INTERNAL",
-        storage,
-        requireRegistry(registrySource),
-        params.slug ?? "",
-        query,
-        now,
-      ),
+      credentialedObservations(storage, requireRegistry(registrySource), params.slug ?? "", query, now),
   };
 }

@@ -1,5 +1,5 @@
-import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandlers } from "../http/route-handler.ts";
+import { SerialisedSection } from "../http/serialised-section.ts";
 import { DOCS_HEADERS } from "./docs-page.ts";
 
 /** `GET /`: what the service is and where its docs, probes and status are; relative links survive a proxy's prefix. */

@@ -20,7 +20,6 @@ const NEWS: Listing<ServedNewsRecord> = {
   rangeError: "VALIDATION_FAILED",
   within: publishedWindow,
   page: PAGE_LIMITS.publicNews,
-  // news-reader.ts reads the writer's looser type; the stored records are the served ones.
   read: readNews,
   filters: [
     { name: "source", column: "source", max },

@@ -14,7 +14,7 @@ import { groupByDay, publicEvent, statesValidUntil } from "../economics/event-vi
 import { EVENT_SOURCES, localWindow, readEvents } from "../economics/events-reader.ts";
 import { dataStatusChangesAt, freshnessMeta, readSourceChecks } from "../economics/freshness.ts";
 import { newestReleases } from "../economics/releases.ts";
-import { seriesObservationsAnswer } from "../economics/series-observations.ts";
+import { publicObservations } from "../economics/series-observations.ts";
 import { ApiError } from "../http/api-error.ts";
 import {
   cursorAfter,
@@ -26,8 +26,8 @@ import {
   parseList,
   splitPage,
 } from "../http/params.ts";
-import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandlers } from "../http/route-handler.ts";
+import { SerialisedSection } from "../http/serialised-section.ts";
 import { requireRegistry } from "../registry/registry-file.ts";
 import { matchingSeries } from "../registry/registry-queries.ts";
 import { type IndexStorage, requireIndex, withStorageErrors } from "../storage/index-storage.ts";
@@ -110,7 +110,7 @@ export function publicEconomicsHandlers(
     "public.economics.observations": ({ query, now }) => {
       const slug = givenValue(query.get("series"));
       if (slug === null) throw new ApiError("VALIDATION_FAILED", "series is required.");
-      return seriesObservationsAnswer("PUBLIC", storage, registry(), slug, query, now);
+      return publicObservations(storage, registry(), slug, query, now);
     },
   };
 }

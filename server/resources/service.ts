@@ -4,8 +4,8 @@ import { ALL_ROUTES } from "../../schemas/routes/all-routes.ts";
 import type { ServiceConfig } from "../config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { NO_ATTRIBUTION } from "../http/attribution-records.ts";
-import { SerialisedSection } from "../http/prepared-answer.ts";
 import type { RouteHandlers } from "../http/route-handler.ts";
+import { SerialisedSection } from "../http/serialised-section.ts";
 import type { IndexStorage } from "../storage/index-storage.ts";
 
 export function serviceHandlers(

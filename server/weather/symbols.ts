@@ -64,7 +64,7 @@ const DAY_PARTS: Readonly<Record<string, DayPart>> = { _day: "DAY", _night: "NIG
  */
 export function toCondition(symbolCode: string | null): Condition | null {
   if (symbolCode === null) return null;
-  const suffix = /_(day|night|polartwilight)$/.exec(symbolCode)?.[0];
+  const suffix = Object.keys(DAY_PARTS).find((part) => symbolCode.endsWith(part));
   const base = suffix ? symbolCode.slice(0, -suffix.length) : symbolCode;
   const code = Object.hasOwn(SYMBOL_BASES, base) ? SYMBOL_BASES[base]! : "UNKNOWN";
   return { code, thunder: base.includes("andthunder"), dayPart: suffix ? DAY_PARTS[suffix]! : null };

@@ -2,7 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { createCompressor } from "../../server/http/compression.ts";
-import { SerialisedSection } from "../../server/http/prepared-answer.ts";
+import { SerialisedSection } from "../../server/http/serialised-section.ts";
 
 /**
  * The compressed-head cache (SERVICE_COMPRESSED_CACHE_MB) is sized by compressed bytes. Were it keyed by the

@@ -7,6 +7,7 @@ import { HttpAnswer, renderAnswer } from "../../server/http/envelope.ts";
 import { createNodeListener, isVerbatimUrl, writeAnswerOrFailure } from "../../server/http/node-listener.ts";
 import { createPipeline } from "../../server/http/pipeline.ts";
 import { prepareAnswer } from "../../server/http/prepared-answer.ts";
+import type { RouteMeta } from "../../server/http/route-handler.ts";
 import { SplicedBody } from "../../server/http/spliced-body.ts";
 import { createLogger } from "../../server/observability/logger.ts";
 import { createMetrics } from "../../server/observability/metrics.ts";
@@ -199,7 +200,9 @@ describe("the Node listener", () => {
 
   it("write a large answer from the bytes its data section is kept in, byte for byte its whole body", async () => {
     const data = { place: "Zürich – 東京", rows: Array.from({ length: 2_000 }, (_, n) => ({ n, note: "€ and ü" })) };
-    const answer = prepareAnswer({ data, meta: { cached: true, note: "Tromsø – 東京" } }, {});
+    // A field no route has: multi-byte text in `meta` too.
+    const meta = { cached: true, note: "Tromsø – 東京" } as RouteMeta;
+    const answer = prepareAnswer({ data, meta }, {});
     const body = renderAnswer(answer, "6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d", "2026-11-23T12:00:00.000Z");
     expect(body).toBeInstanceOf(SplicedBody);
     const server = createServer((_req, res) =>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createCompressor } from "../../server/http/compression.ts";
 import { renderAnswer, responseBody } from "../../server/http/envelope.ts";
-import { prepareAnswer, SerialisedSection } from "../../server/http/prepared-answer.ts";
+import { prepareAnswer } from "../../server/http/prepared-answer.ts";
+import { SerialisedSection } from "../../server/http/serialised-section.ts";
 
 const REQUEST_ID = "6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d";
 const AT = "2026-11-23T12:00:00.000Z";
