@@ -1,11 +1,17 @@
-import type { EventRecord, EventValueAvailability, EventValueRecord } from "../../schemas/event-record.ts";
+import type {
+  EventValueAvailability,
+  EventValueRecord,
+  EvidenceKind,
+  ServedEventRecord,
+} from "../../schemas/event-record.ts";
 import { PUBLISHER_TERMS } from "../../schemas/publishers.ts";
+import type { ReferencePeriod } from "../../schemas/reference-periods.ts";
 import type { Release } from "../../schemas/registry.ts";
 import { type StoredEventChange, servedChanges } from "./event-changes.ts";
 import type { StoredEvent, StoredEventSource } from "./ledger/store.ts";
 
 export interface StoredEvidence {
-  kind: string;
+  kind: EvidenceKind;
   observed_at: string;
   released_at: string | null;
   detail: string;
@@ -29,8 +35,9 @@ export function eventRecord(
   evidence: StoredEvidence[],
   values: ValueLookup,
   changes: StoredEventChange[],
-): EventRecord {
-  const referencePeriod = event.reference_period ? (JSON.parse(event.reference_period) as { code: string }) : null;
+): ServedEventRecord {
+  // Written whole by cli/ingest/apply-calendar.ts and link-periods-by-value.ts, from a ReferencePeriod.
+  const referencePeriod = event.reference_period ? (JSON.parse(event.reference_period) as ReferencePeriod) : null;
   const releasedTimes = evidence
     .map((item) => item.released_at)
     .filter((time): time is string => time !== null)
@@ -114,7 +121,7 @@ function headlineValues(
  */
 function availabilityOf(
   headline: readonly string[],
-  referencePeriod: { code: string } | null,
+  referencePeriod: ReferencePeriod | null,
   actual: EventValueRecord | null,
 ): EventValueAvailability {
   if (headline.length === 0 || referencePeriod === null) return "NOT_LINKED";

@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../schemas/event-record.ts";
+import type { ServedEventRecord } from "../../schemas/event-record.ts";
 import { SOURCE_PUBLISHERS } from "../../schemas/publishers.ts";
 import type { BuiltRegistry, Series } from "../../schemas/registry.ts";
 import { PublisherSet } from "../http/attribution-records.ts";
@@ -26,7 +26,7 @@ function addSeriesValue(set: PublisherSet, registry: BuiltRegistry | null, slug:
  * holds.
  */
 export function eventPublishers(
-  records: readonly Pick<EventRecord, "release" | "sources" | "values">[],
+  records: readonly Pick<ServedEventRecord, "release" | "sources" | "values">[],
   registry: BuiltRegistry | null,
 ): PublisherSet {
   const set = new PublisherSet();

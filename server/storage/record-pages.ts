@@ -1,4 +1,6 @@
 import type Database from "better-sqlite3";
+import type { ServedEventRecord } from "../../schemas/event-record.ts";
+import type { ServedNewsRecord } from "../../schemas/news-record.ts";
 import { parseEnumList, parseList, splitPage } from "../http/params.ts";
 import { prepared } from "./prepared.ts";
 
@@ -43,8 +45,12 @@ export function recordFilter(
   return { where: clauses.join(" AND "), values };
 }
 
-/** One page of a table's JSON records matching a filter, in `order`, from an offset into the filtered set. */
-export function readRecordPage<T>(
+/**
+ * One page of a table's JSON records matching a filter, in `order`, from an offset into the filtered set. The records
+ * are read as the types their writers build them as (cli/ingest/event-record.ts, cli/ingest/index/publish-news.ts),
+ * which the compiler checks there.
+ */
+export function readRecordPage<T extends ServedEventRecord | ServedNewsRecord>(
   db: Database.Database,
   table: "events" | "news",
   filter: RecordFilter,

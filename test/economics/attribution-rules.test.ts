@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRegistrySources } from "../../cli/registry/build-registry.ts";
 import { DATA_FILES } from "../../schemas/data-files.ts";
-import type { EventRecord } from "../../schemas/event-record.ts";
+import type { ServedEventRecord } from "../../schemas/event-record.ts";
 import type { BuiltRegistry } from "../../schemas/registry.ts";
 import {
   eventPublishers,
@@ -26,7 +26,7 @@ const summary = (records: readonly { sourceId: string; modifiedByService: boolea
   records.map((record) => [record.sourceId, record.modifiedByService]);
 
 describe("which publishers an economics answer carries", () => {
-  let events: EventRecord[];
+  let events: ServedEventRecord[];
   let news: NewsAttributionFacts[];
   let registry: BuiltRegistry;
 
@@ -34,7 +34,7 @@ describe("which publishers an economics answer carries", () => {
     const dir = await sampleDataDir();
     const db = new Database(join(dir, DATA_FILES.index), { readonly: true });
     events = (db.prepare("SELECT record FROM events ORDER BY scheduled_date, id").pluck().all() as string[]).map(
-      (row) => JSON.parse(row) as EventRecord,
+      (row) => JSON.parse(row) as ServedEventRecord,
     );
     news = (db.prepare("SELECT record FROM news ORDER BY id").pluck().all() as string[]).map(
       (row) => JSON.parse(row) as NewsAttributionFacts,
@@ -54,7 +54,7 @@ describe("which publishers an economics answer carries", () => {
 
   it("adds the publisher of another calendar that lists the release (modified copy: an ECB source added to a Eurostat event)", () => {
     const eurostat = of("EUROSTAT");
-    const listedTwice = {
+    const listedTwice: ServedEventRecord = {
       ...eurostat,
       sources: [
         ...eurostat.sources,

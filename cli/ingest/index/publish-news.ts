@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { NewsRecord } from "../../../schemas/news-record.ts";
+import type { NewsLinks, ServedNewsRecord } from "../../../schemas/news-record.ts";
 import type { Registry } from "../../../schemas/registry.ts";
 import { announcementStore } from "../ledger/announcement-store.ts";
 import type { Store } from "../ledger/store.ts";
@@ -15,7 +15,7 @@ export function newsId(source: string, itemId: string): string {
 
 /** A row of the index's `news`: the record served (its columns are read from it) and what the route filters by. */
 interface NewsRow {
-  record: NewsRecord;
+  record: ServedNewsRecord;
   releaseSlug: string | null;
   contentChangedAt: string;
   series: string[];
@@ -95,11 +95,11 @@ function calendarNews(store: Store, releases: Map<string, Registry["releases"][n
     const release = releases.get(row.release_slug);
     const evidence = [
       {
-        rule: "SOURCE_CALENDAR_MARKED_PUBLISHED",
+        rule: "SOURCE_CALENDAR_MARKED_PUBLISHED" as const,
         detail: `${CALENDAR_ANNOUNCER} record ${row.source_event_id} is marked published`,
       },
     ];
-    const links = {
+    const links: NewsLinks = {
       calendarEvent: { eventId: row.id, linkStatus: "LINKED", evidence },
       releaseFamily: { slug: row.release_slug, linkStatus: "LINKED", evidence },
       series: (release?.seriesSlugs ?? []).map((slug) => ({ slug, linkStatus: "LINKED", evidence, value: null })),

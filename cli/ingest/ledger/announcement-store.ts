@@ -1,5 +1,10 @@
 import type Database from "better-sqlite3";
+import type { ServedNewsRecord } from "../../../schemas/news-record.ts";
 
+/**
+ * A row of the ledger's `announcements`. Its vocabulary columns hold only what cli/ingest/apply-announcements.ts puts
+ * in (typed below), so a row read back is typed the same.
+ */
 export interface StoredAnnouncement {
   source: string;
   source_item_id: string;
@@ -7,13 +12,13 @@ export interface StoredAnnouncement {
   url: string;
   published_at: string;
   updated_at: string | null;
-  state: "NEW" | "UPDATED" | "WITHDRAWN";
+  state: ServedNewsRecord["state"];
   first_seen_at: string;
   last_seen_at: string;
   content_changed_at: string;
-  type: string;
+  type: ServedNewsRecord["type"];
   topic: string | null;
-  link_status: string;
+  link_status: ServedNewsRecord["linkStatus"];
   links: string;
 }
 
@@ -42,7 +47,7 @@ export function announcementStore(db: Database.Database) {
       statements.publishedSince.all(source, since) as StoredAnnouncement[],
     all: () => statements.all.all() as StoredAnnouncement[],
     /** Replaces an item's links, as linking again from the whole store found them; its state and times stay. */
-    saveLinks: (announcement: StoredAnnouncement, linkStatus: string, links: string) =>
+    saveLinks: (announcement: StoredAnnouncement, linkStatus: StoredAnnouncement["link_status"], links: string) =>
       statements.saveLinks.run(linkStatus, links, announcement.source, announcement.source_item_id),
   };
 }

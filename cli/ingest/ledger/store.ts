@@ -1,30 +1,35 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import type { EventStatus, EvidenceKind } from "../../../schemas/event-record.ts";
 import { STORE_DDL, VINTAGE_PROVENANCE_COLUMNS } from "../../../schemas/store-ddl.ts";
 import type { ProvenanceColumns } from "../../../schemas/value-provenance.ts";
-import type { CheckResult, RunOutcome } from "../../../schemas/vocabularies.ts";
+import type { CalendarSource, CheckResult, RunOutcome, TimePrecision } from "../../../schemas/vocabularies.ts";
 import type { ReleaseWatch } from "../due/found-releases.ts";
 import type { UpstreamSource } from "../records.ts";
 import type { SourceResult } from "../run-summary.ts";
 
+/**
+ * A row of the ledger's `events`. Its vocabulary columns hold only what the writers here put in (typed below), so a row
+ * read back is typed the same; `reference_period` is a ReferencePeriod as JSON.
+ */
 export interface StoredEvent {
   id: string;
   release_slug: string;
   title: string;
   scheduled_date: string;
   scheduled_at: string | null;
-  time_precision: string;
+  time_precision: TimePrecision;
   source_timezone: string;
   reference_period: string | null;
-  status: string;
+  status: EventStatus;
   withdrawn_at: string | null;
   first_seen_at: string;
   updated_at: string;
 }
 
 export interface StoredEventSource {
-  source: string;
+  source: CalendarSource;
   source_event_id: string;
   event_id: string;
   title: string;
@@ -237,7 +242,7 @@ export function openStore(path: string) {
       statements.sourceRefsInRange.all(source, from, to) as StoredEventSource[],
     addEvidence: (
       eventId: string,
-      kind: string,
+      kind: EvidenceKind,
       observedAt: string,
       releasedAt: string | null,
       detail: string,
