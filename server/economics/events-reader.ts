@@ -1,5 +1,4 @@
 import type Database from "better-sqlite3";
-import type { ServedEventRecord } from "../../schemas/event-record.ts";
 import { type RecordFilter, readRecordPage } from "../storage/record-pages.ts";
 import type { DateRange } from "./date-range.ts";
 
@@ -28,5 +27,5 @@ export const localWindow = ({ from, toInclusive }: DateRange, zone: string): Rec
 /** Events of the index matching a filter, ordered by scheduled date ascending (then time, then id). */
 export function readEvents(db: Database.Database, filter: RecordFilter, offset: number, limit: number) {
   const order = "scheduled_date, scheduled_at IS NULL, scheduled_at, id";
-  return readRecordPage<ServedEventRecord>(db, "events", filter, order, offset, limit);
+  return readRecordPage(db, "events", filter, order, offset, limit);
 }

@@ -1,5 +1,4 @@
 import type Database from "better-sqlite3";
-import type { ServedNewsRecord } from "../../schemas/news-record.ts";
 import type { DateRange } from "../economics/date-range.ts";
 import { prepared } from "../storage/prepared.ts";
 import { type RecordFilter, readRecordPage } from "../storage/record-pages.ts";
@@ -15,7 +14,7 @@ export const publishedWindow = (range: DateRange): RecordFilter => ({
 });
 
 export function readNews(db: Database.Database, filter: RecordFilter, offset: number, limit: number) {
-  return readRecordPage<ServedNewsRecord>(db, "news", filter, "published_at DESC, id", offset, limit);
+  return readRecordPage(db, "news", filter, "published_at DESC, id", offset, limit);
 }
 
 /** The feeds' newest content change (spec `meta.dataUpdatedAt` for news), or null when there is no announcement. */

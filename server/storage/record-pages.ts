@@ -45,22 +45,28 @@ export function recordFilter(
   return { where: clauses.join(" AND "), values };
 }
 
+/** The record each table's `record` column holds, as JSON. */
+interface StoredRecords {
+  events: ServedEventRecord;
+  news: ServedNewsRecord;
+}
+
 /**
  * One page of a table's JSON records matching a filter, in `order`, from an offset into the filtered set. The records
  * are read as the types their writers build them as (cli/ingest/event-record.ts, cli/ingest/index/publish-news.ts),
  * which the compiler checks there.
  */
-export function readRecordPage<T extends ServedEventRecord | ServedNewsRecord>(
+export function readRecordPage<Table extends keyof StoredRecords>(
   db: Database.Database,
-  table: "events" | "news",
+  table: Table,
   filter: RecordFilter,
   order: string,
   offset: number,
   limit: number,
-): { records: T[]; more: boolean } {
+): { records: StoredRecords[Table][]; more: boolean } {
   const rows = prepared(db, `SELECT record FROM ${table} WHERE ${filter.where} ORDER BY ${order} LIMIT ? OFFSET ?`)
     .pluck()
     .all(...filter.values, limit + 1, offset) as string[];
   const page = splitPage(rows, limit);
-  return { records: page.rows.map((row) => JSON.parse(row) as T), more: page.more };
+  return { records: page.rows.map((row) => JSON.parse(row) as StoredRecords[Table]), more: page.more };
 }
