@@ -151,7 +151,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
     async request(path, init = {}) {
       const target = new URL(path, url);
-      const response = await fetch(target, init);
+      const response = await fetch(target, init).catch(
+        (error: Error & { cause?: { code?: string; message?: string } }) => {
+          // fetch says only "fetch failed": name the socket's own error, so that a failure says why.
+          const cause = error.cause ? ` (${error.cause.code ?? "no code"}: ${error.cause.message ?? ""})` : "";
+          throw new Error(`${init.method ?? "GET"} ${path}: ${error.message}${cause}`, { cause: error });
+        },
+      );
       const text = await response.text();
       const type = response.headers.get("content-type") ?? "";
       if (type.startsWith("text/csv") && response.status < 300) {
