@@ -57,6 +57,7 @@ const SYMBOL_BASES: Readonly<Record<string, ConditionCode>> = {
 };
 
 const DAY_PARTS: Readonly<Record<string, DayPart>> = { _day: "DAY", _night: "NIGHT", _polartwilight: "POLAR_TWILIGHT" };
+const DAY_PART_SUFFIXES = Object.keys(DAY_PARTS);
 
 /**
  * The condition a MET symbol code stands for; null without a symbol (none was forecast). A base without suffix has
@@ -64,7 +65,7 @@ const DAY_PARTS: Readonly<Record<string, DayPart>> = { _day: "DAY", _night: "NIG
  */
 export function toCondition(symbolCode: string | null): Condition | null {
   if (symbolCode === null) return null;
-  const suffix = Object.keys(DAY_PARTS).find((part) => symbolCode.endsWith(part));
+  const suffix = DAY_PART_SUFFIXES.find((part) => symbolCode.endsWith(part));
   const base = suffix ? symbolCode.slice(0, -suffix.length) : symbolCode;
   const code = Object.hasOwn(SYMBOL_BASES, base) ? SYMBOL_BASES[base]! : "UNKNOWN";
   return { code, thunder: base.includes("andthunder"), dayPart: suffix ? DAY_PARTS[suffix]! : null };
